@@ -1,0 +1,53 @@
+#pragma once
+// The PEF: the executable `dfc run` takes. Binary, little-endian:
+//   header: magic "PEF\0", u16 major, u16 minor, u32 flags, u32 chunk count
+//   chunk table: per chunk { char kind[8], u64 offset, u64 size, u32 crc32 }
+//   chunks: meta (JSON), graph (.dfir text, no weights), weights (binary),
+//           sections (JSON), schedule (JSON), report (JSON), bitfiles (later)
+// Readers check every offset, size and checksum before use and refuse unknown
+// major versions; writers write a temp file and rename it into place.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "partition/Plan.h"
+#include "support/Error.h"
+
+namespace dfc::pef {
+
+constexpr uint16_t kPefMajorVersion = 1;
+constexpr uint16_t kPefMinorVersion = 0;
+
+struct PefMeta {
+  std::string pefName;
+  std::string model;            // zoo name or model path
+  std::string optLevel;         // o0 / o1 / o3
+  std::string arch;             // arch preset name
+  std::string compilerVersion;  // DFC_VERSION
+  std::string createdAt;        // ISO-8601 UTC
+  std::vector<std::string> args;  // the compile command line
+  int64_t batchSize = 0;
+  bool inference = false;
+  // Training graphs: ids of the values the runtime feeds and reads.
+  std::string imageInput;       // value name of the image batch
+  std::string labelsInput;      // "" for inference
+  std::string lrInput;          // "" for inference
+  std::string lossOutput;       // "" for inference
+  std::string logitsOutput;
+  double defaultLr = 0.0;
+};
+
+struct Pef {
+  PefMeta meta;
+  ir::Graph graph;              // with initializers (weights chunk)
+  partition::Plan plan;
+  std::string reportJson;       // compile report (layers 1-3), a JSON object
+};
+
+Status writePef(const Pef& pef, const std::string& path);
+Expected<Pef> readPef(const std::string& path);
+// Same checks, from memory (used by tests for corrupted buffers).
+Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sourceName);
+
+}  // namespace dfc::pef

@@ -1,0 +1,22 @@
+#pragma once
+// Chrome tracing JSON (the format Perfetto and chrome://tracing load).
+#include <string>
+
+#include "profile/Trace.h"
+#include "support/Error.h"
+
+namespace dfc::profile {
+
+// Writes the object form {"traceEvents":[...], "displayTimeUnit":"ms", "otherData":{...}}
+// with M events for processNames/threadNames/threadSortIndex. Writes to a temp
+// file and renames, so a crash never leaves a half file under `path`.
+Status writeChromeTrace(const Trace& trace, const std::string& path);
+std::string chromeTraceToJson(const Trace& trace);
+
+// Reads array form or object form; X, B/E (paired per pid/tid into X), i/I, C, M.
+// Tolerates unknown phases (skipped) and unsorted events; rejects malformed JSON
+// with an error naming the file and the byte offset or event index.
+Expected<Trace> readChromeTrace(const std::string& path);
+Expected<Trace> parseChromeTrace(const std::string& json, const std::string& sourceName);
+
+}  // namespace dfc::profile

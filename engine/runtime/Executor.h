@@ -1,0 +1,49 @@
+#pragma once
+// The runtime: runs a compiled graph section by section, in schedule order,
+// on the host CPU. Buffers are assigned by the memory planner; parameters and
+// optimizer state persist across steps (StateUpdates are applied after each
+// training step).
+#include <chrono>
+#include <functional>
+#include <memory>
+
+#include "ir/Graph.h"
+#include "partition/Plan.h"
+#include "support/Error.h"
+
+namespace dfc::runtime {
+
+struct SectionCall {
+  int sectionId = 0;
+  std::chrono::steady_clock::time_point start;
+  double durationUs = 0;  // measured around the section call
+  double bytes = 0;       // bytes the call reads and writes (from tensor sizes)
+};
+
+class Executor {
+ public:
+  ~Executor();
+  Executor(Executor&&) noexcept;
+  Executor& operator=(Executor&&) noexcept;
+
+  // Takes copies of the graph and plan; initializes params/consts from graph.initializers.
+  static Expected<Executor> create(const ir::Graph& graph, const partition::Plan& plan);
+
+  // Copies `tensor` into the input `id` for the next step (type must match exactly).
+  Status setInput(ir::ValueId id, const ir::Tensor& tensor);
+  // Runs one step: every section of the schedule, or only Forward sections when
+  // forwardOnly (evaluation with a training PEF). State updates are applied
+  // after a full step. `onSection` (may be empty) is called after each section call.
+  Status step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection = {});
+  // The current tensor of a value (outputs after a step; params at any time).
+  const ir::Tensor& tensor(ir::ValueId id) const;
+  // Peak bytes of the planned arena for intermediates.
+  size_t arenaBytes() const;
+
+ private:
+  struct Impl;
+  explicit Executor(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace dfc::runtime
