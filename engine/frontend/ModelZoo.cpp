@@ -1,0 +1,94 @@
+#include "frontend/ModelZoo.h"
+
+#include <functional>
+
+#include "frontend/GraphBuilder.h"
+
+namespace dfc::frontend {
+namespace {
+
+using ir::ValueId;
+constexpr int64_t kClasses = 10;
+constexpr int64_t kImageSide = 28;
+
+ValueId buildLogreg(GraphBuilder& b, ValueId image, int64_t batch) {
+  auto s = b.scope("fc");
+  return b.linear(b.reshape(image, {batch, kImageSide * kImageSide}), kImageSide * kImageSide, kClasses);
+}
+
+ValueId buildMlp(GraphBuilder& b, ValueId image, int64_t batch) {
+  ValueId x = b.reshape(image, {batch, kImageSide * kImageSide});
+  {
+    auto s = b.scope("fc1");
+    x = b.relu(b.linear(x, kImageSide * kImageSide, 256));
+  }
+  {
+    auto s = b.scope("fc2");
+    x = b.relu(b.linear(x, 256, 128));
+  }
+  auto s = b.scope("fc3");
+  return b.linear(x, 128, kClasses);
+}
+
+// LeNet-5 as in the classic 28x28 variant: the first conv pads by 2 so the
+// feature maps are 28 -> 14 -> 10 -> 5 and fc1 sees 16*5*5 = 400 features.
+ValueId buildLenet(GraphBuilder& b, ValueId image, int64_t batch) {
+  ValueId x = image;
+  {
+    auto s = b.scope("conv1");
+    x = b.maxpool2d(b.relu(b.convLayer(x, 1, 6, 5, 1, 2)));
+  }
+  {
+    auto s = b.scope("conv2");
+    x = b.maxpool2d(b.relu(b.convLayer(x, 6, 16, 5)));
+  }
+  {
+    auto s = b.scope("fc1");
+    x = b.relu(b.linear(b.reshape(x, {batch, 400}), 400, 120));
+  }
+  {
+    auto s = b.scope("fc2");
+    x = b.relu(b.linear(x, 120, 84));
+  }
+  auto s = b.scope("fc3");
+  return b.linear(x, 84, kClasses);
+}
+
+using BuildFn = std::function<ValueId(GraphBuilder&, ValueId, int64_t)>;
+
+const std::vector<std::pair<std::string, BuildFn>>& zoo() {
+  static const std::vector<std::pair<std::string, BuildFn>> kZoo = {
+      {"logreg", buildLogreg}, {"mlp", buildMlp}, {"lenet", buildLenet}};
+  return kZoo;
+}
+
+}  // namespace
+
+std::vector<std::string> zooModelNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, fn] : zoo()) names.push_back(name);
+  return names;
+}
+
+Expected<Model> buildZooModel(const std::string& name, int64_t batchSize, uint64_t seed) {
+  const BuildFn* build = nullptr;
+  std::string known;
+  for (const auto& [zooName, fn] : zoo()) {
+    if (zooName == name) build = &fn;
+    known += (known.empty() ? "" : ", ") + zooName;
+  }
+  if (!build) return makeError("unknown model '" + name + "'; the zoo has: " + known);
+  if (batchSize < 1) return makeError("model '" + name + "': batch size must be >= 1, got " + std::to_string(batchSize));
+
+  Model model;
+  model.graph.name = name;
+  model.numClasses = kClasses;
+  GraphBuilder b(model.graph, seed);
+  model.image = b.input("image", ir::TensorType{ir::DType::F32, {batchSize, 1, kImageSide, kImageSide}});
+  model.logits = (*build)(b, model.image, batchSize);
+  if (!b.status()) return b.status().error().withContext("model '" + name + "'");
+  model.graph.outputs = {model.logits};
+  return model;
+}
+
+}  // namespace dfc::frontend
