@@ -34,6 +34,10 @@ class Tensor {
  public:
   Tensor() = default;
   explicit Tensor(TensorType type);  // zero-filled
+  // Wraps storage owned elsewhere (e.g. a slice of the runtime's arena through
+  // shared_ptr's aliasing constructor): no allocation, no zero-fill.
+  Tensor(TensorType type, std::shared_ptr<std::byte> storage)
+      : m_type(std::move(type)), m_data(std::move(storage)) {}
   static Tensor scalarF32(float value);
 
   const TensorType& type() const { return m_type; }
