@@ -1,0 +1,169 @@
+#include "autograd/Autograd.h"
+
+#include "autograd/GradientEmitter.h"
+#include "autograd/GradientRules.h"
+#include "ir/ShapeInference.h"
+
+namespace dfc::autograd {
+
+using ir::NodeId;
+using ir::ValueId;
+
+namespace {
+
+bool validValue(const ir::Graph& g, ValueId v) { return v >= 0 && static_cast<size_t>(v) < g.values.size(); }
+
+// The layer scope a parameter belongs to: that of its first reader.
+std::string scopeOfParam(const ir::Graph& g, const std::vector<std::vector<NodeId>>& users, ValueId p) {
+  const auto& readers = users[static_cast<size_t>(p)];
+  return readers.empty() ? std::string() : g.node(readers.front()).scope;
+}
+
+}  // namespace
+
+Expected<std::vector<ValueId>> appendGradients(ir::Graph& graph, ValueId target, ValueId seed,
+                                               const std::vector<ValueId>& wrt) {
+  if (!validValue(graph, target) || !validValue(graph, seed)) return makeError("autograd: unknown target or seed value");
+  if (graph.value(seed).type != graph.value(target).type)
+    return makeError("autograd: seed " + graph.value(seed).type.toString() + " does not match target '" +
+                     graph.value(target).name + "' " + graph.value(target).type.toString());
+  for (ValueId w : wrt)
+    if (!validValue(graph, w)) return makeError("autograd: unknown value to differentiate with respect to");
+
+  const size_t numValues = graph.values.size(), numNodes = graph.nodes.size();
+  // Only nodes on a path wrt -> target are differentiated: they depend on some
+  // wrt value and feed the target. Everything else (labels, the image path) is skipped.
+  std::vector<char> dependsOnWrt(numValues, 0), feedsTarget(numValues, 0);
+  for (ValueId w : wrt) dependsOnWrt[static_cast<size_t>(w)] = 1;
+  for (const ir::Node& n : graph.nodes) {
+    bool any = false;
+    for (ValueId in : n.inputs) any = any || dependsOnWrt[static_cast<size_t>(in)];
+    if (any)
+      for (ValueId out : n.outputs) dependsOnWrt[static_cast<size_t>(out)] = 1;
+  }
+  feedsTarget[static_cast<size_t>(target)] = 1;
+  for (size_t i = numNodes; i-- > 0;) {
+    const ir::Node& n = graph.nodes[i];
+    bool any = false;
+    for (ValueId out : n.outputs) any = any || feedsTarget[static_cast<size_t>(out)];
+    if (any)
+      for (ValueId in : n.inputs) feedsTarget[static_cast<size_t>(in)] = 1;
+  }
+
+  GradientEmitter emitter(graph);
+  std::vector<ValueId> grad(numValues, ir::kNoValue);
+  grad[static_cast<size_t>(target)] = seed;
+  // Fan-out: a value read by several nodes gets the sum of their contributions.
+  auto accumulate = [&](const ir::Node& from, ValueId v, ValueId g) -> Status {
+    ValueId& slot = grad[static_cast<size_t>(v)];
+    if (slot == ir::kNoValue) {
+      slot = g;
+      return {};
+    }
+    emitter.setContext(from.scope, ir::NodeRole::Backward, graph.value(v).name + ".grad_acc");
+    auto sum = emitter.emit(ir::OpKind::Add, {slot, g}, {}, "add");
+    if (!sum) return sum.error();
+    slot = *sum;
+    return {};
+  };
+
+  for (size_t i = numNodes; i-- > 0;) {
+    const ir::Node node = graph.nodes[i];  // a copy: emitting grows graph.nodes
+    bool onPath = false, needsAny = false;
+    for (ValueId out : node.outputs) onPath = onPath || feedsTarget[static_cast<size_t>(out)];
+    std::vector<bool> needed;
+    for (ValueId in : node.inputs) {
+      bool need = dependsOnWrt[static_cast<size_t>(in)] && graph.value(in).type.dtype == ir::DType::F32;
+      needed.push_back(need);
+      needsAny = needsAny || need;
+    }
+    if (!onPath || !needsAny) continue;
+    if (node.outputs.size() != 1)
+      return makeError("autograd: " + std::string(ir::opName(node.op)) + " '" + node.name +
+                       "' has no gradient rule (more than one output)");
+    ValueId dy = grad[static_cast<size_t>(node.outputs[0])];
+    if (dy == ir::kNoValue) continue;  // its output reaches the target only through non-differentiable inputs
+    emitter.setContext(node.scope, ir::NodeRole::Backward, node.name);
+    auto inputGrads = applyGradientRule(emitter, node, dy, needed);
+    if (!inputGrads) return inputGrads.error();
+    for (size_t k = 0; k < node.inputs.size(); ++k)
+      if (needed[k] && (*inputGrads)[k] != ir::kNoValue) DFC_TRY(accumulate(node, node.inputs[k], (*inputGrads)[k]));
+  }
+
+  std::vector<ValueId> result;
+  for (ValueId w : wrt) {
+    ValueId g = grad[static_cast<size_t>(w)];
+    if (g == ir::kNoValue) {  // the target does not depend on w: its gradient is zero
+      emitter.setContext({}, ir::NodeRole::Backward, graph.value(w).name);
+      g = emitter.filled("grad_zero", graph.value(w).type.shape, 0.0f);
+    }
+    result.push_back(g);
+  }
+  return result;
+}
+
+Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId image, ValueId logits,
+                                           const TrainingConfig& config) {
+  if (!validValue(forward, image) || !validValue(forward, logits))
+    return makeError("training graph: unknown image or logits value");
+  if (forward.inputs != std::vector<ValueId>{image})
+    return makeError("training graph: the forward graph '" + forward.name + "' must have the image as its only input");
+  const ir::TensorType& logitsType = forward.value(logits).type;
+  if (logitsType.rank() != 2 || logitsType.dtype != ir::DType::F32)
+    return makeError("training graph: logits '" + forward.value(logits).name + "' must be f32 [N, C], is " +
+                     logitsType.toString());
+  for (const char* reserved : {"labels", "lr", "loss"})
+    if (forward.findValue(reserved) != ir::kNoValue)
+      return makeError(std::string("training graph: the forward graph already has a value named '") + reserved + "'");
+
+  TrainingGraph tg;
+  ir::Graph& g = tg.graph;
+  g = forward;
+  // Copies of a Tensor alias their buffer; clone so training never writes into the caller's weights.
+  for (auto& [id, tensor] : g.initializers) tensor = tensor.clone();
+  tg.image = image;
+  tg.logits = logits;
+  tg.labels = g.addInput("labels", ir::TensorType{ir::DType::I64, {logitsType.shape[0]}});
+  tg.lr = g.addInput("lr", ir::TensorType{ir::DType::F32, {}});
+
+  ir::Node lossNode;
+  lossNode.op = ir::OpKind::SoftmaxCrossEntropy;
+  lossNode.name = "loss/softmax_cross_entropy";
+  lossNode.inputs = {logits, tg.labels};
+  auto lossType = ir::inferOutputTypes(g, lossNode);
+  if (!lossType) return lossType.error();
+  tg.loss = g.addValue("loss", lossType->front(), ir::ValueKind::Intermediate);
+  g.addNode(lossNode.op, lossNode.name, lossNode.inputs, {tg.loss}, {}, "loss", ir::NodeRole::Forward);
+
+  const std::vector<ValueId> params = g.params();
+  ValueId seed = g.addConst("loss.grad_seed", ir::Tensor::scalarF32(1.0f));
+  auto grads = appendGradients(g, tg.loss, seed, params);
+  if (!grads) return grads.error();
+
+  const auto users = g.computeUsers();
+  GradientEmitter emitter(g);
+  for (size_t i = 0; i < params.size(); ++i) {
+    ValueId p = params[i];
+    std::string pname = g.value(p).name;
+    emitter.setContext(scopeOfParam(g, users, p), ir::NodeRole::Optimizer, pname);
+    if (config.optimizer == Optimizer::Sgd) {
+      auto np = emitter.emit(ir::OpKind::SgdUpdate, {p, (*grads)[i], tg.lr}, {{"weight_decay", config.weightDecay}},
+                             "sgd_update");
+      if (!np) return np.error();
+      g.updates.push_back({p, *np});
+    } else {
+      ir::Tensor zeros(g.value(p).type);
+      ValueId velocity = g.addConst(emitter.uniqueValueName(pname + ".velocity"), std::move(zeros));
+      auto outs = emitter.emitMulti(ir::OpKind::MomentumUpdate, {p, (*grads)[i], velocity, tg.lr},
+                                    {{"momentum", config.momentum}, {"weight_decay", config.weightDecay}},
+                                    "momentum_update");
+      if (!outs) return outs.error();
+      g.updates.push_back({p, (*outs)[0]});
+      g.updates.push_back({velocity, (*outs)[1]});
+    }
+  }
+  g.outputs = {tg.loss, tg.logits};
+  return tg;
+}
+
+}  // namespace dfc::autograd
