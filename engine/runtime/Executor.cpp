@@ -1,0 +1,284 @@
+#include "runtime/Executor.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <thread>
+
+#include "runtime/Kernels.h"
+#include "runtime/MemoryPlanner.h"
+
+namespace dfc::runtime {
+namespace {
+
+using ir::ValueKind;
+
+// One BLAS thread per core: sections run one at a time, so BLAS owns the cores.
+// A user's OPENBLAS_NUM_THREADS wins.
+void configureBlasThreads() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (std::getenv("OPENBLAS_NUM_THREADS")) return;
+    openblas_set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  });
+}
+
+struct NodeCall {
+  const ir::Node* node = nullptr;
+  std::vector<const ir::Tensor*> inputs;
+  std::vector<ir::Tensor*> outputs;
+};
+
+struct SectionRun {
+  const partition::Section* section = nullptr;
+  std::vector<NodeCall> calls;
+  double bytes = 0;
+};
+
+struct Update {
+  ir::Tensor* target = nullptr;
+  const ir::Tensor* source = nullptr;
+  ir::Tensor staging;  // only when the source is itself persistent (it may be another target)
+};
+
+}  // namespace
+
+struct Executor::Impl {
+  ir::Graph graph;
+  partition::Plan plan;
+  std::vector<ir::Tensor> storage;  // by ValueId; allocated once in create()
+  std::shared_ptr<std::byte> arena;
+  size_t arenaBytes = 0;
+  std::vector<SectionRun> sections;  // parallel to plan.sections
+  std::vector<size_t> schedule;      // indices into sections
+  std::vector<Update> updates;
+
+  Status validate();
+  Status allocate();
+  void prepareCalls();
+};
+
+Status Executor::Impl::validate() {
+  const size_t numNodes = graph.nodes.size(), numValues = graph.values.size();
+  std::vector<int> seen(numNodes, 0);
+  std::map<int, size_t> indexOfId;
+  for (size_t s = 0; s < plan.sections.size(); ++s) {
+    const auto& sec = plan.sections[s];
+    if (!indexOfId.emplace(sec.id, s).second)
+      return makeError("plan: section id " + std::to_string(sec.id) + " appears twice");
+    for (ir::NodeId n : sec.nodes) {
+      if (n < 0 || static_cast<size_t>(n) >= numNodes)
+        return makeError("plan: section '" + sec.name + "' names unknown node " + std::to_string(n));
+      if (++seen[static_cast<size_t>(n)] > 1)
+        return makeError("plan: node '" + graph.node(n).name + "' is in more than one section");
+    }
+  }
+  for (size_t n = 0; n < numNodes; ++n)
+    if (seen[n] == 0) return makeError("plan: node '" + graph.nodes[n].name + "' is in no section");
+  for (int id : plan.schedule) {
+    auto it = indexOfId.find(id);
+    if (it == indexOfId.end()) return makeError("plan: schedule names unknown section " + std::to_string(id));
+    schedule.push_back(it->second);
+  }
+  for (const ir::Node& node : graph.nodes)
+    for (const auto* ids : {&node.inputs, &node.outputs})
+      for (ir::ValueId v : *ids)
+        if (v < 0 || static_cast<size_t>(v) >= numValues)
+          return makeError("node '" + node.name + "' refers to unknown value " + std::to_string(v));
+  for (const ir::StateUpdate& u : graph.updates) {
+    if (u.target < 0 || static_cast<size_t>(u.target) >= numValues || u.newValue < 0 ||
+        static_cast<size_t>(u.newValue) >= numValues)
+      return makeError("state update refers to an unknown value");
+    const ir::Value &t = graph.value(u.target), &nv = graph.value(u.newValue);
+    if (t.kind != ValueKind::Param && t.kind != ValueKind::Const)
+      return makeError("state update target '" + t.name + "' is not a param or const");
+    if (t.type != nv.type)
+      return makeError("state update of '" + t.name + "' from '" + nv.name + "': " + t.type.toString() +
+                       " vs " + nv.type.toString());
+  }
+  return {};
+}
+
+Status Executor::Impl::allocate() {
+  storage.resize(graph.values.size());
+  // Persistent values: params and consts from their initializers, inputs zeroed.
+  for (const ir::Value& v : graph.values) {
+    if (v.kind == ValueKind::Intermediate) continue;
+    if (v.kind == ValueKind::Input) {
+      storage[static_cast<size_t>(v.id)] = ir::Tensor(v.type);
+      continue;
+    }
+    auto it = graph.initializers.find(v.id);
+    if (it == graph.initializers.end()) return makeError("value '" + v.name + "' has no initializer");
+    if (it->second.type() != v.type)
+      return makeError("initializer of '" + v.name + "' is " + it->second.type().toString() + ", expected " +
+                       v.type.toString());
+    storage[static_cast<size_t>(v.id)] = it->second.clone();
+  }
+
+  // Liveness over the flattened schedule; a node's position is its first execution.
+  const int kUnset = -1;
+  std::vector<int> producedAt(graph.values.size(), kUnset), lastUse(graph.values.size(), kUnset);
+  int pos = 0;
+  for (size_t s : schedule)
+    for (ir::NodeId n : plan.sections[s].nodes) {
+      const ir::Node& node = graph.node(n);
+      for (ir::ValueId v : node.inputs) {
+        if (graph.value(v).kind == ValueKind::Intermediate && producedAt[static_cast<size_t>(v)] == kUnset)
+          return makeError("schedule runs node '" + node.name + "' before '" + graph.value(v).name +
+                           "' is computed");
+        lastUse[static_cast<size_t>(v)] = pos;
+      }
+      for (ir::ValueId v : node.outputs)
+        if (producedAt[static_cast<size_t>(v)] == kUnset) producedAt[static_cast<size_t>(v)] = pos;
+      ++pos;
+    }
+  const int end = pos;
+  for (ir::ValueId v : graph.outputs) lastUse.at(static_cast<size_t>(v)) = end;
+  for (const ir::StateUpdate& u : graph.updates) lastUse[static_cast<size_t>(u.newValue)] = end;
+
+  std::vector<MemoryPlanner::Buffer> buffers;
+  std::vector<ir::ValueId> planned;
+  for (const ir::Value& v : graph.values) {
+    if (v.kind != ValueKind::Intermediate) continue;
+    const size_t i = static_cast<size_t>(v.id);
+    if (producedAt[i] == kUnset) {  // never computed by this schedule: a stand-alone zero tensor
+      storage[i] = ir::Tensor(v.type);
+      continue;
+    }
+    buffers.push_back({v.type.byteSize(), producedAt[i], std::max(producedAt[i], lastUse[i])});
+    planned.push_back(v.id);
+  }
+  MemoryPlanner::Result layout = MemoryPlanner::plan(buffers);
+  arenaBytes = layout.arenaBytes;
+  if (arenaBytes > 0) {
+    auto* p = static_cast<std::byte*>(std::aligned_alloc(MemoryPlanner::kAlignment, arenaBytes));
+    if (!p) return internalError("cannot allocate a runtime arena of " + std::to_string(arenaBytes) + " bytes");
+    std::memset(p, 0, arenaBytes);
+    arena = std::shared_ptr<std::byte>(p, [](std::byte* q) { std::free(q); });
+  }
+  for (size_t k = 0; k < planned.size(); ++k) {
+    const ir::Value& v = graph.value(planned[k]);
+    // Aliasing shared_ptr: the view keeps the whole arena alive.
+    storage[static_cast<size_t>(v.id)] =
+        ir::Tensor(v.type, std::shared_ptr<std::byte>(arena, arena.get() + layout.offsets[k]));
+  }
+
+  for (const ir::StateUpdate& u : graph.updates) {
+    Update up;
+    up.target = &storage[static_cast<size_t>(u.target)];
+    up.source = &storage[static_cast<size_t>(u.newValue)];
+    if (graph.value(u.newValue).kind != ValueKind::Intermediate) up.staging = ir::Tensor(graph.value(u.newValue).type);
+    updates.push_back(std::move(up));
+  }
+  return {};
+}
+
+void Executor::Impl::prepareCalls() {
+  auto users = graph.computeUsers();
+  std::vector<bool> leavesStep(graph.values.size(), false);
+  for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
+  for (const ir::StateUpdate& u : graph.updates) leavesStep[static_cast<size_t>(u.newValue)] = true;
+
+  sections.resize(plan.sections.size());
+  for (size_t s = 0; s < plan.sections.size(); ++s) {
+    SectionRun& run = sections[s];
+    run.section = &plan.sections[s];
+    std::vector<bool> inside(graph.nodes.size(), false);
+    for (ir::NodeId n : run.section->nodes) inside[static_cast<size_t>(n)] = true;
+    std::vector<bool> counted(graph.values.size(), false);
+    auto count = [&](ir::ValueId v) {
+      if (counted[static_cast<size_t>(v)]) return;
+      counted[static_cast<size_t>(v)] = true;
+      run.bytes += static_cast<double>(graph.value(v).type.byteSize());
+    };
+    for (ir::NodeId n : run.section->nodes) {
+      const ir::Node& node = graph.node(n);
+      NodeCall call{&node, {}, {}};
+      for (ir::ValueId v : node.inputs) {
+        call.inputs.push_back(&storage[static_cast<size_t>(v)]);
+        ir::NodeId producer = graph.value(v).producer;
+        if (producer == ir::kNoNode || !inside[static_cast<size_t>(producer)]) count(v);  // crosses in
+      }
+      for (ir::ValueId v : node.outputs) {
+        call.outputs.push_back(&storage[static_cast<size_t>(v)]);
+        bool external = leavesStep[static_cast<size_t>(v)];
+        for (ir::NodeId u : users[static_cast<size_t>(v)]) external = external || !inside[static_cast<size_t>(u)];
+        if (external) count(v);  // crosses out
+      }
+      run.calls.push_back(std::move(call));
+    }
+  }
+}
+
+Executor::Executor(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Executor::~Executor() = default;
+Executor::Executor(Executor&&) noexcept = default;
+Executor& Executor::operator=(Executor&&) noexcept = default;
+
+Expected<Executor> Executor::create(const ir::Graph& graph, const partition::Plan& plan) {
+  configureBlasThreads();
+  auto impl = std::make_unique<Impl>();
+  impl->graph = graph;
+  impl->plan = plan;
+  DFC_TRY(impl->validate());
+  DFC_TRY(impl->allocate());
+  impl->prepareCalls();
+  return Executor(std::move(impl));
+}
+
+Status Executor::setInput(ir::ValueId id, const ir::Tensor& tensor) {
+  const ir::Graph& g = m_impl->graph;
+  if (id < 0 || static_cast<size_t>(id) >= g.values.size()) return makeError("setInput: unknown value " + std::to_string(id));
+  const ir::Value& v = g.value(id);
+  if (v.kind != ValueKind::Input) return makeError("setInput: '" + v.name + "' is not a graph input");
+  if (tensor.type() != v.type || tensor.empty())
+    return makeError("input '" + v.name + "' expects " + v.type.toString() + ", got " + tensor.type().toString());
+  std::memcpy(m_impl->storage[static_cast<size_t>(id)].bytes(), tensor.bytes(), tensor.byteSize());
+  return {};
+}
+
+Status Executor::step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection) {
+  for (size_t s : m_impl->schedule) {
+    const SectionRun& run = m_impl->sections[s];
+    if (forwardOnly && run.section->type != ir::NodeRole::Forward) continue;
+    const auto start = std::chrono::steady_clock::now();
+    for (const NodeCall& call : run.calls) {
+      Status st = runKernel(*call.node, call.inputs, call.outputs);
+      if (!st) return st.error().withContext("section '" + run.section->name + "'");
+    }
+    const auto stop = std::chrono::steady_clock::now();
+    if (onSection) {
+      SectionCall info;
+      info.sectionId = run.section->id;
+      info.start = start;
+      info.durationUs = std::chrono::duration<double, std::micro>(stop - start).count();
+      info.bytes = run.bytes;
+      onSection(info);
+    }
+  }
+  if (forwardOnly) return {};
+  // Stage persistent sources first, so an update never reads an already-updated target.
+  for (Update& u : m_impl->updates)
+    if (!u.staging.empty()) std::memcpy(u.staging.bytes(), u.source->bytes(), u.source->byteSize());
+  for (Update& u : m_impl->updates) {
+    const ir::Tensor& from = u.staging.empty() ? *u.source : u.staging;
+    if (from.bytes() != u.target->bytes()) std::memcpy(u.target->bytes(), from.bytes(), from.byteSize());
+  }
+  return {};
+}
+
+const ir::Tensor& Executor::tensor(ir::ValueId id) const {
+  static const ir::Tensor kEmpty;
+  if (id < 0 || static_cast<size_t>(id) >= m_impl->storage.size()) return kEmpty;
+  return m_impl->storage[static_cast<size_t>(id)];
+}
+
+size_t Executor::arenaBytes() const { return m_impl->arenaBytes; }
+
+}  // namespace dfc::runtime
