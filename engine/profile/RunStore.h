@@ -99,6 +99,11 @@ class RunStore {
   Expected<std::vector<MetricRecord>> metrics(int64_t runId);
   Expected<int> schemaVersion();
 
+  // Deleting a run drops its section calls and metrics; deleting a compile
+  // drops its sections and leaves its runs with no compile.
+  Status deleteRun(int64_t runId);
+  Status deleteCompile(int64_t compileId);
+
  private:
   struct Impl;
   explicit RunStore(std::unique_ptr<Impl> impl);

@@ -1,0 +1,264 @@
+#include <catch2/catch.hpp>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "profile/RunStore.h"
+
+using namespace dfc::profile;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory per test, removed afterwards.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("dfc_runstore_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+};
+
+CompileRecord sampleCompile() {
+  CompileRecord c;
+  c.pefPath = "/tmp/out/gpt2.pef";
+  c.pefName = "gpt2";
+  c.model = "gpt2";
+  c.args = "dfc compile gpt2 -o3";
+  c.optLevel = "o3";
+  c.arch = "sn30";
+  c.batchSize = 8;
+  c.durationMs = 1234.5;
+  for (int i = 0; i < 3; ++i) {
+    SectionRecord s;
+    s.sectionId = i;
+    s.name = "section_" + std::to_string(i);
+    s.type = i == 2 ? "optimizer" : "forward";
+    s.hyperfunction = "layer";
+    s.hypersection = "hs" + std::to_string(i % 2);
+    s.numNodes = 10 + i;
+    s.pcus = 100 * (i + 1);
+    s.pmus = 50;
+    s.estLatencyUs = 12.5 * (i + 1);
+    s.flop = 1e9;
+    c.sections.push_back(s);
+  }
+  return c;
+}
+
+std::string sqliteScalar(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string out = "<error>";
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+      out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("run store records a compile and a run and reads them back after reopening") {
+  TempDir dir;
+  const std::string path = dir.file("nested/dir/runs.sqlite");  // parent dirs are created
+  int64_t compileId = 0, runId = 0;
+  {
+    auto store = RunStore::open(path);
+    INFO((store ? std::string() : store.error().message()));
+    REQUIRE(store.ok());
+    auto version = store->schemaVersion();
+    REQUIRE(version.ok());
+    CHECK(*version == 1);
+
+    auto cid = store->recordCompile(sampleCompile());
+    REQUIRE(cid.ok());
+    compileId = *cid;
+
+    RunRecord run;
+    run.compileId = compileId;
+    run.pefPath = "/tmp/out/gpt2.pef";
+    run.args = "dfc run gpt2.pef";
+    run.epochs = 2;
+    run.tracePath = "/tmp/out/gpt2_chrome_tracing_report.json";
+    auto rid = store->beginRun(run);
+    REQUIRE(rid.ok());
+    runId = *rid;
+
+    std::vector<SectionCallRecord> calls(10000);
+    for (size_t i = 0; i < calls.size(); ++i) {
+      calls[i].sectionId = static_cast<int>(i % 3);
+      calls[i].callIndex = static_cast<int64_t>(i);
+      calls[i].step = static_cast<int64_t>(i / 3);
+      calls[i].startUs = 10.0 * static_cast<double>(i);
+      calls[i].durationUs = 9.5;
+      calls[i].estLatencyUs = 7.25;
+      calls[i].bytes = 4096;
+    }
+    REQUIRE(store->addSectionCalls(runId, calls).ok());
+    REQUIRE(store->addMetrics(runId, {{0, 0, "loss", 2.3}, {1, 0, "loss", 1.9}, {1, 0, "accuracy", 0.61}}).ok());
+    REQUIRE(store->finishRun(runId, "finished", 1.9, 0.61).ok());
+  }
+  auto store = RunStore::open(path);
+  REQUIRE(store.ok());
+
+  auto compiles = store->listCompiles();
+  REQUIRE(compiles.ok());
+  REQUIRE(compiles->size() == 1);
+  CHECK(compiles->at(0).model == "gpt2");
+  CHECK(compiles->at(0).optLevel == "o3");
+  CHECK(compiles->at(0).batchSize == 8);
+  CHECK(compiles->at(0).durationMs == 1234.5);
+  CHECK_FALSE(compiles->at(0).startedAt.empty());  // filled in by the store
+
+  auto sections = store->sectionsOfCompile(compileId);
+  REQUIRE(sections.ok());
+  REQUIRE(sections->size() == 3);
+  CHECK(sections->at(2).type == "optimizer");
+  CHECK(sections->at(1).hypersection == "hs1");
+  CHECK(sections->at(1).pcus == 200);
+  CHECK(sections->at(2).estLatencyUs == 37.5);
+
+  auto latestCompile = store->latestCompileForPef("/tmp/out/gpt2.pef");
+  REQUIRE(latestCompile.ok());
+  CHECK(latestCompile->value() == compileId);
+
+  auto run = store->latestRunForPef("/tmp/out/gpt2.pef");
+  REQUIRE(run.ok());
+  REQUIRE(run->has_value());
+  const RunRecord& r = run->value();
+  CHECK(r.id == runId);
+  CHECK(r.compileId == compileId);
+  CHECK(r.status == "finished");
+  CHECK_FALSE(r.finishedAt.empty());
+  CHECK(r.finalLoss == 1.9);
+  CHECK(r.testAccuracy == 0.61);
+  CHECK(r.epochs == 2);
+  CHECK(r.tracePath == "/tmp/out/gpt2_chrome_tracing_report.json");
+
+  auto calls = store->sectionCalls(runId);
+  REQUIRE(calls.ok());
+  REQUIRE(calls->size() == 10000);
+  CHECK(calls->at(9999).callIndex == 9999);
+  CHECK(calls->at(9999).startUs == 99990.0);
+  CHECK(calls->at(5000).sectionId == 5000 % 3);
+  CHECK(calls->at(42).bytes == 4096);
+
+  auto metrics = store->metrics(runId);
+  REQUIRE(metrics.ok());
+  REQUIRE(metrics->size() == 3);
+  CHECK(metrics->at(2).name == "accuracy");
+  CHECK(metrics->at(1).value == 1.9);
+
+  CHECK_FALSE(store->latestRunForPef("/elsewhere.pef")->has_value());
+  CHECK(sqliteScalar(path, "PRAGMA integrity_check") == "ok");
+  CHECK(sqliteScalar(path, "PRAGMA journal_mode") == "wal");
+}
+
+TEST_CASE("run store deletes cascade: runs lose their calls, compiles leave runs unlinked") {
+  TempDir dir;
+  auto store = RunStore::open(dir.file("runs.sqlite"));
+  REQUIRE(store.ok());
+  int64_t cid = *store->recordCompile(sampleCompile());
+  RunRecord run;
+  run.compileId = cid;
+  run.pefPath = "/tmp/out/gpt2.pef";
+  int64_t keep = *store->beginRun(run);
+  int64_t drop = *store->beginRun(run);
+  REQUIRE(store->addSectionCalls(drop, {SectionCallRecord{}}).ok());
+  REQUIRE(store->addMetrics(drop, {{0, 0, "loss", 1.0}}).ok());
+
+  REQUIRE(store->deleteRun(drop).ok());
+  CHECK(store->sectionCalls(drop)->empty());
+  CHECK(store->metrics(drop)->empty());
+  CHECK_FALSE(store->deleteRun(drop).ok());  // already gone
+
+  REQUIRE(store->deleteCompile(cid).ok());
+  CHECK(store->sectionsOfCompile(cid)->empty());
+  auto runs = store->listRuns();
+  REQUIRE(runs->size() == 1);
+  CHECK(runs->at(0).id == keep);
+  CHECK_FALSE(runs->at(0).compileId.has_value());
+
+  // Writing to a run that does not exist fails and writes nothing.
+  auto bad = store->addSectionCalls(9999, {SectionCallRecord{}});
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message(), Catch::Contains("run 9999"));
+  CHECK_FALSE(store->finishRun(9999, "finished", std::nullopt, std::nullopt).ok());
+}
+
+TEST_CASE("run store refuses a database from a newer version and a file that is not SQLite") {
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  REQUIRE(RunStore::open(path).ok());
+  CHECK(sqliteScalar(path, "UPDATE schema_version SET version = 7 RETURNING version") == "7");
+  auto newer = RunStore::open(path);
+  REQUIRE_FALSE(newer.ok());
+  CHECK_THAT(newer.error().message(), Catch::StartsWith(path) && Catch::Contains("schema version 7 is newer"));
+
+  const std::string garbage = dir.file("garbage.sqlite");
+  {
+    std::ofstream out(garbage);
+    for (int i = 0; i < 200; ++i) out << "this is a chrome trace, not a database\n";
+  }
+  auto notDb = RunStore::open(garbage);
+  REQUIRE_FALSE(notDb.ok());
+  CHECK(notDb.error().message() == garbage + ": not a SQLite database (is this the right file?)");
+}
+
+TEST_CASE("a run killed mid-way leaves a valid database with the run still 'running'") {
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // The "run": begins, records some calls, then dies without closing anything.
+    auto store = RunStore::open(path);
+    if (!store) ::_exit(3);
+    RunRecord run;
+    run.pefPath = "/tmp/killed.pef";
+    auto id = store->beginRun(run);
+    if (!id) ::_exit(4);
+    std::vector<SectionCallRecord> calls(500);
+    if (!store->addSectionCalls(*id, calls)) ::_exit(5);
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+
+  auto store = RunStore::open(path);
+  REQUIRE(store.ok());
+  auto run = store->latestRunForPef("/tmp/killed.pef");
+  REQUIRE(run.ok());
+  REQUIRE(run->has_value());
+  CHECK(run->value().status == "running");
+  CHECK(run->value().finishedAt.empty());
+  CHECK(store->sectionCalls(run->value().id)->size() == 500);
+  CHECK(sqliteScalar(path, "PRAGMA integrity_check") == "ok");
+}
+
+TEST_CASE("run store default path follows XDG_DATA_HOME, then HOME") {
+  const char* oldXdg = std::getenv("XDG_DATA_HOME");
+  std::string savedXdg = oldXdg ? oldXdg : "";
+  ::setenv("XDG_DATA_HOME", "/data/xdg", 1);
+  CHECK(RunStore::defaultPath() == "/data/xdg/dataflow-studio/runs.sqlite");
+  ::setenv("XDG_DATA_HOME", "relative/ignored", 1);  // XDG says relative values are invalid
+  if (const char* home = std::getenv("HOME"); home && home[0])
+    CHECK(RunStore::defaultPath() == std::string(home) + "/.local/share/dataflow-studio/runs.sqlite");
+  ::unsetenv("XDG_DATA_HOME");
+  if (oldXdg) ::setenv("XDG_DATA_HOME", savedXdg.c_str(), 1);
+}
