@@ -1,0 +1,122 @@
+#pragma once
+// A small training graph that uses every op in Ops.def, every attribute type,
+// scopes, roles, consts and updates. Shared by the IR and PEF tests.
+#include <cstring>
+#include <stdexcept>
+
+#include "ir/Graph.h"
+#include "ir/ShapeInference.h"
+
+namespace dfc::ir::test {
+
+inline Tensor filled(TensorType type, float start) {
+  Tensor t(std::move(type));
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    float v = start + 0.37f * static_cast<float>(i) * (i % 2 ? -1.f : 1.f);
+    if (t.dtype() == DType::F32) t.data<float>()[i] = v;
+    if (t.dtype() == DType::I64) t.data<int64_t>()[i] = -i * 3;
+  }
+  return t;
+}
+
+// Adds a node whose outputs get the types shape inference gives.
+inline std::vector<ValueId> add(Graph& g, OpKind op, const std::string& name, std::vector<ValueId> in,
+                                std::vector<std::string> outs, Attributes attrs = {}, std::string scope = {},
+                                NodeRole role = NodeRole::Forward) {
+  Node probe;
+  probe.op = op;
+  probe.name = name;
+  probe.inputs = in;
+  probe.attrs = attrs;
+  auto types = inferOutputTypes(g, probe);
+  if (!types) throw std::runtime_error(types.error().message());
+  std::vector<ValueId> ids;
+  for (size_t i = 0; i < outs.size(); ++i) ids.push_back(g.addValue(outs[i], (*types)[i], ValueKind::Intermediate));
+  g.addNode(op, name, in, ids, std::move(attrs), std::move(scope), role);
+  return ids;
+}
+
+inline Graph sampleGraph() {
+  using V = std::vector<int64_t>;
+  const auto B = NodeRole::Backward;
+  const auto O = NodeRole::Optimizer;
+  Graph g;
+  g.name = "every_op";
+  ValueId x = g.addInput("data/x_0", {DType::F32, {2, 1, 6, 6}});
+  ValueId labels = g.addInput("labels", {DType::I64, {2}});
+  ValueId w = g.addParam("conv1.weight", filled({DType::F32, {3, 1, 3, 3}}, 0.5f));
+  ValueId b = g.addParam("conv1.bias", filled({DType::F32, {3}}, -1.25f));
+  ValueId fcw = g.addParam("fc.weight", filled({DType::F32, {27, 4}}, 1e-7f));
+  ValueId conv = add(g, OpKind::Conv2d, "conv1.conv", {x, w}, {"conv1.out"},
+                     {{"stride", V{1, 1}}, {"pad", V{1, 1}}, {"note", std::string("say \"hi\"\n")}}, "features/conv1")[0];
+  ValueId ba = add(g, OpKind::BiasAdd, "conv1.bias_add", {conv, b}, {"conv1.biased"}, {}, "features/conv1")[0];
+  ValueId r = add(g, OpKind::Relu, "relu1", {ba}, {"relu1.out"}, {}, "features")[0];
+  ValueId p = add(g, OpKind::MaxPool2d, "pool1", {r}, {"pool1.out"}, {{"kernel", V{2, 2}}, {"stride", V{2, 2}}})[0];
+  ValueId flat = add(g, OpKind::Reshape, "flatten", {p}, {"flat"}, {{"shape", V{2, -1}}})[0];
+  ValueId logits = add(g, OpKind::MatMul, "fc", {flat, fcw}, {"logits"}, {{"trans_a", int64_t{0}}, {"trans_b", int64_t{0}}})[0];
+  add(g, OpKind::Softmax, "probs", {logits}, {"probs"}, {{"axis", int64_t{-1}}});
+  ValueId sum = add(g, OpKind::Add, "twice", {logits, logits}, {"twice"})[0];
+  ValueId diff = add(g, OpKind::Sub, "diff", {sum, logits}, {"diff"})[0];
+  ValueId prod = add(g, OpKind::Mul, "prod", {diff, logits}, {"prod"})[0];
+  add(g, OpKind::Scale, "half", {prod}, {"half"}, {{"alpha", -0.5}, {"exact", 1.0}, {"tiny", 1e-300}});
+  add(g, OpKind::ReduceSum, "rowsum", {prod}, {"rowsum"}, {{"axes", V{1}}, {"keepdims", int64_t{1}}, {"empty", V{}}});
+  ValueId loss = add(g, OpKind::SoftmaxCrossEntropy, "loss", {logits, labels}, {"loss"})[0];
+  ValueId lr = g.addInput("lr", {DType::F32, {}});  // an input declared between nodes keeps its id
+  ValueId vel = g.addConst("fc.weight.velocity", filled({DType::F32, {27, 4}}, 0.f));
+  g.addConst("class_ids", filled({DType::I64, {3}}, 0.f));
+  ValueId dlogits = add(g, OpKind::SoftmaxCrossEntropyGrad, "loss.grad", {logits, labels}, {"logits.grad"}, {}, "", B)[0];
+  ValueId dfcw = add(g, OpKind::MatMul, "fc.grad_w", {flat, dlogits}, {"fc.weight.grad"}, {{"trans_a", int64_t{1}}}, "", B)[0];
+  ValueId dflat = add(g, OpKind::MatMul, "fc.grad_x", {dlogits, fcw}, {"flat.grad"}, {{"trans_b", int64_t{1}}}, "", B)[0];
+  ValueId dp = add(g, OpKind::Reshape, "flatten.grad", {dflat}, {"pool1.out.grad"}, {{"shape", V{2, 3, 3, 3}}}, "", B)[0];
+  ValueId dr = add(g, OpKind::MaxPool2dGrad, "pool1.grad", {dp, r}, {"relu1.out.grad"},
+                   {{"kernel", V{2, 2}}, {"stride", V{2, 2}}}, "", B)[0];
+  ValueId dba = add(g, OpKind::ReluGrad, "relu1.grad", {dr, ba}, {"conv1.biased.grad"}, {}, "features", B)[0];
+  ValueId dw = add(g, OpKind::Conv2dGradWeight, "conv1.grad_w", {dba, x}, {"conv1.weight.grad"},
+                   {{"stride", V{1, 1}}, {"pad", V{1, 1}}, {"weight_shape", V{3, 1, 3, 3}}}, "features/conv1", B)[0];
+  add(g, OpKind::Conv2dGradInput, "conv1.grad_x", {dba, w}, {"data/x_0.grad"},
+      {{"stride", V{1, 1}}, {"pad", V{1, 1}}, {"input_shape", V{2, 1, 6, 6}}}, "features/conv1", B);
+  ValueId wNew = add(g, OpKind::SgdUpdate, "conv1.weight.sgd", {w, dw, lr}, {"conv1.weight.new"},
+                     {{"weight_decay", 1e-4}}, "", O)[0];
+  auto mom = add(g, OpKind::MomentumUpdate, "fc.weight.momentum", {fcw, dfcw, vel, lr},
+                 {"fc.weight.new", "fc.weight.velocity.new"}, {{"momentum", 0.9}, {"weight_decay", 0.0}}, "", O);
+  g.outputs = {loss, logits};
+  g.updates = {{w, wNew}, {fcw, mom[0]}, {vel, mom[1]}};
+  return g;
+}
+
+inline bool sameTensor(const Tensor& a, const Tensor& b) {
+  return a.type() == b.type() && !a.empty() && !b.empty() && std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
+}
+
+// Field-by-field equality; returns "" or the first difference.
+inline std::string graphDiff(const Graph& a, const Graph& b, bool withInitializers) {
+  if (a.name != b.name) return "name";
+  if (a.values.size() != b.values.size()) return "value count";
+  for (size_t i = 0; i < a.values.size(); ++i) {
+    const Value &x = a.values[i], &y = b.values[i];
+    if (x.id != y.id || x.name != y.name || !(x.type == y.type) || x.kind != y.kind || x.producer != y.producer)
+      return "value " + x.name;
+  }
+  if (a.nodes.size() != b.nodes.size()) return "node count";
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    const Node &x = a.nodes[i], &y = b.nodes[i];
+    if (x.id != y.id || x.op != y.op || x.name != y.name || x.inputs != y.inputs || x.outputs != y.outputs ||
+        x.attrs != y.attrs || x.scope != y.scope || x.role != y.role)
+      return "node " + x.name;
+  }
+  if (a.inputs != b.inputs) return "inputs";
+  if (a.outputs != b.outputs) return "outputs";
+  if (a.updates.size() != b.updates.size()) return "update count";
+  for (size_t i = 0; i < a.updates.size(); ++i)
+    if (a.updates[i].target != b.updates[i].target || a.updates[i].newValue != b.updates[i].newValue) return "update";
+  if (withInitializers) {
+    if (a.initializers.size() != b.initializers.size()) return "initializer count";
+    for (const auto& [id, t] : a.initializers) {
+      auto it = b.initializers.find(id);
+      if (it == b.initializers.end() || !sameTensor(t, it->second)) return "initializer " + a.values[static_cast<size_t>(id)].name;
+    }
+  }
+  return "";
+}
+
+}  // namespace dfc::ir::test
