@@ -1,0 +1,33 @@
+#include <charconv>
+#include <cstdio>
+
+#include "Commands.h"
+
+namespace dfc::cli {
+
+int reportError(const Error& error) {
+  std::fprintf(stderr, "dfc: error: %s\n", error.message().c_str());
+  return error.kind() == ErrorKind::BadInput ? 2 : 1;
+}
+
+int usageError(const std::string& message) {
+  std::fprintf(stderr, "dfc: error: %s\n", message.c_str());
+  return 2;
+}
+
+Expected<int64_t> parseInt(const std::string& flag, const std::string& text) {
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size())
+    return makeError(flag + ": '" + text + "' is not an integer");
+  return v;
+}
+
+Expected<double> parseDouble(const std::string& flag, const std::string& text) {
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size()) return makeError(flag + ": '" + text + "' is not a number");
+  return v;
+}
+
+}  // namespace dfc::cli

@@ -1,0 +1,105 @@
+#include <cstdio>
+
+#include "ArgParser.h"
+#include "Commands.h"
+#include "driver/Compiler.h"
+#include "support/Logging.h"
+
+namespace dfc::cli {
+
+namespace {
+
+ArgParser compileFlags() {
+  ArgParser p("compile", "Compile a model into a PEF (default: training graph, -o3, arch 'native' = sn30).");
+  p.add({{"-m", "--model"}, "NAME|FILE", 1, "zoo model (logreg, mlp, lenet) or a .dfir text IR file"});
+  p.add({{"--pef-name"}, "NAME", 1, "name of the PEF (default: the model name)"});
+  p.add({{"--output-folder"}, "DIR", 1, "where the PEF and logs go (default: ./out/<pef-name>)"});
+  p.add({{"--inference"}, "", 0, "compile the forward graph only (no loss, gradients, optimizer)"});
+  p.add({{"-b", "--batch-size"}, "N", 1, "batch size baked into the PEF (default 32)"});
+  p.add({{"-o0"}, "", 0, "one operator per section"});
+  p.add({{"-o1"}, "", 0, "fusion by rule list (not implemented yet: refused)"});
+  p.add({{"-o3"}, "", 0, "whole graph, cut into sections that fit the chip (default)"});
+  p.add({{"--arch"}, "NAME|FILE", 1, "sn10, sn20, sn30, sn40l, native (= sn30) or an arch YAML file"});
+  p.add({{"--optimizer"}, "NAME", 1, "sgd or momentum (default momentum 0.9)"});
+  p.add({{"--lr"}, "X", 1, "default learning rate stored in the PEF (default 0.01; run --lr overrides)"});
+  p.add({{"--seed"}, "N", 1, "weight initialization seed (default 42)"});
+  p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});
+  p.add({{"-v", "--verbose"}, "", 0, "print each compile stage"});
+  p.add({{"--debug"}, "", 0, "debug logging, IR dumps in the output folder, experimental flags in --help"});
+  p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
+  p.add({{"-h", "--help"}, "", 0, "show this help"});
+  // Later issues: accepted names so users get a clear "not implemented yet".
+  p.add({{"--o1-rule-list"}, "NAME|FILE", 1, "fusion rule list for -o1", false, true});
+  p.add({{"--compiler-mode"}, "MODE", 1, "compiler heuristics (nlp)", false, true});
+  p.add({{"--enable-hypersection"}, "", 0, "compile annotated hyperfunctions once and reuse", false, true});
+  p.add({{"--resources-scaling-factors"}, "F F F", 3, "scale PCU/PMU budgets per section type", false, true});
+  p.add({{"--n-chips"}, "N", 1, "chips to map onto (1..8)", false, true});
+  p.add({{"--num-tiles"}, "N", 1, "tiles to use (1, 2, 4, 8)", false, true});
+  p.add({{"--data-parallel"}, "", 0, "data-parallel compile", false, true});
+  p.add({{"-ws", "--world-size"}, "N", 1, "data-parallel world size", false, true});
+  p.add({{"--compiler-configs-file"}, "FILE", 1, "compiler configuration overrides", true, true});
+  p.add({{"--grad-accumulation-steps"}, "N", 1, "gradient accumulation", true, true});
+  p.add({{"--num-spatial-batches"}, "N", 1, "spatial batching", true, true});
+  p.add({{"--model-parallel"}, "", 0, "model parallel", true, true});
+  p.add({{"--mac-human-decision"}, "FILE", 1, "manual mapping decisions", true, true});
+  return p;
+}
+
+}  // namespace
+
+int compileCommand(const std::vector<std::string>& args) {
+  ArgParser p = compileFlags();
+  if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  if (p.has("--help")) {
+    std::fputs(p.help(p.has("--debug")).c_str(), stdout);
+    return 0;
+  }
+  if (!p.positional().empty()) return usageError("compile: unexpected argument '" + p.positional().front() + "'");
+  if (auto flag = p.notImplementedFlag()) return usageError(*flag + " is not implemented yet");
+  support::LogOptions log{p.has("--verbose"), p.has("--debug"), p.get("--log-dir")};
+  if (auto err = support::setupLogging(log); !err.empty()) return usageError(err);
+
+  driver::CompileOptions o;
+  o.model = p.get("--model");
+  o.pefName = p.get("--pef-name");
+  o.outputFolder = p.get("--output-folder");
+  o.inference = p.has("--inference");
+  if (p.has("--batch-size")) {
+    auto b = parseInt("-b/--batch-size", p.get("--batch-size"));
+    if (!b) return reportError(b.error());
+    o.batchSize = *b;
+  }
+  int levels = p.has("-o0") + p.has("-o1") + p.has("-o3");
+  if (levels > 1) return usageError("choose one of -o0, -o1, -o3");
+  if (p.has("-o0")) o.level = partition::OptLevel::O0;
+  if (p.has("-o1")) o.level = partition::OptLevel::O1;
+  if (p.has("--arch")) o.arch = p.get("--arch");
+  if (p.has("--optimizer")) o.optimizer = p.get("--optimizer");
+  if (p.has("--lr")) {
+    auto lr = parseDouble("--lr", p.get("--lr"));
+    if (!lr) return reportError(lr.error());
+    if (!(*lr > 0)) return usageError("--lr must be positive");
+    o.learningRate = *lr;
+  }
+  if (p.has("--seed")) {
+    auto s = parseInt("--seed", p.get("--seed"));
+    if (!s) return reportError(s.error());
+    o.seed = static_cast<uint64_t>(*s);
+  }
+  o.dbPath = p.get("--db");
+  o.debug = p.has("--debug");
+  o.args = {"dfc", "compile"};
+  o.args.insert(o.args.end(), args.begin(), args.end());
+
+  auto result = driver::compile(o);
+  if (!result) return reportError(result.error());
+  std::printf("Compiled %s: %d nodes -> %d sections (%d forward, %d backward, %d optimizer), %lld parameters\n",
+              o.model.c_str(), result->numNodes, result->numSections, result->numForward, result->numBackward,
+              result->numOptimizer, static_cast<long long>(result->numParams));
+  std::printf("Estimated chip latency per step: %.1f us; compile time %.0f ms\n", result->estLatencyUs,
+              result->compileMs);
+  std::printf("PEF: %s\nLog: %s\n", result->pefPath.c_str(), result->logPath.c_str());
+  return 0;
+}
+
+}  // namespace dfc::cli

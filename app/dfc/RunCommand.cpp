@@ -1,0 +1,98 @@
+#include <cstdio>
+
+#include "ArgParser.h"
+#include "Commands.h"
+#include "driver/Runner.h"
+#include "pef/Pef.h"
+#include "support/Logging.h"
+
+namespace dfc::cli {
+
+namespace {
+
+ArgParser runFlags() {
+  ArgParser p("run", "Run a PEF section by section on the host CPU: train, then report test accuracy.");
+  p.add({{"-p", "--pef"}, "FILE", 1, "the PEF to run (required)"});
+  p.add({{"-b", "--batch-size"}, "N", 1, "must equal the PEF's compiled batch size"});
+  p.add({{"-e", "--num-epochs"}, "N", 1, "training epochs (default 1)"});
+  p.add({{"--lr"}, "X", 1, "learning rate (default: the PEF's)"});
+  p.add({{"--data-folder"}, "DIR", 1, "IDX dataset folder (default /usr/share/datasets/fashion-mnist)"});
+  p.add({{"--inference"}, "", 0, "evaluate only (forward sections), even with a training PEF"});
+  p.add({{"--trace"}, "FILE", 1, "chrome trace output (default <pef dir>/<pef-name>_chrome_tracing_report.json)"});
+  p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});
+  p.add({{"--train-limit"}, "N", 1, "use only the first N training samples"});
+  p.add({{"--test-limit"}, "N", 1, "use only the first N test samples"});
+  p.add({{"--log-every"}, "N", 1, "print the loss every N steps (default 100)"});
+  p.add({{"-v", "--verbose"}, "", 0, "more detail"});
+  p.add({{"--debug"}, "", 0, "debug logging"});
+  p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
+  p.add({{"-h", "--help"}, "", 0, "show this help"});
+  p.add({{"--data-parallel"}, "", 0, "data parallel over MPI", false, true});
+  return p;
+}
+
+}  // namespace
+
+int runCommand(const std::vector<std::string>& args) {
+  ArgParser p = runFlags();
+  if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  if (p.has("--help")) {
+    std::fputs(p.help(p.has("--debug")).c_str(), stdout);
+    return 0;
+  }
+  if (!p.positional().empty()) return usageError("run: unexpected argument '" + p.positional().front() + "'");
+  if (auto flag = p.notImplementedFlag()) return usageError(*flag + " is not implemented yet");
+  support::LogOptions log{p.has("--verbose"), p.has("--debug"), p.get("--log-dir")};
+  if (auto err = support::setupLogging(log); !err.empty()) return usageError(err);
+
+  driver::RunOptions o;
+  o.pefPath = p.get("--pef");
+  if (o.pefPath.empty()) return usageError("run: -p/--pef is required");
+  auto intFlag = [&](const char* name, auto& out) -> bool {
+    if (!p.has(name)) return true;
+    auto v = parseInt(name, p.get(name));
+    if (!v) {
+      reportError(v.error());
+      return false;
+    }
+    out = static_cast<std::remove_reference_t<decltype(out)>>(*v);
+    return true;
+  };
+  int64_t batch = 0;
+  if (!intFlag("--num-epochs", o.epochs) || !intFlag("--train-limit", o.trainLimit) ||
+      !intFlag("--test-limit", o.testLimit) || !intFlag("--log-every", o.logEvery) || !intFlag("--batch-size", batch))
+    return 2;
+  if (p.has("--lr")) {
+    auto lr = parseDouble("--lr", p.get("--lr"));
+    if (!lr) return reportError(lr.error());
+    o.learningRate = *lr;
+  }
+  if (p.has("--data-folder")) o.dataFolder = p.get("--data-folder");
+  o.inference = p.has("--inference");
+  o.tracePath = p.get("--trace");
+  o.dbPath = p.get("--db");
+  o.args = {"dfc", "run"};
+  o.args.insert(o.args.end(), args.begin(), args.end());
+  if (batch != 0) {
+    auto pef = pef::readPef(o.pefPath);
+    if (!pef) return reportError(pef.error());
+    if (pef->meta.batchSize != batch)
+      return usageError("-b " + std::to_string(batch) + ": " + o.pefPath + " was compiled for batch size " +
+                        std::to_string(pef->meta.batchSize) + " (recompile with -b " + std::to_string(batch) + ")");
+  }
+
+  auto result = driver::run(o, [](const std::string& line) {
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+  });
+  if (!result) return reportError(result.error());
+  std::printf("Summary: %lld steps, %lld section calls, %.0f samples/s; measured section time %.1f ms, "
+              "estimated chip time %.1f ms\n",
+              static_cast<long long>(result->steps), static_cast<long long>(result->sectionCalls),
+              result->samplesPerSecond, result->measuredSectionUs / 1e3, result->estimatedSectionUs / 1e3);
+  std::printf("Trace: %s\n", result->tracePath.c_str());
+  if (result->runId) std::printf("Run id %lld in the run store\n", static_cast<long long>(result->runId));
+  return 0;
+}
+
+}  // namespace dfc::cli

@@ -1,0 +1,72 @@
+#include "driver/CompileReport.h"
+
+#include <algorithm>
+#include <map>
+
+#include "support/JsonWriter.h"
+
+namespace dfc::driver {
+
+std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
+                                   double compileMs) {
+  support::JsonWriter w;
+  w.beginObject();
+  w.field("arch", arch.name).field("opt_level", std::string(partition::optLevelName(plan.level)));
+  w.field("compile_ms", compileMs);
+  w.field("arch_pcus", arch.totalPcus()).field("arch_pmus", arch.totalPmus());
+  // Layer 1: per hypersection figures, and hyperfunction -> hypersection map.
+  w.key("layer1_hypersections").beginArray();
+  for (const auto& hs : plan.hypersections) {
+    const auto& s = plan.sections.at(static_cast<size_t>(hs.sections.front()));
+    w.beginObject()
+        .field("id", hs.id)
+        .field("name", hs.name)
+        .field("calls", static_cast<int64_t>(hs.sections.size()))
+        .field("tflop", s.estimate.flop / 1e12)
+        .field("est_pcus", s.estimate.pcus)
+        .field("est_pmus", s.estimate.pmus)
+        .field("est_latency_us", s.estimate.latencyUs)
+        .endObject();
+  }
+  w.endArray();
+  std::map<std::string, std::vector<int>> hfToHs;
+  for (const auto& s : plan.sections) {
+    auto& v = hfToHs[s.hyperfunction.empty() ? "(top level)" : s.hyperfunction];
+    if (std::find(v.begin(), v.end(), s.hypersection) == v.end()) v.push_back(s.hypersection);
+  }
+  w.key("layer1_hyperfunctions").beginObject();
+  for (const auto& [hf, ids] : hfToHs) {
+    w.key(hf).beginArray();
+    for (int id : ids) w.value(id);
+    w.endArray();
+  }
+  w.endObject();
+  // Layer 2: the schedule of section calls.
+  w.key("layer2_schedule").beginArray();
+  for (int id : plan.schedule) w.value(id);
+  w.endArray();
+  // Layer 3: final resources and latency bounds. Until placement exists these are
+  // the mapper's estimates; min assumes weights resident on chip, max streams all
+  // boundary traffic from DDR.
+  w.key("layer3_sections").beginArray();
+  for (const auto& s : plan.sections) {
+    double fill = s.estimate.latencyUs - std::max(s.estimate.computeUs, s.estimate.memoryUs);
+    w.beginObject()
+        .field("id", s.id)
+        .field("name", s.name)
+        .field("type", std::string(ir::roleName(s.type)))
+        .field("pcus", s.estimate.pcus)
+        .field("pmus", s.estimate.pmus)
+        .field("min_latency_us", s.estimate.computeUs + fill)
+        .field("max_latency_us", s.estimate.latencyUs)
+        .field("ddr_bytes", s.estimate.ddrBytes)
+        .endObject();
+  }
+  w.endArray();
+  w.field("placement", "estimated (kernel placement not implemented yet)");
+  w.field("num_nodes", static_cast<int64_t>(graph.nodes.size()));
+  w.endObject();
+  return w.take();
+}
+
+}  // namespace dfc::driver

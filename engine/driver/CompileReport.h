@@ -1,0 +1,14 @@
+#pragma once
+// The compile report stored in the PEF (layers 1-3 of the stack tracing report).
+#include <string>
+
+#include "arch/ArchSpec.h"
+#include "ir/Graph.h"
+#include "partition/Plan.h"
+
+namespace dfc::driver {
+
+std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
+                                   double compileMs);
+
+}  // namespace dfc::driver

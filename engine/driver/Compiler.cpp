@@ -1,0 +1,197 @@
+#include "driver/Compiler.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "arch/CostModel.h"
+#include "autograd/Autograd.h"
+#include "driver/CompileReport.h"
+#include "driver/StoreRecords.h"
+#include "frontend/ModelZoo.h"
+#include "ir/Parser.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+#include "partition/Decomposer.h"
+#include "pef/Pef.h"
+#include "profile/RunStore.h"
+#include "support/FileUtil.h"
+#include "support/Logging.h"
+
+namespace dfc::driver {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+Expected<partition::OptLevel> parseOptLevel(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.front() == '-') t.erase(t.begin());
+  if (!t.empty() && t.front() == 'o') t.erase(t.begin());
+  if (t == "0") return partition::OptLevel::O0;
+  if (t == "1") return partition::OptLevel::O1;
+  if (t == "3") return partition::OptLevel::O3;
+  return makeError("unknown optimization level '" + text + "' (use -o0, -o1 or -o3)");
+}
+
+namespace {
+
+// A .dfir model: the first graph input is the image batch, the first output the logits.
+// Params without data get PyTorch-style uniform(-1/sqrt(fan_in), +) weights from the seed.
+Expected<frontend::Model> loadDfirModel(const std::string& path, uint64_t seed) {
+  auto text = support::readFile(path);
+  if (!text) return text.error();
+  auto graph = ir::parseGraph(*text, path);
+  if (!graph) return graph.error();
+  frontend::Model m;
+  m.graph = std::move(*graph);
+  if (m.graph.inputs.empty() || m.graph.outputs.empty())
+    return makeError(path + ": a model needs an input (the batch) and an output (the logits)");
+  m.image = m.graph.inputs.front();
+  m.logits = m.graph.outputs.front();
+  const auto& logitsType = m.graph.value(m.logits).type;
+  if (logitsType.rank() != 2) return makeError(path + ": output '" + m.graph.value(m.logits).name + "' must be logits [N, C]");
+  m.numClasses = logitsType.shape[1];
+  std::mt19937_64 rng(seed);
+  for (ir::ValueId p : m.graph.params()) {
+    if (m.graph.initializers.count(p)) continue;
+    ir::Tensor t(m.graph.value(p).type);
+    int64_t fanIn = t.shape().size() > 1 ? t.numElements() / t.shape()[0] : t.numElements();
+    double bound = 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(fanIn, 1)));
+    std::uniform_real_distribution<float> dist(static_cast<float>(-bound), static_cast<float>(bound));
+    for (float& x : t.span<float>()) x = dist(rng);
+    m.graph.initializers[p] = std::move(t);
+  }
+  return m;
+}
+
+Expected<frontend::Model> loadModel(const CompileOptions& o) {
+  if (o.model.ends_with(".onnx"))
+    return makeError("--model " + o.model + ": ONNX import is not implemented yet (use a zoo model or a .dfir file)");
+  if (o.model.ends_with(".dfir")) return loadDfirModel(o.model, o.seed);
+  return frontend::buildZooModel(o.model, o.batchSize, o.seed);
+}
+
+std::string defaultPefName(const std::string& model) { return fs::path(model).stem().string(); }
+
+}  // namespace
+
+Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& progress, const std::atomic<bool>* cancel) {
+  auto start = Clock::now();
+  CompileResult result;
+  if (opts.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
+  if (opts.batchSize < 1) return makeError("-b/--batch-size must be at least 1");
+  std::string pefName = opts.pefName.empty() ? defaultPefName(opts.model) : opts.pefName;
+  if (pefName.find('/') != std::string::npos) return makeError("--pef-name '" + pefName + "' must not contain '/'");
+  fs::path outDir = opts.outputFolder.empty() ? fs::path("out") / pefName : fs::path(opts.outputFolder);
+  std::error_code ec;
+  fs::create_directories(outDir, ec);
+  if (ec) return makeError("--output-folder " + outDir.string() + ": " + ec.message());
+  result.logPath = (outDir / (pefName + "_compile.log")).string();
+  support::addFileSink(result.logPath);
+  struct SinkGuard {
+    std::string path;
+    ~SinkGuard() { support::removeFileSink(path); }
+  } sinkGuard{result.logPath};
+
+  constexpr int kStages = 6;
+  int stageIndex = 0;
+  auto stageStart = Clock::now();
+  auto stage = [&](const std::string& name) -> Status {
+    auto now = Clock::now();
+    if (stageIndex > 0)
+      result.stageMs.back().second = std::chrono::duration<double, std::milli>(now - stageStart).count();
+    stageStart = now;
+    if (cancel && cancel->load()) return makeError("compile cancelled");
+    result.stageMs.emplace_back(name, 0.0);
+    spdlog::info("[{}/{}] {}", stageIndex + 1, kStages, name);
+    if (progress) progress({name, stageIndex, kStages});
+    ++stageIndex;
+    return {};
+  };
+  auto dump = [&](const ir::Graph& g, const std::string& suffix) {
+    if (!opts.debug) return;
+    auto path = (outDir / (pefName + "." + suffix + ".dfir")).string();
+    if (auto st = support::writeFileAtomic(path, ir::printGraph(g)); !st) spdlog::warn("{}", st.error().message());
+    else spdlog::debug("IR after {} written to {}", suffix, path);
+  };
+
+  spdlog::info("compiling {} as '{}' ({}, batch {}, -{})", opts.model, pefName, opts.inference ? "inference" : "training",
+               opts.batchSize, partition::optLevelName(opts.level));
+  DFC_TRY(stage("frontend"));
+  auto model = loadModel(opts);
+  if (!model) return model.error();
+  dump(model->graph, "frontend");
+
+  DFC_TRY(stage("autograd"));
+  pef::Pef pef;
+  pef.meta.imageInput = model->graph.value(model->image).name;
+  pef.meta.logitsOutput = model->graph.value(model->logits).name;
+  if (opts.inference) {
+    pef.graph = std::move(model->graph);
+  } else {
+    autograd::TrainingConfig config;
+    if (opts.optimizer == "sgd") config.optimizer = autograd::Optimizer::Sgd;
+    else if (opts.optimizer == "momentum") config.optimizer = autograd::Optimizer::Momentum;
+    else return makeError("--optimizer " + opts.optimizer + ": unknown (use sgd or momentum)");
+    auto training = autograd::buildTrainingGraph(model->graph, model->image, model->logits, config);
+    if (!training) return training.error();
+    pef.graph = std::move(training->graph);
+    pef.meta.labelsInput = pef.graph.value(training->labels).name;
+    pef.meta.lrInput = pef.graph.value(training->lr).name;
+    pef.meta.lossOutput = pef.graph.value(training->loss).name;
+    pef.meta.logitsOutput = pef.graph.value(training->logits).name;
+    dump(pef.graph, "autograd");
+  }
+
+  DFC_TRY(stage("verify"));
+  if (auto st = ir::verifyGraph(pef.graph); !st) return st.error().withContext(opts.model);
+
+  DFC_TRY(stage("decompose"));
+  auto archSpec = arch::loadArch(opts.arch);
+  if (!archSpec) return archSpec.error();
+  arch::CostModel cost(*archSpec);
+  auto plan = partition::decompose(pef.graph, cost, {opts.level});
+  if (!plan) return plan.error();
+  pef.plan = std::move(*plan);
+
+  DFC_TRY(stage("write-pef"));
+  pef.meta.pefName = pefName;
+  pef.meta.model = opts.model;
+  pef.meta.optLevel = std::string(partition::optLevelName(opts.level));
+  pef.meta.arch = archSpec->name;
+  pef.meta.compilerVersion = DFC_VERSION;
+  pef.meta.createdAt = support::isoTimestampUtc();
+  pef.meta.args = opts.args;
+  pef.meta.batchSize = opts.batchSize;
+  pef.meta.inference = opts.inference;
+  pef.meta.defaultLr = opts.learningRate;
+  double elapsedMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  pef.reportJson = buildCompileReportJson(pef.graph, pef.plan, *archSpec, elapsedMs);
+  result.pefPath = fs::absolute(outDir / (pefName + ".pef")).lexically_normal().string();
+  if (auto st = pef::writePef(pef, result.pefPath); !st) return st.error();
+
+  DFC_TRY(stage("record"));
+  result.numNodes = static_cast<int>(pef.graph.nodes.size());
+  result.numSections = static_cast<int>(pef.plan.sections.size());
+  for (const auto& s : pef.plan.sections) {
+    result.numForward += s.type == ir::NodeRole::Forward;
+    result.numBackward += s.type == ir::NodeRole::Backward;
+    result.numOptimizer += s.type == ir::NodeRole::Optimizer;
+  }
+  for (int id : pef.plan.schedule) result.estLatencyUs += pef.plan.sections[static_cast<size_t>(id)].estimate.latencyUs;
+  for (ir::ValueId p : pef.graph.params()) result.numParams += pef.graph.value(p).type.numElements();
+  result.stageMs.back().second = std::chrono::duration<double, std::milli>(Clock::now() - stageStart).count();
+  result.compileMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  if (opts.dbPath != "-") {
+    auto id = recordCompile(opts.dbPath, pef, result);
+    if (!id) spdlog::warn("run store: {}", id.error().message());  // the PEF is written; a store failure is not fatal
+    else result.compileId = *id;
+  }
+  spdlog::info("compiled {} nodes into {} sections in {:.1f} ms: {}", result.numNodes, result.numSections,
+               result.compileMs, result.pefPath);
+  return result;
+}
+
+}  // namespace dfc::driver

@@ -1,0 +1,57 @@
+#pragma once
+// compile(): the entry point shared by `dfc compile` and the desktop app.
+// model -> (autograd) -> verify -> decompose/map -> PEF, recorded in the run store.
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "partition/Plan.h"
+#include "support/Error.h"
+
+namespace dfc::driver {
+
+struct CompileOptions {
+  std::string model;                 // zoo name, or path to a .dfir file
+  std::string pefName;               // default: the model name
+  std::string outputFolder;          // default: ./out/<pef-name>
+  bool inference = false;            // forward only; no loss, gradients or optimizer
+  int64_t batchSize = 32;
+  partition::OptLevel level = partition::OptLevel::O3;
+  std::string arch = "native";       // preset name, "native" or a YAML file
+  std::string optimizer = "momentum";  // sgd | momentum
+  double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
+  uint64_t seed = 42;                // weight initialization
+  bool debug = false;                // dump the IR after each stage into the output folder
+  std::string dbPath;                // run store ("" = default path, "-" = don't record)
+  std::vector<std::string> args;     // the command line, recorded in the PEF and the store
+};
+
+struct CompileProgress {
+  std::string stage;  // "frontend", "autograd", "verify", "decompose", "write-pef", "record"
+  int index = 0;
+  int total = 0;
+};
+
+struct CompileResult {
+  std::string pefPath;
+  std::string logPath;
+  int64_t compileId = 0;  // 0 if not recorded
+  int numNodes = 0;
+  int numSections = 0;
+  int numForward = 0, numBackward = 0, numOptimizer = 0;
+  int64_t numParams = 0;   // parameter elements
+  double estLatencyUs = 0; // sum over the schedule
+  double compileMs = 0;
+  std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time
+};
+
+using ProgressFn = std::function<void(const CompileProgress&)>;
+
+// `cancel` (may be null) is polled between stages; a cancelled compile returns an error and writes nothing.
+Expected<CompileResult> compile(const CompileOptions& options, const ProgressFn& progress = {},
+                                const std::atomic<bool>* cancel = nullptr);
+
+Expected<partition::OptLevel> parseOptLevel(const std::string& text);  // "o0" / "-o0" / "0"
+
+}  // namespace dfc::driver

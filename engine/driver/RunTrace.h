@@ -1,0 +1,34 @@
+#pragma once
+// Builds the run's chrome trace: the top row holds one slice per section call
+// (the whole model run), one row per hyperfunction below it with the same
+// slices, a host row with the host-side phases, and a loss counter.
+#include <map>
+#include <string>
+
+#include "pef/Pef.h"
+#include "profile/TraceRecorder.h"
+
+namespace dfc::driver {
+
+class RunTrace {
+ public:
+  RunTrace(const pef::Pef& pef, const std::string& runLabel);
+
+  static constexpr int64_t kPid = 1;
+  static constexpr int64_t kWholeRunTid = 0;
+  static constexpr int64_t kHostTid = 1;
+
+  void addSectionCall(int sectionId, int64_t step, double startUs, double durationUs, double bytes);
+  void addHostPhase(const std::string& name, double startUs, double durationUs);
+  void addLoss(double tsUs, double loss);
+  void setMetadata(const std::string& key, const std::string& value);
+  profile::Trace take() { return m_recorder.take(); }
+
+ private:
+  const pef::Pef& m_pef;
+  profile::TraceRecorder m_recorder;
+  std::map<std::string, int64_t> m_hyperfunctionTid;
+  std::vector<int64_t> m_sectionTid;  // per section: its hyperfunction row
+};
+
+}  // namespace dfc::driver

@@ -1,0 +1,283 @@
+#include "driver/Runner.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <random>
+
+#include "driver/RunTrace.h"
+#include "driver/StoreRecords.h"
+#include "frontend/Datasets.h"
+#include "pef/Pef.h"
+#include "profile/ChromeTrace.h"
+#include "runtime/Executor.h"
+#include "support/FileUtil.h"
+
+namespace dfc::driver {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double usSince(Clock::time_point origin, Clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(t - origin).count();
+}
+
+// Copies samples idx[first, first+batch) into the batch tensors; rows past the
+// end of `idx` are zero (a padded last batch).
+void fillBatch(const frontend::Dataset& data, const std::vector<int64_t>& idx, size_t first, ir::Tensor& images,
+               ir::Tensor* labels) {
+  int64_t batch = images.shape()[0];
+  size_t sampleFloats = static_cast<size_t>(images.numElements() / batch);
+  std::memset(images.bytes(), 0, images.byteSize());
+  if (labels) std::memset(labels->bytes(), 0, labels->byteSize());
+  for (int64_t b = 0; b < batch && first + static_cast<size_t>(b) < idx.size(); ++b) {
+    int64_t s = idx[first + static_cast<size_t>(b)];
+    std::memcpy(images.data<float>() + static_cast<size_t>(b) * sampleFloats,
+                data.images.data<float>() + static_cast<size_t>(s) * sampleFloats, sampleFloats * sizeof(float));
+    if (labels) labels->data<int64_t>()[b] = data.labels.data<int64_t>()[s];
+  }
+}
+
+struct Session {
+  Session(const RunOptions& o, const LogFn& l, const std::atomic<bool>* c) : opts(o), log(l), cancel(c) {}
+  const RunOptions& opts;
+  const LogFn& log;
+  const std::atomic<bool>* cancel;
+  pef::Pef pef;
+  runtime::Executor* exec = nullptr;
+  RunTrace* trace = nullptr;
+  std::optional<profile::RunStore> store;
+  int64_t runId = 0;
+  Clock::time_point origin = Clock::now();
+  std::vector<profile::SectionCallRecord> pendingCalls;
+  std::vector<profile::MetricRecord> pendingMetrics;
+  RunResult result;
+  int64_t step = 0;
+
+  void say(const std::string& line) {
+    if (log) log(line);
+    spdlog::debug("{}", line);
+  }
+  bool cancelled() const { return cancel && cancel->load(); }
+
+  Status flush() {
+    if (!store || runId == 0) return {};
+    DFC_TRY(store->addSectionCalls(runId, pendingCalls));
+    DFC_TRY(store->addMetrics(runId, pendingMetrics));
+    pendingCalls.clear();
+    pendingMetrics.clear();
+    return {};
+  }
+
+  Status runStep(bool forwardOnly) {
+    auto onSection = [&](const runtime::SectionCall& call) {
+      double start = usSince(origin, call.start);
+      const auto& s = pef.plan.sections[static_cast<size_t>(call.sectionId)];
+      trace->addSectionCall(call.sectionId, step, start, call.durationUs, call.bytes);
+      pendingCalls.push_back({call.sectionId, result.sectionCalls, step, start, call.durationUs, s.estimate.latencyUs,
+                              call.bytes});
+      result.measuredSectionUs += call.durationUs;
+      result.estimatedSectionUs += s.estimate.latencyUs;
+      ++result.sectionCalls;
+    };
+    DFC_TRY(exec->step(forwardOnly, onSection));
+    ++step;
+    if (pendingCalls.size() > 20000) DFC_TRY(flush());
+    return {};
+  }
+
+  Status train(const frontend::Dataset& data, ir::ValueId image, ir::ValueId labels, ir::ValueId lr, ir::ValueId loss) {
+    ir::Tensor images(pef.graph.value(image).type);
+    ir::Tensor labelBatch(pef.graph.value(labels).type);
+    ir::Tensor lrTensor = ir::Tensor::scalarF32(static_cast<float>(opts.learningRate.value_or(pef.meta.defaultLr)));
+    DFC_TRY(exec->setInput(lr, lrTensor));
+    int64_t batch = images.shape()[0];
+    int64_t stepsPerEpoch = data.size() / batch;
+    if (stepsPerEpoch == 0)
+      return makeError("training set has " + std::to_string(data.size()) + " samples, fewer than the batch size " +
+                       std::to_string(batch));
+    std::vector<int64_t> order(static_cast<size_t>(data.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(opts.seed);
+    auto trainStart = Clock::now();
+    for (int epoch = 1; epoch <= opts.epochs; ++epoch) {
+      auto epochStart = Clock::now();
+      std::shuffle(order.begin(), order.end(), rng);
+      for (int64_t i = 0; i < stepsPerEpoch; ++i) {
+        if (cancelled()) return makeError("run cancelled");
+        fillBatch(data, order, static_cast<size_t>(i * batch), images, &labelBatch);
+        DFC_TRY(exec->setInput(image, images));
+        DFC_TRY(exec->setInput(labels, labelBatch));
+        DFC_TRY(runStep(false));
+        double l = exec->tensor(loss).data<float>()[0];
+        if (!std::isfinite(l))
+          return makeError("loss became " + std::to_string(l) + " at step " + std::to_string(step) +
+                           "; try a smaller --lr");
+        if (!result.firstLoss) result.firstLoss = l;
+        result.finalLoss = l;
+        if ((i + 1) % opts.logEvery == 0 || i + 1 == stepsPerEpoch) {
+          double ts = usSince(origin, Clock::now());
+          trace->addLoss(ts, l);
+          pendingMetrics.push_back({step, epoch, "loss", l});
+          char line[160];
+          std::snprintf(line, sizeof line, "Epoch [%d/%d], Step [%lld/%lld], Loss: %.4f", epoch, opts.epochs,
+                        static_cast<long long>(i + 1), static_cast<long long>(stepsPerEpoch), l);
+          say(line);
+        }
+      }
+      trace->addHostPhase("train epoch " + std::to_string(epoch), usSince(origin, epochStart),
+                          usSince(epochStart, Clock::now()));
+    }
+    result.trainSeconds = std::chrono::duration<double>(Clock::now() - trainStart).count();
+    result.samplesPerSecond = static_cast<double>(result.steps = step) * static_cast<double>(batch) / result.trainSeconds;
+    pendingMetrics.push_back({step, opts.epochs, "samples_per_s", result.samplesPerSecond});
+    return {};
+  }
+
+  Status evaluate(const frontend::Dataset& data, ir::ValueId image, ir::ValueId logits) {
+    auto evalStart = Clock::now();
+    ir::Tensor images(pef.graph.value(image).type);
+    int64_t batch = images.shape()[0];
+    std::vector<int64_t> order(static_cast<size_t>(data.size()));
+    std::iota(order.begin(), order.end(), 0);
+    int64_t correct = 0;
+    for (int64_t first = 0; first < data.size(); first += batch) {
+      if (cancelled()) return makeError("run cancelled");
+      fillBatch(data, order, static_cast<size_t>(first), images, nullptr);
+      DFC_TRY(exec->setInput(image, images));
+      DFC_TRY(runStep(true));
+      const ir::Tensor& out = exec->tensor(logits);
+      int64_t classes = out.shape()[1];
+      for (int64_t b = 0; b < batch && first + b < data.size(); ++b) {
+        const float* row = out.data<float>() + b * classes;
+        int64_t best = std::max_element(row, row + classes) - row;
+        correct += best == data.labels.data<int64_t>()[first + b];
+      }
+    }
+    result.testSamples = data.size();
+    result.testAccuracy = data.size() ? static_cast<double>(correct) / static_cast<double>(data.size()) : 0.0;
+    pendingMetrics.push_back({step, opts.epochs, "test_accuracy", result.testAccuracy});
+    trace->addHostPhase("evaluate", usSince(origin, evalStart), usSince(evalStart, Clock::now()));
+    return {};
+  }
+
+  Status checkImageShape(const frontend::Dataset& data, ir::ValueId image) {
+    const auto& want = pef.graph.value(image).type.shape;
+    const auto& have = data.images.shape();
+    if (want.size() != have.size() || !std::equal(want.begin() + 1, want.end(), have.begin() + 1))
+      return makeError("--data-folder " + opts.dataFolder + ": samples of shape " + data.images.type().toString() +
+                       " do not fit the PEF input '" + pef.graph.value(image).name + "' " +
+                       pef.graph.value(image).type.toString());
+    return {};
+  }
+
+  Expected<ir::ValueId> valueNamed(const std::string& name) {
+    ir::ValueId id = pef.graph.findValue(name);
+    if (id == ir::kNoValue) return makeError(opts.pefPath + ": meta names value '" + name + "' that the graph lacks");
+    return id;
+  }
+
+  Status body() {
+    auto t0 = Clock::now();
+    auto loaded = pef::readPef(opts.pefPath);
+    if (!loaded) return loaded.error();
+    pef = std::move(*loaded);
+    auto executor = runtime::Executor::create(pef.graph, pef.plan);
+    if (!executor) return executor.error().withContext(opts.pefPath);
+    exec = &*executor;
+    RunTrace runTrace(pef, pef.meta.pefName + " (" + pef.meta.arch + ", -" + pef.meta.optLevel + ", host CPU)");
+    trace = &runTrace;
+    trace->addHostPhase("load PEF", 0, usSince(t0, Clock::now()));
+    bool training = !pef.meta.inference && !opts.inference;
+    if (!pef.meta.inference && opts.inference) spdlog::info("--inference: evaluating the training PEF's forward sections only");
+
+    auto dataStart = Clock::now();
+    std::optional<frontend::Dataset> trainSet;
+    if (training) {
+      auto d = frontend::loadMnistLike(opts.dataFolder, true, opts.trainLimit);
+      if (!d) return d.error();
+      trainSet = std::move(*d);
+    }
+    auto testSet = frontend::loadMnistLike(opts.dataFolder, false, opts.testLimit);
+    if (!testSet) return testSet.error();
+    trace->addHostPhase("load data", usSince(origin, dataStart), usSince(dataStart, Clock::now()));
+
+    auto image = valueNamed(pef.meta.imageInput);
+    if (!image) return image.error();
+    auto logits = valueNamed(pef.meta.logitsOutput);
+    if (!logits) return logits.error();
+    DFC_TRY(checkImageShape(*testSet, *image));
+
+    if (opts.dbPath != "-") {
+      auto s = openStore(opts.dbPath);
+      if (!s) return s.error();
+      store = std::move(*s);
+      profile::RunRecord rec;
+      auto compileId = store->latestCompileForPef(fs::absolute(opts.pefPath).lexically_normal().string());
+      if (compileId) rec.compileId = *compileId;
+      rec.pefPath = fs::absolute(opts.pefPath).lexically_normal().string();
+      rec.args = joinArgs(opts.args);
+      rec.startedAt = support::isoTimestampUtc();
+      rec.status = "running";
+      rec.tracePath = result.tracePath;
+      rec.epochs = training ? opts.epochs : 0;
+      auto id = store->beginRun(rec);
+      if (!id) return id.error();
+      runId = result.runId = *id;
+    }
+
+    if (training) {
+      auto labels = valueNamed(pef.meta.labelsInput);
+      auto lr = valueNamed(pef.meta.lrInput);
+      auto loss = valueNamed(pef.meta.lossOutput);
+      if (!labels) return labels.error();
+      if (!lr) return lr.error();
+      if (!loss) return loss.error();
+      DFC_TRY(train(*trainSet, *image, *labels, *lr, *loss));
+    }
+    DFC_TRY(evaluate(*testSet, *image, *logits));
+    char line[96];
+    std::snprintf(line, sizeof line, "Test Accuracy: %.2f%%", 100.0 * result.testAccuracy);
+    say(line);
+    DFC_TRY(flush());
+
+    trace->setMetadata("pef", opts.pefPath);
+    trace->setMetadata("model", pef.meta.model);
+    trace->setMetadata("arch", pef.meta.arch);
+    trace->setMetadata("opt_level", pef.meta.optLevel);
+    DFC_TRY(profile::writeChromeTrace(trace->take(), result.tracePath));
+    return {};
+  }
+};
+
+}  // namespace
+
+Expected<RunResult> run(const RunOptions& opts, const LogFn& log, const std::atomic<bool>* cancel) {
+  if (opts.pefPath.empty()) return makeError("-p/--pef is required");
+  if (opts.epochs < 1) return makeError("-e/--num-epochs must be at least 1");
+  if (opts.learningRate && !(*opts.learningRate > 0)) return makeError("--lr must be positive");
+  if (opts.logEvery < 1) return makeError("log interval must be at least 1");
+  Session session(opts, log, cancel);
+  fs::path pefPath(opts.pefPath);
+  session.result.tracePath =
+      opts.tracePath.empty()
+          ? (pefPath.parent_path() / (pefPath.stem().string() + "_chrome_tracing_report.json")).string()
+          : opts.tracePath;
+  Status st = session.body();
+  if (session.store && session.runId) {
+    (void)session.flush();
+    auto fin = session.store->finishRun(session.runId, st ? "finished" : "failed", session.result.finalLoss,
+                                        st ? std::optional<double>(session.result.testAccuracy) : std::nullopt);
+    if (!fin) spdlog::warn("run store: {}", fin.error().message());
+  }
+  if (!st) return st.error();
+  return session.result;
+}
+
+}  // namespace dfc::driver

@@ -1,0 +1,51 @@
+#pragma once
+// run(): the entry point shared by `dfc run` and the desktop app. Loads a PEF,
+// trains (or evaluates) on an IDX dataset section by section, writes the chrome
+// trace and records the run in the store.
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/Error.h"
+
+namespace dfc::driver {
+
+struct RunOptions {
+  std::string pefPath;
+  int epochs = 1;
+  std::optional<double> learningRate;  // default: the PEF's
+  std::string dataFolder = "/usr/share/datasets/fashion-mnist";
+  bool inference = false;              // evaluate only, even with a training PEF
+  std::string tracePath;               // default: <pef dir>/<pef-name>_chrome_tracing_report.json
+  std::string dbPath;                  // "" = default path, "-" = don't record
+  int64_t trainLimit = 0;              // > 0: use only the first N training samples
+  int64_t testLimit = 0;               // > 0: use only the first N test samples
+  int64_t logEvery = 100;              // print a loss line every N steps (and the last)
+  uint64_t seed = 1;                   // shuffling
+  std::vector<std::string> args;
+};
+
+struct RunResult {
+  int64_t runId = 0;
+  std::string tracePath;
+  int64_t steps = 0;
+  int64_t sectionCalls = 0;
+  std::optional<double> firstLoss;
+  std::optional<double> finalLoss;
+  double testAccuracy = 0;
+  int64_t testSamples = 0;
+  double trainSeconds = 0;
+  double samplesPerSecond = 0;
+  double measuredSectionUs = 0;  // sum of measured section time
+  double estimatedSectionUs = 0; // sum of estimated chip latency for the same calls
+};
+
+// Each progress line ("Epoch [1/1], Step [100/1875], Loss: 0.6123") goes to `log`.
+using LogFn = std::function<void(const std::string&)>;
+
+Expected<RunResult> run(const RunOptions& options, const LogFn& log = {},
+                        const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace dfc::driver
