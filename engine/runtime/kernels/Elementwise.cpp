@@ -26,7 +26,11 @@ void reluLoop(const float* __restrict x, float* __restrict y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
 }
 void reluGradLoop(const float* __restrict dy, const float* __restrict x, float* __restrict dx, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) dx[i] = x[i] > 0.0f ? dy[i] : 0.0f;
+  // dy is loaded unconditionally so the select if-converts and vectorizes.
+  for (int64_t i = 0; i < n; ++i) {
+    const float d = dy[i];
+    dx[i] = x[i] > 0.0f ? d : 0.0f;
+  }
 }
 void addScalarLoop(const float* __restrict x, float b, float* __restrict y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = x[i] + b;
