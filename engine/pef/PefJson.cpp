@@ -1,0 +1,232 @@
+// The JSON chunks of a PEF: meta, sections, schedule (and a well-formedness
+// check for the report). Written with JsonWriter, read with simdjson's DOM
+// through error codes only, so no exception leaves this file.
+#include <simdjson.h>
+
+#include <cmath>
+#include <limits>
+
+#include "pef/PefFormat.h"
+#include "support/JsonWriter.h"
+
+namespace dfc::pef::detail {
+namespace {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::object;
+using support::JsonWriter;
+
+Error missing(const char* key, const char* what) {
+  return makeError(std::string("field '") + key + "' is missing or not " + what);
+}
+
+Status getString(object o, const char* key, std::string& out) {
+  std::string_view sv;
+  if (o[key].get(sv)) return missing(key, "a string");
+  out = std::string(sv);
+  return {};
+}
+
+Status getInt(object o, const char* key, int64_t& out) {
+  if (o[key].get(out)) return missing(key, "an integer");
+  return {};
+}
+
+Status getInt(object o, const char* key, int& out) {
+  int64_t v = 0;
+  DFC_TRY(getInt(o, key, v));
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) return missing(key, "a small integer");
+  out = static_cast<int>(v);
+  return {};
+}
+
+Status getDouble(object o, const char* key, double& out) {
+  element e;
+  if (o[key].get(e)) return missing(key, "a number");
+  if (e.is_null()) {  // JsonWriter writes non-finite numbers as null
+    out = std::numeric_limits<double>::quiet_NaN();
+    return {};
+  }
+  if (e.get(out)) return missing(key, "a number");
+  return {};
+}
+
+Status getIntList(object o, const char* key, std::vector<int>& out) {
+  array arr;
+  if (o[key].get(arr)) return missing(key, "an array");
+  for (element e : arr) {
+    int64_t v = 0;
+    if (e.get(v) || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+      return missing(key, "an array of integers");
+    out.push_back(static_cast<int>(v));
+  }
+  return {};
+}
+
+// Parses `json` into `doc`; the parser must outlive the element.
+Status parseObject(simdjson::dom::parser& parser, std::string_view json, object& out) {
+  simdjson::padded_string padded(json.data(), json.size());
+  element doc;
+  if (auto err = parser.parse(padded).get(doc)) return makeError(std::string("bad JSON: ") + simdjson::error_message(err));
+  if (doc.get(out)) return makeError("bad JSON: expected an object");
+  return {};
+}
+
+bool parseRole(std::string_view s, ir::NodeRole& out) {
+  for (auto r : {ir::NodeRole::Forward, ir::NodeRole::Backward, ir::NodeRole::Optimizer})
+    if (ir::roleName(r) == s) {
+      out = r;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+std::string encodeMeta(const PefMeta& m) {
+  JsonWriter w;
+  w.beginObject();
+  w.field("format", std::to_string(kPefMajorVersion) + "." + std::to_string(kPefMinorVersion));
+  w.field("pef_name", m.pefName).field("model", m.model).field("opt_level", m.optLevel).field("arch", m.arch);
+  w.field("compiler_version", m.compilerVersion).field("created_at", m.createdAt);
+  w.key("args").beginArray();
+  for (const std::string& a : m.args) w.value(a);
+  w.endArray();
+  w.field("batch_size", m.batchSize).field("inference", m.inference);
+  w.field("image_input", m.imageInput).field("labels_input", m.labelsInput).field("lr_input", m.lrInput);
+  w.field("loss_output", m.lossOutput).field("logits_output", m.logitsOutput).field("default_lr", m.defaultLr);
+  w.endObject();
+  return w.take();
+}
+
+Status decodeMeta(std::string_view json, PefMeta& m) {
+  simdjson::dom::parser parser;
+  object o;
+  DFC_TRY(parseObject(parser, json, o));
+  DFC_TRY(getString(o, "pef_name", m.pefName));
+  DFC_TRY(getString(o, "model", m.model));
+  DFC_TRY(getString(o, "opt_level", m.optLevel));
+  DFC_TRY(getString(o, "arch", m.arch));
+  DFC_TRY(getString(o, "compiler_version", m.compilerVersion));
+  DFC_TRY(getString(o, "created_at", m.createdAt));
+  array args;
+  if (o["args"].get(args)) return missing("args", "an array");
+  for (element e : args) {
+    std::string_view sv;
+    if (e.get(sv)) return missing("args", "an array of strings");
+    m.args.emplace_back(sv);
+  }
+  DFC_TRY(getInt(o, "batch_size", m.batchSize));
+  if (o["inference"].get(m.inference)) return missing("inference", "a boolean");
+  DFC_TRY(getString(o, "image_input", m.imageInput));
+  DFC_TRY(getString(o, "labels_input", m.labelsInput));
+  DFC_TRY(getString(o, "lr_input", m.lrInput));
+  DFC_TRY(getString(o, "loss_output", m.lossOutput));
+  DFC_TRY(getString(o, "logits_output", m.logitsOutput));
+  DFC_TRY(getDouble(o, "default_lr", m.defaultLr));
+  return {};
+}
+
+std::string encodeSections(const partition::Plan& plan) {
+  JsonWriter w;
+  w.beginObject().field("level", partition::optLevelName(plan.level));
+  w.key("sections").beginArray();
+  for (const partition::Section& s : plan.sections) {
+    w.beginObject().field("id", s.id).field("name", s.name).field("type", ir::roleName(s.type));
+    w.key("nodes").beginArray();
+    for (ir::NodeId n : s.nodes) w.value(n);
+    w.endArray();
+    w.field("hyperfunction", s.hyperfunction).field("hypersection", s.hypersection);
+    const partition::SectionEstimate& e = s.estimate;
+    w.key("estimate").beginObject().field("flop", e.flop).field("ddr_bytes", e.ddrBytes).field("pcus", e.pcus);
+    w.field("pmus", e.pmus).field("compute_us", e.computeUs).field("memory_us", e.memoryUs);
+    w.field("latency_us", e.latencyUs).endObject();
+    w.endObject();
+  }
+  w.endArray();
+  w.key("hypersections").beginArray();
+  for (const partition::Hypersection& h : plan.hypersections) {
+    w.beginObject().field("id", h.id).field("name", h.name).key("sections").beginArray();
+    for (int s : h.sections) w.value(s);
+    w.endArray().endObject();
+  }
+  w.endArray().endObject();
+  return w.take();
+}
+
+std::string encodeSchedule(const partition::Plan& plan) {
+  JsonWriter w;
+  w.beginObject().key("schedule").beginArray();
+  for (int s : plan.schedule) w.value(s);
+  w.endArray().endObject();
+  return w.take();
+}
+
+Status decodeSections(std::string_view json, partition::Plan& plan) {
+  simdjson::dom::parser parser;
+  object o;
+  DFC_TRY(parseObject(parser, json, o));
+  std::string level;
+  DFC_TRY(getString(o, "level", level));
+  bool known = false;
+  for (auto l : {partition::OptLevel::O0, partition::OptLevel::O1, partition::OptLevel::O3})
+    if (partition::optLevelName(l) == level) {
+      plan.level = l;
+      known = true;
+    }
+  if (!known) return makeError("unknown optimization level '" + level + "'");
+  array sections, hypers;
+  if (o["sections"].get(sections)) return missing("sections", "an array");
+  for (element e : sections) {
+    object so, eo;
+    if (e.get(so)) return makeError("a section is not an object");
+    partition::Section s;
+    DFC_TRY(getInt(so, "id", s.id));
+    DFC_TRY(getString(so, "name", s.name));
+    std::string type;
+    DFC_TRY(getString(so, "type", type));
+    if (!parseRole(type, s.type)) return makeError("section '" + s.name + "': unknown type '" + type + "'");
+    DFC_TRY(getIntList(so, "nodes", s.nodes));
+    DFC_TRY(getString(so, "hyperfunction", s.hyperfunction));
+    DFC_TRY(getInt(so, "hypersection", s.hypersection));
+    if (so["estimate"].get(eo)) return missing("estimate", "an object");
+    partition::SectionEstimate& est = s.estimate;
+    DFC_TRY(getDouble(eo, "flop", est.flop));
+    DFC_TRY(getDouble(eo, "ddr_bytes", est.ddrBytes));
+    DFC_TRY(getInt(eo, "pcus", est.pcus));
+    DFC_TRY(getInt(eo, "pmus", est.pmus));
+    DFC_TRY(getDouble(eo, "compute_us", est.computeUs));
+    DFC_TRY(getDouble(eo, "memory_us", est.memoryUs));
+    DFC_TRY(getDouble(eo, "latency_us", est.latencyUs));
+    plan.sections.push_back(std::move(s));
+  }
+  if (o["hypersections"].get(hypers)) return missing("hypersections", "an array");
+  for (element e : hypers) {
+    object ho;
+    if (e.get(ho)) return makeError("a hypersection is not an object");
+    partition::Hypersection h;
+    DFC_TRY(getInt(ho, "id", h.id));
+    DFC_TRY(getString(ho, "name", h.name));
+    DFC_TRY(getIntList(ho, "sections", h.sections));
+    plan.hypersections.push_back(std::move(h));
+  }
+  return {};
+}
+
+Status decodeSchedule(std::string_view json, partition::Plan& plan) {
+  simdjson::dom::parser parser;
+  object o;
+  DFC_TRY(parseObject(parser, json, o));
+  return getIntList(o, "schedule", plan.schedule);
+}
+
+Status checkJson(std::string_view json) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(json.data(), json.size());
+  element doc;
+  if (auto err = parser.parse(padded).get(doc)) return makeError(std::string("bad JSON: ") + simdjson::error_message(err));
+  return {};
+}
+
+}  // namespace dfc::pef::detail

@@ -1,0 +1,89 @@
+// The weights chunk: per initializer (Params and Consts alike)
+//   u32 name length, name, u8 dtype, u8[3] reserved, u32 rank, i64 dims[rank],
+//   u64 byte size, zero padding to a 64-byte boundary, raw data.
+// Chunks start 64-byte aligned in the file, so the data is aligned there too.
+#include <unordered_map>
+#include <unordered_set>
+
+#include "pef/PefFormat.h"
+
+namespace dfc::pef::detail {
+namespace {
+constexpr uint32_t kMaxRank = 16;
+}
+
+std::string encodeWeights(const ir::Graph& g) {
+  ByteWriter w;
+  uint32_t count = 0;
+  for (const auto& [id, t] : g.initializers)
+    if (!t.empty()) ++count;
+  w.u32(count);
+  for (const auto& [id, t] : g.initializers) {
+    if (t.empty()) continue;
+    const std::string& name = g.value(id).name;
+    w.u32(static_cast<uint32_t>(name.size()));
+    w.bytes(name.data(), name.size());
+    w.u8(static_cast<uint8_t>(t.dtype()));
+    w.u8(0);
+    w.u8(0);
+    w.u8(0);
+    w.u32(static_cast<uint32_t>(t.shape().size()));
+    for (int64_t d : t.shape()) w.u64(static_cast<uint64_t>(d));
+    w.u64(t.byteSize());
+    w.padTo(kAlign);
+    w.bytes(t.bytes(), t.byteSize());
+  }
+  return std::move(w.str());
+}
+
+Status decodeWeights(std::string_view bytes, ir::Graph& g) {
+  std::unordered_map<std::string, ir::ValueId> byName;
+  for (const ir::Value& v : g.values) byName.emplace(v.name, v.id);
+  ByteReader r(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  auto truncated = [] { return makeError("truncated weight entry"); };
+  uint32_t count = 0;
+  if (!r.u32(count)) return truncated();
+  std::unordered_set<ir::ValueId> seen;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t nameLen = 0, rank = 0;
+    if (!r.u32(nameLen) || nameLen > r.left()) return truncated();
+    std::string name(nameLen, '\0');
+    uint8_t dtype = 0, reserved[3];
+    if (!r.bytes(name.data(), nameLen) || !r.u8(dtype) || !r.bytes(reserved, 3) || !r.u32(rank)) return truncated();
+    if (dtype > static_cast<uint8_t>(ir::DType::Bool)) return makeError("weights for '" + name + "': unknown dtype");
+    if (rank > kMaxRank) return makeError("weights for '" + name + "': rank " + std::to_string(rank) + " too large");
+    ir::TensorType type{static_cast<ir::DType>(dtype), {}};
+    for (uint32_t d = 0; d < rank; ++d) {
+      uint64_t dim = 0;
+      if (!r.u64(dim)) return truncated();
+      type.shape.push_back(static_cast<int64_t>(dim));
+    }
+    uint64_t size = 0;
+    if (!r.u64(size)) return truncated();
+    auto it = byName.find(name);
+    if (it == byName.end()) return makeError("weights for unknown value '" + name + "'");
+    ir::Value& v = g.value(it->second);
+    if (v.kind != ir::ValueKind::Param && v.kind != ir::ValueKind::Const)
+      return makeError("weights for '" + name + "', which is not a param or const");
+    // Comparing with the graph's (already bounded) type first keeps sizes sane.
+    if (!(type == v.type))
+      return makeError("weights for '" + name + "' have type " + type.toString() + ", the graph says " + v.type.toString());
+    if (size != v.type.byteSize())
+      return makeError("weights for '" + name + "' hold " + std::to_string(size) + " bytes, expected " +
+                       std::to_string(v.type.byteSize()));
+    if (!seen.insert(v.id).second) return makeError("weights for '" + name + "' appear twice");
+    size_t dataAt = alignUp(r.pos());
+    if (!r.skipTo(dataAt) || size > r.left()) return truncated();
+    ir::Tensor t(v.type);
+    if (!r.bytes(t.bytes(), size)) return truncated();
+    g.initializers[v.id] = std::move(t);
+  }
+  if (r.left() != 0) return makeError(std::to_string(r.left()) + " stray bytes after the last weight entry");
+  for (const ir::Value& v : g.values)
+    if ((v.kind == ir::ValueKind::Param || v.kind == ir::ValueKind::Const) && !seen.count(v.id))
+      return makeError("no weights for " + std::string(v.kind == ir::ValueKind::Param ? "param" : "const") + " '" +
+                       v.name + "'");
+  return {};
+}
+
+}  // namespace dfc::pef::detail

@@ -1,0 +1,53 @@
+// writePef: lays the chunks out after the header and chunk table, each at a
+// 64-byte boundary, with a zlib crc32 per chunk, and renames the file into place.
+#include <zlib.h>
+
+#include "ir/Printer.h"
+#include "pef/PefFormat.h"
+#include "support/FileUtil.h"
+
+namespace dfc::pef {
+namespace {
+
+struct Chunk {
+  const char* kind;
+  std::string data;
+};
+
+std::string encodePef(const Pef& pef) {
+  std::vector<Chunk> chunks;
+  chunks.push_back({"meta", detail::encodeMeta(pef.meta)});
+  chunks.push_back({"graph", ir::printGraph(pef.graph)});
+  chunks.push_back({"weights", detail::encodeWeights(pef.graph)});
+  chunks.push_back({"sections", detail::encodeSections(pef.plan)});
+  chunks.push_back({"schedule", detail::encodeSchedule(pef.plan)});
+  chunks.push_back({"report", pef.reportJson});
+
+  detail::ByteWriter w;
+  w.bytes(detail::kMagic, 4);
+  w.u16(kPefMajorVersion);
+  w.u16(kPefMinorVersion);
+  w.u32(0);  // flags
+  w.u32(static_cast<uint32_t>(chunks.size()));
+  size_t offset = detail::alignUp(detail::kHeaderSize + chunks.size() * detail::kEntrySize);
+  for (const Chunk& c : chunks) {
+    char kind[8] = {};
+    std::memcpy(kind, c.kind, std::strlen(c.kind));
+    w.bytes(kind, 8);
+    w.u64(offset);
+    w.u64(c.data.size());
+    w.u32(static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(c.data.data()), c.data.size())));
+    offset = detail::alignUp(offset + c.data.size());
+  }
+  for (const Chunk& c : chunks) {
+    w.padTo(detail::kAlign);
+    w.bytes(c.data.data(), c.data.size());
+  }
+  return std::move(w.str());
+}
+
+}  // namespace
+
+Status writePef(const Pef& pef, const std::string& path) { return support::writeFileAtomic(path, encodePef(pef)); }
+
+}  // namespace dfc::pef
