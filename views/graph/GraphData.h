@@ -1,0 +1,51 @@
+#pragma once
+// Plain, Qt-value data the graph view draws: one node per IR operation (or per
+// collapsed hyperfunction on big graphs) plus small nodes for runtime inputs.
+// Params and constants are left out: they double the node count and carry no
+// dataflow a user follows.
+#include <QString>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "partition/Plan.h"
+
+namespace dfc::views {
+
+enum class GraphNodeKind { Op, Input, Collapsed };
+
+struct GraphNode {
+  int id = 0;                // index into GraphData::nodes
+  GraphNodeKind kind = GraphNodeKind::Op;
+  ir::NodeId irNode = ir::kNoNode;  // -1 for inputs and collapsed groups
+  QString name;              // IR node / value name, or the hyperfunction
+  QString op;                // "conv2d"; "input" for inputs
+  QString label;             // what the view prints: op + short name
+  int section = -1;          // plan section id, -1 if none
+  int hypersection = -1;
+  QString hyperfunction;     // scope path; "" = top level
+  QString role;              // forward / backward / optimizer
+  int opCount = 1;           // ops folded into a collapsed node
+};
+
+struct GraphEdge {
+  int from = 0;              // GraphData::nodes index
+  int to = 0;
+};
+
+struct GraphData {
+  std::vector<GraphNode> nodes;
+  std::vector<GraphEdge> edges;  // unique (from, to) pairs, no self loops
+  int sectionCount = 0;
+  bool collapsed = false;        // true if hyperfunctions were folded into nodes
+};
+
+struct GraphDataOptions {
+  // Above this many ops, nodes of one top-level hyperfunction fold into one
+  // node: dot on thousands of nodes takes minutes and shows nothing readable.
+  int collapseAbove = 1500;
+};
+
+GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
+                         const GraphDataOptions& options = {});
+
+}  // namespace dfc::views
