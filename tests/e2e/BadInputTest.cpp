@@ -1,0 +1,102 @@
+// Bad input gets one clear error naming the culprit (exit status 2 in dfc),
+// never a crash and never a half-written file.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+#include "TestEnv.h"
+#include "driver/Compiler.h"
+#include "driver/Runner.h"
+
+using namespace dfc;
+
+namespace {
+
+struct CommandResult {
+  int status = -1;
+  std::string output;
+};
+
+CommandResult runDfc(const std::string& args) {
+  std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc " + args + " 2>&1";
+  CommandResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) r.output.append(buf, n);
+  int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("dfc refuses bad flags and models with exit status 2 and names the culprit") {
+  test::ScratchDir dir("badflags");
+  auto r = runDfc("compile --model nosuchmodel --output-folder " + (dir / "o") + " --db -");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("nosuchmodel") != std::string::npos);
+
+  r = runDfc("compile --model lenet --frobnicate");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("--frobnicate") != std::string::npos);
+
+  r = runDfc("compile --model lenet -b zero");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("-b/--batch-size") != std::string::npos);
+
+  r = runDfc("compile --model lenet -o1 --db - --output-folder " + (dir / "o1"));
+  CHECK(r.status == 2);
+  CHECK(r.output.find("not implemented yet") != std::string::npos);
+
+  r = runDfc("run --pef " + (dir / "missing.pef"));
+  CHECK(r.status == 2);
+  CHECK(r.output.find("missing.pef") != std::string::npos);
+
+  r = runDfc("bogus");
+  CHECK(r.status == 2);
+}
+
+TEST_CASE("a corrupted PEF is refused by run with the file named") {
+  test::ScratchDir dir("corrupt");
+  driver::CompileOptions c;
+  c.model = "logreg";
+  c.outputFolder = dir / "out";
+  c.dbPath = "-";
+  auto compiled = driver::compile(c);
+  REQUIRE(compiled);
+  {
+    std::fstream f(compiled->pefPath, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(compiled->pefPath) / 2));
+    char byte = 0;
+    f.read(&byte, 1);
+    f.seekp(-1, std::ios::cur);
+    byte = static_cast<char>(byte ^ 0x5a);
+    f.write(&byte, 1);
+  }
+  auto r = runDfc("run --db - --pef " + compiled->pefPath);
+  CHECK(r.status == 2);
+  CHECK(r.output.find(compiled->pefPath) != std::string::npos);
+  CHECK(r.output.find("Segmentation") == std::string::npos);
+}
+
+TEST_CASE("a data folder without the dataset is refused before any training") {
+  test::ScratchDir dir("nodata");
+  driver::CompileOptions c;
+  c.model = "logreg";
+  c.outputFolder = dir / "out";
+  c.dbPath = "-";
+  auto compiled = driver::compile(c);
+  REQUIRE(compiled);
+  driver::RunOptions r;
+  r.pefPath = compiled->pefPath;
+  r.dataFolder = dir / "empty";
+  r.dbPath = "-";
+  auto result = driver::run(r);
+  REQUIRE(!result);
+  CHECK(result.error().message().find("empty") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir / "out/logreg_chrome_tracing_report.json"));
+}

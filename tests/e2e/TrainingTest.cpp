@@ -1,0 +1,184 @@
+// End to end through the engine entry points: compile a zoo model, run it on
+// a slice of Fashion-MNIST, and check what a user sees: the loss falls, the
+// trace is valid for Perfetto, the store holds the compile and the run.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "TestEnv.h"
+#include "driver/Compiler.h"
+#include "driver/Runner.h"
+#include "pef/Pef.h"
+#include "profile/ChromeTrace.h"
+#include "profile/RunStore.h"
+#include "profile/TraceValidator.h"
+#include "support/FileUtil.h"
+
+using namespace dfc;
+
+namespace {
+
+driver::CompileResult compileOrFail(const driver::CompileOptions& o) {
+  auto r = driver::compile(o);
+  if (!r) FAIL(r.error().message());
+  return *r;
+}
+
+driver::RunResult runOrFail(const driver::RunOptions& o) {
+  auto r = driver::run(o);
+  if (!r) FAIL(r.error().message());
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("logreg trains for a few hundred steps and its loss falls") {
+  test::ScratchDir dir("logreg");
+  driver::CompileOptions c;
+  c.model = "logreg";
+  c.level = partition::OptLevel::O0;
+  c.outputFolder = dir / "out";
+  c.dbPath = dir / "runs.sqlite";
+  c.batchSize = 32;
+  auto compiled = compileOrFail(c);
+  REQUIRE(std::filesystem::exists(compiled.pefPath));
+  REQUIRE(compiled.numBackward > 0);
+  REQUIRE(compiled.numOptimizer > 0);
+
+  driver::RunOptions r;
+  r.pefPath = compiled.pefPath;
+  r.dataFolder = test::kFashionMnist;
+  r.dbPath = c.dbPath;
+  r.trainLimit = 32 * 300;  // 300 steps
+  r.testLimit = 2000;
+  r.logEvery = 50;
+  std::vector<std::string> lines;
+  auto result = driver::run(r, [&](const std::string& l) { lines.push_back(l); });
+  if (!result) FAIL(result.error().message());
+  REQUIRE(result->steps == 300);
+  REQUIRE(result->firstLoss.has_value());
+  CHECK(*result->finalLoss < *result->firstLoss * 0.6);
+  CHECK(result->testAccuracy > 0.70);
+  REQUIRE(lines.size() == 7);  // 6 loss lines + accuracy
+  CHECK(lines.front().rfind("Epoch [1/1], Step [50/300], Loss: ", 0) == 0);
+  CHECK(lines.back().rfind("Test Accuracy: ", 0) == 0);
+
+  // The store has the compile, the run and one row per section call.
+  auto store = profile::RunStore::open(c.dbPath);
+  REQUIRE(store);
+  auto runs = store->listRuns();
+  REQUIRE(runs);
+  REQUIRE(runs->size() == 1);
+  CHECK(runs->front().status == "finished");
+  CHECK(runs->front().compileId == compiled.compileId);
+  REQUIRE(runs->front().finalLoss.has_value());
+  CHECK(*runs->front().finalLoss == Approx(*result->finalLoss));
+  auto calls = store->sectionCalls(result->runId);
+  REQUIRE(calls);
+  CHECK(static_cast<int64_t>(calls->size()) == result->sectionCalls);
+  auto sections = store->sectionsOfCompile(compiled.compileId);
+  REQUIRE(sections);
+  CHECK(static_cast<int>(sections->size()) == compiled.numSections);
+}
+
+TEST_CASE("a LeNet run writes a chrome trace Perfetto accepts, with one slice per section call") {
+  test::ScratchDir dir("lenet-trace");
+  driver::CompileOptions c;
+  c.model = "lenet";
+  c.level = partition::OptLevel::O0;
+  c.outputFolder = dir / "out";
+  c.pefName = "lenet";
+  c.dbPath = "-";
+  auto compiled = compileOrFail(c);
+  auto pef = pef::readPef(compiled.pefPath);
+  REQUIRE(pef);
+
+  driver::RunOptions r;
+  r.pefPath = compiled.pefPath;
+  r.dataFolder = test::kFashionMnist;
+  r.dbPath = "-";
+  r.trainLimit = 32 * 20;
+  r.testLimit = 64;
+  auto result = runOrFail(r);
+  CHECK(result.tracePath == (dir / "out/lenet_chrome_tracing_report.json"));
+  auto json = support::readFile(result.tracePath);
+  REQUIRE(json);
+  auto valid = profile::validateChromeTraceJson(*json);
+  if (!valid) FAIL(valid.error().message());
+
+  auto trace = profile::parseChromeTrace(*json, result.tracePath);
+  REQUIRE(trace);
+  // Top row: one X slice per section call; each also on its hyperfunction's row.
+  int64_t topRow = 0, hyperfunctionRows = 0;
+  std::set<std::string> rowNames;
+  for (const auto& e : trace->events) {
+    if (e.ph != 'X' || e.cat == "host") continue;
+    if (e.tid == 0) ++topRow;
+    else ++hyperfunctionRows;
+  }
+  CHECK(topRow == result.sectionCalls);
+  CHECK(hyperfunctionRows == result.sectionCalls);
+  for (const auto& [key, name] : trace->threadNames) rowNames.insert(name);
+  CHECK(rowNames.count("whole model run"));
+  CHECK(rowNames.count("conv1"));
+  CHECK(rowNames.count("fc3"));
+  // Args carry the section id, the estimates and the measured time.
+  const profile::TraceEvent* slice = nullptr;
+  for (const auto& e : trace->events)
+    if (e.ph == 'X' && e.tid == 0) { slice = &e; break; }
+  REQUIRE(slice);
+  std::set<std::string> keys;
+  for (const auto& [k, v] : slice->args) keys.insert(k);
+  for (const char* k : {"section_id", "hypersection", "est_latency_us", "measured_us", "tflop", "pcus", "pmus"})
+    CHECK(keys.count(k));
+}
+
+TEST_CASE("an inference PEF runs forward only and reports accuracy") {
+  test::ScratchDir dir("mlp-inf");
+  driver::CompileOptions c;
+  c.model = "mlp";
+  c.inference = true;
+  c.outputFolder = dir / "out";
+  c.dbPath = "-";
+  auto compiled = compileOrFail(c);
+  CHECK(compiled.numBackward == 0);
+  CHECK(compiled.numOptimizer == 0);
+  driver::RunOptions r;
+  r.pefPath = compiled.pefPath;
+  r.dataFolder = test::kFashionMnist;
+  r.dbPath = "-";
+  r.testLimit = 500;
+  auto result = runOrFail(r);
+  CHECK(result.steps == 16);  // ceil(500 / 32) evaluation steps, no training
+  CHECK(!result.finalLoss.has_value());
+  CHECK(result.testSamples == 500);
+  // Untrained: near chance, but a real number in [0, 1].
+  CHECK(result.testAccuracy >= 0.0);
+  CHECK(result.testAccuracy < 0.5);
+}
+
+TEST_CASE("-o0 and -o3 give the same losses for the same seed") {
+  test::ScratchDir dir("o0-o3");
+  std::vector<double> finals;
+  std::vector<int> sections;
+  for (auto level : {partition::OptLevel::O0, partition::OptLevel::O3}) {
+    driver::CompileOptions c;
+    c.model = "lenet";
+    c.level = level;
+    c.outputFolder = dir / std::string(partition::optLevelName(level));
+    c.dbPath = "-";
+    auto compiled = compileOrFail(c);
+    sections.push_back(compiled.numSections);
+    driver::RunOptions r;
+    r.pefPath = compiled.pefPath;
+    r.dataFolder = test::kFashionMnist;
+    r.dbPath = "-";
+    r.trainLimit = 32 * 20;
+    r.testLimit = 32;
+    finals.push_back(*runOrFail(r).finalLoss);
+  }
+  CHECK(sections[1] < sections[0]);
+  CHECK(finals[0] == Approx(finals[1]).epsilon(1e-4));
+}
