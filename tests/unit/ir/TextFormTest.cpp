@@ -118,3 +118,25 @@ TEST_CASE("parser refuses garbage without crashing", "[ir][text]") {
   CHECK_FALSE(parseGraph("graph g { input %x : f32[4294967296,4294967296] }", "huge.dfir").ok());
   CHECK_FALSE(parseGraph("graph g { %y : f32[1] = add() name=\"a\" } trailing", "t.dfir").ok());
 }
+
+TEST_CASE("parser and verifier survive random edits of a valid text", "[ir][text]") {
+  std::string text = printGraph(sampleGraph(), {.withWeights = true});
+  const std::string alphabet = "%@{}()[],:=<-\"\\ \n0123456789.-eabcfix_/";
+  uint32_t seed = 99;
+  auto rnd = [&] { return seed = seed * 1664525u + 1013904223u; };
+  int parsed = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::string t = text;
+    for (int k = 0; k < 3; ++k) t[rnd() % t.size()] = alphabet[rnd() % alphabet.size()];
+    auto g = parseGraph(t, "fuzz.dfir");
+    if (!g) {
+      CHECK(g.error().message().rfind("fuzz.dfir:", 0) == 0);
+      continue;
+    }
+    ++parsed;
+    (void)verifyGraph(*g);           // must not crash whatever the edit did
+    CHECK(printGraph(parseGraph(printGraph(*g, {.withWeights = true}), "again").value(), {.withWeights = true}) ==
+          printGraph(*g, {.withWeights = true}));
+  }
+  CHECK(parsed > 0);  // some edits (inside data, say) still parse
+}
