@@ -1,0 +1,253 @@
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "graph/GraphData.h"
+#include "graph/GraphView.h"
+#include "timeline/TimelineData.h"
+#include "timeline/TimelineView.h"
+
+namespace dfc::studio {
+namespace {
+
+struct PefLoad {
+  QString error;
+  views::GraphData graph;
+  QString title;      // "lenet (o3, sn30)"
+  QString tracePath;  // "" if no run of this PEF is known
+};
+
+struct TraceLoad {
+  QString error;
+  views::TimelineData timeline;
+};
+
+QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+// The newest run in the store, else the trace `dfc run` writes beside the PEF.
+QString findTrace(const DocumentLoaders& loaders, const QString& pefPath, const QString& dbPath) {
+  const QFileInfo pef(pefPath);
+  if (loaders.latestTraceForPef) {
+    const QString fromStore =
+        fromStd(loaders.latestTraceForPef(pef.absoluteFilePath().toStdString(), dbPath.toStdString()));
+    if (!fromStore.isEmpty() && QFileInfo::exists(fromStore)) return fromStore;
+  }
+  const QString beside = pef.absoluteDir().filePath(pef.completeBaseName() +
+                                                    QStringLiteral("_chrome_tracing_report.json"));
+  return QFileInfo::exists(beside) ? beside : QString();
+}
+
+}  // namespace
+
+MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
+    : QMainWindow(parent), m_loaders(std::move(loaders)), m_dbPath(std::move(dbPath)) {
+  setWindowTitle(tr("Dataflow Studio"));
+  m_graph = new views::GraphView(this);
+  m_timeline = new views::TimelineView(this);
+  m_details = new QTextBrowser(this);
+  m_details->setPlaceholderText(tr("Click a slice in the timeline to see its arguments."));
+
+  auto* top = new QSplitter(Qt::Horizontal);
+  top->addWidget(m_graph);
+  top->addWidget(m_timeline);
+  top->setStretchFactor(0, 2);
+  top->setStretchFactor(1, 3);
+  auto* outer = new QSplitter(Qt::Vertical);
+  outer->addWidget(top);
+  outer->addWidget(m_details);
+  outer->setStretchFactor(0, 4);
+  outer->setStretchFactor(1, 1);
+  setCentralWidget(outer);
+
+  m_summary = new QLabel(this);
+  statusBar()->addPermanentWidget(m_summary);
+  statusBar()->showMessage(tr("Ready"));
+  createMenus();
+
+  connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
+  connect(m_timeline, &views::TimelineView::selectionCleared, this, [this] {
+    m_details->clear();
+    m_graph->highlightSection(-1);
+  });
+  connect(m_graph, &views::GraphView::nodeActivated, this, &MainWindow::showNode);
+  connect(m_graph, &views::GraphView::layoutShown, this, [this] {
+    statusBar()->showMessage(tr("Graph laid out in %1 ms").arg(m_graph->currentLayout().elapsedMs, 0, 'f', 0), 5000);
+    checkIdle();
+  });
+  connect(m_graph, &views::GraphView::layoutFailed, this, [this](const QString& message) {
+    showError(tr("Graph layout failed: %1").arg(message));
+    checkIdle();
+  });
+  resize(1500, 900);
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* openPefAction = file->addAction(tr("Open &PEF..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open PEF"), {}, tr("PEF files (*.pef);;All files (*)"));
+    if (!path.isEmpty()) openPef(path);
+  });
+  openPefAction->setShortcut(QKeySequence::Open);
+  QAction* openTraceAction = file->addAction(tr("Open &Trace..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {},
+                                                      tr("Chrome traces (*.json);;All files (*)"));
+    if (!path.isEmpty()) openTrace(path);
+  });
+  openTraceAction->setShortcut(QKeySequence(tr("Ctrl+T")));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Fit &Timeline"), this, [this] { m_timeline->zoomToFit(); })
+      ->setShortcut(QKeySequence(tr("Ctrl+0")));
+}
+
+void MainWindow::openFile(const QString& path) {
+  if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
+    openTrace(path);
+  } else {
+    openPef(path);
+  }
+}
+
+void MainWindow::openPef(const QString& path) {
+  const quint64 generation = ++m_pefGeneration;
+  ++m_loadsInFlight;
+  statusBar()->showMessage(tr("Loading %1...").arg(QFileInfo(path).fileName()));
+  auto* watcher = new QFutureWatcher<PefLoad>(this);
+  connect(watcher, &QFutureWatcher<PefLoad>::finished, this, [this, watcher, generation, path] {
+    watcher->deleteLater();
+    const PefLoad result = watcher->result();
+    finishOne();
+    if (generation != m_pefGeneration) return checkIdle();  // superseded by a newer open
+    if (!result.error.isEmpty()) {
+      showError(result.error);
+      return checkIdle();
+    }
+    setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
+    m_summary->setText(tr("%n section(s)", nullptr, result.graph.sectionCount));
+    m_graph->setGraph(result.graph);
+    if (!result.tracePath.isEmpty()) {
+      openTrace(result.tracePath);
+    } else {
+      statusBar()->showMessage(tr("Loaded %1; no run of it found").arg(QFileInfo(path).fileName()), 8000);
+    }
+    checkIdle();
+  });
+  const DocumentLoaders loaders = m_loaders;
+  const QString dbPath = m_dbPath;
+  watcher->setFuture(QtConcurrent::run([loaders, path, dbPath]() -> PefLoad {
+    PefLoad load;
+    if (!loaders.readPef) {
+      load.error = tr("Reading PEF files is not available in this build");
+      return load;
+    }
+    auto pef = loaders.readPef(path.toStdString());
+    if (!pef) {
+      load.error = fromStd(pef.error().message());
+      return load;
+    }
+    load.graph = views::buildGraphData(pef->graph, pef->plan);
+    load.title = QStringLiteral("%1 (%2, %3)")
+                     .arg(fromStd(pef->meta.pefName.empty() ? pef->meta.model : pef->meta.pefName),
+                          fromStd(pef->meta.optLevel), fromStd(pef->meta.arch));
+    load.tracePath = findTrace(loaders, path, dbPath);
+    return load;
+  }));
+}
+
+void MainWindow::openTrace(const QString& path) {
+  const quint64 generation = ++m_traceGeneration;
+  ++m_loadsInFlight;
+  statusBar()->showMessage(tr("Loading trace %1...").arg(QFileInfo(path).fileName()));
+  auto* watcher = new QFutureWatcher<TraceLoad>(this);
+  connect(watcher, &QFutureWatcher<TraceLoad>::finished, this, [this, watcher, generation, path] {
+    watcher->deleteLater();
+    TraceLoad result = watcher->result();
+    finishOne();
+    if (generation != m_traceGeneration) return checkIdle();
+    if (!result.error.isEmpty()) {
+      showError(result.error);
+      return checkIdle();
+    }
+    const size_t slices = result.timeline.sliceCount;
+    m_timeline->setData(std::move(result.timeline));
+    statusBar()->showMessage(tr("Trace %1: %n slice(s)", nullptr, static_cast<int>(slices))
+                                 .arg(QFileInfo(path).fileName()), 8000);
+    checkIdle();
+  });
+  const DocumentLoaders loaders = m_loaders;
+  watcher->setFuture(QtConcurrent::run([loaders, path]() -> TraceLoad {
+    TraceLoad load;
+    if (!loaders.readTrace) {
+      load.error = tr("Reading traces is not available in this build");
+      return load;
+    }
+    auto trace = loaders.readTrace(path.toStdString());
+    if (!trace) {
+      load.error = fromStd(trace.error().message());
+      return load;
+    }
+    load.timeline = views::buildTimelineData(std::move(trace.value()));
+    return load;
+  }));
+}
+
+bool MainWindow::isBusy() const { return m_loadsInFlight > 0 || m_graph->isLayoutPending(); }
+
+void MainWindow::finishOne() { m_loadsInFlight = std::max(0, m_loadsInFlight - 1); }
+
+void MainWindow::checkIdle() {
+  if (!isBusy()) emit idle();
+}
+
+void MainWindow::showError(const QString& message) {
+  statusBar()->showMessage(message);
+  emit loadFailed(message);
+  // Non-modal: a failed load must not block the event loop (or a test).
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Dataflow Studio"), message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+void MainWindow::showSlice(const views::SliceInfo& slice) {
+  QString html = QStringLiteral("<h3>%1</h3><table>").arg(slice.name.toHtmlEscaped());
+  auto row = [&html](const QString& key, const QString& value) {
+    html += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
+  };
+  row(tr("row"), slice.rowName);
+  if (!slice.category.isEmpty()) row(tr("category"), slice.category);
+  row(tr("start"), views::formatDuration(slice.startUs - m_timeline->data().startUs));
+  row(tr("duration"), views::formatDuration(slice.durationUs));
+  for (const auto& [key, value] : slice.args) row(key, value);
+  html += QStringLiteral("</table>");
+  m_details->setHtml(html);
+  bool ok = false;
+  const int section = static_cast<int>(slice.arg(QStringLiteral("section_id")).toDouble(&ok));
+  m_graph->highlightSection(ok ? section : -1);
+}
+
+void MainWindow::showNode(int graphNodeIndex) {
+  const auto& nodes = m_graph->graph().nodes;
+  if (graphNodeIndex < 0 || static_cast<size_t>(graphNodeIndex) >= nodes.size()) return;
+  const views::GraphNode& node = nodes[static_cast<size_t>(graphNodeIndex)];
+  m_details->setHtml(tr("<h3>%1</h3>op %2<br>section %3, hypersection %4<br>hyperfunction %5<br>role %6")
+                         .arg(node.name.toHtmlEscaped(), node.op.toHtmlEscaped())
+                         .arg(node.section)
+                         .arg(node.hypersection)
+                         .arg(node.hyperfunction.toHtmlEscaped(), node.role.toHtmlEscaped()));
+  m_graph->highlightSection(node.section);
+}
+
+}  // namespace dfc::studio

@@ -1,0 +1,113 @@
+#include <QSignalSpy>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include "GuiTestSupport.h"
+#include "timeline/TimelineData.h"
+#include "timeline/TimelineView.h"
+
+using namespace dfc::views;
+
+namespace {
+
+int rowNamed(const TimelineData& data, const QString& name) {
+  for (size_t i = 0; i < data.rows.size(); ++i) {
+    if (data.rows[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("TimelineData groups slices into sorted rows with nesting depths", "[gui][timeline]") {
+  const TimelineData data = buildTimelineData(guitest::makeTrace());
+  REQUIRE(data.rows.size() == 3);
+  CHECK(data.sliceCount == guitest::kModelSlices + 5);  // the counter event is not a slice
+  CHECK(data.rows[0].name == QStringLiteral("chip 0: host"));  // sort index -1 first
+  CHECK(data.rows[1].name == QStringLiteral("chip 0: model"));
+  CHECK(data.startUs == 900.0);
+
+  const TimelineRow& model = data.rows[1];
+  CHECK(model.size() == static_cast<size_t>(guitest::kModelSlices));
+  CHECK(model.depthCount == 1);
+  CHECK(std::is_sorted(model.starts.begin(), model.starts.end()));
+
+  const TimelineRow& layers = data.rows[2];
+  REQUIRE(layers.size() == 4);
+  CHECK(layers.depthCount == 3);
+  // Sorted: parent (0), child a (1), child b (1), grandchild (2).
+  CHECK(std::vector<uint16_t>(layers.depths.begin(), layers.depths.end()) == std::vector<uint16_t>{0, 1, 1, 2});
+  CHECK(layers.maxDurationUs == 100.0);
+  // Same hypersection in the name -> same colour; different -> different.
+  CHECK(model.colors[0] == model.colors[3]);
+  CHECK(model.colors[0] != model.colors[2]);
+}
+
+TEST_CASE("TimelineView paints only what is visible and folds narrow slices", "[gui][timeline]") {
+  guitest::ensureApp();
+  TimelineView view;
+  view.resize(1000, 300);
+  view.setData(buildTimelineData(guitest::makeTrace()));
+  (void)view.grab();
+  const auto whole = view.lastPaintStats();
+  CHECK(whole.visited >= static_cast<size_t>(guitest::kModelSlices));
+  // 1000 slices over ~800 px cannot each get a box: most fold into blocks.
+  CHECK(whole.folded > 500);
+  CHECK(whole.drawn + whole.blocks < 200);
+
+  view.setVisibleRange(1000.0 + 500 * 12.0, 60.0);  // five calls in the middle
+  (void)view.grab();
+  const auto zoomed = view.lastPaintStats();
+  CHECK(zoomed.visited <= 10);
+  CHECK(zoomed.visited >= 5);
+  CHECK(zoomed.drawn >= 5);
+  CHECK(zoomed.folded <= 2);  // only a clipped slice at an edge
+}
+
+TEST_CASE("Clicking a slice selects it and reports its args", "[gui][timeline]") {
+  guitest::ensureApp();
+  TimelineView view;
+  view.resize(1000, 300);
+  view.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&view));
+  view.setData(buildTimelineData(guitest::makeTrace()));
+  const int model = rowNamed(view.data(), QStringLiteral("chip 0: model"));
+  REQUIRE(model >= 0);
+  view.setVisibleRange(1000.0 + 40 * 12.0, 120.0);
+  const QRectF target = view.sliceRect(model, 43);
+  REQUIRE(target.width() > 20);
+
+  QSignalSpy spy(&view, &TimelineView::sliceSelected);
+  QTest::mouseClick(&view, Qt::LeftButton, {}, target.center().toPoint());
+  REQUIRE(spy.count() == 1);
+  const auto info = qvariant_cast<SliceInfo>(spy.at(0).at(0));
+  CHECK(info.name == QStringLiteral("s1 hs0"));
+  CHECK(info.durationUs == 10.0);
+  CHECK(info.arg(QStringLiteral("call")) == QStringLiteral("43"));
+  CHECK(info.arg(QStringLiteral("section_id")) == QStringLiteral("1"));
+  REQUIRE(view.selectedSlice());
+  CHECK(view.selectedSlice()->index == 43);
+
+  // A click in empty space clears the selection.
+  QSignalSpy cleared(&view, &TimelineView::selectionCleared);
+  QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(view.width() - 5, view.height() - 5));
+  CHECK(cleared.count() == 1);
+  CHECK(!view.selectedSlice());
+}
+
+TEST_CASE("Wheel zoom keeps the time under the cursor in place", "[gui][timeline]") {
+  guitest::ensureApp();
+  TimelineView view;
+  view.resize(1000, 300);
+  view.setData(buildTimelineData(guitest::makeTrace()));
+  const double before = view.visibleDuration();
+  const QPointF at(TimelineView::kLabelWidth + 400, 100);
+  const double timeBefore = view.visibleStart() + 400.0 / (view.width() - TimelineView::kLabelWidth) * before;
+  QWheelEvent wheel(at, view.mapToGlobal(at), {}, QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                    Qt::NoScrollPhase, false);
+  QApplication::sendEvent(&view, &wheel);
+  CHECK(view.visibleDuration() < before * 0.7);
+  const double timeAfter =
+      view.visibleStart() + 400.0 / (view.width() - TimelineView::kLabelWidth) * view.visibleDuration();
+  CHECK(timeAfter == Approx(timeBefore).epsilon(1e-6));
+}
