@@ -62,11 +62,13 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   top->addWidget(m_timeline);
   top->setStretchFactor(0, 2);
   top->setStretchFactor(1, 3);
+  top->setSizes({600, 900});  // stretch factors alone leave the graph a sliver
   auto* outer = new QSplitter(Qt::Vertical);
   outer->addWidget(top);
   outer->addWidget(m_details);
   outer->setStretchFactor(0, 4);
   outer->setStretchFactor(1, 1);
+  outer->setSizes({720, 160});
   setCentralWidget(outer);
 
   m_summary = new QLabel(this);

@@ -68,7 +68,9 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
     out.name = QString::fromStdString(node.name);
     const std::string_view op = ir::opName(node.op);
     out.op = QString::fromUtf8(op.data(), static_cast<qsizetype>(op.size()));
-    out.label = out.op + QLatin1Char('\n') + shortName(node.name);
+    // The short name adds nothing when it only repeats the op ("layer1/matmul").
+    const QString shortLabel = shortName(node.name);
+    out.label = shortLabel == out.op ? out.op : out.op + QLatin1Char('\n') + shortLabel;
     out.section = sectionOfNode[idx];
     out.hypersection = hyperOfNode[idx];
     out.hyperfunction = QString::fromStdString(node.scope);
