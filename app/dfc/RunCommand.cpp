@@ -86,9 +86,10 @@ int runCommand(const std::vector<std::string>& args) {
     std::fflush(stdout);
   });
   if (!result) return reportError(result.error());
-  std::printf("Summary: %lld steps, %lld section calls, %.0f samples/s; measured section time %.1f ms, "
+  std::printf("Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s; measured section time %.1f ms, "
               "estimated chip time %.1f ms\n",
-              static_cast<long long>(result->steps), static_cast<long long>(result->sectionCalls),
+              static_cast<long long>(result->steps), static_cast<long long>(result->evalSteps),
+              static_cast<long long>(result->sectionCalls),
               result->samplesPerSecond, result->measuredSectionUs / 1e3, result->estimatedSectionUs / 1e3);
   std::printf("Trace: %s\n", result->tracePath.c_str());
   if (result->runId) std::printf("Run id %lld in the run store\n", static_cast<long long>(result->runId));

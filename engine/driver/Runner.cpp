@@ -147,6 +147,7 @@ struct Session {
     std::vector<int64_t> order(static_cast<size_t>(data.size()));
     std::iota(order.begin(), order.end(), 0);
     int64_t correct = 0;
+    int64_t stepsBefore = step;
     for (int64_t first = 0; first < data.size(); first += batch) {
       if (cancelled()) return makeError("run cancelled");
       fillBatch(data, order, static_cast<size_t>(first), images, nullptr);
@@ -160,6 +161,7 @@ struct Session {
         correct += best == data.labels.data<int64_t>()[first + b];
       }
     }
+    result.evalSteps = step - stepsBefore;
     result.testSamples = data.size();
     result.testAccuracy = data.size() ? static_cast<double>(correct) / static_cast<double>(data.size()) : 0.0;
     pendingMetrics.push_back({step, opts.epochs, "test_accuracy", result.testAccuracy});

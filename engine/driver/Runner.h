@@ -30,7 +30,8 @@ struct RunOptions {
 struct RunResult {
   int64_t runId = 0;
   std::string tracePath;
-  int64_t steps = 0;
+  int64_t steps = 0;       // training steps
+  int64_t evalSteps = 0;   // forward-only evaluation steps
   int64_t sectionCalls = 0;
   std::optional<double> firstLoss;
   std::optional<double> finalLoss;

@@ -151,7 +151,8 @@ TEST_CASE("an inference PEF runs forward only and reports accuracy") {
   r.dbPath = "-";
   r.testLimit = 500;
   auto result = runOrFail(r);
-  CHECK(result.steps == 16);  // ceil(500 / 32) evaluation steps, no training
+  CHECK(result.steps == 0);
+  CHECK(result.evalSteps == 16);  // ceil(500 / 32) evaluation steps
   CHECK(!result.finalLoss.has_value());
   CHECK(result.testSamples == 500);
   // Untrained: near chance, but a real number in [0, 1].
