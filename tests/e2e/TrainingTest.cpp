@@ -160,7 +160,7 @@ TEST_CASE("an inference PEF runs forward only and reports accuracy") {
   CHECK(result.testAccuracy < 0.5);
 }
 
-TEST_CASE("-o0 and -o3 give the same losses for the same seed") {
+TEST_CASE("o0 and o3 compiles train to the same losses for the same seed") {
   test::ScratchDir dir("o0-o3");
   std::vector<double> finals;
   std::vector<int> sections;
