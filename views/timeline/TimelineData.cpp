@@ -40,6 +40,9 @@ TimelineData buildTimelineData(profile::Trace trace) {
     if (events[i].ph == 'X') byThread[{events[i].pid, events[i].tid}].push_back(static_cast<uint32_t>(i));
   }
 
+  // With one process the row label is the thread name alone (the process is
+  // shown in the tooltip); with several, rows carry "process: thread".
+  bool singleProcess = byThread.empty() || byThread.begin()->first.first == byThread.rbegin()->first.first;
   bool first = true;
   for (auto& [key, indices] : byThread) {
     TimelineRow row;
@@ -55,7 +58,8 @@ TimelineData buildTimelineData(profile::Trace trace) {
     const QString thread = threadIt != shared->threadNames.end()
                                ? QString::fromStdString(threadIt->second)
                                : QStringLiteral("tid %1").arg(key.second);
-    row.name = process + QStringLiteral(": ") + thread;
+    row.name = singleProcess ? thread : process + QStringLiteral(": ") + thread;
+    row.processName = process;
 
     // Parents before children: earlier start first, longer first on ties.
     std::sort(indices.begin(), indices.end(), [&](uint32_t a, uint32_t b) {

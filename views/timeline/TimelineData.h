@@ -16,7 +16,8 @@ namespace dfc::views {
 struct TimelineRow {
   int64_t pid = 0;
   int64_t tid = 0;
-  QString name;                 // "process: thread" or "pid N / tid M"
+  QString name;                 // thread name, or "process: thread" when several processes
+  QString processName;
   int64_t sortIndex = 0;
   int depthCount = 1;           // lanes this row needs
   double maxDurationUs = 0;     // bounds the backward reach of the culling search
