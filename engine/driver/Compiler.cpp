@@ -15,6 +15,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "mapping/SectionMapper.h"
 #include "partition/Decomposer.h"
 #include "pef/Pef.h"
 #include "profile/RunStore.h"
@@ -152,7 +153,9 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   auto archSpec = arch::loadArch(opts.arch);
   if (!archSpec) return archSpec.error();
   arch::CostModel cost(*archSpec);
-  auto plan = partition::decompose(pef.graph, cost, {opts.level});
+  auto subgraphs = partition::decompose(pef.graph, {opts.level});
+  if (!subgraphs) return subgraphs.error();
+  auto plan = mapping::mapSections(pef.graph, *subgraphs, cost, opts.level);
   if (!plan) return plan.error();
   pef.plan = std::move(*plan);
 
