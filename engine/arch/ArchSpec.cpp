@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "support/FileUtil.h"
@@ -64,10 +66,25 @@ Expected<ArchSpec> parseArchYaml(const std::string& text, const std::string& sou
   num("hbm_gbps", a.hbmGbps, false);
   num("pcie_gbps", a.pcieGbps);
   num("network_hop_ns", a.networkHopNs, false);
+  num("grid_rows", a.gridRows, false);
+  num("grid_cols", a.gridCols, false);
+  num("network_link_gbps", a.networkLinkGbps, false);
   if (!missing.empty()) return makeError(source + ": missing or bad key '" + missing + "'");
   if (a.tiles <= 0 || a.pcusPerTile <= 0 || a.pmusPerTile <= 0 || a.pmuBytes <= 0 || a.pcuLanes <= 0 ||
       a.pcuStages <= 0 || a.clockGhz <= 0 || a.peakTflops <= 0 || a.ddrGbps <= 0)
     return makeError(source + ": figures must be positive");
+  if ((a.gridRows > 0) != (a.gridCols > 0)) return makeError(source + ": give both grid_rows and grid_cols, or neither");
+  if (a.gridRows <= 0) {  // near-square grid holding every unit of a tile
+    int units = a.pcusPerTile + a.pmusPerTile;
+    a.gridRows = std::max(1, static_cast<int>(std::sqrt(static_cast<double>(units))));
+    a.gridCols = (units + a.gridRows - 1) / a.gridRows;
+  }
+  // The checkerboard must hold the tile's PCUs and PMUs.
+  int cells = a.gridRows * a.gridCols;
+  if ((cells + 1) / 2 < a.pcusPerTile || cells / 2 < a.pmusPerTile)
+    return makeError(source + ": a " + std::to_string(a.gridRows) + "x" + std::to_string(a.gridCols) +
+                     " grid cannot hold " + std::to_string(a.pcusPerTile) + " PCUs and " + std::to_string(a.pmusPerTile) +
+                     " PMUs in a checkerboard");
   return a;
 }
 
@@ -81,6 +98,25 @@ Expected<ArchSpec> loadArch(const std::string& nameOrPath) {
   auto text = support::readFile(path);
   if (!text) return text.error();
   return parseArchYaml(*text, path);
+}
+
+Expected<ArchSpec> scaleArch(const ArchSpec& arch, int nChips, int numTiles) {
+  if (nChips < 1 || nChips > 8) return makeError("--n-chips " + std::to_string(nChips) + ": must be 1..8");
+  if (numTiles != 0 && numTiles != 1 && numTiles != 2 && numTiles != 4 && numTiles != 8)
+    return makeError("--num-tiles " + std::to_string(numTiles) + ": must be 1, 2, 4 or 8");
+  if (numTiles > arch.tiles)
+    return makeError("--num-tiles " + std::to_string(numTiles) + ": " + arch.name + " has " + std::to_string(arch.tiles) +
+                     " tiles");
+  ArchSpec a = arch;
+  if (numTiles > 0 && numTiles < arch.tiles) {
+    a.peakTflops = arch.peakTflops * numTiles / arch.tiles;
+    a.tiles = numTiles;
+  }
+  a.chips = nChips;
+  a.peakTflops *= nChips;  // each chip brings its own compute and memory channels
+  a.ddrGbps *= nChips;
+  a.hbmGbps *= nChips;
+  return a;
 }
 
 }  // namespace dfc::arch

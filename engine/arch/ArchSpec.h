@@ -22,9 +22,21 @@ struct ArchSpec {
   double hbmGbps = 0;  // 0: no HBM; off-chip traffic goes to DDR
   double pcieGbps = 0;
   double networkHopNs = 0;
+  // On-chip network: each tile is a grid of units, PCUs and PMUs in a
+  // checkerboard ((row + col) even: PCU). 0 in the file: derived from the unit counts.
+  int gridRows = 0;
+  int gridCols = 0;
+  double networkLinkGbps = 0;  // bandwidth of one network link (0: not given)
+  // Resource limits from the command line (scaleArch): chips the sections may
+  // span; `tiles` above is already limited by --num-tiles.
+  int chips = 1;
+  int tilesPerChip() const { return tiles; }
 
-  int totalPcus() const { return tiles * pcusPerTile; }
-  int totalPmus() const { return tiles * pmusPerTile; }
+  int totalPcus() const { return chips * tiles * pcusPerTile; }
+  int totalPmus() const { return chips * tiles * pmusPerTile; }
+  int pcusPerChip() const { return tiles * pcusPerTile; }
+  // FLOP per cycle of one PCU: lanes x stages multiply-adds.
+  double pcuFlopPerCycle() const { return 2.0 * pcuLanes * pcuStages; }
   // Bandwidth of the memory weights and activations spill to: HBM if present, else DDR.
   double offChipGbps() const { return hbmGbps > 0 ? hbmGbps : ddrGbps; }
 };
@@ -35,5 +47,9 @@ std::string defaultArchName();               // what "native" means
 // the file and the missing or bad key.
 Expected<ArchSpec> loadArch(const std::string& nameOrPath);
 Expected<ArchSpec> parseArchYaml(const std::string& yamlText, const std::string& sourceName);
+// Applies --n-chips (1..8: resources multiply; sections spanning chips pay
+// PCIe traffic) and --num-tiles (1, 2, 4, 8; 0 = all; at most the chip's
+// tiles: peak TFLOP/s shrinks with the tiles used). Errors name the flag.
+Expected<ArchSpec> scaleArch(const ArchSpec& arch, int nChips, int numTiles);
 
 }  // namespace dfc::arch

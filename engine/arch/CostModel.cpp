@@ -7,35 +7,116 @@
 namespace dfc::arch {
 namespace {
 
-double flopOf(const ir::Graph& g, const ir::Node& n) {
-  auto numel = [&](ir::ValueId v) { return static_cast<double>(g.value(v).type.numElements()); };
+struct GemmDims {
+  double batch = 1, m = 1, n = 1, k = 1;
+};
+
+double numelOf(const ir::Graph& g, ir::ValueId v) { return static_cast<double>(g.value(v).type.numElements()); }
+
+bool isGemm(ir::OpKind op) {
+  switch (op) {
+    case ir::OpKind::MatMul:
+    case ir::OpKind::BatchMatMul:
+    case ir::OpKind::Conv2d:
+    case ir::OpKind::Conv2dGradInput:
+    case ir::OpKind::Conv2dGradWeight: return true;
+    default: return false;
+  }
+}
+
+bool isLayout(ir::OpKind op) {
+  return op == ir::OpKind::Reshape || op == ir::OpKind::Transpose || op == ir::OpKind::Slice ||
+         op == ir::OpKind::SliceGrad;
+}
+
+// Pipeline stages of one elementwise stage group: the arithmetic steps per element.
+int stagesOf(ir::OpKind op) {
+  switch (op) {
+    case ir::OpKind::Add:
+    case ir::OpKind::Sub:
+    case ir::OpKind::Mul:
+    case ir::OpKind::Scale:
+    case ir::OpKind::BiasAdd:
+    case ir::OpKind::Relu:
+    case ir::OpKind::ReluGrad:
+    case ir::OpKind::CausalMask:
+    case ir::OpKind::ReduceSum:
+    case ir::OpKind::Embedding: return 1;
+    case ir::OpKind::MaxPool2d:
+    case ir::OpKind::MaxPool2dGrad:
+    case ir::OpKind::EmbeddingGrad:
+    case ir::OpKind::SgdUpdate: return 2;
+    case ir::OpKind::Softmax:
+    case ir::OpKind::SoftmaxGrad:
+    case ir::OpKind::MomentumUpdate: return 4;
+    case ir::OpKind::SoftmaxCrossEntropyGrad: return 5;
+    case ir::OpKind::Gelu:
+    case ir::OpKind::LayerNorm:
+    case ir::OpKind::SoftmaxCrossEntropy: return 6;
+    case ir::OpKind::GeluGrad: return 8;
+    case ir::OpKind::LayerNormGrad: return 10;
+    default: return 2;
+  }
+}
+
+// GEMM-equivalent dimensions; convolutions as their im2col GEMM.
+GemmDims gemmDims(const ir::Graph& g, const ir::Node& n) {
+  GemmDims d;
   const auto& out = g.value(n.outputs[0]).type.shape;
+  auto dim = [](const std::vector<int64_t>& s, size_t fromEnd) {
+    return s.size() >= fromEnd ? static_cast<double>(s[s.size() - fromEnd]) : 1.0;
+  };
   switch (n.op) {
-    case ir::OpKind::MatMul: {
+    case ir::OpKind::MatMul:
+    case ir::OpKind::BatchMatMul: {
       const auto& a = g.value(n.inputs[0]).type.shape;
-      double k = n.intAttr("trans_a") ? a[0] : a[1];
-      return 2.0 * numel(n.outputs[0]) * k;
+      d.m = dim(out, 2);
+      d.n = dim(out, 1);
+      d.k = n.intAttr("trans_a") ? dim(a, 2) : dim(a, 1);
+      d.batch = std::max(1.0, numelOf(g, n.outputs[0]) / std::max(1.0, d.m * d.n));
+      break;
     }
-    case ir::OpKind::Conv2d: {
+    case ir::OpKind::Conv2d: {  // y[N,Co,Ho,Wo] = im2col(x)[N*Ho*Wo, Ci*kh*kw] @ w^T
       const auto& w = g.value(n.inputs[1]).type.shape;
-      return 2.0 * numel(n.outputs[0]) * static_cast<double>(w[1] * w[2] * w[3]);
+      d.m = dim(out, 4) * dim(out, 2) * dim(out, 1);
+      d.n = dim(out, 3);
+      d.k = static_cast<double>(w[1] * w[2] * w[3]);
+      break;
     }
-    case ir::OpKind::Conv2dGradInput: {  // same MACs as the forward conv
+    case ir::OpKind::Conv2dGradInput: {  // dx[N,Ci,H,W]: dy patches @ w
       const auto& w = g.value(n.inputs[1]).type.shape;
-      return 2.0 * numel(n.inputs[0]) * static_cast<double>(w[1] * w[2] * w[3]);
+      d.m = dim(out, 4) * dim(out, 2) * dim(out, 1);
+      d.n = dim(out, 3);
+      d.k = static_cast<double>(w[0] * w[2] * w[3]);
+      break;
     }
-    case ir::OpKind::Conv2dGradWeight: {
-      return 2.0 * numel(n.inputs[0]) * static_cast<double>(out[1] * out[2] * out[3]);
+    case ir::OpKind::Conv2dGradWeight: {  // dw[Co, Ci*kh*kw] = dy^T @ im2col(x)
+      const auto& dy = g.value(n.inputs[0]).type.shape;
+      d.m = dim(out, 4);
+      d.n = numelOf(g, n.outputs[0]) / std::max(1.0, d.m);
+      d.k = dim(dy, 4) * dim(dy, 2) * dim(dy, 1);
+      break;
     }
-    case ir::OpKind::Reshape: return 0;
-    case ir::OpKind::SoftmaxCrossEntropy:
-    case ir::OpKind::SoftmaxCrossEntropyGrad:
-    case ir::OpKind::Softmax: return 5.0 * numel(n.inputs[0]);
-    case ir::OpKind::MomentumUpdate: return 4.0 * numel(n.inputs[0]);
+    default: break;
+  }
+  return d;
+}
+
+double flopOf(const ir::Graph& g, const ir::Node& n) {
+  if (isGemm(n.op)) {
+    GemmDims d = gemmDims(g, n);
+    return 2.0 * d.batch * d.m * d.n * d.k;
+  }
+  switch (n.op) {
+    case ir::OpKind::Reshape:
+    case ir::OpKind::Transpose:
+    case ir::OpKind::Slice:
+    case ir::OpKind::SliceGrad: return 0;
     default: {
       double total = 0;
-      for (ir::ValueId o : n.outputs) total += numel(o);
-      return total;
+      for (ir::ValueId o : n.outputs) total += numelOf(g, o);
+      double in = n.inputs.empty() ? 0 : numelOf(g, n.inputs[0]);
+      return std::max(total, in) * stagesOf(n.op);
     }
   }
 }
@@ -47,51 +128,117 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
   c.flop = flopOf(g, n);
   for (ir::ValueId v : n.inputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
   for (ir::ValueId v : n.outputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
-  // PCUs: enough lanes x stages to sustain the op at clock rate within ~1000
-  // cycles per element wave; at least one PCU per op in the pipeline.
-  double flopPerPcuCycle = 2.0 * m_arch.pcuLanes * m_arch.pcuStages;
-  double pcusWanted = c.flop / (flopPerPcuCycle * 1000.0);
-  c.pcus = std::clamp(static_cast<int>(std::ceil(pcusWanted)), 1, std::max(1, m_arch.totalPcus() / 4));
-  // PMUs: operand and result buffers, double-buffered tiles of at most one PMU each,
-  // weights fully resident.
-  double resident = 0;
-  for (ir::ValueId v : n.inputs)
-    if (g.value(v).kind == ir::ValueKind::Param) resident += static_cast<double>(g.value(v).type.byteSize());
-  int buffers = static_cast<int>(n.inputs.size() + n.outputs.size()) * 2;
-  c.pmus = buffers + static_cast<int>(std::ceil(resident / m_arch.pmuBytes));
+  const double lanes = m_arch.pcuLanes;
+  const int maxPcus = std::max(1, m_arch.pcusPerChip() * m_arch.chips / kMaxOpShare);
+  auto residentPmus = [&](ir::ValueId v) {
+    return std::max(1, static_cast<int>(std::ceil(static_cast<double>(g.value(v).type.byteSize()) / m_arch.pmuBytes)));
+  };
+  c.inputResident.assign(n.inputs.size(), false);
+  for (size_t i = 0; i < n.inputs.size(); ++i)
+    c.inputResident[i] = g.value(n.inputs[i]).kind == ir::ValueKind::Param;
+
+  if (isGemm(n.op)) {
+    c.cls = OpClass::Gemm;
+    GemmDims d = gemmDims(g, n);
+    double tiles = d.batch * std::ceil(d.m / lanes) * std::ceil(d.n / lanes);
+    double wanted = std::ceil(c.flop / (m_arch.pcuFlopPerCycle() * kTargetCycles));
+    c.pcus = static_cast<int>(std::clamp(wanted, 1.0, std::max(1.0, std::min<double>(tiles, maxPcus))));
+    c.minPcus = 1;
+    c.stages = m_arch.pcuStages;
+    if (n.inputs.size() > 1 && n.op != ir::OpKind::Conv2dGradWeight) c.inputResident[1] = true;  // reused operand
+  } else if (isLayout(n.op)) {
+    c.cls = OpClass::Layout;
+    c.pcus = c.minPcus = 0;
+  } else {
+    c.cls = OpClass::Elementwise;
+    c.stages = stagesOf(n.op);
+    int groupPcus = (c.stages + m_arch.pcuStages - 1) / m_arch.pcuStages;
+    double numel = n.inputs.empty() ? 1 : numelOf(g, n.inputs[0]);
+    for (ir::ValueId o : n.outputs) numel = std::max(numel, numelOf(g, o));
+    double groups = std::ceil(numel / (lanes * kTargetCycles));
+    int maxGroups = std::max(1, maxPcus / groupPcus);
+    c.minPcus = groupPcus;
+    c.pcus = groupPcus * static_cast<int>(std::clamp(groups, 1.0, static_cast<double>(maxGroups)));
+  }
+  // PMUs: resident operands whole, streamed ones as double-buffered tiles.
+  for (size_t i = 0; i < n.inputs.size(); ++i) c.inputPmus.push_back(c.inputResident[i] ? residentPmus(n.inputs[i]) : 2);
+  bool accumulates = n.op == ir::OpKind::Conv2dGradWeight || n.op == ir::OpKind::EmbeddingGrad;
+  for (ir::ValueId o : n.outputs) c.outputPmus.push_back(accumulates ? residentPmus(o) : 2);
+  if (n.op == ir::OpKind::Reshape) {  // a view: no buffer of its own
+    c.inputPmus.assign(n.inputs.size(), 0);
+    c.outputPmus.assign(n.outputs.size(), 0);
+  }
+  for (int p : c.inputPmus) c.pmus += p;
+  for (int p : c.outputPmus) c.pmus += p;
   return c;
 }
 
-partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const std::vector<ir::NodeId>& nodes) const {
-  partition::SectionEstimate e;
-  std::set<ir::ValueId> produced;
-  for (ir::NodeId id : nodes)
-    for (ir::ValueId o : g.node(id).outputs) produced.insert(o);
-  std::set<ir::ValueId> external;
+std::vector<int> CostModel::pcuShares(const ir::Graph& g, const std::vector<ir::NodeId>& nodes, int pcuCap) const {
+  std::vector<int> want, min;
+  int total = 0, totalMin = 0;
   for (ir::NodeId id : nodes) {
-    const ir::Node& n = g.node(id);
+    OpCost c = opCost(g, g.node(id));
+    want.push_back(c.pcus);
+    min.push_back(c.minPcus);
+    total += c.pcus;
+    totalMin += c.minPcus;
+  }
+  if (pcuCap <= 0 || total <= pcuCap) return want;
+  // Give every op its minimum, then share what is left in proportion to the extra it wanted.
+  double spare = std::max(0, pcuCap - totalMin);
+  double extra = std::max(1, total - totalMin);
+  for (size_t i = 0; i < want.size(); ++i)
+    want[i] = min[i] + static_cast<int>(std::floor((want[i] - min[i]) * spare / extra));
+  return want;
+}
+
+partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const std::vector<ir::NodeId>& nodes) const {
+  return sectionEstimate(g, nodes, 0);
+}
+
+partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
+                                                      int pcuCap) const {
+  partition::SectionEstimate e;
+  std::set<ir::ValueId> produced, consumedInside;
+  for (ir::NodeId id : nodes) {
+    for (ir::ValueId o : g.node(id).outputs) produced.insert(o);
+    for (ir::ValueId in : g.node(id).inputs) consumedInside.insert(in);
+  }
+  std::vector<int> shares = pcuShares(g, nodes, pcuCap);
+  const double pcuFlopPerUs = m_arch.pcuFlopPerCycle() * m_arch.clockGhz * 1e3;
+  std::set<ir::ValueId> external;
+  double internalBytes = 0;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ir::Node& n = g.node(nodes[i]);
     OpCost c = opCost(g, n);
     e.flop += c.flop;
-    e.pcus += c.pcus;
+    e.pcus += shares[i];
     e.pmus += c.pmus;
+    if (shares[i] > 0) e.computeUs = std::max(e.computeUs, c.flop / (shares[i] * pcuFlopPerUs));
     for (ir::ValueId in : n.inputs)
       if (!produced.count(in)) external.insert(in);
   }
-  // Results leave the section unless only used inside it; count all outputs of
-  // the last node and any value used outside (conservatively: every produced value
-  // not consumed inside).
-  std::set<ir::ValueId> consumedInside;
-  for (ir::NodeId id : nodes)
-    for (ir::ValueId in : g.node(id).inputs) consumedInside.insert(in);
-  for (ir::ValueId v : produced)
+  // Results leave the section unless only used inside it (conservatively: every
+  // produced value not consumed inside, plus graph outputs).
+  for (ir::ValueId v : produced) {
+    double bytes = static_cast<double>(g.value(v).type.byteSize());
     if (!consumedInside.count(v)) external.insert(v);
+    else internalBytes += bytes;
+  }
   for (ir::ValueId v : external) e.ddrBytes += static_cast<double>(g.value(v).type.byteSize());
 
-  e.computeUs = e.flop / (m_arch.peakTflops * 1e12) * 1e6;
-  e.memoryUs = e.ddrBytes / (m_arch.offChipGbps() * 1e9) * 1e6;
-  // Pipeline fill: one pass through every stage of each PCU in the chain.
+  e.computeUs = std::max(e.computeUs, e.flop / (m_arch.peakTflops * 1e12) * 1e6);
+  double offChipUs = e.ddrBytes / (m_arch.offChipGbps() * 1e9) * 1e6;
+  double linkGbps = m_arch.networkLinkGbps > 0 ? m_arch.networkLinkGbps : 50.0;
+  double onChipUs = internalBytes / (linkGbps * 1e9 * std::max(1, e.pcus)) * 1e6;
+  e.memoryUs = std::max(offChipUs, onChipUs);
+  double chipUs = 0;
+  int perChip = std::max(1, m_arch.pcusPerChip());
+  int spanned = (e.pcus + perChip - 1) / perChip;
+  if (spanned > 1 && m_arch.pcieGbps > 0)
+    chipUs = internalBytes * (spanned - 1) / spanned / (m_arch.pcieGbps * 1e9) * 1e6;
   double fillUs = static_cast<double>(nodes.size() * static_cast<size_t>(m_arch.pcuStages)) / (m_arch.clockGhz * 1e3);
-  e.latencyUs = std::max(e.computeUs, e.memoryUs) + fillUs;
+  e.latencyUs = std::max(e.computeUs, e.memoryUs) + fillUs + chipUs;
   return e;
 }
 

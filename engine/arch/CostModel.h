@@ -1,22 +1,60 @@
 #pragma once
-// Estimates per operator (FLOP, off-chip bytes, PCUs, PMUs) and per section
-// (latency = the slower of compute and memory bound, plus pipeline fill).
-// A first model: later work refines tiling and on-chip traffic.
+// Resource and latency model: per operator (FLOP, off-chip bytes, PCUs, PMUs)
+// and per section. It reads only the ArchSpec figures.
+//
+// Resource model (per operator; lanes L, stages S, clock f, T = kTargetCycles):
+//   GEMM-class (matmul, batch_matmul, conv via its im2col-equivalent GEMM
+//   M x K by K x N, batch B): the output is tiled into L x L tiles, one PCU per
+//   tile at most; a PCU does L*S MACs per cycle, so
+//     pcus = clamp(ceil(flop / (2*L*S*T)), 1, min(B*ceil(M/L)*ceil(N/L), kMaxOpShare * chip PCUs)).
+//   The reused operand (weights, or B of an activation GEMM) is resident:
+//   ceil(bytes / pmu_bytes) PMUs; streamed operands and results are
+//   double-buffered tiles: 2 PMUs each.
+//   Elementwise / normalization / reductions: `stages` pipeline stages
+//   (1 for add, 6 for gelu, ...) packed S per PCU; a stage group streams L
+//   elements per cycle and is replicated to finish within T cycles:
+//     pcus = ceil(stages / S) * clamp(ceil(numel / (L*T)), 1, ...).
+//   Params are resident; other operands 2 PMUs each. Layout ops (reshape,
+//   transpose, slice) are PMU address patterns: no PCU.
+// Cost model (per section):
+//   compute_us  = max over ops of flop_i / (pcus_i * 2*L*S * f), at least
+//                 total flop / peak: the pipeline runs at its slowest stage.
+//   offchip_us  = bytes crossing the section boundary / HBM (else DDR) bandwidth.
+//   onchip_us   = bytes passed between ops inside / (network_link_gbps * PCUs).
+//   memory_us   = max(offchip_us, onchip_us)
+//   chip_us     = a section wider than one chip sends the cut share of its
+//                 internal traffic over PCIe: internal * (k-1)/k / pcie_gbps.
+//   latency_us  = max(compute_us, memory_us) + fill + chip_us, with
+//   fill        = ops * S cycles (one pass through every PCU stage of the chain).
+#include <vector>
+
 #include "arch/ArchSpec.h"
 #include "ir/Graph.h"
 #include "partition/Plan.h"
 
 namespace dfc::arch {
 
+enum class OpClass { Gemm, Elementwise, Layout };
+
 struct OpCost {
   double flop = 0;
   double bytes = 0;  // operands and results, as if streamed from/to off-chip memory
-  int pcus = 0;
-  int pmus = 0;
+  int pcus = 0;      // PCUs wanted to hit the target throughput
+  int pmus = 0;      // sum of inputPmus and outputPmus
+  // Added: the structure the lowering follows.
+  OpClass cls = OpClass::Elementwise;
+  int minPcus = 0;               // fewest PCUs the op can run on (its stage groups)
+  int stages = 0;                // pipeline stages of one stage group (elementwise)
+  std::vector<int> inputPmus;    // per input: resident buffers or 2 (double-buffered)
+  std::vector<int> outputPmus;   // per output
+  std::vector<bool> inputResident;  // per input: held whole on chip (weights, reused GEMM operand)
 };
 
 class CostModel {
  public:
+  static constexpr double kTargetCycles = 4096;  // an op's PCUs are sized to finish one call in this many cycles
+  static constexpr int kMaxOpShare = 4;          // one op takes at most 1/4 of a chip's PCUs
+
   explicit CostModel(ArchSpec arch) : m_arch(std::move(arch)) {}
   const ArchSpec& arch() const { return m_arch; }
 
@@ -24,6 +62,12 @@ class CostModel {
   // Estimate for a section: values crossing its boundary move off-chip; values
   // produced and consumed inside stay in PMUs.
   partition::SectionEstimate sectionEstimate(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes) const;
+  // Same, with the ops' PCUs scaled down (never below their minimum) so that
+  // the section uses at most `pcuCap` PCUs (0: no cap).
+  partition::SectionEstimate sectionEstimate(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes,
+                                             int pcuCap) const;
+  // PCUs each op of `nodes` gets under `pcuCap` (the figures sectionEstimate used).
+  std::vector<int> pcuShares(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, int pcuCap) const;
 
  private:
   ArchSpec m_arch;

@@ -1,8 +1,13 @@
 #include "mapping/SectionMapper.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
+
+#include "mapping/Scheduler.h"
 
 namespace dfc::mapping {
 namespace {
@@ -17,13 +22,22 @@ std::string sectionName(int id, const ir::Graph& g, const std::vector<ir::NodeId
   return "s" + std::to_string(id) + "_" + what;
 }
 
-double scaleFor(const MappingOptions& o, ir::NodeRole role) {
-  switch (role) {
+bool isParamUpdate(const ir::Node& n) { return std::string_view(ir::opName(n.op)).ends_with("_update"); }
+
+double scaleFor(const MappingOptions& o, const ir::Node& n) {
+  switch (n.role) {
     case ir::NodeRole::Forward: return o.forwardScale;
     case ir::NodeRole::Backward: return o.backwardScale;
-    case ir::NodeRole::Optimizer: return o.optimizerScale;
+    case ir::NodeRole::Optimizer:
+      return !isParamUpdate(n) && o.gradNormScale > 0 ? o.gradNormScale : o.optimizerScale;
   }
   return 1.0;
+}
+
+std::string suggestScale(double needed) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", std::min(1.0, std::ceil(needed * 100) / 100));
+  return buf;
 }
 
 struct Mapper {
@@ -32,7 +46,7 @@ struct Mapper {
   partition::Plan plan;
   std::map<int, int> hypersectionOfSubgraphKey;  // subgraph hypersection id -> plan hypersection
 
-  void addSection(std::vector<ir::NodeId> nodes, int subgraphHypersection) {
+  void addSection(std::vector<ir::NodeId> nodes, int subgraphHypersection, int pcuBudget) {
     partition::Section s;
     s.id = static_cast<int>(plan.sections.size());
     s.nodes = std::move(nodes);
@@ -40,7 +54,7 @@ struct Mapper {
     s.type = first.role;
     s.hyperfunction = first.scope;
     s.name = sectionName(s.id, g, s.nodes);
-    s.estimate = cost.sectionEstimate(g, s.nodes);
+    s.estimate = cost.sectionEstimate(g, s.nodes, pcuBudget);
     auto it = subgraphHypersection >= 0 ? hypersectionOfSubgraphKey.find(subgraphHypersection)
                                         : hypersectionOfSubgraphKey.end();
     if (it == hypersectionOfSubgraphKey.end()) {
@@ -52,7 +66,6 @@ struct Mapper {
       s.hypersection = it->second;
     }
     plan.hypersections[static_cast<size_t>(s.hypersection)].sections.push_back(s.id);
-    plan.schedule.push_back(s.id);
     plan.sections.push_back(std::move(s));
   }
 };
@@ -67,7 +80,7 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
   const arch::ArchSpec& a = cost.arch();
   for (const auto& sub : subgraphs) {
     if (sub.nodes.empty()) continue;
-    double scale = scaleFor(options, g.node(sub.nodes.front()).role);
+    double scale = scaleFor(options, g.node(sub.nodes.front()));
     if (!(scale > 0 && scale <= 1)) return makeError("resource scaling factors must be in (0, 1]");
     int pcuBudget = std::max(1, static_cast<int>(std::floor(a.totalPcus() * scale)));
     int pmuBudget = std::max(1, static_cast<int>(std::floor(a.totalPmus() * scale)));
@@ -76,27 +89,61 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     for (ir::NodeId id : sub.nodes) {
       const ir::Node& n = g.node(id);
       arch::OpCost c = cost.opCost(g, n);
-      if (c.pcus > pcuBudget || c.pmus > pmuBudget) {
-        bool pcu = c.pcus > pcuBudget;
+      if (c.minPcus > pcuBudget || c.pmus > pmuBudget) {
+        bool pcu = c.minPcus > pcuBudget;
+        int need = pcu ? c.minPcus : c.pmus;
+        int total = pcu ? a.totalPcus() : a.totalPmus();
+        std::string remedy = need <= total ? "raise the " + std::string(ir::roleName(n.role)) +
+                                                 " resource scaling factor to at least " +
+                                                 suggestScale(static_cast<double>(need) / total) + ", or use "
+                                           : "use ";
         return makeError("operator '" + n.name + "' (" + std::string(ir::opName(n.op)) + ") needs " +
-                         std::to_string(pcu ? c.pcus : c.pmus) + (pcu ? " PCUs" : " PMUs") + " but a section may use " +
-                         std::to_string(pcu ? pcuBudget : pmuBudget) + " on " + a.name +
-                         "; raise the resource scaling factor or use a larger arch / more chips");
+                         std::to_string(need) + (pcu ? " PCUs" : " PMUs") + " but a section may use " +
+                         std::to_string(pcu ? pcuBudget : pmuBudget) + " on " + a.name + " (" +
+                         std::to_string(a.chips) + " chip(s)); " + remedy + "more chips (--n-chips) or a larger arch");
       }
-      if (!current.empty() && (pcus + c.pcus > pcuBudget || pmus + c.pmus > pmuBudget)) {
-        m.addSection(std::move(current), -1);
+      int opPcus = std::min(c.pcus, pcuBudget);  // an op wanting more runs slower on what there is
+      if (!current.empty() && (pcus + opPcus > pcuBudget || pmus + c.pmus > pmuBudget)) {
+        m.addSection(std::move(current), -1, pcuBudget);
         current.clear();
         pcus = pmus = 0;
       }
       current.push_back(id);
-      pcus += c.pcus;
+      pcus += opPcus;
       pmus += c.pmus;
     }
     // A subgraph that fits in one section keeps its hypersection (repeats share it).
     bool whole = current.size() == sub.nodes.size();
-    if (!current.empty()) m.addSection(std::move(current), whole ? sub.hypersection : -1);
+    if (!current.empty()) m.addSection(std::move(current), whole ? sub.hypersection : -1, pcuBudget);
   }
+  auto schedule = scheduleSections(g, m.plan.sections);
+  if (!schedule) return schedule.error();
+  m.plan.schedule = std::move(*schedule);
   return std::move(m.plan);
+}
+
+Expected<MappingOptions> parseScalingFactors(const std::vector<std::string>& values) {
+  if (values.size() != 3 && values.size() != 4)
+    return makeError("--resources-scaling-factors takes 3 values (forward backward optimizer) or 4 (forward backward "
+                     "gradient-normalization optimizer), got " + std::to_string(values.size()));
+  std::vector<double> f;
+  for (const std::string& v : values) {
+    char* end = nullptr;
+    double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(x > 0 && x <= 1))
+      return makeError("--resources-scaling-factors: '" + v + "' is not a number in (0, 1]");
+    f.push_back(x);
+  }
+  MappingOptions o;
+  o.forwardScale = f[0];
+  o.backwardScale = f[1];
+  if (f.size() == 4) {
+    o.gradNormScale = f[2];
+    o.optimizerScale = f[3];
+  } else {
+    o.optimizerScale = f[2];
+  }
+  return o;
 }
 
 }  // namespace dfc::mapping

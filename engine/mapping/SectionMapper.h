@@ -1,6 +1,9 @@
 #pragma once
 // Mapping: each subgraph becomes one or more sections that fit the chip's
-// (scaled) PCUs and PMUs; the schedule calls them in subgraph order.
+// (scaled) PCUs and PMUs; the Scheduler orders the section calls.
+// An op that wants more PCUs than a section may use runs on fewer (slower);
+// an op whose minimum PCUs or whose PMUs (resident weights, buffers) exceed
+// the budget cannot fit: the error names it, the resource, and a remedy.
 #include <vector>
 
 #include "arch/CostModel.h"
@@ -15,7 +18,14 @@ struct MappingOptions {
   double forwardScale = 1.0;
   double backwardScale = 1.0;
   double optimizerScale = 1.0;
+  // Optimizer-role ops that are not parameter updates (gradient norms, clipping):
+  // the third of four --resources-scaling-factors. < 0: use optimizerScale.
+  double gradNormScale = -1.0;
 };
+
+// Parses --resources-scaling-factors values: 3 (forward, backward, optimizer)
+// or 4 (forward, backward, gradient normalization, optimizer), each in (0, 1].
+Expected<MappingOptions> parseScalingFactors(const std::vector<std::string>& values);
 
 Expected<partition::Plan> mapSections(const ir::Graph& graph, const std::vector<partition::Subgraph>& subgraphs,
                                       const arch::CostModel& cost, partition::OptLevel level,
