@@ -1,6 +1,19 @@
 #include "partition/Decomposer.h"
 
+#include "partition/FusionMatcher.h"
+#include "partition/FusionRules.h"
+#include "partition/Hypersections.h"
+
 namespace dfc::partition {
+namespace {
+
+// "h.3/attn" -> "h.3": the hyperfunction instance a node belongs to.
+std::string_view topScope(const std::string& scope) {
+  std::string_view s = scope;
+  return s.substr(0, s.find('/'));
+}
+
+}  // namespace
 
 Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOptions& options) {
   if (g.nodes.empty()) return makeError("graph '" + g.name + "' has no operators to compile");
@@ -9,9 +22,30 @@ Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOpt
     case OptLevel::O0:
       for (const ir::Node& n : g.nodes) out.push_back({{n.id}, n.scope, {}, -1});
       return out;
-    case OptLevel::O1:
-      return makeError("-o1 (fusion by rule lists) is not implemented yet; use -o0 or -o3");
+    case OptLevel::O1: {
+      const FusionRuleList* rules = options.rules;
+      Expected<FusionRuleList> loaded = FusionRuleList{};
+      if (!rules) {
+        loaded = loadFusionRuleList(options.o1RuleList);
+        if (!loaded) return loaded.error();
+        rules = &*loaded;
+      }
+      out = fuseByRules(g, *rules).subgraphs;
+      assignHypersections(g, out);
+      return out;
+    }
     case OptLevel::O3:
+      if (options.enableHypersection) {
+        // Nodes stay in graph order; a new subgraph starts where the hyperfunction instance or the role changes.
+        for (const ir::Node& n : g.nodes) {
+          if (out.empty() || g.node(out.back().nodes.front()).role != n.role ||
+              topScope(g.node(out.back().nodes.front()).scope) != topScope(n.scope))
+            out.push_back({{}, std::string(topScope(n.scope)), {}, -1});
+          out.back().nodes.push_back(n.id);
+        }
+        assignHypersections(g, out);
+        return out;
+      }
       // Sections never mix forward, backward and optimizer work: a new subgraph per role change.
       for (const ir::Node& n : g.nodes) {
         if (out.empty() || g.node(out.back().nodes.front()).role != n.role) out.push_back({{}, {}, {}, -1});
