@@ -1,5 +1,7 @@
 #include "autograd/GradientRules.h"
 
+#include "autograd/ExtraRules.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -122,30 +124,6 @@ Expected<Grads> reduceSumRule(RuleHelper& h, GradientEmitter& e, const ir::Node&
   return Grads{*dx};
 }
 
-Expected<Grads> softmaxRule(RuleHelper& h, GradientEmitter& e, const ir::Node& n, ValueId dy) {
-  const Shape xs = h.shape(n.inputs[0]);
-  if (xs.empty()) return noRule(n, "on a scalar has no gradient rule");
-  int64_t c = xs.back(), m = product(xs, 0, xs.size()) / c;
-  // dx = y * (dy - sum(dy * y, last axis)), on a [m, c] view.
-  auto y2 = h.reshape(n.outputs[0], {m, c}, "grad_y");
-  if (!y2) return y2.error();
-  auto dy2 = h.reshape(dy, {m, c}, "grad_dy");
-  if (!dy2) return dy2.error();
-  auto p = e.emit(OpKind::Mul, {*dy2, *y2}, {}, "grad_dot");
-  if (!p) return p.error();
-  auto s = e.emit(OpKind::ReduceSum, {*p}, {{"axes", std::vector<int64_t>{1}}, {"keepdims", int64_t{0}}}, "grad_sum");
-  if (!s) return s.error();
-  auto sb = h.tileCols(*s, m, c, "grad_tile");
-  if (!sb) return sb.error();
-  auto d = e.emit(OpKind::Sub, {*dy2, *sb}, {}, "grad_diff");
-  if (!d) return d.error();
-  auto dx2 = e.emit(OpKind::Mul, {*y2, *d}, {}, "grad_mul");
-  if (!dx2) return dx2.error();
-  auto dx = h.reshape(*dx2, xs, "grad");
-  if (!dx) return dx.error();
-  return Grads{*dx};
-}
-
 Expected<Grads> crossEntropyRule(RuleHelper& h, GradientEmitter& e, const ir::Node& n, ValueId dy) {
   auto g = e.emit(OpKind::SoftmaxCrossEntropyGrad, {n.inputs[0], n.inputs[1]}, {}, "grad");
   if (!g) return g.error();
@@ -236,8 +214,15 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
       return one(h.reshape(dy, h.shape(n.inputs[0]), "grad"));
     case OpKind::ReduceSum:
       return reduceSumRule(h, e, n, dy);
-    case OpKind::Softmax:
-      return softmaxRule(h, e, n, dy);
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::BatchMatMul:
+    case OpKind::Softmax:  // one softmax_grad node (was a reshape/reduce/matmul chain)
+    case OpKind::Gelu:
+    case OpKind::CausalMask:
+    case OpKind::LayerNorm:
+    case OpKind::Embedding:
+      return applyExtraRule(e, n, dy, need);
     case OpKind::SoftmaxCrossEntropy:
       return crossEntropyRule(h, e, n, dy);
     case OpKind::ReluGrad:
@@ -245,6 +230,13 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
     case OpKind::Conv2dGradWeight:
     case OpKind::MaxPool2dGrad:
     case OpKind::SoftmaxCrossEntropyGrad:
+    case OpKind::SliceGrad:
+    case OpKind::SoftmaxGrad:
+    case OpKind::GeluGrad:
+    case OpKind::LayerNormGrad:
+    case OpKind::EmbeddingGrad:
+    case OpKind::Linear:
+      return noRule(n, "is a composite without a gradient rule (run the decompose-composites pass before autograd)");
     case OpKind::SgdUpdate:
     case OpKind::MomentumUpdate:
       return noRule(n, "has no gradient rule (second-order and optimizer ops are not differentiable here)");

@@ -71,6 +71,15 @@ Expected<std::vector<TensorType>> inferOutputTypes(const Graph& g, const Node& n
         return fail(n, "inner dimensions differ: " + shapeStr(in[0]->shape) + " x " + shapeStr(in[1]->shape));
       return std::vector{f32({m, nn})};
     }
+    case OpKind::Linear: {
+      DFC_TRY(requireRank(0, 2));
+      DFC_TRY(requireRank(1, 2));
+      DFC_TRY(requireRank(2, 1));
+      if (in[0]->shape[1] != in[1]->shape[1] || in[2]->shape[0] != in[1]->shape[0])
+        return fail(n, "x " + shapeStr(in[0]->shape) + ", w " + shapeStr(in[1]->shape) + " and b " +
+                           shapeStr(in[2]->shape) + " do not fit x @ w^T + b");
+      return std::vector{f32({in[0]->shape[0], in[1]->shape[0]})};
+    }
     case OpKind::Conv2d: {
       DFC_TRY(requireRank(0, 4));
       DFC_TRY(requireRank(1, 4));
@@ -148,6 +157,103 @@ Expected<std::vector<TensorType>> inferOutputTypes(const Graph& g, const Node& n
         return fail(n, "batch of labels " + shapeStr(in[1]->shape) + " != batch of logits " + shapeStr(in[0]->shape));
       if (n.op == OpKind::SoftmaxCrossEntropy) return std::vector{f32({})};
       return std::vector{*in[0]};
+    }
+    case OpKind::BatchMatMul: {
+      const Shape &a = in[0]->shape, &b = in[1]->shape;
+      if (a.size() < 3 || a.size() != b.size())
+        return fail(n, "needs operands of equal rank >= 3, got " + shapeStr(a) + " and " + shapeStr(b));
+      if (!std::equal(a.begin(), a.end() - 2, b.begin()))
+        return fail(n, "leading dimensions differ: " + shapeStr(a) + " vs " + shapeStr(b));
+      const size_t r = a.size();
+      bool ta = n.intAttr("trans_a") != 0, tb = n.intAttr("trans_b") != 0;
+      int64_t m = ta ? a[r - 1] : a[r - 2], ka = ta ? a[r - 2] : a[r - 1];
+      int64_t kb = tb ? b[r - 1] : b[r - 2], nn = tb ? b[r - 2] : b[r - 1];
+      if (ka != kb) return fail(n, "inner dimensions differ: " + shapeStr(a) + " x " + shapeStr(b));
+      Shape out(a.begin(), a.end() - 2);
+      out.push_back(m);
+      out.push_back(nn);
+      return std::vector{f32(out)};
+    }
+    case OpKind::Transpose: {
+      auto perm = n.intsAttr("perm");
+      const Shape& x = in[0]->shape;
+      if (perm.size() != x.size())
+        return fail(n, "perm has " + std::to_string(perm.size()) + " entries for input " + shapeStr(x));
+      std::vector<bool> seen(x.size(), false);
+      Shape out;
+      for (int64_t p : perm) {
+        if (p < 0 || p >= static_cast<int64_t>(x.size()) || seen[static_cast<size_t>(p)])
+          return fail(n, "perm " + shapeStr(perm) + " is not a permutation of the axes of " + shapeStr(x));
+        seen[static_cast<size_t>(p)] = true;
+        out.push_back(x[static_cast<size_t>(p)]);
+      }
+      return std::vector{TensorType{in[0]->dtype, out}};
+    }
+    case OpKind::Slice: {
+      const Shape& x = in[0]->shape;
+      int64_t axis = n.intAttr("axis", -1), start = n.intAttr("start"), end = n.intAttr("end");
+      if (axis < 0 || axis >= static_cast<int64_t>(x.size()))
+        return fail(n, "axis " + std::to_string(axis) + " out of range for " + shapeStr(x));
+      if (start < 0 || end <= start || end > x[static_cast<size_t>(axis)])
+        return fail(n, "range [" + std::to_string(start) + "," + std::to_string(end) + ") is outside axis " +
+                           std::to_string(axis) + " of " + shapeStr(x));
+      Shape out = x;
+      out[static_cast<size_t>(axis)] = end - start;
+      return std::vector{f32(out)};
+    }
+    case OpKind::SliceGrad: {
+      Shape shape = n.intsAttr("input_shape");
+      int64_t axis = n.intAttr("axis", -1), start = n.intAttr("start");
+      const Shape& dy = in[0]->shape;
+      bool ok = shape.size() == dy.size() && axis >= 0 && axis < static_cast<int64_t>(shape.size()) && start >= 0;
+      for (size_t d = 0; ok && d < shape.size(); ++d)
+        ok = static_cast<int64_t>(d) == axis ? start + dy[d] <= shape[d] : dy[d] == shape[d];
+      if (!ok) return fail(n, "dy " + shapeStr(dy) + " does not fit input_shape " + shapeStr(shape) + " at axis " +
+                                  std::to_string(axis) + " start " + std::to_string(start));
+      return std::vector{f32(shape)};
+    }
+    case OpKind::SoftmaxGrad:
+    case OpKind::GeluGrad:
+      DFC_TRY(requireSame(0, 1));
+      return std::vector{*in[0]};
+    case OpKind::Gelu:
+      return std::vector{*in[0]};
+    case OpKind::CausalMask: {
+      const Shape& x = in[0]->shape;
+      if (x.size() < 2 || x[x.size() - 1] != x[x.size() - 2])
+        return fail(n, "needs [..., T, T], got " + shapeStr(x));
+      return std::vector{*in[0]};
+    }
+    case OpKind::LayerNorm:
+    case OpKind::LayerNormGrad: {
+      const size_t xi = n.op == OpKind::LayerNorm ? 0 : 1;
+      const Shape& x = in[xi]->shape;
+      if (x.empty()) return fail(n, "needs an input of rank >= 1");
+      const Shape feat{x.back()};
+      if (in[n.op == OpKind::LayerNorm ? 1 : 2]->shape != feat)
+        return fail(n, "gamma must have shape " + shapeStr(feat));
+      if (n.op == OpKind::LayerNorm) {
+        if (in[2]->shape != feat) return fail(n, "beta must have shape " + shapeStr(feat));
+        return std::vector{*in[0]};
+      }
+      DFC_TRY(requireSame(0, 1));
+      return std::vector{*in[1], f32(feat), f32(feat)};
+    }
+    case OpKind::Embedding: {
+      DFC_TRY(requireRank(0, 2));
+      if (in[1]->dtype != DType::I64) return fail(n, "ids must be i64");
+      Shape out = in[1]->shape;
+      out.push_back(in[0]->shape[1]);
+      return std::vector{f32(out)};
+    }
+    case OpKind::EmbeddingGrad: {
+      if (in[1]->dtype != DType::I64) return fail(n, "ids must be i64");
+      const Shape &dy = in[0]->shape, &ids = in[1]->shape;
+      if (dy.size() != ids.size() + 1 || !std::equal(ids.begin(), ids.end(), dy.begin()))
+        return fail(n, "dy " + shapeStr(dy) + " does not match ids " + shapeStr(ids) + " plus a feature axis");
+      int64_t v = n.intAttr("num_embeddings");
+      if (v <= 0) return fail(n, "needs a positive num_embeddings");
+      return std::vector{f32({v, dy.back()})};
     }
     case OpKind::SgdUpdate:
       DFC_TRY(requireSame(0, 1));

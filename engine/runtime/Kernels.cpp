@@ -31,6 +31,8 @@ Status runKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs
       return kernels::runShape(node, inputs, outputs);
     case OpKind::MatMul:
       return kernels::runMatMul(node, inputs, outputs);
+    case OpKind::Linear:  // a composite: the chip (and so the runtime) has no kernel for it
+      return kernels::nodeError(node, "linear must be decomposed before execution (pass decompose-composites)");
     case OpKind::Conv2d:
     case OpKind::Conv2dGradInput:
     case OpKind::Conv2dGradWeight:
@@ -45,6 +47,20 @@ Status runKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs
     case OpKind::SgdUpdate:
     case OpKind::MomentumUpdate:
       return kernels::runOptimizer(node, inputs, outputs);
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::SliceGrad:
+    case OpKind::BatchMatMul:
+      return kernels::runLayout(node, inputs, outputs);
+    case OpKind::SoftmaxGrad:
+    case OpKind::Gelu:
+    case OpKind::GeluGrad:
+    case OpKind::CausalMask:
+    case OpKind::LayerNorm:
+    case OpKind::LayerNormGrad:
+    case OpKind::Embedding:
+    case OpKind::EmbeddingGrad:
+      return kernels::runTransformer(node, inputs, outputs);
   }
   return kernels::nodeError(node, "no kernel for this op");
 }

@@ -2,6 +2,8 @@
 // definition, in double precision. Deliberately shares no code with kernels/.
 #include "runtime/Reference.h"
 
+#include "runtime/ReferenceOps.h"
+
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -113,6 +115,17 @@ Status evalNode(const ir::Node& n, const std::vector<const Tensor*>& in, std::ve
             acc += static_cast<double>(a) * b;
           }
           py[i * cols + j] = static_cast<float>(acc);
+        }
+      return {};
+    }
+    case OpKind::Linear: {  // y = x @ w^T + b
+      const auto &xs = in[0]->shape();
+      int64_t m = xs[0], k = xs[1], cols = in[1]->shape()[0];
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+          double acc = 0;
+          for (int64_t q = 0; q < k; ++q) acc += static_cast<double>(at(*in[0], i * k + q)) * at(*in[1], j * k + q);
+          py[i * cols + j] = static_cast<float>(acc + at(*in[2], j));
         }
       return {};
     }
@@ -260,6 +273,19 @@ Status evalNode(const ir::Node& n, const std::vector<const Tensor*>& in, std::ve
       }
       return {};
     }
+    case OpKind::Transpose:
+    case OpKind::Slice:
+    case OpKind::SliceGrad:
+    case OpKind::BatchMatMul:
+    case OpKind::SoftmaxGrad:
+    case OpKind::Gelu:
+    case OpKind::GeluGrad:
+    case OpKind::CausalMask:
+    case OpKind::LayerNorm:
+    case OpKind::LayerNormGrad:
+    case OpKind::Embedding:
+    case OpKind::EmbeddingGrad:
+      return reference::evalTransformerOp(n, in, out);
   }
   return refError(n, "no reference implementation");
 }

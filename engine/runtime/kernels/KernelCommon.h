@@ -37,5 +37,7 @@ Status runConv(const ir::Node& node, Inputs in, Outputs out);
 Status runPool(const ir::Node& node, Inputs in, Outputs out);
 Status runSoftmax(const ir::Node& node, Inputs in, Outputs out);
 Status runOptimizer(const ir::Node& node, Inputs in, Outputs out);
+Status runLayout(const ir::Node& node, Inputs in, Outputs out);       // transpose, slice, batch_matmul
+Status runTransformer(const ir::Node& node, Inputs in, Outputs out);  // gelu, layer_norm, embedding, ...
 
 }  // namespace dfc::runtime::kernels

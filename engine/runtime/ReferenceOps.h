@@ -1,0 +1,13 @@
+#pragma once
+// Internal to the reference interpreter: the ops written out in their own
+// files (transformer, vision, Adam) so Reference.cpp stays readable.
+#include <vector>
+
+#include "ir/Graph.h"
+#include "support/Error.h"
+
+namespace dfc::runtime::reference {
+
+Status evalTransformerOp(const ir::Node& n, const std::vector<const ir::Tensor*>& in, std::vector<ir::Tensor>& out);
+
+}  // namespace dfc::runtime::reference
