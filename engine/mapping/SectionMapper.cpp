@@ -1,6 +1,7 @@
 #include "mapping/SectionMapper.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -46,7 +47,8 @@ struct Mapper {
   partition::Plan plan;
   std::map<int, int> hypersectionOfSubgraphKey;  // subgraph hypersection id -> plan hypersection
 
-  void addSection(std::vector<ir::NodeId> nodes, int subgraphHypersection, int pcuBudget) {
+  const partition::SectionEstimate& addSection(std::vector<ir::NodeId> nodes, int subgraphHypersection, int pcuBudget,
+                                               const partition::SectionEstimate* known = nullptr) {
     partition::Section s;
     s.id = static_cast<int>(plan.sections.size());
     s.nodes = std::move(nodes);
@@ -54,7 +56,7 @@ struct Mapper {
     s.type = first.role;
     s.hyperfunction = first.scope;
     s.name = sectionName(s.id, g, s.nodes);
-    s.estimate = cost.sectionEstimate(g, s.nodes, pcuBudget);
+    s.estimate = known ? *known : cost.sectionEstimate(g, s.nodes, pcuBudget);
     auto it = subgraphHypersection >= 0 ? hypersectionOfSubgraphKey.find(subgraphHypersection)
                                         : hypersectionOfSubgraphKey.end();
     if (it == hypersectionOfSubgraphKey.end()) {
@@ -67,6 +69,7 @@ struct Mapper {
     }
     plan.hypersections[static_cast<size_t>(s.hypersection)].sections.push_back(s.id);
     plan.sections.push_back(std::move(s));
+    return plan.sections.back().estimate;
   }
 };
 
@@ -84,7 +87,26 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     if (!(scale > 0 && scale <= 1)) return makeError("resource scaling factors must be in (0, 1]");
     int pcuBudget = std::max(1, static_cast<int>(std::floor(a.totalPcus() * scale)));
     int pmuBudget = std::max(1, static_cast<int>(std::floor(a.totalPmus() * scale)));
+    // A repeat of a mapped hypersection: same cut, same estimates (its nodes by position).
+    bool cacheable = options.cache && sub.hypersection >= 0;
+    if (const partition::MappedSubgraph* hit = cacheable ? options.cache->find(sub.hypersection) : nullptr) {
+      for (const auto& ms : hit->sections) {
+        std::vector<ir::NodeId> nodes;
+        for (int p : ms.positions) nodes.push_back(sub.nodes[static_cast<size_t>(p)]);
+        m.addSection(std::move(nodes), hit->sections.size() == 1 ? sub.hypersection : -1, pcuBudget, &ms.estimate);
+      }
+      continue;
+    }
+    auto mapStart = std::chrono::steady_clock::now();
+    partition::MappedSubgraph mapped;
+    auto record = [&](size_t count, size_t end, const partition::SectionEstimate& e) {
+      if (!cacheable) return;
+      partition::MappedSection ms{{}, e};
+      for (size_t p = end - count; p < end; ++p) ms.positions.push_back(static_cast<int>(p));
+      mapped.sections.push_back(std::move(ms));
+    };
     std::vector<ir::NodeId> current;
+    size_t position = 0;  // nodes of `sub` handled so far
     int pcus = 0, pmus = 0;
     for (ir::NodeId id : sub.nodes) {
       const ir::Node& n = g.node(id);
@@ -104,22 +126,34 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
       }
       int opPcus = std::min(c.pcus, pcuBudget);  // an op wanting more runs slower on what there is
       if (!current.empty() && (pcus + opPcus > pcuBudget || pmus + c.pmus > pmuBudget)) {
-        m.addSection(std::move(current), -1, pcuBudget);
+        size_t count = current.size();
+        record(count, position, m.addSection(std::move(current), -1, pcuBudget));
         current.clear();
         pcus = pmus = 0;
       }
       current.push_back(id);
+      ++position;
       pcus += opPcus;
       pmus += c.pmus;
     }
     // A subgraph that fits in one section keeps its hypersection (repeats share it).
     bool whole = current.size() == sub.nodes.size();
-    if (!current.empty()) m.addSection(std::move(current), whole ? sub.hypersection : -1, pcuBudget);
+    if (!current.empty()) {
+      size_t count = current.size();
+      record(count, position, m.addSection(std::move(current), whole ? sub.hypersection : -1, pcuBudget));
+    }
+    if (cacheable)
+      options.cache->insert(sub.hypersection, std::move(mapped),
+                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - mapStart).count());
   }
   auto schedule = scheduleSections(g, m.plan.sections);
   if (!schedule) return schedule.error();
   m.plan.schedule = std::move(*schedule);
   return std::move(m.plan);
+}
+
+int sectionPcuBudget(const arch::ArchSpec& a, const MappingOptions& options, const ir::Node& first) {
+  return std::max(1, static_cast<int>(std::floor(a.totalPcus() * scaleFor(options, first))));
 }
 
 Expected<MappingOptions> parseScalingFactors(const std::vector<std::string>& values) {

@@ -8,6 +8,7 @@
 
 #include "arch/CostModel.h"
 #include "partition/Decomposer.h"
+#include "partition/HypersectionCache.h"
 #include "partition/Plan.h"
 #include "support/Error.h"
 
@@ -21,7 +22,13 @@ struct MappingOptions {
   // Optimizer-role ops that are not parameter updates (gradient norms, clipping):
   // the third of four --resources-scaling-factors. < 0: use optimizerScale.
   double gradNormScale = -1.0;
+  // Compile once, reuse: with a cache, a subgraph whose hypersection was already
+  // mapped takes that cut and those estimates instead of recomputing them.
+  partition::HypersectionCache<partition::MappedSubgraph>* cache = nullptr;
 };
+
+// PCUs a section whose first node is `first` may use (its scaled share of the chips).
+int sectionPcuBudget(const arch::ArchSpec& arch, const MappingOptions& options, const ir::Node& first);
 
 // Parses --resources-scaling-factors values: 3 (forward, backward, optimizer)
 // or 4 (forward, backward, gradient normalization, optimizer), each in (0, 1].

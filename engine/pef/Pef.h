@@ -3,7 +3,8 @@
 //   header: magic "PEF\0", u16 major, u16 minor, u32 flags, u32 chunk count
 //   chunk table: per chunk { char kind[8], u64 offset, u64 size, u32 crc32 }
 //   chunks: meta (JSON), graph (.dfir text, no weights), weights (binary),
-//           sections (JSON), schedule (JSON), report (JSON), bitfiles (later)
+//           sections (JSON), schedule (JSON), report (JSON), bitfiles (binary,
+//           pef/Bitfile.h; optional: PEFs from before placement have none)
 // Readers check every offset, size and checksum before use and refuse unknown
 // major versions; writers write a temp file and rename it into place.
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "ir/Graph.h"
 #include "partition/Plan.h"
+#include "pef/Bitfile.h"
 #include "support/Error.h"
 
 namespace dfc::pef {
@@ -43,6 +45,7 @@ struct Pef {
   ir::Graph graph;              // with initializers (weights chunk)
   partition::Plan plan;
   std::string reportJson;       // compile report (layers 1-3), a JSON object
+  std::vector<Bitfile> bitfiles;  // one per hypersection, shared by its sections
 };
 
 Status writePef(const Pef& pef, const std::string& path);

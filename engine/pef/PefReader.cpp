@@ -99,6 +99,9 @@ Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sou
   if (!report.empty())
     if (auto st = detail::checkJson(report); !st) return chunkFail("report", st.error());
   pef.reportJson = std::string(report);
+  if (auto it = chunks.find("bitfiles"); it != chunks.end())
+    if (auto st = decodeBitfiles(it->second, pef.plan.hypersections.size(), pef.bitfiles); !st)
+      return chunkFail("bitfiles", st.error());
   return pef;
 }
 

@@ -22,6 +22,7 @@ std::string encodePef(const Pef& pef) {
   chunks.push_back({"sections", detail::encodeSections(pef.plan)});
   chunks.push_back({"schedule", detail::encodeSchedule(pef.plan)});
   chunks.push_back({"report", pef.reportJson});
+  if (!pef.bitfiles.empty()) chunks.push_back({"bitfiles", encodeBitfiles(pef.bitfiles)});
 
   detail::ByteWriter w;
   w.bytes(detail::kMagic, 4);

@@ -1,0 +1,88 @@
+#include "kernelc/Linker.h"
+
+#include <algorithm>
+#include <set>
+
+#include "kernelc/Placer.h"
+#include "lowering/Lowerer.h"
+
+namespace dfc::kernelc {
+namespace {
+
+pef::Bitfile makeBitfile(const partition::Hypersection& hs, const lowering::KernelGraph& kg, const Grid& grid,
+                         const Placement& p) {
+  pef::Bitfile b;
+  b.hypersection = hs.id;
+  b.name = hs.name;
+  b.gridRows = static_cast<uint16_t>(p.gridRows);
+  b.gridCols = static_cast<uint16_t>(p.gridCols);
+  b.tiles = static_cast<uint16_t>(p.tiles);
+  for (const auto& op : kg.ops) {
+    const Site& s = p.sites[static_cast<size_t>(op.id)];
+    pef::BitfileUnit u;
+    u.kind = op.unit == lowering::UnitKind::Pcu ? 0 : 1;
+    u.row = static_cast<uint16_t>(s.row);
+    u.col = static_cast<uint16_t>(s.col);
+    u.tile = static_cast<uint16_t>(s.tile);
+    u.config[0] = static_cast<uint32_t>(op.role) << 24 | static_cast<uint32_t>(op.stages & 0xff) << 16 |
+                  static_cast<uint32_t>(op.slice & 0xffff);
+    u.config[1] = static_cast<uint32_t>(op.node);
+    b.units.push_back(u);
+  }
+  for (const auto& e : kg.edges) {
+    int h = grid.hops(p.sites[static_cast<size_t>(e.from)], p.sites[static_cast<size_t>(e.to)]);
+    b.routes.push_back({static_cast<uint32_t>(e.from), static_cast<uint32_t>(e.to), static_cast<uint16_t>(std::min(h, 65535))});
+  }
+  return b;
+}
+
+}  // namespace
+
+Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, const arch::CostModel& cost,
+                              const mapping::MappingOptions& options) {
+  const arch::ArchSpec& a = cost.arch();
+  Placer placer(a);
+  LinkResult result;
+  result.sections.resize(plan.sections.size());
+  std::vector<Placement> placements(plan.hypersections.size());
+  for (const partition::Hypersection& hs : plan.hypersections) {
+    if (hs.sections.empty()) continue;
+    const partition::Section& rep = plan.sections.at(static_cast<size_t>(hs.sections.front()));
+    int cap = mapping::sectionPcuBudget(a, options, g.node(rep.nodes.front()));
+    lowering::KernelGraph kg = lowering::lowerSection(g, rep.nodes, cost, cap);
+    auto placed = placer.place(kg);
+    if (!placed) return placed.error().withContext("section '" + rep.name + "'");
+    auto naive = placer.placeRowMajor(kg);
+    if (naive) result.naiveHops += naive->totalHops;
+    result.placedHops += placed->totalHops;
+    Grid grid(a, placed->tiles);
+    result.bitfiles.push_back(makeBitfile(hs, kg, grid, *placed));
+    placements[static_cast<size_t>(hs.id)] = std::move(*placed);
+  }
+  for (const partition::Section& s : plan.sections) {
+    const Placement& p = placements.at(static_cast<size_t>(s.hypersection));
+    const auto& e = s.estimate;
+    std::set<ir::ValueId> params;
+    for (ir::NodeId id : s.nodes)
+      for (ir::ValueId v : g.node(id).inputs)
+        if (g.value(v).kind == ir::ValueKind::Param) params.insert(v);
+    double paramBytes = 0;
+    for (ir::ValueId v : params) paramBytes += static_cast<double>(g.value(v).type.byteSize());
+    double fillUs = static_cast<double>(s.nodes.size()) * a.pcuStages / (a.clockGhz * 1e3);
+    double chipUs = std::max(0.0, e.latencyUs - std::max(e.computeUs, e.memoryUs) - fillUs);
+    double hopUs = p.criticalPathHops * a.networkHopNs / 1e3;
+    double activationUs = std::max(0.0, e.ddrBytes - paramBytes) / (a.offChipGbps() * 1e9) * 1e6;
+    double ddrUs = e.ddrBytes / (a.ddrGbps * 1e9) * 1e6;
+    SectionPlacement& sp = result.sections.at(static_cast<size_t>(s.id));
+    sp.pcus = p.pcus;
+    sp.pmus = p.pmus;
+    sp.tiles = p.tiles;
+    sp.totalHops = p.totalHops;
+    sp.criticalPathHops = p.criticalPathHops;
+    sp.minLatencyUs = std::max(e.computeUs, activationUs) + fillUs + hopUs;
+    sp.maxLatencyUs = std::max(e.computeUs, ddrUs) + fillUs + hopUs + chipUs;
+  }
+  return result;
+}
+
+}  // namespace dfc::kernelc

@@ -1,0 +1,42 @@
+#pragma once
+// Linker: for every hypersection, lower one instance (lowering/Lowerer.h),
+// place it (kernelc/Placer.h) and emit its bitfile; all instances share it.
+// Layer 3 of the compile report comes from here: placed PCUs/PMUs, hops, and
+// min/max latency considering DRAM:
+//   hop_us  = critical path hops * network_hop_ns / 1000
+//   fill_us = ops * pcu_stages / clock (as in the cost model)
+//   min_us  = max(compute_us, activation bytes / HBM-or-DDR bw) + fill_us + hop_us
+//             (weights stay resident in PMUs between calls)
+//   max_us  = max(compute_us, all boundary bytes incl. weights / DDR bw) + fill_us + hop_us + chip_us
+//             (everything streamed from DDR on every call)
+#include <vector>
+
+#include "arch/CostModel.h"
+#include "ir/Graph.h"
+#include "mapping/SectionMapper.h"
+#include "partition/Plan.h"
+#include "pef/Bitfile.h"
+#include "support/Error.h"
+
+namespace dfc::kernelc {
+
+struct SectionPlacement {
+  int pcus = 0, pmus = 0;     // units in use after placement
+  int tiles = 0;
+  int64_t totalHops = 0;
+  int criticalPathHops = 0;
+  double minLatencyUs = 0;
+  double maxLatencyUs = 0;
+};
+
+struct LinkResult {
+  std::vector<pef::Bitfile> bitfiles;        // one per hypersection, in hypersection order
+  std::vector<SectionPlacement> sections;    // indexed by section id
+  int64_t naiveHops = 0;                     // row-major placement of the same graphs, for the log
+  int64_t placedHops = 0;
+};
+
+Expected<LinkResult> linkPlan(const ir::Graph& graph, const partition::Plan& plan, const arch::CostModel& cost,
+                              const mapping::MappingOptions& options = {});
+
+}  // namespace dfc::kernelc

@@ -1,0 +1,22 @@
+#pragma once
+// Lowering: a section's math ops -> a KernelGraph, following the cost model's
+// resource figures (arch/CostModel.h) so that estimate and placement agree.
+//   GEMM with P PCUs:   PMU(A tiles) -> PCU gemm x P -> PMU(out); the reused
+//                       operand's resident PMUs each feed the PCUs of their slice.
+//   elementwise:        PMU(in) -> PCU stage group -> ... -> PMU(out), replicated.
+//   layout ops:         a PMU with a different address pattern (reshape: none).
+// A value produced inside the section flows from its producer's output buffer
+// straight into the consumer's PCUs: no second buffer, no DDR round trip.
+#include <vector>
+
+#include "arch/CostModel.h"
+#include "ir/Graph.h"
+#include "lowering/KernelGraph.h"
+
+namespace dfc::lowering {
+
+// `pcuCap`: the section's PCU budget (0: none), as given to sectionEstimate.
+KernelGraph lowerSection(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, const arch::CostModel& cost,
+                         int pcuCap = 0);
+
+}  // namespace dfc::lowering
