@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstdlib>
 
 #include "ArgParser.h"
 #include "Commands.h"
@@ -17,7 +18,7 @@ ArgParser compileFlags() {
   p.add({{"--inference"}, "", 0, "compile the forward graph only (no loss, gradients, optimizer)"});
   p.add({{"-b", "--batch-size"}, "N", 1, "batch size baked into the PEF (default 32)"});
   p.add({{"-o0"}, "", 0, "one operator per section"});
-  p.add({{"-o1"}, "", 0, "fusion by rule list (not implemented yet: refused)"});
+  p.add({{"-o1"}, "", 0, "fusion by rule list (--o1-rule-list); repeated fused subgraphs compile once"});
   p.add({{"-o3"}, "", 0, "whole graph, cut into sections that fit the chip (default)"});
   p.add({{"--arch"}, "NAME|FILE", 1, "sn10, sn20, sn30, sn40l, native (= sn30) or an arch YAML file"});
   p.add({{"--optimizer"}, "NAME", 1, "sgd or momentum (default momentum 0.9)"});
@@ -29,12 +30,15 @@ ArgParser compileFlags() {
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   // Later issues: accepted names so users get a clear "not implemented yet".
-  p.add({{"--o1-rule-list"}, "NAME|FILE", 1, "fusion rule list for -o1", false, true});
+  p.add({{"--o1-rule-list"}, "NAME|FILE", 1,
+         "fusion rule list for -o1: default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train or a YAML file"});
   p.add({{"--compiler-mode"}, "MODE", 1, "compiler heuristics (nlp)", false, true});
-  p.add({{"--enable-hypersection"}, "", 0, "compile annotated hyperfunctions once and reuse", false, true});
-  p.add({{"--resources-scaling-factors"}, "F F F", 3, "scale PCU/PMU budgets per section type", false, true});
-  p.add({{"--n-chips"}, "N", 1, "chips to map onto (1..8)", false, true});
-  p.add({{"--num-tiles"}, "N", 1, "tiles to use (1, 2, 4, 8)", false, true});
+  p.add({{"--enable-hypersection"}, "", 0, "-o3: compile each hyperfunction (layer) on its own; repeats compile once"});
+  p.add({{"--resources-scaling-factors"}, "F F F [F]", 3,
+         "share of the PCUs/PMUs a section may use, in (0, 1]: forward backward optimizer, or forward backward "
+         "gradient-normalization optimizer (smaller: more, smaller sections)"});
+  p.add({{"--n-chips"}, "N", 1, "chips to map onto (1..8; sections may span chips over PCIe)"});
+  p.add({{"--num-tiles"}, "N", 1, "tiles per chip to use (1, 2, 4, 8; default all)"});
   p.add({{"--data-parallel"}, "", 0, "data-parallel compile", false, true});
   p.add({{"-ws", "--world-size"}, "N", 1, "data-parallel world size", false, true});
   p.add({{"--compiler-configs-file"}, "FILE", 1, "compiler configuration overrides", true, true});
@@ -47,9 +51,27 @@ ArgParser compileFlags() {
 
 }  // namespace
 
+// --resources-scaling-factors takes 3 or 4 values; the parser takes a fixed
+// count, so an optional 4th number is lifted out of the arguments first.
+static std::vector<std::string> liftFourthScalingFactor(std::vector<std::string> args, std::string& fourth) {
+  for (size_t i = 0; i + 4 < args.size(); ++i) {
+    if (args[i] != "--resources-scaling-factors") continue;
+    const std::string& v = args[i + 4];
+    char* end = nullptr;
+    std::strtod(v.c_str(), &end);
+    if (!v.empty() && !v.starts_with("-") && *end == '\0') {
+      fourth = v;
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i + 4));
+    }
+    break;
+  }
+  return args;
+}
+
 int compileCommand(const std::vector<std::string>& args) {
   ArgParser p = compileFlags();
-  if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  std::string fourthScale;
+  if (auto err = p.parse(liftFourthScalingFactor(args, fourthScale)); !err.empty()) return usageError(err);
   if (p.has("--help")) {
     std::fputs(p.help(p.has("--debug")).c_str(), stdout);
     return 0;
@@ -73,7 +95,33 @@ int compileCommand(const std::vector<std::string>& args) {
   if (levels > 1) return usageError("choose one of -o0, -o1, -o3");
   if (p.has("-o0")) o.level = partition::OptLevel::O0;
   if (p.has("-o1")) o.level = partition::OptLevel::O1;
+  if (p.has("--o1-rule-list")) {
+    if (o.level != partition::OptLevel::O1) return usageError("--o1-rule-list needs -o1");
+    o.o1RuleList = p.get("--o1-rule-list");
+  }
+  o.enableHypersection = p.has("--enable-hypersection");
   if (p.has("--arch")) o.arch = p.get("--arch");
+  if (p.has("--n-chips")) {
+    auto n = parseInt("--n-chips", p.get("--n-chips"));
+    if (!n) return reportError(n.error());
+    if (*n < 1 || *n > 8) return usageError("--n-chips must be 1..8");
+    o.nChips = static_cast<int>(*n);
+  }
+  if (p.has("--num-tiles")) {
+    auto n = parseInt("--num-tiles", p.get("--num-tiles"));
+    if (!n) return reportError(n.error());
+    if (*n != 1 && *n != 2 && *n != 4 && *n != 8) return usageError("--num-tiles must be 1, 2, 4 or 8");
+    o.numTiles = static_cast<int>(*n);
+  }
+  if (p.has("--resources-scaling-factors")) {
+    o.scalingFactors = p.getAll("--resources-scaling-factors");
+    if (!fourthScale.empty()) o.scalingFactors.push_back(fourthScale);
+    for (const std::string& f : o.scalingFactors) {
+      auto x = parseDouble("--resources-scaling-factors", f);
+      if (!x) return reportError(x.error());
+      if (!(*x > 0 && *x <= 1)) return usageError("--resources-scaling-factors: " + f + " is not in (0, 1]");
+    }
+  }
   if (p.has("--optimizer")) o.optimizer = p.get("--optimizer");
   if (p.has("--lr")) {
     auto lr = parseDouble("--lr", p.get("--lr"));
@@ -98,6 +146,13 @@ int compileCommand(const std::vector<std::string>& args) {
               result->numOptimizer, static_cast<long long>(result->numParams));
   std::printf("Estimated chip latency per step: %.1f us; compile time %.0f ms\n", result->estLatencyUs,
               result->compileMs);
+  if (result->hypersectionInstances > result->hypersectionsUnique)
+    std::printf("hypersections: %d unique, %d instances; ~%.2f ms saved\n", result->hypersectionsUnique,
+                result->hypersectionInstances, result->compileMsSavedEstimate);
+  if (result->numBitfiles > 0)
+    std::printf("Placed %d bitfiles: %lld hops on the on-chip network (row-major placement: %lld)\n",
+                result->numBitfiles, static_cast<long long>(result->placedHops),
+                static_cast<long long>(result->rowMajorHops));
   std::printf("PEF: %s\nLog: %s\n", result->pefPath.c_str(), result->logPath.c_str());
   return 0;
 }

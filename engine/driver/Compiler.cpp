@@ -15,6 +15,7 @@
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "kernelc/Linker.h"
 #include "mapping/SectionMapper.h"
 #include "partition/Decomposer.h"
 #include "pef/Pef.h"
@@ -96,7 +97,7 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
     ~SinkGuard() { support::removeFileSink(path); }
   } sinkGuard{result.logPath};
 
-  constexpr int kStages = 6;
+  constexpr int kStages = 7;
   int stageIndex = 0;
   auto stageStart = Clock::now();
   auto stage = [&](const std::string& name) -> Status {
@@ -152,12 +153,40 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   DFC_TRY(stage("decompose"));
   auto archSpec = arch::loadArch(opts.arch);
   if (!archSpec) return archSpec.error();
+  auto scaledArch = arch::scaleArch(*archSpec, opts.nChips, opts.numTiles);
+  if (!scaledArch) return scaledArch.error();
+  *archSpec = std::move(*scaledArch);
   arch::CostModel cost(*archSpec);
-  auto subgraphs = partition::decompose(pef.graph, {opts.level});
+  partition::DecomposeOptions decomposeOptions;
+  decomposeOptions.level = opts.level;
+  decomposeOptions.o1RuleList = opts.o1RuleList;
+  decomposeOptions.enableHypersection = opts.enableHypersection;
+  auto subgraphs = partition::decompose(pef.graph, decomposeOptions);
   if (!subgraphs) return subgraphs.error();
-  auto plan = mapping::mapSections(pef.graph, *subgraphs, cost, opts.level);
+  partition::HypersectionCache<partition::MappedSubgraph> mappingCache;  // compile once per hypersection, reuse
+  mapping::MappingOptions mappingOptions;
+  mappingOptions.cache = &mappingCache;
+  if (!opts.scalingFactors.empty()) {
+    auto scales = mapping::parseScalingFactors(opts.scalingFactors);
+    if (!scales) return scales.error();
+    mappingOptions.forwardScale = scales->forwardScale;
+    mappingOptions.backwardScale = scales->backwardScale;
+    mappingOptions.gradNormScale = scales->gradNormScale;
+    mappingOptions.optimizerScale = scales->optimizerScale;
+  }
+  auto plan = mapping::mapSections(pef.graph, *subgraphs, cost, opts.level, mappingOptions);
   if (!plan) return plan.error();
+  result.compileMsSavedEstimate = mappingCache.stats().msSavedEstimate;
   pef.plan = std::move(*plan);
+
+  DFC_TRY(stage("place"));  // lower, place and link one bitfile per hypersection
+  auto link = kernelc::linkPlan(pef.graph, pef.plan, cost, mappingOptions);
+  if (!link) return link.error();
+  pef.bitfiles = link->bitfiles;
+  result.placedHops = link->placedHops;
+  result.rowMajorHops = link->naiveHops;
+  result.numBitfiles = static_cast<int>(link->bitfiles.size());
+  spdlog::info("placed {} bitfiles: {} hops ({} row-major)", result.numBitfiles, result.placedHops, result.rowMajorHops);
 
   DFC_TRY(stage("write-pef"));
   pef.meta.pefName = pefName;
@@ -171,7 +200,7 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   pef.meta.inference = opts.inference;
   pef.meta.defaultLr = opts.learningRate;
   double elapsedMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  pef.reportJson = buildCompileReportJson(pef.graph, pef.plan, *archSpec, elapsedMs);
+  pef.reportJson = buildCompileReportJson(pef.graph, pef.plan, *archSpec, elapsedMs, &link->sections);
   result.pefPath = fs::absolute(outDir / (pefName + ".pef")).lexically_normal().string();
   if (auto st = pef::writePef(pef, result.pefPath); !st) return st.error();
 
@@ -183,6 +212,8 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
     result.numBackward += s.type == ir::NodeRole::Backward;
     result.numOptimizer += s.type == ir::NodeRole::Optimizer;
   }
+  result.hypersectionsUnique = static_cast<int>(pef.plan.hypersections.size());
+  result.hypersectionInstances = static_cast<int>(pef.plan.sections.size());
   for (int id : pef.plan.schedule) result.estLatencyUs += pef.plan.sections[static_cast<size_t>(id)].estimate.latencyUs;
   for (ir::ValueId p : pef.graph.params()) result.numParams += pef.graph.value(p).type.numElements();
   result.stageMs.back().second = std::chrono::duration<double, std::milli>(Clock::now() - stageStart).count();

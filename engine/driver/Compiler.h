@@ -18,7 +18,12 @@ struct CompileOptions {
   bool inference = false;            // forward only; no loss, gradients or optimizer
   int64_t batchSize = 32;
   partition::OptLevel level = partition::OptLevel::O3;
+  std::string o1RuleList = "default";  // -o1: built-in fusion rule list name or YAML file
+  bool enableHypersection = false;     // -o3: compile hyperfunctions independently and dedupe
   std::string arch = "native";       // preset name, "native" or a YAML file
+  int nChips = 1;                    // --n-chips 1..8: sections may span chips (PCIe cost)
+  int numTiles = 0;                  // --num-tiles 1|2|4|8 per chip (0: all)
+  std::vector<std::string> scalingFactors;  // --resources-scaling-factors: 3 or 4 values (empty: all 1)
   std::string optimizer = "momentum";  // sgd | momentum
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
   uint64_t seed = 42;                // weight initialization
@@ -28,7 +33,7 @@ struct CompileOptions {
 };
 
 struct CompileProgress {
-  std::string stage;  // "frontend", "autograd", "verify", "decompose", "write-pef", "record"
+  std::string stage;  // "frontend", "autograd", "verify", "decompose", "place", "write-pef", "record"
   int index = 0;
   int total = 0;
 };
@@ -43,6 +48,12 @@ struct CompileResult {
   int64_t numParams = 0;   // parameter elements
   double estLatencyUs = 0; // sum over the schedule
   double compileMs = 0;
+  int64_t placedHops = 0;     // total hops of all placed bitfiles
+  int64_t rowMajorHops = 0;   // the same kernel graphs placed naively, row-major
+  int numBitfiles = 0;
+  int hypersectionsUnique = 0;         // distinct compiled hypersections in the plan
+  int hypersectionInstances = 0;       // sections that are instances of them
+  double compileMsSavedEstimate = 0;   // time reuse of per-hypersection results saved
   std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time
 };
 

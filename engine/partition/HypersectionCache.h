@@ -44,6 +44,12 @@ class HypersectionCache {
     if (id >= 0) m_entries.emplace(id, std::make_pair(value, ms));
     return value;
   }
+  // Stores what computing hypersection `id` produced and took (a miss handled by the caller).
+  void insert(int id, T value, double computeMs) {
+    ++m_stats.computed;
+    m_stats.computeMs += computeMs;
+    if (id >= 0) m_entries.emplace(id, std::make_pair(std::move(value), computeMs));
+  }
   const HypersectionStats& stats() const { return m_stats; }
 
  private:

@@ -43,7 +43,9 @@ std::string canonicalForm(const ir::Graph& g, const std::vector<ir::NodeId>& nod
       } else {
         auto [e, fresh] = external.emplace(in, external.size());
         out += "x" + std::to_string(e->second);
-        if (fresh) out += ":" + std::to_string(static_cast<int>(v.kind)) + v.type.toString();
+        // Weights vs activations (a graph input and an earlier layer's result look alike to a section).
+        bool weight = v.kind == ir::ValueKind::Param || v.kind == ir::ValueKind::Const;
+        if (fresh) out += std::string(weight ? ":w" : ":a") + v.type.toString();
       }
       out += ",";
     }

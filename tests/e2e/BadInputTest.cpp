@@ -48,9 +48,9 @@ TEST_CASE("dfc refuses bad flags and models with exit status 2 and names the cul
   CHECK(r.status == 2);
   CHECK(r.output.find("-b/--batch-size") != std::string::npos);
 
-  r = runDfc("compile --model lenet -o1 --db - --output-folder " + (dir / "o1"));
+  r = runDfc("compile --model lenet -o1 --o1-rule-list nosuchrules.yaml --db - --output-folder " + (dir / "o1"));
   CHECK(r.status == 2);
-  CHECK(r.output.find("not implemented yet") != std::string::npos);
+  CHECK(r.output.find("nosuchrules.yaml") != std::string::npos);
 
   r = runDfc("run --pef " + (dir / "missing.pef"));
   CHECK(r.status == 2);
