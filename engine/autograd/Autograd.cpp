@@ -109,8 +109,9 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
   if (forward.inputs != std::vector<ValueId>{image})
     return makeError("training graph: the forward graph '" + forward.name + "' must have the image as its only input");
   const ir::TensorType& logitsType = forward.value(logits).type;
-  if (logitsType.rank() != 2 || logitsType.dtype != ir::DType::F32)
-    return makeError("training graph: logits '" + forward.value(logits).name + "' must be f32 [N, C], is " +
+  const bool languageModel = logitsType.rank() == 3;  // [B, T, V] with i64 labels [B, T]
+  if ((logitsType.rank() != 2 && !languageModel) || logitsType.dtype != ir::DType::F32)
+    return makeError("training graph: logits '" + forward.value(logits).name + "' must be f32 [N, C] or [B, T, V], is " +
                      logitsType.toString());
   for (const char* reserved : {"labels", "lr", "loss"})
     if (forward.findValue(reserved) != ir::kNoValue)
@@ -123,13 +124,27 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
   for (auto& [id, tensor] : g.initializers) tensor = tensor.clone();
   tg.image = image;
   tg.logits = logits;
-  tg.labels = g.addInput("labels", ir::TensorType{ir::DType::I64, {logitsType.shape[0]}});
+  ir::Shape labelShape{logitsType.shape[0]};
+  if (languageModel) labelShape.push_back(logitsType.shape[1]);
+  tg.labels = g.addInput("labels", ir::TensorType{ir::DType::I64, labelShape});
   tg.lr = g.addInput("lr", ir::TensorType{ir::DType::F32, {}});
+
+  // Language models: the loss is the mean over all B*T positions, on [B*T, V] / [B*T] views.
+  ValueId lossLogits = logits, lossLabels = tg.labels;
+  if (languageModel) {
+    const int64_t rows = logitsType.shape[0] * logitsType.shape[1], vocab = logitsType.shape[2];
+    lossLogits = g.addValue("loss/logits_2d", ir::TensorType{ir::DType::F32, {rows, vocab}}, ir::ValueKind::Intermediate);
+    g.addNode(ir::OpKind::Reshape, "loss/reshape_logits", {logits}, {lossLogits},
+              {{"shape", std::vector<int64_t>{rows, vocab}}}, "loss", ir::NodeRole::Forward);
+    lossLabels = g.addValue("loss/labels_1d", ir::TensorType{ir::DType::I64, {rows}}, ir::ValueKind::Intermediate);
+    g.addNode(ir::OpKind::Reshape, "loss/reshape_labels", {tg.labels}, {lossLabels},
+              {{"shape", std::vector<int64_t>{rows}}}, "loss", ir::NodeRole::Forward);
+  }
 
   ir::Node lossNode;
   lossNode.op = ir::OpKind::SoftmaxCrossEntropy;
   lossNode.name = "loss/softmax_cross_entropy";
-  lossNode.inputs = {logits, tg.labels};
+  lossNode.inputs = {lossLogits, lossLabels};
   auto lossType = ir::inferOutputTypes(g, lossNode);
   if (!lossType) return lossType.error();
   tg.loss = g.addValue("loss", lossType->front(), ir::ValueKind::Intermediate);

@@ -19,13 +19,15 @@ struct TrainingConfig {
 struct TrainingGraph {
   ir::Graph graph;  // inputs = {image, labels, lr}; outputs = {loss, logits}
   ir::ValueId image = ir::kNoValue;
-  ir::ValueId labels = ir::kNoValue;  // i64 [batch]
+  ir::ValueId labels = ir::kNoValue;  // i64 [batch], or [batch, seq] for language models
   ir::ValueId lr = ir::kNoValue;      // f32 [] learning rate, fed each step
   ir::ValueId loss = ir::kNoValue;    // f32 []
   ir::ValueId logits = ir::kNoValue;
 };
 
-// `forward` must have its image as the only input and `logits` [N, C] as output.
+// `forward` must have its image as the only input and `logits` [N, C] as output,
+// or (language models) logits [B, T, V]: then labels are i64 [B, T] and the loss,
+// in scope "loss", is the mean cross-entropy over the B*T positions.
 // Fails with an error naming the node if an op has no gradient rule.
 Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ir::ValueId image, ir::ValueId logits,
                                            const TrainingConfig& config);

@@ -235,11 +235,11 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
     case OpKind::GeluGrad:
     case OpKind::LayerNormGrad:
     case OpKind::EmbeddingGrad:
-    case OpKind::Linear:
-      return noRule(n, "is a composite without a gradient rule (run the decompose-composites pass before autograd)");
     case OpKind::SgdUpdate:
     case OpKind::MomentumUpdate:
       return noRule(n, "has no gradient rule (second-order and optimizer ops are not differentiable here)");
+    case OpKind::Linear:
+      return noRule(n, "is a composite without a gradient rule (run the decompose-composites pass before autograd)");
   }
   return noRule(n, "has no gradient rule");
 }

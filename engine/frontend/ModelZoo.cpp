@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "frontend/GraphBuilder.h"
+#include "frontend/ModelZooInternal.h"
 
 namespace dfc::frontend {
 namespace {
@@ -56,34 +57,91 @@ ValueId buildLenet(GraphBuilder& b, ValueId image, int64_t batch) {
 
 using BuildFn = std::function<ValueId(GraphBuilder&, ValueId, int64_t)>;
 
-const std::vector<std::pair<std::string, BuildFn>>& zoo() {
+const std::vector<std::pair<std::string, BuildFn>>& mnistZoo() {
   static const std::vector<std::pair<std::string, BuildFn>> kZoo = {
       {"logreg", buildLogreg}, {"mlp", buildMlp}, {"lenet", buildLenet}};
   return kZoo;
 }
 
+using FamilyFn = Expected<Model> (*)(const std::string&, const ZooOptions&);
+
+// Models built by their own family builder (they take hyperparameters).
+const std::vector<std::pair<std::string, FamilyFn>>& families() {
+  static const std::vector<std::pair<std::string, FamilyFn>> kFamilies = {
+      {"gpt2", zoo::buildGpt2}, {"gpt2-mini", zoo::buildGpt2}, {"bert", zoo::buildBert}};
+  return kFamilies;
+}
+
 }  // namespace
+
+namespace zoo {
+
+Expected<std::map<std::string, int64_t>> resolveParams(const std::string& model, const ZooOptions& options,
+                                                       std::map<std::string, int64_t> defaults) {
+  for (const auto& [key, value] : options.params) {
+    if (!defaults.count(key)) {
+      std::string known;
+      for (const auto& [k, v] : defaults) known += (known.empty() ? "" : ", ") + k;
+      return makeError("model '" + model + "': unknown parameter '" + key + "'" +
+                       (known.empty() ? std::string(" (it takes none)") : " (known: " + known + ")"));
+    }
+    if (value < 1)
+      return makeError("model '" + model + "': parameter '" + key + "' must be >= 1, got " + std::to_string(value));
+    defaults[key] = value;
+  }
+  return defaults;
+}
+
+ir::ValueId op1(GraphBuilder& b, ir::OpKind kind, std::vector<ir::ValueId> in, ir::Attributes attrs) {
+  auto outs = b.op(kind, std::move(in), std::move(attrs));
+  return outs.empty() ? ir::kNoValue : outs.front();
+}
+
+ir::ValueId filledParam(GraphBuilder& b, const std::string& name, ir::Shape shape, float value) {
+  ir::Tensor t(ir::TensorType{ir::DType::F32, std::move(shape)});
+  for (float& x : t.span<float>()) x = value;
+  return b.param(name, std::move(t));
+}
+
+}  // namespace zoo
 
 std::vector<std::string> zooModelNames() {
   std::vector<std::string> names;
-  for (const auto& [name, fn] : zoo()) names.push_back(name);
+  for (const auto& [name, fn] : mnistZoo()) names.push_back(name);
+  for (const auto& [name, fn] : families()) names.push_back(name);
   return names;
 }
 
 Expected<Model> buildZooModel(const std::string& name, int64_t batchSize, uint64_t seed) {
+  ZooOptions options;
+  options.batchSize = batchSize;
+  options.seed = seed;
+  return buildZooModel(name, options);
+}
+
+Expected<Model> buildZooModel(const std::string& name, const ZooOptions& options) {
+  const int64_t batchSize = options.batchSize;
   const BuildFn* build = nullptr;
   std::string known;
-  for (const auto& [zooName, fn] : zoo()) {
+  for (const auto& [zooName, fn] : mnistZoo()) {
     if (zooName == name) build = &fn;
     known += (known.empty() ? "" : ", ") + zooName;
   }
-  if (!build) return makeError("unknown model '" + name + "'; the zoo has: " + known);
+  FamilyFn family = nullptr;
+  for (const auto& [zooName, fn] : families()) {
+    if (zooName == name) family = fn;
+    known += ", " + zooName;
+  }
+  if (!build && !family) return makeError("unknown model '" + name + "'; the zoo has: " + known);
   if (batchSize < 1) return makeError("model '" + name + "': batch size must be >= 1, got " + std::to_string(batchSize));
+  if (family) return family(name, options);
+  auto params = zoo::resolveParams(name, options, {});
+  if (!params) return params.error();
 
   Model model;
   model.graph.name = name;
   model.numClasses = kClasses;
-  GraphBuilder b(model.graph, seed);
+  GraphBuilder b(model.graph, options.seed);
   model.image = b.input("image", ir::TensorType{ir::DType::F32, {batchSize, 1, kImageSide, kImageSide}});
   model.logits = (*build)(b, model.image, batchSize);
   if (!b.status()) return b.status().error().withContext("model '" + name + "'");

@@ -2,6 +2,7 @@
 // The built-in model zoo. Models are built with GraphBuilder; every layer is
 // a hyperfunction scope ("conv1", "fc2") so sections and traces group by it.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,16 +12,31 @@
 namespace dfc::frontend {
 
 // A forward (inference) graph with its image input and logits output marked.
+// Language models: `image` is the i64 [B, T] token ids ("input_ids"), logits
+// are f32 [B, T, V] and numClasses is the vocabulary size V.
 struct Model {
   ir::Graph graph;             // graph.inputs = {image}, graph.outputs = {logits}
   ir::ValueId image = ir::kNoValue;
   ir::ValueId logits = ir::kNoValue;
   int64_t numClasses = 0;
+  std::string task = "classification";  // "classification" | "language_model"
 };
 
-std::vector<std::string> zooModelNames();  // {"logreg", "mlp", "lenet"}
+// Build options. `params` overrides model hyperparameters; the keys a model
+// knows: num_layers, hidden_size, num_heads, seq_len, vocab_size, num_classes
+// (transformers); image_size, in_channels, num_classes (resnet18). Unknown keys
+// or bad values fail with an error naming the key.
+struct ZooOptions {
+  int64_t batchSize = 32;
+  uint64_t seed = 42;
+  std::map<std::string, int64_t> params;
+};
+
+// {"logreg", "mlp", "lenet", "gpt2", "gpt2-mini", "bert", "resnet18"}
+std::vector<std::string> zooModelNames();
 // Builds `name` for batch size `batchSize` with weights initialized from `seed`
 // (deterministic). Unknown name: an error listing the zoo.
 Expected<Model> buildZooModel(const std::string& name, int64_t batchSize, uint64_t seed = 42);
+Expected<Model> buildZooModel(const std::string& name, const ZooOptions& options);
 
 }  // namespace dfc::frontend

@@ -6,8 +6,8 @@
 
 using namespace dfc;
 
-TEST_CASE("every zoo model maps an f32 [N,1,28,28] image to [N,10] logits") {
-  for (const std::string& name : frontend::zooModelNames()) {
+TEST_CASE("every MNIST zoo model maps an f32 [N,1,28,28] image to [N,10] logits") {
+  for (const std::string name : {"logreg", "mlp", "lenet"}) {
     INFO(name);
     auto m = frontend::buildZooModel(name, 3);
     REQUIRE(m.ok());

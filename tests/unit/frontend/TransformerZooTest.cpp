@@ -1,0 +1,133 @@
+// The transformer models of the zoo: shapes, scopes, parameter counts, options.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "frontend/ModelZoo.h"
+#include "ir/Verifier.h"
+
+using namespace dfc;
+using frontend::ZooOptions;
+
+namespace {
+
+ZooOptions opts(int64_t batch, std::map<std::string, int64_t> params = {}) {
+  ZooOptions o;
+  o.batchSize = batch;
+  o.params = std::move(params);
+  return o;
+}
+
+int64_t parameterCount(const ir::Graph& g) {
+  int64_t count = 0;
+  for (auto p : g.params()) count += g.value(p).type.numElements();
+  return count;
+}
+
+// The op structure of the nodes under scope `prefix`: op, scope suffix, attributes, output types.
+std::vector<std::string> structure(const ir::Graph& g, const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const auto& n : g.nodes) {
+    if (n.scope != prefix && n.scope.rfind(prefix + "/", 0) != 0) continue;
+    std::string s = std::string(ir::opName(n.op)) + " " + n.scope.substr(prefix.size());
+    for (const auto& [k, v] : n.attrs) s += " " + k + (std::holds_alternative<double>(v) ? "=" + std::to_string(std::get<double>(v)) : "");
+    for (auto o : n.outputs) s += " " + g.value(o).type.toString();
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gpt2-mini maps i64 token ids [B,T] to logits [B,T,V] for any batch") {
+  for (int64_t batch : {1, 3}) {
+    auto m = frontend::buildZooModel("gpt2-mini", opts(batch));
+    REQUIRE(m.ok());
+    CHECK(m->task == "language_model");
+    CHECK(m->numClasses == 256);
+    CHECK(m->graph.value(m->image).type == ir::TensorType{ir::DType::I64, {batch, 32}});
+    CHECK(m->graph.value(m->logits).type == ir::TensorType{ir::DType::F32, {batch, 32, 256}});
+    CHECK(m->graph.inputs == std::vector<ir::ValueId>{m->image});
+    auto verified = ir::verifyGraph(m->graph);
+    INFO((verified.ok() ? std::string() : verified.error().message()));
+    CHECK(verified.ok());
+  }
+}
+
+TEST_CASE("gpt2 with 12 layers has 12 h.<i> scopes of identical structure") {
+  auto m = frontend::buildZooModel("gpt2", opts(2, {{"hidden_size", 32}, {"num_heads", 4}, {"seq_len", 8},
+                                                   {"vocab_size", 50}}));
+  REQUIRE(m.ok());
+  REQUIRE(ir::verifyGraph(m->graph).ok());
+  std::set<std::string> scopes;
+  for (const auto& n : m->graph.nodes) scopes.insert(n.scope);
+  const auto first = structure(m->graph, "h.0");
+  CHECK(first.size() > 20);
+  for (int i = 0; i < 12; ++i) {
+    std::string s = "h." + std::to_string(i);
+    CHECK(scopes.count(s));
+    CHECK(scopes.count(s + "/attn"));
+    CHECK(scopes.count(s + "/mlp"));
+    CHECK(structure(m->graph, s) == first);
+  }
+  CHECK_FALSE(scopes.count("h.12"));
+  for (const char* s : {"embeddings", "ln_f", "lm_head"}) CHECK(scopes.count(s));
+  // One fused QKV matmul per block: weight [D, 3D].
+  CHECK(m->graph.value(m->graph.findValue("h.5/attn/c_attn.weight")).type.shape == ir::Shape{32, 96});
+}
+
+TEST_CASE("gpt2 small has the 124M parameters of GPT-2 (tied LM head)") {
+  auto m = frontend::buildZooModel("gpt2", opts(1, {{"seq_len", 8}}));
+  REQUIRE(m.ok());
+  // The position table is sized by seq_len: subtract the 8-row table, add the 1024-row one.
+  CHECK(parameterCount(m->graph) - 8 * 768 + 1024 * 768 == 124439808);
+  auto mini = frontend::buildZooModel("gpt2-mini", opts(1));
+  REQUIRE(mini.ok());
+  // wte + wpe + 2 blocks (2 LNs, c_attn, c_proj, c_fc, c_proj) + ln_f
+  CHECK(parameterCount(mini->graph) == 256 * 64 + 32 * 64 +
+                                           2 * (4 * 64 + 64 * 192 + 192 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64) +
+                                           2 * 64);
+}
+
+TEST_CASE("bert is an encoder with a classification head on token 0") {
+  auto m = frontend::buildZooModel("bert", opts(2, {{"num_layers", 3}, {"hidden_size", 32}, {"num_heads", 2},
+                                                   {"seq_len", 8}, {"vocab_size", 40}, {"num_classes", 3}}));
+  REQUIRE(m.ok());
+  CHECK(ir::verifyGraph(m->graph).ok());
+  CHECK(m->task == "classification");
+  CHECK(m->numClasses == 3);
+  CHECK(m->graph.value(m->logits).type == ir::TensorType{ir::DType::F32, {2, 3}});
+  int masks = 0;
+  for (const auto& n : m->graph.nodes) masks += n.op == ir::OpKind::CausalMask;
+  CHECK(masks == 0);
+  CHECK(structure(m->graph, "layer.0") == structure(m->graph, "layer.2"));
+}
+
+TEST_CASE("zoo options: unknown keys and bad values name the key") {
+  auto bad = frontend::buildZooModel("gpt2-mini", opts(1, {{"num_layer", 2}}));
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message(), Catch::Contains("num_layer") && Catch::Contains("gpt2-mini"));
+  auto zero = frontend::buildZooModel("gpt2-mini", opts(1, {{"num_heads", 0}}));
+  REQUIRE_FALSE(zero.ok());
+  CHECK_THAT(zero.error().message(), Catch::Contains("num_heads"));
+  auto indivisible = frontend::buildZooModel("gpt2-mini", opts(1, {{"num_heads", 5}}));
+  REQUIRE_FALSE(indivisible.ok());
+  CHECK_THAT(indivisible.error().message(), Catch::Contains("hidden_size"));
+  auto lenet = frontend::buildZooModel("lenet", opts(1, {{"num_layers", 2}}));
+  REQUIRE_FALSE(lenet.ok());
+  CHECK_THAT(lenet.error().message(), Catch::Contains("num_layers"));
+}
+
+TEST_CASE("transformer weights are deterministic in the seed") {
+  ZooOptions a = opts(1), c = opts(1);
+  c.seed = 7;
+  auto x = frontend::buildZooModel("gpt2-mini", a), y = frontend::buildZooModel("gpt2-mini", a),
+       z = frontend::buildZooModel("gpt2-mini", c);
+  REQUIRE((x.ok() && y.ok() && z.ok()));
+  ir::ValueId w = x->graph.findValue("h.1/mlp/c_fc.weight");
+  REQUIRE(w != ir::kNoValue);
+  auto p = x->graph.initializers.at(w).span<float>(), q = y->graph.initializers.at(w).span<float>(),
+       r = z->graph.initializers.at(w).span<float>();
+  CHECK(std::equal(p.begin(), p.end(), q.begin()));
+  CHECK_FALSE(std::equal(p.begin(), p.end(), r.begin()));
+}
