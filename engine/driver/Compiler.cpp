@@ -18,6 +18,7 @@
 #include "kernelc/Linker.h"
 #include "mapping/SectionMapper.h"
 #include "partition/Decomposer.h"
+#include "passes/PassManager.h"
 #include "pef/Pef.h"
 #include "profile/RunStore.h"
 #include "support/FileUtil.h"
@@ -97,7 +98,7 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
     ~SinkGuard() { support::removeFileSink(path); }
   } sinkGuard{result.logPath};
 
-  constexpr int kStages = 7;
+  constexpr int kStages = 8;
   int stageIndex = 0;
   auto stageStart = Clock::now();
   auto stage = [&](const std::string& name) -> Status {
@@ -145,6 +146,20 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
     pef.meta.lossOutput = pef.graph.value(training->loss).name;
     pef.meta.logitsOutput = pef.graph.value(training->logits).name;
     dump(pef.graph, "autograd");
+  }
+
+  DFC_TRY(stage("passes"));
+  {
+    passes::PassManagerOptions po;
+    po.afterPass = [&](const ir::Graph& g, int index, const std::string& pass) {
+      dump(g, fmt::format("{:02d}-{}", index, pass));
+    };
+    auto pm = passes::PassManager::create(
+        opts.inference ? passes::kDefaultInferencePipeline : passes::kDefaultTrainingPipeline, std::move(po));
+    if (!pm) return pm.error();
+    if (auto st = pm->run(pef.graph); !st) return st.error().withContext(opts.model);
+    for (const auto& r : pm->records())
+      spdlog::info("pass {}: {:.1f} ms, {} -> {} nodes", r.pass, r.ms, r.nodesBefore, r.nodesAfter);
   }
 
   DFC_TRY(stage("verify"));

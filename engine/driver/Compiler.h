@@ -33,7 +33,7 @@ struct CompileOptions {
 };
 
 struct CompileProgress {
-  std::string stage;  // "frontend", "autograd", "verify", "decompose", "place", "write-pef", "record"
+  std::string stage;  // "frontend", "autograd", "passes", "verify", "decompose", "place", "write-pef", "record"
   int index = 0;
   int total = 0;
 };
