@@ -157,11 +157,34 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
 
   const auto users = g.computeUsers();
   GradientEmitter emitter(g);
+  ValueId step = ir::kNoValue;
+  if (config.optimizer == Optimizer::Adam) {
+    emitter.setContext("optimizer", ir::NodeRole::Optimizer, "adam");
+    ValueId counter = g.addConst(emitter.uniqueValueName("adam.step"), ir::Tensor::scalarF32(0.0f));
+    auto next = emitter.emit(ir::OpKind::Add, {counter, emitter.constant("one", ir::Tensor::scalarF32(1.0f))}, {},
+                             "step_next");
+    if (!next) return next.error();
+    step = *next;
+    g.updates.push_back({counter, step});
+  }
   for (size_t i = 0; i < params.size(); ++i) {
     ValueId p = params[i];
     std::string pname = g.value(p).name;
     emitter.setContext(scopeOfParam(g, users, p), ir::NodeRole::Optimizer, pname);
-    if (config.optimizer == Optimizer::Sgd) {
+    if (config.optimizer == Optimizer::Adam) {
+      ValueId m = g.addConst(emitter.uniqueValueName(pname + ".adam_m"), ir::Tensor(g.value(p).type));
+      ValueId v = g.addConst(emitter.uniqueValueName(pname + ".adam_v"), ir::Tensor(g.value(p).type));
+      auto outs = emitter.emitMulti(ir::OpKind::AdamUpdate, {p, (*grads)[i], m, v, tg.lr, step},
+                                    {{"beta1", config.beta1},
+                                     {"beta2", config.beta2},
+                                     {"epsilon", config.epsilon},
+                                     {"weight_decay", config.weightDecay}},
+                                    "adam_update");
+      if (!outs) return outs.error();
+      g.updates.push_back({p, (*outs)[0]});
+      g.updates.push_back({m, (*outs)[1]});
+      g.updates.push_back({v, (*outs)[2]});
+    } else if (config.optimizer == Optimizer::Sgd) {
       auto np = emitter.emit(ir::OpKind::SgdUpdate, {p, (*grads)[i], tg.lr}, {{"weight_decay", config.weightDecay}},
                              "sgd_update");
       if (!np) return np.error();

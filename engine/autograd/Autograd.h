@@ -8,12 +8,19 @@
 
 namespace dfc::autograd {
 
-enum class Optimizer { Sgd, Momentum };
+enum class Optimizer { Sgd, Momentum, Adam };
 
+// Adam keeps m and v per parameter as Consts written back through
+// Graph::updates, and one shared step counter: Const "adam.step" (f32[], 0 at
+// start) that the optimizer role increments with an add before the updates, so
+// adam_update sees the 1-based step t for its bias correction.
 struct TrainingConfig {
   Optimizer optimizer = Optimizer::Momentum;
   double momentum = 0.9;
   double weightDecay = 0.0;
+  double beta1 = 0.9;     // Adam
+  double beta2 = 0.999;   // Adam
+  double epsilon = 1e-8;  // Adam
 };
 
 struct TrainingGraph {

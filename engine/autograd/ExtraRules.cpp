@@ -77,6 +77,15 @@ Expected<Grads> applyExtraRule(GradientEmitter& e, const ir::Node& n, ValueId dy
       return one(e.emit(OpKind::EmbeddingGrad, {dy, n.inputs[1]},
                         {{"num_embeddings", e.graph().value(n.inputs[0]).type.shape[0]}}, "grad"),
                  2);
+    case OpKind::BatchNorm: {
+      auto outs = e.emitMulti(OpKind::BatchNormGrad, {dy, n.inputs[0], n.inputs[1]},
+                              {{"epsilon", n.floatAttr("epsilon", 1e-5)}}, "grad");
+      if (!outs) return outs.error();
+      return Grads{(*outs)[0], (*outs)[1], (*outs)[2]};
+    }
+    case OpKind::GlobalAvgPool:
+      return one(e.emit(OpKind::GlobalAvgPoolGrad, {dy}, {{"input_shape", e.graph().value(n.inputs[0]).type.shape}},
+                        "grad"));
     default:
       return noRule(n, "has no gradient rule");
   }

@@ -208,8 +208,11 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
       return g;
     }
     case OpKind::MaxPool2d:
-      return one(e.emit(OpKind::MaxPool2dGrad, {dy, n.inputs[0]},
-                        {{"kernel", n.intsAttr("kernel")}, {"stride", n.intsAttr("stride")}}, "grad"));
+    {
+      ir::Attributes a{{"kernel", n.intsAttr("kernel")}, {"stride", n.intsAttr("stride")}};
+      if (n.attrs.count("pad")) a["pad"] = n.intsAttr("pad");
+      return one(e.emit(OpKind::MaxPool2dGrad, {dy, n.inputs[0]}, std::move(a), "grad"));
+    }
     case OpKind::Reshape:
       return one(h.reshape(dy, h.shape(n.inputs[0]), "grad"));
     case OpKind::ReduceSum:
@@ -222,6 +225,8 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
     case OpKind::CausalMask:
     case OpKind::LayerNorm:
     case OpKind::Embedding:
+    case OpKind::BatchNorm:
+    case OpKind::GlobalAvgPool:
       return applyExtraRule(e, n, dy, need);
     case OpKind::SoftmaxCrossEntropy:
       return crossEntropyRule(h, e, n, dy);
@@ -235,6 +240,9 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
     case OpKind::GeluGrad:
     case OpKind::LayerNormGrad:
     case OpKind::EmbeddingGrad:
+    case OpKind::BatchNormGrad:
+    case OpKind::GlobalAvgPoolGrad:
+    case OpKind::AdamUpdate:
     case OpKind::SgdUpdate:
     case OpKind::MomentumUpdate:
       return noRule(n, "has no gradient rule (second-order and optimizer ops are not differentiable here)");

@@ -68,7 +68,7 @@ using FamilyFn = Expected<Model> (*)(const std::string&, const ZooOptions&);
 // Models built by their own family builder (they take hyperparameters).
 const std::vector<std::pair<std::string, FamilyFn>>& families() {
   static const std::vector<std::pair<std::string, FamilyFn>> kFamilies = {
-      {"gpt2", zoo::buildGpt2}, {"gpt2-mini", zoo::buildGpt2}, {"bert", zoo::buildBert}};
+      {"gpt2", zoo::buildGpt2}, {"gpt2-mini", zoo::buildGpt2}, {"bert", zoo::buildBert}, {"resnet18", zoo::buildResnet18}};
   return kFamilies;
 }
 

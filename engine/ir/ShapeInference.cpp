@@ -104,10 +104,11 @@ Expected<std::vector<TensorType>> inferOutputTypes(const Graph& g, const Node& n
     }
     case OpKind::MaxPool2d: {
       DFC_TRY(requireRank(0, 4));
-      auto k = pair("kernel", 2), s = pair("stride", 2);
+      auto k = pair("kernel", 2), s = pair("stride", 2), p = pair("pad", 0);
       if (k[0] <= 0 || k[1] <= 0 || s[0] <= 0 || s[1] <= 0) return fail(n, "kernel and stride must be positive");
+      if (p[0] < 0 || p[1] < 0 || p[0] >= k[0] || p[1] >= k[1]) return fail(n, "pad must be in [0, kernel)");
       const Shape& x = in[0]->shape;
-      int64_t oh = convOut(x[2], k[0], s[0], 0), ow = convOut(x[3], k[1], s[1], 0);
+      int64_t oh = convOut(x[2], k[0], s[0], p[0]), ow = convOut(x[3], k[1], s[1], p[1]);
       if (oh <= 0 || ow <= 0) return fail(n, "kernel larger than input " + shapeStr(x));
       return std::vector{f32({x[0], x[1], oh, ow})};
     }
@@ -255,6 +256,37 @@ Expected<std::vector<TensorType>> inferOutputTypes(const Graph& g, const Node& n
       if (v <= 0) return fail(n, "needs a positive num_embeddings");
       return std::vector{f32({v, dy.back()})};
     }
+    case OpKind::GlobalAvgPool:
+      DFC_TRY(requireRank(0, 4));
+      return std::vector{f32({in[0]->shape[0], in[0]->shape[1]})};
+    case OpKind::GlobalAvgPoolGrad: {
+      auto shape = n.intsAttr("input_shape");
+      if (shape.size() != 4) return fail(n, "needs attribute input_shape:[n,c,h,w]");
+      if (in[0]->shape != Shape{shape[0], shape[1]})
+        return fail(n, "dy " + shapeStr(in[0]->shape) + " does not match input_shape " + shapeStr(shape));
+      return std::vector{f32(shape)};
+    }
+    case OpKind::BatchNorm:
+    case OpKind::BatchNormGrad: {
+      const bool grad = n.op == OpKind::BatchNormGrad;
+      const Shape& x = in[grad ? 1 : 0]->shape;
+      if (x.size() < 2) return fail(n, "needs x of rank >= 2 [N, C, ...]");
+      const Shape ch{x[1]};
+      if (in[grad ? 2 : 1]->shape != ch) return fail(n, "gamma must have shape " + shapeStr(ch));
+      if (!grad) {
+        if (in[2]->shape != ch) return fail(n, "beta must have shape " + shapeStr(ch));
+        return std::vector{*in[0]};
+      }
+      DFC_TRY(requireSame(0, 1));
+      return std::vector{*in[1], f32(ch), f32(ch)};
+    }
+    case OpKind::AdamUpdate:
+      DFC_TRY(requireSame(0, 1));
+      DFC_TRY(requireSame(0, 2));
+      DFC_TRY(requireSame(0, 3));
+      if (in[4]->numElements() != 1) return fail(n, "learning rate must be a scalar");
+      if (in[5]->numElements() != 1) return fail(n, "step must be a scalar");
+      return std::vector{*in[0], *in[0], *in[0]};
     case OpKind::SgdUpdate:
       DFC_TRY(requireSame(0, 1));
       if (in[2]->numElements() != 1) return fail(n, "learning rate must be a scalar");

@@ -61,6 +61,12 @@ Status runKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs
     case OpKind::Embedding:
     case OpKind::EmbeddingGrad:
       return kernels::runTransformer(node, inputs, outputs);
+    case OpKind::GlobalAvgPool:
+    case OpKind::GlobalAvgPoolGrad:
+    case OpKind::BatchNorm:
+    case OpKind::BatchNormGrad:
+    case OpKind::AdamUpdate:
+      return kernels::runVision(node, inputs, outputs);
   }
   return kernels::nodeError(node, "no kernel for this op");
 }

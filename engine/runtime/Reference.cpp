@@ -184,23 +184,27 @@ Status evalNode(const ir::Node& n, const std::vector<const Tensor*>& in, std::ve
     }
     case OpKind::MaxPool2d:
     case OpKind::MaxPool2dGrad: {
-      auto k = attrPair(n, "kernel", 2), s = attrPair(n, "stride", 2);
+      auto k = attrPair(n, "kernel", 2), s = attrPair(n, "stride", 2), p = attrPair(n, "pad", 0);
       const bool grad = n.op == OpKind::MaxPool2dGrad;
       const Tensor& x = grad ? *in[1] : *in[0];
       const auto& xs = x.shape();
-      int64_t oh = (xs[2] - k[0]) / s[0] + 1, ow = (xs[3] - k[1]) / s[1] + 1;
+      int64_t oh = (xs[2] + 2 * p[0] - k[0]) / s[0] + 1, ow = (xs[3] + 2 * p[1] - k[1]) / s[1] + 1;
       if (grad) std::memset(y.bytes(), 0, y.byteSize());
       for (int64_t b = 0; b < xs[0]; ++b)
         for (int64_t c = 0; c < xs[1]; ++c)
           for (int64_t oy = 0; oy < oh; ++oy)
             for (int64_t ox = 0; ox < ow; ++ox) {
-              int64_t by = oy * s[0], bx = ox * s[1];
+              // Padding is -inf: only in-bounds cells compete; the first maximum wins.
+              int64_t by = -1, bx = -1;
               for (int64_t i = 0; i < k[0]; ++i)
-                for (int64_t j = 0; j < k[1]; ++j)
-                  if (at4(x, b, c, oy * s[0] + i, ox * s[1] + j) > at4(x, b, c, by, bx)) {
-                    by = oy * s[0] + i;
-                    bx = ox * s[1] + j;
+                for (int64_t j = 0; j < k[1]; ++j) {
+                  int64_t iy = oy * s[0] - p[0] + i, ix = ox * s[1] - p[1] + j;
+                  if (iy < 0 || iy >= xs[2] || ix < 0 || ix >= xs[3]) continue;
+                  if (by < 0 || at4(x, b, c, iy, ix) > at4(x, b, c, by, bx)) {
+                    by = iy;
+                    bx = ix;
                   }
+                }
               if (grad) ref4(y, b, c, by, bx) += at4(*in[0], b, c, oy, ox);
               else ref4(y, b, c, oy, ox) = at4(x, b, c, by, bx);
             }
@@ -286,6 +290,12 @@ Status evalNode(const ir::Node& n, const std::vector<const Tensor*>& in, std::ve
     case OpKind::Embedding:
     case OpKind::EmbeddingGrad:
       return reference::evalTransformerOp(n, in, out);
+    case OpKind::GlobalAvgPool:
+    case OpKind::GlobalAvgPoolGrad:
+    case OpKind::BatchNorm:
+    case OpKind::BatchNormGrad:
+    case OpKind::AdamUpdate:
+      return reference::evalVisionOp(n, in, out);
   }
   return refError(n, "no reference implementation");
 }

@@ -8,6 +8,8 @@
 
 namespace dfc::runtime::reference {
 
+// global_avg_pool, batch_norm (+grads) and adam_update.
+Status evalVisionOp(const ir::Node& n, const std::vector<const ir::Tensor*>& in, std::vector<ir::Tensor>& out);
 Status evalTransformerOp(const ir::Node& n, const std::vector<const ir::Tensor*>& in, std::vector<ir::Tensor>& out);
 
 }  // namespace dfc::runtime::reference

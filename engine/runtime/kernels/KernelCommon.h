@@ -39,5 +39,6 @@ Status runSoftmax(const ir::Node& node, Inputs in, Outputs out);
 Status runOptimizer(const ir::Node& node, Inputs in, Outputs out);
 Status runLayout(const ir::Node& node, Inputs in, Outputs out);       // transpose, slice, batch_matmul
 Status runTransformer(const ir::Node& node, Inputs in, Outputs out);  // gelu, layer_norm, embedding, ...
+Status runVision(const ir::Node& node, Inputs in, Outputs out);       // global_avg_pool, batch_norm, adam_update
 
 }  // namespace dfc::runtime::kernels

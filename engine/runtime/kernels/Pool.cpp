@@ -1,5 +1,5 @@
-// Max pooling (no padding) and its gradient, which routes dy to the first
-// maximum of each window.
+// Max pooling (optional padding, which acts as -inf) and its gradient, which
+// routes dy to the first maximum of each window.
 #include <cstring>
 
 #include "runtime/kernels/KernelCommon.h"
@@ -9,29 +9,34 @@ namespace {
 
 Status poolGeometry(const ir::Node& node, const ir::Shape& x, const ir::Shape& y, Window& g) {
   if (x.size() != 4 || y.size() != 4) return nodeError(node, "expects 4-D tensors");
-  auto k = pairAttr(node, "kernel", 2), s = pairAttr(node, "stride", 2);
-  g = Window{x[0], x[1], x[2], x[3], k[0], k[1], s[0], s[1], 0, 0, 0, 0};
+  auto k = pairAttr(node, "kernel", 2), s = pairAttr(node, "stride", 2), p = pairAttr(node, "pad", 0);
+  g = Window{x[0], x[1], x[2], x[3], k[0], k[1], s[0], s[1], p[0], p[1], 0, 0};
   if (g.kh <= 0 || g.kw <= 0 || g.sh <= 0 || g.sw <= 0) return nodeError(node, "kernel and stride must be positive");
-  g.oh = (g.h - g.kh) / g.sh + 1;
-  g.ow = (g.w - g.kw) / g.sw + 1;
+  if (g.ph < 0 || g.pw < 0 || g.ph >= g.kh || g.pw >= g.kw) return nodeError(node, "pad must be in [0, kernel)");
+  g.oh = (g.h + 2 * g.ph - g.kh) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - g.kw) / g.sw + 1;
   if (y[0] != x[0] || y[1] != x[1] || y[2] != g.oh || y[3] != g.ow)
     return nodeError(node, "tensor shapes do not agree with the pooling geometry");
   return {};
 }
 
-// Offset (within one channel plane) of the first maximum of window (oy, ox).
+// Offset (within one channel plane) of the first maximum of window (oy, ox);
+// cells in the padding are skipped. pad < kernel keeps every window non-empty.
 inline int64_t argmaxInWindow(const float* plane, const Window& g, int64_t oy, int64_t ox) {
-  const int64_t y0 = oy * g.sh, x0 = ox * g.sw;
-  int64_t best = y0 * g.w + x0;
-  float bestValue = plane[best];
-  for (int64_t i = 0; i < g.kh; ++i)
+  const int64_t y0 = oy * g.sh - g.ph, x0 = ox * g.sw - g.pw;
+  int64_t best = -1;
+  float bestValue = 0;
+  for (int64_t i = 0; i < g.kh; ++i) {
+    if (y0 + i < 0 || y0 + i >= g.h) continue;
     for (int64_t j = 0; j < g.kw; ++j) {
+      if (x0 + j < 0 || x0 + j >= g.w) continue;
       const int64_t at = (y0 + i) * g.w + x0 + j;
-      if (plane[at] > bestValue) {  // strict: ties keep the first
+      if (best < 0 || plane[at] > bestValue) {  // strict: ties keep the first
         bestValue = plane[at];
         best = at;
       }
     }
+  }
   return best;
 }
 

@@ -77,3 +77,24 @@ TEST_CASE("training graph rejects logits of rank other than 2 or 3") {
   CHECK_THAT(tg.error().message(), Catch::Contains("[B, T, V]"));
 }
 
+
+TEST_CASE("Adam: m, v and the step counter are written back; gpt2-mini loss falls") {
+  auto m = frontend::buildZooModel("gpt2-mini", tiny());
+  REQUIRE(m.ok());
+  autograd::TrainingConfig config;
+  config.optimizer = autograd::Optimizer::Adam;
+  auto tg = autograd::buildTrainingGraph(m->graph, m->image, m->logits, config);
+  INFO((tg.ok() ? std::string() : tg.error().message()));
+  REQUIRE(tg.ok());
+  CHECK(ir::verifyGraph(tg->graph).ok());
+  // param, m, v per parameter plus the shared step counter.
+  CHECK(tg->graph.updates.size() == 3 * m->graph.params().size() + 1);
+  ir::ValueId step = tg->graph.findValue("adam.step");
+  REQUIRE(step != ir::kNoValue);
+  ir::Tensor ids = tokens({2, 8}, 32, 1), labels = tokens({2, 8}, 32, 2);
+  auto losses = train(*tg, ids, labels, 5, 0.003f);
+  for (size_t i = 1; i < losses.size(); ++i) {
+    INFO("step " << i << ": " << losses[i - 1] << " -> " << losses[i]);
+    CHECK(losses[i] < losses[i - 1]);
+  }
+}

@@ -81,3 +81,25 @@ TEST_CASE("gradients of transformer ops match finite differences") {
     }));
   }
 }
+
+TEST_CASE("gradients of vision ops match finite differences") {
+  SECTION("batch_norm: x, gamma and beta") {
+    requireGradientsMatch(gradCheck([](GraphBuilder& b) {
+      return op1(b, OpKind::BatchNorm,
+                 {b.param("x", randomTensor({3, 2, 2, 2}, 12)), b.param("gamma", randomTensor({2}, 13)),
+                  b.param("beta", randomTensor({2}, 14))},
+                 {{"epsilon", 1e-5}});
+    }));
+  }
+  SECTION("global_avg_pool") {
+    requireGradientsMatch(gradCheck(
+        [](GraphBuilder& b) { return op1(b, OpKind::GlobalAvgPool, {b.param("x", randomTensor({2, 3, 2, 3}, 15))}); }));
+  }
+  SECTION("padded maxpool2d") {
+    requireGradientsMatch(gradCheck([](GraphBuilder& b) {
+      return op1(b, OpKind::MaxPool2d, {b.param("x", test::distinctValues({1, 2, 5, 5}, 16))},
+                 {{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
+                  {"pad", std::vector<int64_t>{1, 1}}});
+    }));
+  }
+}

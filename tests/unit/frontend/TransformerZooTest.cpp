@@ -131,3 +131,26 @@ TEST_CASE("transformer weights are deterministic in the seed") {
   CHECK(std::equal(p.begin(), p.end(), q.begin()));
   CHECK_FALSE(std::equal(p.begin(), p.end(), r.begin()));
 }
+
+TEST_CASE("resnet18 has the torchvision layout and 11.7M parameters") {
+  auto m = frontend::buildZooModel("resnet18", opts(1, {{"image_size", 64}}));
+  REQUIRE(m.ok());
+  auto verified = ir::verifyGraph(m->graph);
+  INFO((verified.ok() ? std::string() : verified.error().message()));
+  CHECK(verified.ok());
+  CHECK(m->graph.value(m->logits).type == ir::TensorType{ir::DType::F32, {1, 1000}});
+  // torchvision resnet18 (conv weights, BN affine, fc): 11,689,512.
+  CHECK(parameterCount(m->graph) == 11689512);
+  std::set<std::string> scopes;
+  for (const auto& n : m->graph.nodes) scopes.insert(n.scope);
+  for (int s = 1; s <= 4; ++s)
+    for (int blk = 0; blk < 2; ++blk) CHECK(scopes.count("layer" + std::to_string(s) + "." + std::to_string(blk)));
+  CHECK(m->graph.findValue("layer2.0/downsample.0.weight") != ir::kNoValue);
+  CHECK(m->graph.findValue("layer1.0/downsample.0.weight") == ir::kNoValue);
+  auto small = frontend::buildZooModel("resnet18", opts(2, {{"image_size", 32}, {"in_channels", 1}, {"num_classes", 10}}));
+  REQUIRE(small.ok());
+  CHECK(small->graph.value(small->logits).type == ir::TensorType{ir::DType::F32, {2, 10}});
+  auto bad = frontend::buildZooModel("resnet18", opts(1, {{"hidden_size", 3}}));
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message(), Catch::Contains("hidden_size"));
+}

@@ -198,3 +198,44 @@ TEST_CASE("shape inference rejects malformed transformer ops", "[kernels][transf
   CHECK_FALSE(infer(OpKind::Slice, {a}, {{"axis", int64_t{1}}, {"start", int64_t{2}}, {"end", int64_t{4}}}).ok());
   CHECK_FALSE(infer(OpKind::Embedding, {a, a}, {}).ok());
 }
+
+TEST_CASE("global_avg_pool, batch_norm and padded maxpool2d match the reference", "[kernels][vision]") {
+  std::mt19937 rng(10);
+  checkAgainstReference(OpKind::GlobalAvgPool, {randomTensor({2, 3, 4, 5}, rng)});
+  checkAgainstReference(OpKind::GlobalAvgPoolGrad, {randomTensor({2, 3}, rng)},
+                        {{"input_shape", ir::Shape{2, 3, 4, 5}}});
+  ir::Attributes eps{{"epsilon", 1e-5}};
+  checkAgainstReference(OpKind::BatchNorm, {randomTensor({4, 3, 5, 5}, rng, -1, 3), randomTensor({3}, rng),
+                                            randomTensor({3}, rng)}, eps);
+  auto g = checkAgainstReference(OpKind::BatchNormGrad, {randomTensor({4, 3, 5, 5}, rng), randomTensor({4, 3, 5, 5}, rng),
+                                                         randomTensor({3}, rng)}, eps);
+  CHECK(g.size() == 3);
+  ir::Attributes pool{{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
+                      {"pad", std::vector<int64_t>{1, 1}}};
+  auto y = checkAgainstReference(OpKind::MaxPool2d, {randomTensor({2, 2, 8, 8}, rng)}, pool);
+  CHECK(y[0].shape() == ir::Shape{2, 2, 4, 4});
+  // All-negative input: padding (-inf) never wins.
+  auto neg = checkAgainstReference(OpKind::MaxPool2d, {randomTensor({1, 1, 4, 4}, rng, -3.0f, -1.0f)}, pool);
+  for (float v : neg[0].span<float>()) CHECK(v < -0.9f);
+  checkAgainstReference(OpKind::MaxPool2dGrad, {randomTensor({2, 2, 4, 4}, rng), randomTensor({2, 2, 8, 8}, rng)}, pool);
+}
+
+TEST_CASE("adam_update matches the reference, with bias correction from step", "[kernels][optimizer]") {
+  std::mt19937 rng(11);
+  ir::Attributes a{{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}, {"weight_decay", 0.01}};
+  for (float step : {1.0f, 5.0f}) {
+    auto out = checkAgainstReference(OpKind::AdamUpdate,
+                                     {randomTensor({4, 6}, rng), randomTensor({4, 6}, rng), randomTensor({4, 6}, rng),
+                                      randomTensor({4, 6}, rng, 0.0f, 1.0f), ir::Tensor::scalarF32(0.01f),
+                                      ir::Tensor::scalarF32(step)},
+                                     a);
+    CHECK(out.size() == 3);
+  }
+  // First step from zero state moves each weight by ~lr * sign(grad).
+  auto out = checkAgainstReference(OpKind::AdamUpdate,
+                                   {f32Tensor({2}, {1.0f, 1.0f}), f32Tensor({2}, {0.5f, -2.0f}), f32Tensor({2}, {0, 0}),
+                                    f32Tensor({2}, {0, 0}), ir::Tensor::scalarF32(0.1f), ir::Tensor::scalarF32(1.0f)},
+                                   {});
+  CHECK(out[0].data<float>()[0] == Approx(0.9f).epsilon(1e-4));
+  CHECK(out[0].data<float>()[1] == Approx(1.1f).epsilon(1e-4));
+}
