@@ -8,7 +8,7 @@
 namespace dfc::driver {
 
 std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
-                                   double compileMs) {
+                                   double compileMs, const std::vector<kernelc::SectionPlacement>* placement) {
   support::JsonWriter w;
   w.beginObject();
   w.field("arch", arch.name).field("opt_level", std::string(partition::optLevelName(plan.level)));
@@ -45,9 +45,10 @@ std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan
   w.key("layer2_schedule").beginArray();
   for (int id : plan.schedule) w.value(id);
   w.endArray();
-  // Layer 3: final resources and latency bounds. Until placement exists these are
-  // the mapper's estimates; min assumes weights resident on chip, max streams all
-  // boundary traffic from DDR.
+  // Layer 3: final resources and latency bounds from placement (kernelc/Linker.h:
+  // min keeps weights resident, max streams everything from DDR). Without a
+  // placement, the mapper's estimates.
+  bool placed = placement && placement->size() == plan.sections.size();
   w.key("layer3_sections").beginArray();
   for (const auto& s : plan.sections) {
     double fill = s.estimate.latencyUs - std::max(s.estimate.computeUs, s.estimate.memoryUs);
@@ -55,15 +56,26 @@ std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan
         .field("id", s.id)
         .field("name", s.name)
         .field("type", std::string(ir::roleName(s.type)))
-        .field("pcus", s.estimate.pcus)
-        .field("pmus", s.estimate.pmus)
-        .field("min_latency_us", s.estimate.computeUs + fill)
-        .field("max_latency_us", s.estimate.latencyUs)
-        .field("ddr_bytes", s.estimate.ddrBytes)
-        .endObject();
+        .field("hypersection", s.hypersection);
+    if (placed) {
+      const auto& p = (*placement)[static_cast<size_t>(s.id)];
+      w.field("pcus", p.pcus)
+          .field("pmus", p.pmus)
+          .field("tiles", p.tiles)
+          .field("total_hops", p.totalHops)
+          .field("critical_path_hops", p.criticalPathHops)
+          .field("min_latency_us", p.minLatencyUs)
+          .field("max_latency_us", p.maxLatencyUs);
+    } else {
+      w.field("pcus", s.estimate.pcus)
+          .field("pmus", s.estimate.pmus)
+          .field("min_latency_us", s.estimate.computeUs + fill)
+          .field("max_latency_us", s.estimate.latencyUs);
+    }
+    w.field("ddr_bytes", s.estimate.ddrBytes).endObject();
   }
   w.endArray();
-  w.field("placement", "estimated (kernel placement not implemented yet)");
+  w.field("placement", placed ? "placed" : "estimated (no placement)");
   w.field("num_nodes", static_cast<int64_t>(graph.nodes.size()));
   w.endObject();
   return w.take();

@@ -4,11 +4,13 @@
 
 #include "arch/ArchSpec.h"
 #include "ir/Graph.h"
+#include "kernelc/Linker.h"
 #include "partition/Plan.h"
 
 namespace dfc::driver {
 
 std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
-                                   double compileMs);
+                                   double compileMs,
+                                   const std::vector<kernelc::SectionPlacement>* placement = nullptr);
 
 }  // namespace dfc::driver
