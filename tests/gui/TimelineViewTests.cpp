@@ -23,8 +23,8 @@ TEST_CASE("TimelineData groups slices into sorted rows with nesting depths", "[g
   const TimelineData data = buildTimelineData(guitest::makeTrace());
   REQUIRE(data.rows.size() == 3);
   CHECK(data.sliceCount == guitest::kModelSlices + 5);  // the counter event is not a slice
-  CHECK(data.rows[0].name == QStringLiteral("chip 0: host"));  // sort index -1 first
-  CHECK(data.rows[1].name == QStringLiteral("chip 0: model"));
+  CHECK(data.rows[0].name == QStringLiteral("host"));  // sort index -1 first; one process: thread names only
+  CHECK(data.rows[1].name == QStringLiteral("model"));
   CHECK(data.startUs == 900.0);
 
   const TimelineRow& model = data.rows[1];
@@ -50,7 +50,8 @@ TEST_CASE("TimelineView paints only what is visible and folds narrow slices", "[
   view.setData(buildTimelineData(guitest::makeTrace()));
   (void)view.grab();
   const auto whole = view.lastPaintStats();
-  CHECK(whole.visited >= static_cast<size_t>(guitest::kModelSlices));
+  // Zoomed out, the precomputed level of detail is walked, not every slice.
+  CHECK(whole.visited < static_cast<size_t>(guitest::kModelSlices) / 4);
   // 1000 slices over ~800 px cannot each get a box: most fold into blocks.
   CHECK(whole.folded > 500);
   CHECK(whole.drawn + whole.blocks < 200);
@@ -71,7 +72,7 @@ TEST_CASE("Clicking a slice selects it and reports its args", "[gui][timeline]")
   view.show();
   REQUIRE(QTest::qWaitForWindowExposed(&view));
   view.setData(buildTimelineData(guitest::makeTrace()));
-  const int model = rowNamed(view.data(), QStringLiteral("chip 0: model"));
+  const int model = rowNamed(view.data(), QStringLiteral("model"));
   REQUIRE(model >= 0);
   view.setVisibleRange(1000.0 + 40 * 12.0, 120.0);
   const QRectF target = view.sliceRect(model, 43);
