@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -12,7 +13,16 @@ namespace {
 
 ArgParser compileFlags() {
   ArgParser p("compile", "Compile a model into a PEF (default: training graph, -o3, arch 'native' = sn30).");
-  p.add({{"-m", "--model"}, "NAME|FILE", 1, "zoo model (logreg, mlp, lenet) or a .dfir text IR file"});
+  p.add({{"-m", "--model"}, "NAME|FILE", 1,
+         "zoo model (logreg, mlp, lenet, gpt2, gpt2-mini, bert, resnet18) or a .dfir text IR file"});
+  p.add({{"--num-layers"}, "N", 1, "gpt2/bert: transformer blocks (gpt2 default 12)"});
+  p.add({{"--hidden-size"}, "N", 1, "gpt2/bert: model width (gpt2 default 768)"});
+  p.add({{"--num-heads"}, "N", 1, "gpt2/bert: attention heads (gpt2 default 12)"});
+  p.add({{"--seq-len"}, "N", 1, "gpt2/bert: sequence length (gpt2 default 1024)"});
+  p.add({{"--vocab-size"}, "N", 1, "gpt2/bert: vocabulary (gpt2 default 50257; byte-level data needs >= 256)"});
+  p.add({{"--num-classes"}, "N", 1, "bert/resnet18: classes of the classification head"});
+  p.add({{"--image-size"}, "N", 1, "resnet18: input height and width (default 224)"});
+  p.add({{"--in-channels"}, "N", 1, "resnet18: input channels (default 3)"});
   p.add({{"--pef-name"}, "NAME", 1, "name of the PEF (default: the model name)"});
   p.add({{"--output-folder"}, "DIR", 1, "where the PEF and logs go (default: ./out/<pef-name>)"});
   p.add({{"--inference"}, "", 0, "compile the forward graph only (no loss, gradients, optimizer)"});
@@ -21,7 +31,7 @@ ArgParser compileFlags() {
   p.add({{"-o1"}, "", 0, "fusion by rule list (--o1-rule-list); repeated fused subgraphs compile once"});
   p.add({{"-o3"}, "", 0, "whole graph, cut into sections that fit the chip (default)"});
   p.add({{"--arch"}, "NAME|FILE", 1, "sn10, sn20, sn30, sn40l, native (= sn30) or an arch YAML file"});
-  p.add({{"--optimizer"}, "NAME", 1, "sgd or momentum (default momentum 0.9)"});
+  p.add({{"--optimizer"}, "NAME", 1, "sgd, momentum (0.9, the default) or adam"});
   p.add({{"--lr"}, "X", 1, "default learning rate stored in the PEF (default 0.01; run --lr overrides)"});
   p.add({{"--seed"}, "N", 1, "weight initialization seed (default 42)"});
   p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});
@@ -133,6 +143,15 @@ int compileCommand(const std::vector<std::string>& args) {
     auto s = parseInt("--seed", p.get("--seed"));
     if (!s) return reportError(s.error());
     o.seed = static_cast<uint64_t>(*s);
+  }
+  for (const char* flag : {"--num-layers", "--hidden-size", "--num-heads", "--seq-len", "--vocab-size", "--num-classes",
+                           "--image-size", "--in-channels"}) {
+    if (!p.has(flag)) continue;
+    auto v = parseInt(flag, p.get(flag));
+    if (!v) return reportError(v.error());
+    std::string key = std::string(flag).substr(2);
+    std::replace(key.begin(), key.end(), '-', '_');
+    o.modelParams[key] = *v;
   }
   o.dbPath = p.get("--db");
   o.debug = p.has("--debug");

@@ -16,7 +16,7 @@ ArgParser runFlags() {
   p.add({{"-b", "--batch-size"}, "N", 1, "must equal the PEF's compiled batch size"});
   p.add({{"-e", "--num-epochs"}, "N", 1, "training epochs (default 1)"});
   p.add({{"--lr"}, "X", 1, "learning rate (default: the PEF's)"});
-  p.add({{"--data-folder"}, "DIR", 1, "IDX dataset folder (default /usr/share/datasets/fashion-mnist)"});
+  p.add({{"--data-folder"}, "DIR", 1, "IDX dataset folder (default /usr/share/datasets/fashion-mnist), or for language models a text file/folder (default /usr/share/common-licenses)"});
   p.add({{"--inference"}, "", 0, "evaluate only (forward sections), even with a training PEF"});
   p.add({{"--trace"}, "FILE", 1, "chrome trace output (default <pef dir>/<pef-name>_chrome_tracing_report.json)"});
   p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});

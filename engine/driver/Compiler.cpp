@@ -73,7 +73,11 @@ Expected<frontend::Model> loadModel(const CompileOptions& o) {
   if (o.model.ends_with(".onnx"))
     return makeError("--model " + o.model + ": ONNX import is not implemented yet (use a zoo model or a .dfir file)");
   if (o.model.ends_with(".dfir")) return loadDfirModel(o.model, o.seed);
-  return frontend::buildZooModel(o.model, o.batchSize, o.seed);
+  frontend::ZooOptions zoo;
+  zoo.batchSize = o.batchSize;
+  zoo.seed = o.seed;
+  zoo.params = o.modelParams;
+  return frontend::buildZooModel(o.model, zoo);
 }
 
 std::string defaultPefName(const std::string& model) { return fs::path(model).stem().string(); }
@@ -130,6 +134,7 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   DFC_TRY(stage("autograd"));
   pef::Pef pef;
   pef.meta.imageInput = model->graph.value(model->image).name;
+  pef.meta.task = model->task;
   pef.meta.logitsOutput = model->graph.value(model->logits).name;
   if (opts.inference) {
     pef.graph = std::move(model->graph);
@@ -137,7 +142,8 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
     autograd::TrainingConfig config;
     if (opts.optimizer == "sgd") config.optimizer = autograd::Optimizer::Sgd;
     else if (opts.optimizer == "momentum") config.optimizer = autograd::Optimizer::Momentum;
-    else return makeError("--optimizer " + opts.optimizer + ": unknown (use sgd or momentum)");
+    else if (opts.optimizer == "adam") config.optimizer = autograd::Optimizer::Adam;
+    else return makeError("--optimizer " + opts.optimizer + ": unknown (use sgd, momentum or adam)");
     auto training = autograd::buildTrainingGraph(model->graph, model->image, model->logits, config);
     if (!training) return training.error();
     pef.graph = std::move(training->graph);

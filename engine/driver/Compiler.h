@@ -3,6 +3,7 @@
 // model -> (autograd) -> verify -> decompose/map -> PEF, recorded in the run store.
 #include <atomic>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,8 @@ struct CompileOptions {
   int nChips = 1;                    // --n-chips 1..8: sections may span chips (PCIe cost)
   int numTiles = 0;                  // --num-tiles 1|2|4|8 per chip (0: all)
   std::vector<std::string> scalingFactors;  // --resources-scaling-factors: 3 or 4 values (empty: all 1)
-  std::string optimizer = "momentum";  // sgd | momentum
+  std::map<std::string, int64_t> modelParams;  // zoo model flags: num_layers, hidden_size, num_heads, seq_len, ...
+  std::string optimizer = "momentum";  // sgd | momentum | adam
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
   uint64_t seed = 42;                // weight initialization
   bool debug = false;                // dump the IR after each stage into the output folder

@@ -10,9 +10,9 @@
 #include <numeric>
 #include <random>
 
+#include "driver/DataFeeder.h"
 #include "driver/RunTrace.h"
 #include "driver/StoreRecords.h"
-#include "frontend/Datasets.h"
 #include "pef/Pef.h"
 #include "profile/ChromeTrace.h"
 #include "runtime/Executor.h"
@@ -26,22 +26,6 @@ namespace {
 
 double usSince(Clock::time_point origin, Clock::time_point t) {
   return std::chrono::duration<double, std::micro>(t - origin).count();
-}
-
-// Copies samples idx[first, first+batch) into the batch tensors; rows past the
-// end of `idx` are zero (a padded last batch).
-void fillBatch(const frontend::Dataset& data, const std::vector<int64_t>& idx, size_t first, ir::Tensor& images,
-               ir::Tensor* labels) {
-  int64_t batch = images.shape()[0];
-  size_t sampleFloats = static_cast<size_t>(images.numElements() / batch);
-  std::memset(images.bytes(), 0, images.byteSize());
-  if (labels) std::memset(labels->bytes(), 0, labels->byteSize());
-  for (int64_t b = 0; b < batch && first + static_cast<size_t>(b) < idx.size(); ++b) {
-    int64_t s = idx[first + static_cast<size_t>(b)];
-    std::memcpy(images.data<float>() + static_cast<size_t>(b) * sampleFloats,
-                data.images.data<float>() + static_cast<size_t>(s) * sampleFloats, sampleFloats * sizeof(float));
-    if (labels) labels->data<int64_t>()[b] = data.labels.data<int64_t>()[s];
-  }
 }
 
 struct Session {
@@ -92,27 +76,22 @@ struct Session {
     return {};
   }
 
-  Status train(const frontend::Dataset& data, ir::ValueId image, ir::ValueId labels, ir::ValueId lr, ir::ValueId loss) {
-    ir::Tensor images(pef.graph.value(image).type);
+  Status train(DataFeeder& data, ir::ValueId input, ir::ValueId labels, ir::ValueId lr, ir::ValueId loss) {
+    ir::Tensor inputs(pef.graph.value(input).type);
     ir::Tensor labelBatch(pef.graph.value(labels).type);
     ir::Tensor lrTensor = ir::Tensor::scalarF32(static_cast<float>(opts.learningRate.value_or(pef.meta.defaultLr)));
     DFC_TRY(exec->setInput(lr, lrTensor));
-    int64_t batch = images.shape()[0];
-    int64_t stepsPerEpoch = data.size() / batch;
-    if (stepsPerEpoch == 0)
-      return makeError("training set has " + std::to_string(data.size()) + " samples, fewer than the batch size " +
-                       std::to_string(batch));
-    std::vector<int64_t> order(static_cast<size_t>(data.size()));
-    std::iota(order.begin(), order.end(), 0);
+    int64_t stepsPerEpoch = data.trainSteps();
+    int64_t batch = inputs.shape()[0];
     std::mt19937_64 rng(opts.seed);
     auto trainStart = Clock::now();
     for (int epoch = 1; epoch <= opts.epochs; ++epoch) {
       auto epochStart = Clock::now();
-      std::shuffle(order.begin(), order.end(), rng);
+      data.startEpoch(rng);
       for (int64_t i = 0; i < stepsPerEpoch; ++i) {
         if (cancelled()) return makeError("run cancelled");
-        fillBatch(data, order, static_cast<size_t>(i * batch), images, &labelBatch);
-        DFC_TRY(exec->setInput(image, images));
+        data.fillTrain(i, inputs, labelBatch);
+        DFC_TRY(exec->setInput(input, inputs));
         DFC_TRY(exec->setInput(labels, labelBatch));
         DFC_TRY(runStep(false));
         double l = exec->tensor(loss).data<float>()[0];
@@ -135,47 +114,28 @@ struct Session {
                           usSince(epochStart, Clock::now()));
     }
     result.trainSeconds = std::chrono::duration<double>(Clock::now() - trainStart).count();
-    result.samplesPerSecond = static_cast<double>(result.steps = step) * static_cast<double>(batch) / result.trainSeconds;
+    result.steps = step;
+    result.samplesPerSecond = static_cast<double>(step) * static_cast<double>(batch) / std::max(result.trainSeconds, 1e-9);
     pendingMetrics.push_back({step, opts.epochs, "samples_per_s", result.samplesPerSecond});
     return {};
   }
 
-  Status evaluate(const frontend::Dataset& data, ir::ValueId image, ir::ValueId logits) {
+  Status evaluate(DataFeeder& data, ir::ValueId input, ir::ValueId logits) {
     auto evalStart = Clock::now();
-    ir::Tensor images(pef.graph.value(image).type);
-    int64_t batch = images.shape()[0];
-    std::vector<int64_t> order(static_cast<size_t>(data.size()));
-    std::iota(order.begin(), order.end(), 0);
-    int64_t correct = 0;
-    int64_t stepsBefore = step;
-    for (int64_t first = 0; first < data.size(); first += batch) {
+    ir::Tensor inputs(pef.graph.value(input).type);
+    int64_t correct = 0, stepsBefore = step;
+    for (int64_t i = 0; i < data.evalSteps(); ++i) {
       if (cancelled()) return makeError("run cancelled");
-      fillBatch(data, order, static_cast<size_t>(first), images, nullptr);
-      DFC_TRY(exec->setInput(image, images));
+      data.fillEval(i, inputs);
+      DFC_TRY(exec->setInput(input, inputs));
       DFC_TRY(runStep(true));
-      const ir::Tensor& out = exec->tensor(logits);
-      int64_t classes = out.shape()[1];
-      for (int64_t b = 0; b < batch && first + b < data.size(); ++b) {
-        const float* row = out.data<float>() + b * classes;
-        int64_t best = std::max_element(row, row + classes) - row;
-        correct += best == data.labels.data<int64_t>()[first + b];
-      }
+      correct += data.countCorrect(i, exec->tensor(logits));
     }
     result.evalSteps = step - stepsBefore;
-    result.testSamples = data.size();
-    result.testAccuracy = data.size() ? static_cast<double>(correct) / static_cast<double>(data.size()) : 0.0;
+    result.testSamples = data.testSamples();
+    result.testAccuracy = result.testSamples ? static_cast<double>(correct) / static_cast<double>(result.testSamples) : 0.0;
     pendingMetrics.push_back({step, opts.epochs, "test_accuracy", result.testAccuracy});
     trace->addHostPhase("evaluate", usSince(origin, evalStart), usSince(evalStart, Clock::now()));
-    return {};
-  }
-
-  Status checkImageShape(const frontend::Dataset& data, ir::ValueId image) {
-    const auto& want = pef.graph.value(image).type.shape;
-    const auto& have = data.images.shape();
-    if (want.size() != have.size() || !std::equal(want.begin() + 1, want.end(), have.begin() + 1))
-      return makeError("--data-folder " + opts.dataFolder + ": samples of shape " + data.images.type().toString() +
-                       " do not fit the PEF input '" + pef.graph.value(image).name + "' " +
-                       pef.graph.value(image).type.toString());
     return {};
   }
 
@@ -200,34 +160,27 @@ struct Session {
     if (!pef.meta.inference && opts.inference) spdlog::info("--inference: evaluating the training PEF's forward sections only");
 
     auto dataStart = Clock::now();
-    std::optional<frontend::Dataset> trainSet;
-    if (training) {
-      auto d = frontend::loadMnistLike(opts.dataFolder, true, opts.trainLimit);
-      if (!d) return d.error();
-      trainSet = std::move(*d);
-    }
-    auto testSet = frontend::loadMnistLike(opts.dataFolder, false, opts.testLimit);
-    if (!testSet) return testSet.error();
+    auto feeder = makeDataFeeder(pef, opts.dataFolder, training, {opts.trainLimit, opts.testLimit});
+    if (!feeder) return feeder.error();
     trace->addHostPhase("load data", usSince(origin, dataStart), usSince(dataStart, Clock::now()));
-
-    auto image = valueNamed(pef.meta.imageInput);
-    if (!image) return image.error();
+    auto input = valueNamed(pef.meta.imageInput);
+    if (!input) return input.error();
     auto logits = valueNamed(pef.meta.logitsOutput);
     if (!logits) return logits.error();
-    DFC_TRY(checkImageShape(*testSet, *image));
 
     if (opts.dbPath != "-") {
       auto s = openStore(opts.dbPath);
       if (!s) return s.error();
       store = std::move(*s);
       profile::RunRecord rec;
-      auto compileId = store->latestCompileForPef(fs::absolute(opts.pefPath).lexically_normal().string());
+      std::string pefPath = fs::absolute(opts.pefPath).lexically_normal().string();
+      auto compileId = store->latestCompileForPef(pefPath);
       if (compileId) rec.compileId = *compileId;
-      rec.pefPath = fs::absolute(opts.pefPath).lexically_normal().string();
+      rec.pefPath = pefPath;
       rec.args = joinArgs(opts.args);
       rec.startedAt = support::isoTimestampUtc();
       rec.status = "running";
-      rec.tracePath = result.tracePath;
+      rec.tracePath = fs::absolute(result.tracePath).lexically_normal().string();
       rec.epochs = training ? opts.epochs : 0;
       auto id = store->beginRun(rec);
       if (!id) return id.error();
@@ -241,11 +194,12 @@ struct Session {
       if (!labels) return labels.error();
       if (!lr) return lr.error();
       if (!loss) return loss.error();
-      DFC_TRY(train(*trainSet, *image, *labels, *lr, *loss));
+      DFC_TRY(train(**feeder, *input, *labels, *lr, *loss));
     }
-    DFC_TRY(evaluate(*testSet, *image, *logits));
+    DFC_TRY(evaluate(**feeder, *input, *logits));
     char line[96];
-    std::snprintf(line, sizeof line, "Test Accuracy: %.2f%%", 100.0 * result.testAccuracy);
+    std::snprintf(line, sizeof line, "Test Accuracy: %.2f%%%s", 100.0 * result.testAccuracy,
+                  pef.meta.task == "language_model" ? " (next-token)" : "");
     say(line);
     DFC_TRY(flush());
 

@@ -16,11 +16,11 @@ struct RunOptions {
   std::string pefPath;
   int epochs = 1;
   std::optional<double> learningRate;  // default: the PEF's
-  std::string dataFolder = "/usr/share/datasets/fashion-mnist";
+  std::string dataFolder;              // "" = the task's default (Fashion-MNIST, or Debian's license texts)
   bool inference = false;              // evaluate only, even with a training PEF
   std::string tracePath;               // default: <pef dir>/<pef-name>_chrome_tracing_report.json
   std::string dbPath;                  // "" = default path, "-" = don't record
-  int64_t trainLimit = 0;              // > 0: use only the first N training samples
+  int64_t trainLimit = 0;              // > 0: use only the first N training samples (images or token windows)
   int64_t testLimit = 0;               // > 0: use only the first N test samples
   int64_t logEvery = 100;              // print a loss line every N steps (and the last)
   uint64_t seed = 1;                   // shuffling

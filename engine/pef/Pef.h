@@ -38,6 +38,7 @@ struct PefMeta {
   std::string lossOutput;       // "" for inference
   std::string logitsOutput;
   double defaultLr = 0.0;
+  std::string task = "classification";  // or "language_model" (token ids in, next-token labels)
 };
 
 struct Pef {

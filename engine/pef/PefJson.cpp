@@ -96,6 +96,7 @@ std::string encodeMeta(const PefMeta& m) {
   w.field("batch_size", m.batchSize).field("inference", m.inference);
   w.field("image_input", m.imageInput).field("labels_input", m.labelsInput).field("lr_input", m.lrInput);
   w.field("loss_output", m.lossOutput).field("logits_output", m.logitsOutput).field("default_lr", m.defaultLr);
+  w.field("task", m.task);
   w.endObject();
   return w.take();
 }
@@ -125,6 +126,10 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   DFC_TRY(getString(o, "loss_output", m.lossOutput));
   DFC_TRY(getString(o, "logits_output", m.logitsOutput));
   DFC_TRY(getDouble(o, "default_lr", m.defaultLr));
+  // Added in format 1.0 after the first PEFs: absent means an image classifier.
+  std::string_view task;
+  m.task = o["task"].get(task) ? "classification" : std::string(task);
+  if (m.task != "classification" && m.task != "language_model") return missing("task", "classification or language_model");
   return {};
 }
 
