@@ -45,10 +45,12 @@ struct Mapper {
   const ir::Graph& g;
   const arch::CostModel& cost;
   partition::Plan plan;
-  std::map<int, int> hypersectionOfSubgraphKey;  // subgraph hypersection id -> plan hypersection
+  // (subgraph hypersection id, piece) -> plan hypersection. Repeats of a subgraph
+  // are cut identically, so their k-th pieces are instances of one hypersection.
+  std::map<std::pair<int, int>, int> hypersectionOfSubgraphKey;
 
   const partition::SectionEstimate& addSection(std::vector<ir::NodeId> nodes, int subgraphHypersection, int pcuBudget,
-                                               const partition::SectionEstimate* known = nullptr) {
+                                               const partition::SectionEstimate* known = nullptr, int piece = 0) {
     partition::Section s;
     s.id = static_cast<int>(plan.sections.size());
     s.nodes = std::move(nodes);
@@ -57,12 +59,12 @@ struct Mapper {
     s.hyperfunction = first.scope;
     s.name = sectionName(s.id, g, s.nodes);
     s.estimate = known ? *known : cost.sectionEstimate(g, s.nodes, pcuBudget);
-    auto it = subgraphHypersection >= 0 ? hypersectionOfSubgraphKey.find(subgraphHypersection)
-                                        : hypersectionOfSubgraphKey.end();
+    const std::pair<int, int> key{subgraphHypersection, piece};
+    auto it = subgraphHypersection >= 0 ? hypersectionOfSubgraphKey.find(key) : hypersectionOfSubgraphKey.end();
     if (it == hypersectionOfSubgraphKey.end()) {
       int id = static_cast<int>(plan.hypersections.size());
       plan.hypersections.push_back({id, "hs" + std::to_string(id) + "_" + s.name.substr(s.name.find('_') + 1), {}});
-      if (subgraphHypersection >= 0) hypersectionOfSubgraphKey[subgraphHypersection] = id;
+      if (subgraphHypersection >= 0) hypersectionOfSubgraphKey[key] = id;
       s.hypersection = id;
     } else {
       s.hypersection = it->second;
@@ -90,10 +92,11 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     // A repeat of a mapped hypersection: same cut, same estimates (its nodes by position).
     bool cacheable = options.cache && sub.hypersection >= 0;
     if (const partition::MappedSubgraph* hit = cacheable ? options.cache->find(sub.hypersection) : nullptr) {
+      int piece = 0;
       for (const auto& ms : hit->sections) {
         std::vector<ir::NodeId> nodes;
         for (int p : ms.positions) nodes.push_back(sub.nodes[static_cast<size_t>(p)]);
-        m.addSection(std::move(nodes), hit->sections.size() == 1 ? sub.hypersection : -1, pcuBudget, &ms.estimate);
+        m.addSection(std::move(nodes), sub.hypersection, pcuBudget, &ms.estimate, piece++);
       }
       continue;
     }
@@ -106,6 +109,7 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
       mapped.sections.push_back(std::move(ms));
     };
     std::vector<ir::NodeId> current;
+    int piece = 0;        // sections cut from `sub` so far
     size_t position = 0;  // nodes of `sub` handled so far
     int pcus = 0, pmus = 0;
     for (ir::NodeId id : sub.nodes) {
@@ -127,7 +131,7 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
       int opPcus = std::min(c.pcus, pcuBudget);  // an op wanting more runs slower on what there is
       if (!current.empty() && (pcus + opPcus > pcuBudget || pmus + c.pmus > pmuBudget)) {
         size_t count = current.size();
-        record(count, position, m.addSection(std::move(current), -1, pcuBudget));
+        record(count, position, m.addSection(std::move(current), sub.hypersection, pcuBudget, nullptr, piece++));
         current.clear();
         pcus = pmus = 0;
       }
@@ -136,11 +140,10 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
       pcus += opPcus;
       pmus += c.pmus;
     }
-    // A subgraph that fits in one section keeps its hypersection (repeats share it).
-    bool whole = current.size() == sub.nodes.size();
+    // Repeats of the subgraph share its hypersection(s), one per piece.
     if (!current.empty()) {
       size_t count = current.size();
-      record(count, position, m.addSection(std::move(current), whole ? sub.hypersection : -1, pcuBudget));
+      record(count, position, m.addSection(std::move(current), sub.hypersection, pcuBudget, nullptr, piece));
     }
     if (cacheable)
       options.cache->insert(sub.hypersection, std::move(mapped),
