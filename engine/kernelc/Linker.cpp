@@ -1,6 +1,7 @@
 #include "kernelc/Linker.h"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "kernelc/Placer.h"
@@ -45,6 +46,7 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
   LinkResult result;
   result.sections.resize(plan.sections.size());
   std::vector<Placement> placements(plan.hypersections.size());
+  auto start = std::chrono::steady_clock::now();
   for (const partition::Hypersection& hs : plan.hypersections) {
     if (hs.sections.empty()) continue;
     const partition::Section& rep = plan.sections.at(static_cast<size_t>(hs.sections.front()));
@@ -59,6 +61,10 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
     result.bitfiles.push_back(makeBitfile(hs, kg, grid, *placed));
     placements[static_cast<size_t>(hs.id)] = std::move(*placed);
   }
+  result.placeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!plan.hypersections.empty())
+    result.placeMsSavedEstimate = result.placeMs / static_cast<double>(plan.hypersections.size()) *
+                                  static_cast<double>(plan.sections.size() - plan.hypersections.size());
   for (const partition::Section& s : plan.sections) {
     const Placement& p = placements.at(static_cast<size_t>(s.hypersection));
     const auto& e = s.estimate;

@@ -34,6 +34,8 @@ struct LinkResult {
   std::vector<SectionPlacement> sections;    // indexed by section id
   int64_t naiveHops = 0;                     // row-major placement of the same graphs, for the log
   int64_t placedHops = 0;
+  double placeMs = 0;                        // lowering + placement of the unique hypersections
+  double placeMsSavedEstimate = 0;           // what placing every instance again would have cost more
 };
 
 Expected<LinkResult> linkPlan(const ir::Graph& graph, const partition::Plan& plan, const arch::CostModel& cost,
