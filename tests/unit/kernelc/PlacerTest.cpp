@@ -78,7 +78,7 @@ TEST_CASE("the placer beats a row-major placement by at least 20% on real sectio
   auto a = test::preset("sn30");
   kernelc::Placer placer(a);
   int compared = 0;
-  for (const std::string model : {"lenet", "mlp"})
+  for (const std::string model : {"lenet", "mlp", "gpt2-mini"})
     for (const auto& kg : loweredSections(model, a, 0.25)) {
       if (kg.ops.size() < 20) continue;
       auto placed = placer.place(kg);

@@ -127,3 +127,29 @@ TEST_CASE("the schedule runs producers first, forward before backward before opt
   REQUIRE(again.ok());
   CHECK(*again == plan->schedule);
 }
+
+TEST_CASE("repeated layers cut into several sections share one hypersection per piece") {
+  ir::Graph g = test::trainingGraph("gpt2-mini", 8);
+  partition::DecomposeOptions d;
+  d.level = partition::OptLevel::O3;
+  d.enableHypersection = true;
+  auto subgraphs = partition::decompose(g, d);
+  REQUIRE(subgraphs.ok());
+  mapping::MappingOptions o;
+  o.forwardScale = o.backwardScale = o.optimizerScale = 0.02;
+  auto plan = mapping::mapSections(g, *subgraphs, arch::CostModel(test::preset("sn30")), d.level, o);
+  REQUIRE(plan.ok());
+  CHECK(plan->hypersections.size() < plan->sections.size());
+  int shared = 0;
+  for (const auto& hs : plan->hypersections) {
+    const auto& first = plan->sections[static_cast<size_t>(hs.sections.front())];
+    for (int id : hs.sections) {
+      const auto& s = plan->sections[static_cast<size_t>(id)];
+      CHECK(s.nodes.size() == first.nodes.size());
+      CHECK(s.estimate.flop == first.estimate.flop);
+      for (size_t i = 0; i < s.nodes.size(); ++i) CHECK(g.node(s.nodes[i]).op == g.node(first.nodes[i]).op);
+    }
+    shared += hs.sections.size() > 1;
+  }
+  CHECK(shared >= 2);  // more than one piece of the layer is shared
+}
