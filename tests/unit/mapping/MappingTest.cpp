@@ -153,3 +153,29 @@ TEST_CASE("repeated layers cut into several sections share one hypersection per 
   }
   CHECK(shared >= 2);  // more than one piece of the layer is shared
 }
+
+TEST_CASE("arch files give the unit grid and network figures, or a grid is derived") {
+  const std::string base = "tiles: 2\npcus_per_tile: 12\npmus_per_tile: 12\npmu_bytes: 1024\npcu_lanes: 8\n"
+                           "pcu_stages: 4\nclock_ghz: 1\npeak_tflops: 1\nddr_gbps: 10\npcie_gbps: 8\n";
+  auto derived = arch::parseArchYaml(base, "tiny.yaml");
+  REQUIRE(derived.ok());
+  CHECK(derived->gridRows * derived->gridCols >= 24);
+  auto given = arch::parseArchYaml(base + "grid_rows: 4\ngrid_cols: 6\nnetwork_link_gbps: 32\n", "tiny.yaml");
+  REQUIRE(given.ok());
+  CHECK(given->gridRows == 4);
+  CHECK(given->networkLinkGbps == 32);
+  auto small = arch::parseArchYaml(base + "grid_rows: 3\ngrid_cols: 6\n", "tiny.yaml");
+  REQUIRE_FALSE(small.ok());
+  CHECK_THAT(small.error().message(), Catch::Contains("tiny.yaml") && Catch::Contains("3x6 grid cannot hold"));
+  auto half = arch::parseArchYaml(base + "grid_rows: 4\n", "tiny.yaml");
+  REQUIRE_FALSE(half.ok());
+  CHECK_THAT(half.error().message(), Catch::Contains("grid_cols"));
+  for (const auto& name : arch::archPresetNames()) {
+    auto a = arch::loadArch(name);
+    REQUIRE(a.ok());
+    CHECK(a->networkLinkGbps > 0);
+    CHECK(a->networkHopNs > 0);
+    // Peak TFLOP/s in the file agrees with PCUs x lanes x stages x 2 x clock within 10%.
+    CHECK(a->totalPcus() * a->pcuFlopPerCycle() * a->clockGhz / 1e3 == Approx(a->peakTflops).epsilon(0.1));
+  }
+}
