@@ -4,17 +4,42 @@
 #include "profile/RunStore.h"
 
 namespace dfc::studio {
+namespace {
+
+std::optional<profile::RunRecord> latestRun(profile::RunStore& store, const std::string& pefPath) {
+  auto run = store.latestRunForPef(pefPath);
+  if (!run || !run->has_value()) return std::nullopt;
+  return **run;
+}
+
+}  // namespace
 
 DocumentLoaders engineLoaders() {
   DocumentLoaders loaders;
   loaders.readPef = [](const std::string& path) { return pef::readPef(path); };
   loaders.readTrace = [](const std::string& path) { return profile::readChromeTrace(path); };
   loaders.latestTraceForPef = [](const std::string& pefPath, const std::string& dbPath) -> std::string {
+    if (dbPath == "-") return {};
     auto store = profile::RunStore::open(dbPath.empty() ? profile::RunStore::defaultPath() : dbPath);
     if (!store) return {};
-    auto run = store->latestRunForPef(pefPath);
-    if (!run || !run->has_value()) return {};
-    return (*run)->tracePath;
+    auto run = latestRun(*store, pefPath);
+    return run ? run->tracePath : std::string();
+  };
+  loaders.measuredSections = [](const std::string& pefPath, const std::string& dbPath) {
+    views::MeasuredSections measured;
+    if (dbPath == "-") return measured;
+    auto store = profile::RunStore::open(dbPath.empty() ? profile::RunStore::defaultPath() : dbPath);
+    if (!store) return measured;
+    auto run = latestRun(*store, pefPath);
+    if (!run) return measured;
+    auto calls = store->sectionCalls(run->id);
+    if (!calls) return measured;
+    for (const auto& c : *calls) {
+      auto& m = measured[c.sectionId];
+      m.first += c.durationUs;
+      m.second += 1;
+    }
+    return measured;
   };
   return loaders;
 }

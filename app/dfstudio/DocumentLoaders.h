@@ -7,6 +7,7 @@
 
 #include "pef/Pef.h"
 #include "profile/Trace.h"
+#include "schedule/ScheduleData.h"
 #include "support/Error.h"
 
 namespace dfc::studio {
@@ -17,6 +18,8 @@ struct DocumentLoaders {
   // Trace file of the newest run of `pefPath` recorded in the run store at
   // `dbPath` ("" = the default store); "" if none is known.
   std::function<std::string(const std::string& pefPath, const std::string& dbPath)> latestTraceForPef;
+  // Measured section times of that newest run (empty if none; may be unset).
+  std::function<views::MeasuredSections(const std::string& pefPath, const std::string& dbPath)> measuredSections;
 };
 
 DocumentLoaders engineLoaders();

@@ -1,19 +1,23 @@
 #include "MainWindow.h"
 
 #include <QApplication>
-#include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphView.h"
+#include "runs/RunsPanel.h"
+#include "schedule/SchedulePanel.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelineView.h"
 
@@ -23,6 +27,7 @@ namespace {
 struct PefLoad {
   QString error;
   views::GraphData graph;
+  views::ScheduleData schedule;
   QString title;      // "lenet (o3, sn30)"
   QString tracePath;  // "" if no run of this PEF is known
 };
@@ -52,10 +57,15 @@ QString findTrace(const DocumentLoaders& loaders, const QString& pefPath, const 
 MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     : QMainWindow(parent), m_loaders(std::move(loaders)), m_dbPath(std::move(dbPath)) {
   setWindowTitle(tr("Dataflow Studio"));
+  setObjectName(QStringLiteral("MainWindow"));
+  m_compile = new views::CompilePanel(this);
+  m_compile->setDbPath(m_dbPath);
   m_graph = new views::GraphView(this);
   m_timeline = new views::TimelineView(this);
+  m_schedule = new views::SchedulePanel(this);
+  m_runs = new views::RunsPanel(this);
   m_details = new QTextBrowser(this);
-  m_details->setPlaceholderText(tr("Click a slice in the timeline to see its arguments."));
+  m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
 
   auto* top = new QSplitter(Qt::Horizontal);
   top->addWidget(m_graph);
@@ -69,11 +79,19 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   outer->setStretchFactor(0, 4);
   outer->setStretchFactor(1, 1);
   outer->setSizes({720, 160});
-  setCentralWidget(outer);
+
+  m_tabs = new QTabWidget(this);
+  m_tabs->setDocumentMode(true);
+  m_tabs->addTab(m_compile, tr("&Compile"));
+  m_tabs->addTab(outer, tr("&Graph && Timeline"));
+  m_tabs->addTab(m_schedule, tr("&Schedule"));
+  m_tabs->addTab(m_runs, tr("R&uns"));
+  setCentralWidget(m_tabs);
 
   m_summary = new QLabel(this);
   statusBar()->addPermanentWidget(m_summary);
   statusBar()->showMessage(tr("Ready"));
+  createActions();
   createMenus();
 
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
@@ -90,29 +108,50 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     showError(tr("Graph layout failed: %1").arg(message));
     checkIdle();
   });
+  connect(m_schedule, &views::SchedulePanel::sectionSelected, m_graph, &views::GraphView::highlightSection);
+
+  connect(m_compile, &views::CompilePanel::busyChanged, this, &MainWindow::updateActions);
+  connect(m_compile, &views::CompilePanel::compileFinished, this, [this](bool ok, const QString& pef, const QString& message) {
+    m_runs->refresh();
+    if (!ok) {
+      statusBar()->showMessage(message, 10000);
+      return;
+    }
+    statusBar()->showMessage(tr("Compiled %1").arg(QFileInfo(pef).fileName()), 8000);
+    loadPef(pef, false);  // a fresh PEF has no run yet; an older trace beside it would mislead
+  });
+  connect(m_compile, &views::CompilePanel::runFinished, this, [this](bool ok, const QString& trace, const QString& message) {
+    m_runs->refresh();
+    if (!ok) {
+      statusBar()->showMessage(message, 10000);
+      return;
+    }
+    const QString pef = m_compile->runOptions().pefPath.empty() ? QString() : fromStd(m_compile->runOptions().pefPath);
+    if (!pef.isEmpty()) loadPef(pef, false);  // refreshes the schedule's measured times
+    openTrace(trace);
+    showScreen(Screen::GraphTimeline);
+  });
+  connect(m_runs, &views::RunsPanel::openPefRequested, this, [this](const QString& pef) {
+    openPef(pef);
+    showScreen(Screen::GraphTimeline);
+  });
+  connect(m_runs, &views::RunsPanel::openTraceRequested, this, [this](const QString& trace, const QString& pef) {
+    if (QFileInfo::exists(pef)) loadPef(pef, false);
+    openTrace(trace);
+    showScreen(Screen::GraphTimeline);
+  });
+  connect(m_runs, &views::RunsPanel::errorOccurred, this, &MainWindow::showError);
+  connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+    if (m_tabs->widget(index) == m_runs) m_runs->refresh();
+  });
+
   resize(1500, 900);
-}
-
-void MainWindow::createMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* openPefAction = file->addAction(tr("Open &PEF..."), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open PEF"), {}, tr("PEF files (*.pef);;All files (*)"));
-    if (!path.isEmpty()) openPef(path);
-  });
-  openPefAction->setShortcut(QKeySequence::Open);
-  QAction* openTraceAction = file->addAction(tr("Open &Trace..."), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {},
-                                                      tr("Chrome traces (*.json);;All files (*)"));
-    if (!path.isEmpty()) openTrace(path);
-  });
-  openTraceAction->setShortcut(QKeySequence(tr("Ctrl+T")));
-  file->addSeparator();
-  QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
-  quit->setShortcut(QKeySequence::Quit);
-
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(tr("Fit &Timeline"), this, [this] { m_timeline->zoomToFit(); })
-      ->setShortcut(QKeySequence(tr("Ctrl+0")));
+  const QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/screen"), 0).toInt());
+  m_runs->setDbPath(m_dbPath);
+  updateActions();
 }
 
 void MainWindow::openFile(const QString& path) {
@@ -123,33 +162,38 @@ void MainWindow::openFile(const QString& path) {
   }
 }
 
-void MainWindow::openPef(const QString& path) {
+void MainWindow::openPef(const QString& path) { loadPef(path, true); }
+
+void MainWindow::loadPef(const QString& path, bool withTrace) {
   const quint64 generation = ++m_pefGeneration;
   ++m_loadsInFlight;
   statusBar()->showMessage(tr("Loading %1...").arg(QFileInfo(path).fileName()));
   auto* watcher = new QFutureWatcher<PefLoad>(this);
   connect(watcher, &QFutureWatcher<PefLoad>::finished, this, [this, watcher, generation, path] {
     watcher->deleteLater();
-    const PefLoad result = watcher->result();
+    PefLoad result = watcher->result();
     finishOne();
     if (generation != m_pefGeneration) return checkIdle();  // superseded by a newer open
     if (!result.error.isEmpty()) {
       showError(result.error);
       return checkIdle();
     }
+    m_pefPath = path;
     setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
     m_summary->setText(tr("%n section(s)", nullptr, result.graph.sectionCount));
     m_graph->setGraph(result.graph);
+    m_schedule->setData(std::move(result.schedule));
     if (!result.tracePath.isEmpty()) {
       openTrace(result.tracePath);
     } else {
-      statusBar()->showMessage(tr("Loaded %1; no run of it found").arg(QFileInfo(path).fileName()), 8000);
+      statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
     }
+    updateActions();
     checkIdle();
   });
   const DocumentLoaders loaders = m_loaders;
   const QString dbPath = m_dbPath;
-  watcher->setFuture(QtConcurrent::run([loaders, path, dbPath]() -> PefLoad {
+  watcher->setFuture(QtConcurrent::run([loaders, path, dbPath, withTrace]() -> PefLoad {
     PefLoad load;
     if (!loaders.readPef) {
       load.error = tr("Reading PEF files is not available in this build");
@@ -161,10 +205,13 @@ void MainWindow::openPef(const QString& path) {
       return load;
     }
     load.graph = views::buildGraphData(pef->graph, pef->plan);
+    const std::string absolute = QFileInfo(path).absoluteFilePath().toStdString();
+    load.schedule = views::buildScheduleData(
+        *pef, loaders.measuredSections ? loaders.measuredSections(absolute, dbPath.toStdString()) : views::MeasuredSections{});
     load.title = QStringLiteral("%1 (%2, %3)")
                      .arg(fromStd(pef->meta.pefName.empty() ? pef->meta.model : pef->meta.pefName),
                           fromStd(pef->meta.optLevel), fromStd(pef->meta.arch));
-    load.tracePath = findTrace(loaders, path, dbPath);
+    if (withTrace) load.tracePath = findTrace(loaders, path, dbPath);
     return load;
   }));
 }
@@ -183,10 +230,12 @@ void MainWindow::openTrace(const QString& path) {
       showError(result.error);
       return checkIdle();
     }
+    m_tracePath = path;
     const size_t slices = result.timeline.sliceCount;
     m_timeline->setData(std::move(result.timeline));
     statusBar()->showMessage(tr("Trace %1: %n slice(s)", nullptr, static_cast<int>(slices))
                                  .arg(QFileInfo(path).fileName()), 8000);
+    updateActions();
     checkIdle();
   });
   const DocumentLoaders loaders = m_loaders;

@@ -1,16 +1,23 @@
 #pragma once
-// Graph on the left, timeline on the right, slice details below. Files load
-// on worker threads; a newer open supersedes an older one still loading.
+// The four screens as tabs: Compile, Graph + Timeline (slice details below),
+// Schedule and Runs; a toolbar, menus with shortcuts, Export, About.
+// Files load on worker threads; a newer open supersedes an older one still
+// loading. Window geometry and state are remembered (QSettings).
 #include <QMainWindow>
 
 #include "DocumentLoaders.h"
 #include "timeline/SliceInfo.h"
 
+class QAction;
 class QLabel;
+class QTabWidget;
 class QTextBrowser;
 
 namespace dfc::views {
+class CompilePanel;
 class GraphView;
+class RunsPanel;
+class SchedulePanel;
 class TimelineView;
 }  // namespace dfc::views
 
@@ -20,36 +27,75 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
+  enum class Screen { Compile, GraphTimeline, Schedule, Runs };
+
   explicit MainWindow(DocumentLoaders loaders, QString dbPath = {}, QWidget* parent = nullptr);
 
   void openFile(const QString& path);  // *.json: trace; anything else: PEF
-  void openPef(const QString& path);
+  void openPef(const QString& path);   // also opens the trace of its newest run
   void openTrace(const QString& path);
+
+  // "compile", "graph" (or "timeline"), "schedule", "runs"; false if unknown.
+  bool showScreen(const QString& name);
+  void showScreen(Screen screen);
+  static QStringList screenNames();
 
   // True while a file loads or the graph layout runs.
   bool isBusy() const;
   views::GraphView* graphView() const { return m_graph; }
   views::TimelineView* timelineView() const { return m_timeline; }
   QTextBrowser* detailsPane() const { return m_details; }
+  views::CompilePanel* compilePanel() const { return m_compile; }
+  views::SchedulePanel* schedulePanel() const { return m_schedule; }
+  views::RunsPanel* runsPanel() const { return m_runs; }
+  QTabWidget* tabs() const { return m_tabs; }
+  QString pefPath() const { return m_pefPath; }
+  QString tracePath() const { return m_tracePath; }
+
+  // Export (also from the Export menu, which asks for the file).
+  bool exportSectionReport(const QString& path, QString* error = nullptr);
+  void exportChromeTrace(const QString& path);  // async; emits exportFinished
 
  signals:
   void idle();  // all loads and the layout have finished (or failed)
   void loadFailed(const QString& message);
+  void exportFinished(bool ok, const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
 
  private:
+  void createActions();
   void createMenus();
+  void loadPef(const QString& path, bool withTrace);
   void showError(const QString& message);
   void showSlice(const views::SliceInfo& slice);
   void showNode(int graphNodeIndex);
+  void showAbout();
+  void updateActions();
   void finishOne();
   void checkIdle();
 
   DocumentLoaders m_loaders;
   QString m_dbPath;
+  QString m_pefPath;
+  QString m_tracePath;
+  QTabWidget* m_tabs = nullptr;
+  views::CompilePanel* m_compile = nullptr;
   views::GraphView* m_graph = nullptr;
   views::TimelineView* m_timeline = nullptr;
+  views::SchedulePanel* m_schedule = nullptr;
+  views::RunsPanel* m_runs = nullptr;
   QTextBrowser* m_details = nullptr;
   QLabel* m_summary = nullptr;
+  QAction* m_openPef = nullptr;
+  QAction* m_openTrace = nullptr;
+  QAction* m_compileAction = nullptr;
+  QAction* m_runAction = nullptr;
+  QAction* m_cancelAction = nullptr;
+  QAction* m_exportTrace = nullptr;
+  QAction* m_exportReport = nullptr;
+  QAction* m_quit = nullptr;
   int m_loadsInFlight = 0;
   quint64 m_pefGeneration = 0;
   quint64 m_traceGeneration = 0;

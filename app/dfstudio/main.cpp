@@ -1,7 +1,12 @@
-// dfstudio [PEF|TRACE.json] [--db FILE] [--screenshot FILE]
+// dfstudio [PEF|TRACE.json] [--db FILE] [--screen NAME] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLibraryInfo>
+#include <QLocale>
 #include <QTimer>
+#include <QTranslator>
+#include <cstdio>
+#include <spdlog/spdlog.h>
 
 #include "MainWindow.h"
 
@@ -11,27 +16,48 @@ int main(int argc, char** argv) {
   QApplication::setApplicationDisplayName(QStringLiteral("Dataflow Studio"));
   QApplication::setApplicationVersion(QStringLiteral(DFSTUDIO_VERSION));
   QApplication::setOrganizationName(QStringLiteral("dataflow-studio"));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/dataflow-studio.svg")));
+
+  // The UI language follows the system locale (LANG/LC_ALL); English is built in.
+  QTranslator qtTranslator;
+  if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                        QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    QApplication::installTranslator(&qtTranslator);
+  QTranslator appTranslator;
+  if (appTranslator.load(QLocale(), QStringLiteral("dfstudio"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    QApplication::installTranslator(&appTranslator);
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QApplication::translate(
-      "main", "Shows a compiled model's operator graph and the timeline of its runs."));
+      "main", "Compiles and runs models and shows their operator graph, section schedule and run timelines."));
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"),
                                QApplication::translate("main", "A PEF or a chrome trace (.json) to open."),
                                QStringLiteral("[PEF|TRACE.json]"));
   const QCommandLineOption dbOption(QStringLiteral("db"),
-                                    QApplication::translate("main", "Run store to look up runs in."),
+                                    QApplication::translate("main", "Run store to use ('-' = none)."),
                                     QStringLiteral("FILE"));
+  const QCommandLineOption screenOption(
+      QStringLiteral("screen"),
+      QApplication::translate("main", "Screen to show first: compile, graph, schedule or runs."),
+      QStringLiteral("NAME"));
   const QCommandLineOption shotOption(
       QStringLiteral("screenshot"),
       QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
       QStringLiteral("FILE"));
   parser.addOption(dbOption);
+  parser.addOption(screenOption);
   parser.addOption(shotOption);
   parser.process(app);
 
+  spdlog::set_level(spdlog::level::info);  // the log pane shows the compiler's stages
   dfc::studio::MainWindow window(dfc::studio::engineLoaders(), parser.value(dbOption));
+  if (parser.isSet(screenOption) && !window.showScreen(parser.value(screenOption))) {
+    std::fprintf(stderr, "dfstudio: unknown screen '%s' (use one of: %s)\n",
+                 qPrintable(parser.value(screenOption)), qPrintable(dfc::studio::MainWindow::screenNames().join(", ")));
+    return 2;
+  }
   window.show();
   const QStringList files = parser.positionalArguments();
   const QString shotPath = parser.value(shotOption);
@@ -43,10 +69,12 @@ int main(int argc, char** argv) {
     };
     // Give the last paint a moment after the final load lands.
     QObject::connect(&window, &dfc::studio::MainWindow::idle, &window,
-                     [grab] { QTimer::singleShot(300, grab); });
+                     [grab] { QTimer::singleShot(600, grab); });
     QTimer::singleShot(120000, &window, grab);  // never hang a docs build
-    if (files.isEmpty()) QTimer::singleShot(500, &window, grab);
+    if (files.isEmpty()) QTimer::singleShot(800, &window, grab);
   }
+  const QString screen = parser.value(screenOption);
   for (const QString& file : files) window.openFile(file);
+  if (!screen.isEmpty()) window.showScreen(screen);  // opening a file must not switch away from it
   return app.exec();
 }

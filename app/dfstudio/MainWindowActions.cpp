@@ -1,0 +1,206 @@
+// MainWindow: actions, menus, toolbar, export, About and remembered layout.
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "MainWindow.h"
+#include "compile/CompilePanel.h"
+#include "profile/ChromeTrace.h"
+#include "schedule/SchedulePanel.h"
+#include "timeline/TimelineView.h"
+
+namespace dfc::studio {
+
+void MainWindow::createActions() {
+  m_openPef = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open &PEF..."), this);
+  m_openPef->setShortcut(QKeySequence::Open);
+  m_openPef->setStatusTip(tr("Open a compiled model (PEF) into the graph, timeline and schedule"));
+  connect(m_openPef, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open PEF"), {}, tr("PEF files (*.pef);;All files (*)"));
+    if (path.isEmpty()) return;
+    openPef(path);
+    showScreen(Screen::GraphTimeline);
+  });
+  m_openTrace = new QAction(style()->standardIcon(QStyle::SP_FileIcon), tr("Open &Trace..."), this);
+  m_openTrace->setShortcut(QKeySequence(tr("Ctrl+T")));
+  m_openTrace->setStatusTip(tr("Open a chrome tracing JSON file into the timeline"));
+  connect(m_openTrace, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {},
+                                                      tr("Chrome traces (*.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    openTrace(path);
+    showScreen(Screen::GraphTimeline);
+  });
+  m_compileAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Compile"), this);
+  m_compileAction->setShortcut(QKeySequence(tr("Ctrl+B")));
+  m_compileAction->setStatusTip(tr("Compile the model set on the Compile screen"));
+  connect(m_compileAction, &QAction::triggered, this, [this] {
+    showScreen(Screen::Compile);
+    m_compile->startCompile();
+  });
+  m_runAction = new QAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("&Run"), this);
+  m_runAction->setShortcut(QKeySequence(tr("Ctrl+R")));
+  m_runAction->setStatusTip(tr("Train or evaluate the compiled PEF and load its trace"));
+  connect(m_runAction, &QAction::triggered, this, [this] {
+    showScreen(Screen::Compile);
+    m_compile->startRun();
+  });
+  m_cancelAction = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("C&ancel"), this);
+  m_cancelAction->setShortcut(QKeySequence(tr("Ctrl+.")));
+  m_cancelAction->setStatusTip(tr("Stop the running compile or run"));
+  connect(m_cancelAction, &QAction::triggered, m_compile, &views::CompilePanel::cancel);
+  m_exportTrace = new QAction(tr("Chrome tracing &JSON..."), this);
+  connect(m_exportTrace, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chrome tracing JSON"),
+                                                      QFileInfo(m_tracePath).completeBaseName() + QStringLiteral(".json"),
+                                                      tr("Chrome traces (*.json)"));
+    if (!path.isEmpty()) exportChromeTrace(path);
+  });
+  m_exportReport = new QAction(tr("&Section report (CSV)..."), this);
+  connect(m_exportReport, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export section report"), QStringLiteral("section_report.csv"),
+                                                      tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (exportSectionReport(path, &error)) statusBar()->showMessage(tr("Wrote %1").arg(path), 8000);
+    else showError(error);
+  });
+  m_quit = new QAction(tr("&Quit"), this);
+  m_quit->setShortcut(QKeySequence::Quit);
+  connect(m_quit, &QAction::triggered, this, &QWidget::close);
+  connect(this, &MainWindow::exportFinished, this, [this](bool ok, const QString& message) {
+    if (ok) statusBar()->showMessage(message, 8000);
+    else showError(message);
+  });
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(m_openPef);
+  file->addAction(m_openTrace);
+  QMenu* exportMenu = file->addMenu(tr("&Export"));
+  exportMenu->addAction(m_exportTrace);
+  exportMenu->addAction(m_exportReport);
+  file->addSeparator();
+  file->addAction(m_quit);
+
+  QMenu* build = menuBar()->addMenu(tr("&Build"));
+  build->addAction(m_compileAction);
+  build->addAction(m_runAction);
+  build->addAction(m_cancelAction);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  const QStringList labels = {tr("&Compile"), tr("&Graph and Timeline"), tr("&Schedule"), tr("R&uns")};
+  for (int i = 0; i < labels.size(); ++i) {
+    QAction* go = view->addAction(labels[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
+    go->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
+  }
+  view->addSeparator();
+  view->addAction(tr("Fit &Timeline"), this, [this] { m_timeline->zoomToFit(); })
+      ->setShortcut(QKeySequence(tr("Ctrl+0")));
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Dataflow Studio"), this, &MainWindow::showAbout);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+  QToolBar* tools = addToolBar(tr("Main"));
+  tools->setObjectName(QStringLiteral("mainToolBar"));  // saveState() needs a name
+  tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  tools->addAction(m_openPef);
+  tools->addAction(m_openTrace);
+  tools->addSeparator();
+  tools->addAction(m_compileAction);
+  tools->addAction(m_runAction);
+  tools->addAction(m_cancelAction);
+}
+
+void MainWindow::updateActions() {
+  const bool busy = m_compile->isBusy();
+  m_compileAction->setEnabled(!busy);
+  m_runAction->setEnabled(!busy);
+  m_cancelAction->setEnabled(busy);
+  m_exportTrace->setEnabled(!m_tracePath.isEmpty());
+  m_exportReport->setEnabled(!m_schedule->data().sections.empty());
+}
+
+QStringList MainWindow::screenNames() {
+  return {QStringLiteral("compile"), QStringLiteral("graph"), QStringLiteral("schedule"), QStringLiteral("runs")};
+}
+
+void MainWindow::showScreen(Screen screen) { m_tabs->setCurrentIndex(static_cast<int>(screen)); }
+
+bool MainWindow::showScreen(const QString& name) {
+  const QString key = name.toLower() == QLatin1String("timeline") ? QStringLiteral("graph") : name.toLower();
+  const int index = static_cast<int>(screenNames().indexOf(key));
+  if (index < 0) return false;
+  m_tabs->setCurrentIndex(index);
+  return true;
+}
+
+bool MainWindow::exportSectionReport(const QString& path, QString* error) {
+  if (m_schedule->data().sections.empty()) {
+    if (error) *error = tr("No PEF is loaded; open or compile one first.");
+    return false;
+  }
+  QSaveFile file(path);
+  if (file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    file.write(views::sectionReportCsv(m_schedule->data()).toUtf8());
+    if (file.commit()) return true;
+  }
+  if (error) *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+  return false;
+}
+
+void MainWindow::exportChromeTrace(const QString& path) {
+  if (m_tracePath.isEmpty()) {
+    emit exportFinished(false, tr("No trace is loaded; run a PEF or open a trace first."));
+    return;
+  }
+  // Re-read rather than keep a second copy of a possibly huge trace in memory;
+  // writing through the engine turns any accepted trace into our object form.
+  auto* watcher = new QFutureWatcher<QString>(this);
+  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+    watcher->deleteLater();
+    const QString error = watcher->result();
+    emit exportFinished(error.isEmpty(), error.isEmpty() ? tr("Wrote %1").arg(path) : error);
+  });
+  const QString source = m_tracePath;
+  watcher->setFuture(QtConcurrent::run([source, path]() -> QString {
+    auto trace = profile::readChromeTrace(source.toStdString());
+    if (!trace) return QString::fromStdString(trace.error().message());
+    const Status st = profile::writeChromeTrace(*trace, path.toStdString());
+    return st ? QString() : QString::fromStdString(st.error().message());
+  }));
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(this, tr("About Dataflow Studio"),
+                     tr("<h3>Dataflow Studio %1</h3>"
+                        "<p>Compiles ML models for a reconfigurable dataflow accelerator, runs them and shows "
+                        "what the compiler and the run did: operator graph, section schedule and timelines.</p>"
+                        "<p>Built with Qt %2.</p>")
+                         .arg(QStringLiteral(DFC_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+  settings.setValue(QStringLiteral("window/screen"), m_tabs->currentIndex());
+  m_compile->cancel();  // the panel's destructor waits for it
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace dfc::studio

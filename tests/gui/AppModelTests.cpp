@@ -1,0 +1,92 @@
+// Every model class of the app under QAbstractItemModelTester, plus the
+// behaviour a user sees in the schedule and runs tables.
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <catch2/catch.hpp>
+
+#include "AppTestSupport.h"
+#include "models/RunsTableModel.h"
+#include "models/ScheduleTableModel.h"
+#include "schedule/SchedulePanel.h"
+
+using namespace dfc;
+
+TEST_CASE("ScheduleTableModel passes QAbstractItemModelTester and shows one row per section", "[gui][schedule]") {
+  guitest::ensureApp();
+  views::ScheduleTableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setData(views::buildScheduleData(apptest::makePef(), apptest::makeMeasured()));
+  REQUIRE(model.rowCount() == 3);
+  REQUIRE(model.columnCount() == views::ScheduleTableModel::ColumnCount);
+  using C = views::ScheduleTableModel;
+  CHECK(model.data(model.index(0, C::Section)).toString().contains(QStringLiteral("s0_layer1")));
+  CHECK(model.data(model.index(2, C::Type)).toString() == QStringLiteral("backward"));
+  CHECK(model.data(model.index(0, C::Hypersection)).toString() == QStringLiteral("hs0_matmul_relu"));
+  CHECK(model.data(model.index(2, C::Pcus)).toInt() == 200);
+  CHECK(model.data(model.index(1, C::MeasuredLatency)).toString() == QStringLiteral("30.00"));  // 90 us / 3 calls
+  CHECK(model.data(model.index(0, C::MeasuredLatency)).toString().isEmpty());  // never run: blank, not 0
+  model.setData({});
+  CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("Schedule table sorts by the numbers, not their text", "[gui][schedule]") {
+  guitest::ensureApp();
+  views::SchedulePanel panel;
+  QAbstractItemModelTester tester(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  panel.setData(views::buildScheduleData(apptest::makePef(), apptest::makeMeasured()));
+  using C = views::ScheduleTableModel;
+  auto idAt = [&panel](int row) { return panel.proxy()->index(row, 0).data(C::SectionIdRole).toInt(); };
+  panel.table()->sortByColumn(C::Pcus, Qt::DescendingOrder);  // 200, 40, 12 ("40" > "200" as text)
+  CHECK(idAt(0) == 2);
+  CHECK(idAt(1) == 0);
+  CHECK(idAt(2) == 1);
+  panel.table()->sortByColumn(C::EstLatency, Qt::AscendingOrder);  // 1.5, 5, 30
+  CHECK(idAt(0) == 2);
+  CHECK(idAt(2) == 1);
+  panel.table()->sortByColumn(C::MeasuredLatency, Qt::DescendingOrder);  // only section 1 was run
+  CHECK(idAt(0) == 1);
+}
+
+TEST_CASE("Section report CSV has the columns of dfc report", "[gui][schedule]") {
+  const auto data = views::buildScheduleData(apptest::makePef(), apptest::makeMeasured());
+  const QStringList lines = views::sectionReportCsv(data).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == QStringLiteral("section_id,name,type,hyperfunction,hypersection,pcus,pmus,est_latency_us,tflop,calls,"
+                                   "measured_mean_us"));
+  CHECK(lines[2] == QStringLiteral("1,s1_layer2,forward,layer2,hs0_matmul_relu,12,6,30.0000,0.002000000,3,30.0000"));
+  CHECK(data.archPcus > 0);  // sn30's capacity was read for the chart
+}
+
+TEST_CASE("RunsTableModel passes QAbstractItemModelTester and lists compiles and runs newest first", "[gui][runs]") {
+  guitest::ensureApp();
+  views::RunsTableModel model;
+  QSortFilterProxyModel proxy;
+  proxy.setSourceModel(&model);
+  proxy.setFilterKeyColumn(-1);
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  std::vector<profile::CompileRecord> compiles = {apptest::makeCompileRecord("/tmp/a/logreg.pef", "logreg")};
+  compiles[0].id = 7;
+  profile::RunRecord run;
+  run.id = 3;
+  run.compileId = 7;
+  run.pefPath = "/tmp/a/logreg.pef";
+  run.startedAt = "2026-01-02T04:00:00Z";
+  run.status = "finished";
+  run.tracePath = "/tmp/a/logreg_chrome_tracing_report.json";
+  run.epochs = 1;
+  run.finalLoss = 0.5;
+  run.testAccuracy = 0.8125;
+  model.setEntries(views::RunsTableModel::entriesFrom(compiles, {run}));
+  REQUIRE(model.rowCount() == 2);
+  using C = views::RunsTableModel;
+  CHECK(model.data(model.index(0, C::Kind)).toString() == QStringLiteral("run"));  // newer
+  CHECK(model.data(model.index(0, C::Details)).toString().contains(QStringLiteral("81.2")));
+  CHECK(model.data(model.index(1, C::Kind)).toString() == QStringLiteral("compile"));
+  CHECK(model.data(model.index(1, C::Details)).toString().contains(QStringLiteral("sn30")));
+  proxy.setFilterFixedString(QStringLiteral("chrome_tracing"));
+  CHECK(proxy.rowCount() == 1);
+  model.setEntries({});
+  CHECK(proxy.rowCount() == 0);
+}

@@ -1,0 +1,82 @@
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include "GuiTestSupport.h"
+#include "compile/CompilePanel.h"
+
+using namespace dfc;
+
+TEST_CASE("Compile screen compiles a zoo model through the form", "[gui][compile]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  views::CompilePanel panel;
+  panel.setDbPath(QStringLiteral("-"));
+  panel.show();
+  panel.modelBox()->setCurrentText(QStringLiteral("logreg"));
+  panel.outputFolderEdit()->setText(dir.filePath(QStringLiteral("out")));
+  panel.optLevelBox()->setCurrentIndex(0);  // o0
+  QSignalSpy done(&panel, &views::CompilePanel::compileFinished);
+  QTest::mouseClick(panel.compileButton(), Qt::LeftButton);
+  CHECK(!panel.compileButton()->isEnabled());  // no second compile while one runs
+  CHECK(panel.cancelButton()->isEnabled());
+  REQUIRE(done.wait(60000));
+  INFO(done.at(0).at(2).toString().toStdString());
+  REQUIRE(done.at(0).at(0).toBool());
+  const QString pef = done.at(0).at(1).toString();
+  CHECK(QFileInfo::exists(pef));
+  CHECK(pef.startsWith(dir.path()));
+  CHECK(panel.runPefEdit()->text() == pef);  // ready to Run
+  CHECK(panel.compileButton()->isEnabled());
+  CHECK(panel.progressBar()->value() == panel.progressBar()->maximum());
+  QTest::qWait(50);  // queued log lines
+  CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("logreg")));
+}
+
+TEST_CASE("Compile screen names what is wrong with a bad model", "[gui][compile]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  views::CompilePanel panel;
+  panel.setDbPath(QStringLiteral("-"));
+  panel.modelBox()->setCurrentText(QStringLiteral("no_such_model"));
+  panel.outputFolderEdit()->setText(dir.path());
+  QSignalSpy done(&panel, &views::CompilePanel::compileFinished);
+  panel.startCompile();
+  REQUIRE(done.wait(60000));
+  CHECK(!done.at(0).at(0).toBool());
+  CHECK(done.at(0).at(2).toString().contains(QStringLiteral("no_such_model")));
+  CHECK(panel.compileButton()->isEnabled());
+}
+
+TEST_CASE("Compile screen hides experimental options until asked", "[gui][compile]") {
+  guitest::ensureApp();
+  views::CompilePanel panel;
+  panel.show();
+  QWidget* group = nullptr;
+  for (auto* box : panel.findChildren<QCheckBox*>())
+    if (box->text().contains(QStringLiteral("Dump the IR"))) group = box;
+  REQUIRE(group);
+  CHECK(!group->isVisible());
+  panel.experimentalToggle()->setChecked(true);
+  CHECK(group->isVisible());
+  CHECK(panel.compileOptions().batchSize == 32);
+  CHECK(panel.compileOptions().level == partition::OptLevel::O3);
+}
+
+TEST_CASE("Running without a PEF says so instead of starting", "[gui][compile]") {
+  guitest::ensureApp();
+  views::CompilePanel panel;
+  panel.setDbPath(QStringLiteral("-"));
+  QSignalSpy busy(&panel, &views::CompilePanel::busyChanged);
+  panel.startRun();
+  CHECK(busy.isEmpty());
+  CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("Compile a model first")));
+}

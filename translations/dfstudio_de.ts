@@ -1,0 +1,946 @@
+<?xml version='1.0' encoding='utf-8'?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>section</source>
+        <translation>Sektion</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::studio::MainWindow</name>
+    <message>
+        <source>Dataflow Studio</source>
+        <translation>Dataflow Studio</translation>
+    </message>
+    <message>
+        <source>Click a slice in the timeline or a node in the graph to see its details.</source>
+        <translation>Klicken Sie auf einen Abschnitt in der Zeitleiste oder einen Knoten im Graphen, um seine Details zu sehen.</translation>
+    </message>
+    <message>
+        <source>&amp;Compile</source>
+        <translation>&amp;Kompilieren</translation>
+    </message>
+    <message>
+        <source>&amp;Graph &amp;&amp; Timeline</source>
+        <translation>&amp;Graph &amp;&amp; Zeitleiste</translation>
+    </message>
+    <message>
+        <source>&amp;Schedule</source>
+        <translation>&amp;Ablaufplan</translation>
+    </message>
+    <message>
+        <source>R&amp;uns</source>
+        <translation>&amp;Läufe</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>Bereit</translation>
+    </message>
+    <message>
+        <source>Graph laid out in %1 ms</source>
+        <translation>Graph in %1 ms angeordnet</translation>
+    </message>
+    <message>
+        <source>Graph layout failed: %1</source>
+        <translation>Anordnen des Graphen fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Compiled %1</source>
+        <translation>%1 kompiliert</translation>
+    </message>
+    <message>
+        <source>Loading %1...</source>
+        <translation>%1 wird geladen …</translation>
+    </message>
+    <message>
+        <source>%1 - Dataflow Studio</source>
+        <translation>%1 – Dataflow Studio</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n section(s)</source>
+        <translation><numerusform>%n Sektion</numerusform><numerusform>%n Sektionen</numerusform></translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation>%1 geladen</translation>
+    </message>
+    <message>
+        <source>Reading PEF files is not available in this build</source>
+        <translation>Das Lesen von PEF-Dateien ist in diesem Build nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>Loading trace %1...</source>
+        <translation>Trace %1 wird geladen …</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trace %1: %n slice(s)</source>
+        <translation><numerusform>Trace %1: %n Abschnitt</numerusform><numerusform>Trace %1: %n Abschnitte</numerusform></translation>
+    </message>
+    <message>
+        <source>Reading traces is not available in this build</source>
+        <translation>Das Lesen von Traces ist in diesem Build nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>Beginn</translation>
+    </message>
+    <message>
+        <source>duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;%1&lt;/h3&gt;op %2&lt;br&gt;section %3, hypersection %4&lt;br&gt;hyperfunction %5&lt;br&gt;role %6</source>
+        <translation>&lt;h3&gt;%1&lt;/h3&gt;Operator %2&lt;br&gt;Sektion %3, Hypersektion %4&lt;br&gt;Hyperfunktion %5&lt;br&gt;Rolle %6</translation>
+    </message>
+    <message>
+        <source>Open &amp;PEF...</source>
+        <translation>&amp;PEF öffnen …</translation>
+    </message>
+    <message>
+        <source>Open a compiled model (PEF) into the graph, timeline and schedule</source>
+        <translation>Ein kompiliertes Modell (PEF) in Graph, Zeitleiste und Ablaufplan öffnen</translation>
+    </message>
+    <message>
+        <source>Open PEF</source>
+        <translation>PEF öffnen</translation>
+    </message>
+    <message>
+        <source>PEF files (*.pef);;All files (*)</source>
+        <translation>PEF-Dateien (*.pef);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Trace...</source>
+        <translation>&amp;Trace öffnen …</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>Open a chrome tracing JSON file into the timeline</source>
+        <translation>Eine Chrome-Tracing-JSON-Datei in der Zeitleiste öffnen</translation>
+    </message>
+    <message>
+        <source>Open Trace</source>
+        <translation>Trace öffnen</translation>
+    </message>
+    <message>
+        <source>Chrome traces (*.json);;All files (*)</source>
+        <translation>Chrome-Traces (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Ctrl+B</source>
+        <translation>Ctrl+B</translation>
+    </message>
+    <message>
+        <source>Compile the model set on the Compile screen</source>
+        <translation>Das auf der Seite „Kompilieren“ eingestellte Modell kompilieren</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <source>Train or evaluate the compiled PEF and load its trace</source>
+        <translation>Die kompilierte PEF trainieren oder auswerten und ihren Trace laden</translation>
+    </message>
+    <message>
+        <source>C&amp;ancel</source>
+        <translation>Abbre&amp;chen</translation>
+    </message>
+    <message>
+        <source>Ctrl+.</source>
+        <translation>Ctrl+.</translation>
+    </message>
+    <message>
+        <source>Stop the running compile or run</source>
+        <translation>Den laufenden Kompilier- oder Ausführungsvorgang anhalten</translation>
+    </message>
+    <message>
+        <source>Chrome tracing &amp;JSON...</source>
+        <translation>Chrome-Tracing-&amp;JSON …</translation>
+    </message>
+    <message>
+        <source>Export chrome tracing JSON</source>
+        <translation>Chrome-Tracing-JSON exportieren</translation>
+    </message>
+    <message>
+        <source>Chrome traces (*.json)</source>
+        <translation>Chrome-Traces (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Section report (CSV)...</source>
+        <translation>&amp;Sektionsbericht (CSV) …</translation>
+    </message>
+    <message>
+        <source>Export section report</source>
+        <translation>Sektionsbericht exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Build</source>
+        <translation>&amp;Erstellen</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Graph and Timeline</source>
+        <translation>&amp;Graph und Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Fit &amp;Timeline</source>
+        <translation>&amp;Zeitleiste einpassen</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Dataflow Studio</source>
+        <translation>&amp;Über Dataflow Studio</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Haupt</translation>
+    </message>
+    <message>
+        <source>No PEF is loaded; open or compile one first.</source>
+        <translation>Es ist keine PEF geladen; öffnen oder kompilieren Sie zuerst eine.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>No trace is loaded; run a PEF or open a trace first.</source>
+        <translation>Es ist kein Trace geladen; führen Sie zuerst eine PEF aus oder öffnen Sie einen Trace.</translation>
+    </message>
+    <message>
+        <source>About Dataflow Studio</source>
+        <translation>Über Dataflow Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Dataflow Studio %1&lt;/h3&gt;&lt;p&gt;Compiles ML models for a reconfigurable dataflow accelerator, runs them and shows what the compiler and the run did: operator graph, section schedule and timelines.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Dataflow Studio %1&lt;/h3&gt;&lt;p&gt;Kompiliert ML-Modelle für einen rekonfigurierbaren Datenfluss-Beschleuniger, führt sie aus und zeigt, was der Compiler und der Lauf getan haben: Operatorgraph, Sektionsablaufplan und Zeitleisten.&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::CompilePanel</name>
+    <message>
+        <source>&amp;Compile</source>
+        <translation>&amp;Kompilieren</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>untätig</translation>
+    </message>
+    <message>
+        <source>The compiler's and runtime's log appears here.</source>
+        <translation>Hier erscheint das Protokoll von Compiler und Laufzeit.</translation>
+    </message>
+    <message>
+        <source>Log:</source>
+        <translation>Protokoll:</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>Kompilieren</translation>
+    </message>
+    <message>
+        <source>A model from the zoo, or the path of a .dfir file</source>
+        <translation>Ein Modell aus dem Zoo oder der Pfad einer .dfir-Datei</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>Modell öffnen</translation>
+    </message>
+    <message>
+        <source>Models (*.dfir *.onnx);;All files (*)</source>
+        <translation>Modelle (*.dfir *.onnx);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>default: the model name</source>
+        <translation>Vorgabe: der Modellname</translation>
+    </message>
+    <message>
+        <source>&amp;PEF name:</source>
+        <translation>&amp;PEF-Name:</translation>
+    </message>
+    <message>
+        <source>default: ./out/&lt;PEF name&gt;</source>
+        <translation>Vorgabe: ./out/&lt;PEF-Name&gt;</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>Ausgabeordner</translation>
+    </message>
+    <message>
+        <source>&amp;Output folder:</source>
+        <translation>A&amp;usgabeordner:</translation>
+    </message>
+    <message>
+        <source>Inference only (no loss, gradients or optimizer)</source>
+        <translation>Nur Inferenz (kein Verlust, keine Gradienten, kein Optimierer)</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>Modus:</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>&amp;Batchgröße:</translation>
+    </message>
+    <message>
+        <source>o0: one section per operator</source>
+        <translation>o0: eine Sektion je Operator</translation>
+    </message>
+    <message>
+        <source>o1: fuse by rule list</source>
+        <translation>o1: nach Regelliste fusionieren</translation>
+    </message>
+    <message>
+        <source>o3: fuse whole layers</source>
+        <translation>o3: ganze Schichten fusionieren</translation>
+    </message>
+    <message>
+        <source>Optimization &amp;level:</source>
+        <translation>Optimierungs&amp;stufe:</translation>
+    </message>
+    <message>
+        <source>An arch preset, "native" (%1) or the path of an arch YAML file</source>
+        <translation>Eine Architektur-Vorgabe, „native“ (%1) oder der Pfad einer Architektur-YAML-Datei</translation>
+    </message>
+    <message>
+        <source>Arch file</source>
+        <translation>Architekturdatei</translation>
+    </message>
+    <message>
+        <source>Arch YAML (*.yaml *.yml)</source>
+        <translation>Architektur-YAML (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>&amp;Arch:</source>
+        <translation>A&amp;rchitektur:</translation>
+    </message>
+    <message>
+        <source>momentum</source>
+        <translation>Momentum</translation>
+    </message>
+    <message>
+        <source>sgd</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>Optimi&amp;zer:</source>
+        <translation>Optimi&amp;erer:</translation>
+    </message>
+    <message>
+        <source>Learning &amp;rate:</source>
+        <translation>&amp;Lernrate:</translation>
+    </message>
+    <message>
+        <source>&amp;Seed (weights):</source>
+        <translation>&amp;Startwert (Gewichte):</translation>
+    </message>
+    <message>
+        <source>Show e&amp;xperimental options</source>
+        <translation>E&amp;xperimentelle Optionen anzeigen</translation>
+    </message>
+    <message>
+        <source>Experimental</source>
+        <translation>Experimentell</translation>
+    </message>
+    <message>
+        <source>Dump the IR after each stage into the output folder</source>
+        <translation>Die IR nach jeder Stufe in den Ausgabeordner schreiben</translation>
+    </message>
+    <message>
+        <source>Debug:</source>
+        <translation>Fehlersuche:</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>the PEF just compiled</source>
+        <translation>die eben kompilierte PEF</translation>
+    </message>
+    <message>
+        <source>PEF to run</source>
+        <translation>Auszuführende PEF</translation>
+    </message>
+    <message>
+        <source>PEF files (*.pef);;All files (*)</source>
+        <translation>PEF-Dateien (*.pef);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>P&amp;EF:</source>
+        <translation>P&amp;EF:</translation>
+    </message>
+    <message>
+        <source>&amp;Epochs:</source>
+        <translation>&amp;Epochen:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Training samples:</source>
+        <translation>Trainingsbeispiele:</translation>
+    </message>
+    <message>
+        <source>Test samples:</source>
+        <translation>Testbeispiele:</translation>
+    </message>
+    <message>
+        <source>&amp;Data folder:</source>
+        <translation>&amp;Datenordner:</translation>
+    </message>
+    <message>
+        <source>Choose a model to compile: a zoo name or a .dfir file.</source>
+        <translation>Wählen Sie ein zu kompilierendes Modell: einen Zoo-Namen oder eine .dfir-Datei.</translation>
+    </message>
+    <message>
+        <source>Compiling %1...</source>
+        <translation>%1 wird kompiliert …</translation>
+    </message>
+    <message>
+        <source>--- compile %1 ---</source>
+        <translation>--- %1 kompilieren ---</translation>
+    </message>
+    <message>
+        <source>%1 (%2/%3)</source>
+        <translation>%1 (%2/%3)</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Compile cancelled.</source>
+        <translation>Kompilieren abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Compile failed: %1</source>
+        <translation>Kompilieren fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; estimated %7 µs per step.
+PEF: %8</source>
+        <translation>%1 Knoten in %2 Sektionen (%3 vorwärts, %4 rückwärts, %5 Optimierer) in %6 ms kompiliert; geschätzt %7 µs pro Schritt.
+PEF: %8</translation>
+    </message>
+    <message>
+        <source>Compile a model first, or choose a PEF to run.</source>
+        <translation>Kompilieren Sie zuerst ein Modell oder wählen Sie eine auszuführende PEF.</translation>
+    </message>
+    <message>
+        <source>The PEF %1 does not exist.</source>
+        <translation>Die PEF %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>Running %1...</source>
+        <translation>%1 wird ausgeführt …</translation>
+    </message>
+    <message>
+        <source>--- run %1 ---</source>
+        <translation>--- %1 ausführen ---</translation>
+    </message>
+    <message>
+        <source>Run cancelled.</source>
+        <translation>Ausführung abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>Ausführung fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run finished: %n training step(s)</source>
+        <translation><numerusform>Ausführung beendet: %n Trainingsschritt</numerusform><numerusform>Ausführung beendet: %n Trainingsschritte</numerusform></translation>
+    </message>
+    <message>
+        <source>, final loss %1</source>
+        <translation>, abschließender Verlust %1</translation>
+    </message>
+    <message>
+        <source>, test accuracy %1 %</source>
+        <translation>, Testgenauigkeit %1 %</translation>
+    </message>
+    <message>
+        <source>.
+Trace: %1</source>
+        <translation>.
+Trace: %1</translation>
+    </message>
+    <message>
+        <source>Cancelling...</source>
+        <translation>Wird abgebrochen …</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::GanttStrip</name>
+    <message>
+        <source>Open or compile a PEF to see its section schedule.</source>
+        <translation>Öffnen oder kompilieren Sie eine PEF, um ihren Sektionsablaufplan zu sehen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>One step: %n section call(s), %1 (%2)</source>
+        <translation><numerusform>Ein Schritt: %n Sektionsaufruf, %1 (%2)</numerusform><numerusform>Ein Schritt: %n Sektionsaufrufe, %1 (%2)</numerusform></translation>
+    </message>
+    <message>
+        <source>measured where run</source>
+        <translation>gemessen, wo ausgeführt</translation>
+    </message>
+    <message>
+        <source>estimated</source>
+        <translation>geschätzt</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>vorwärts</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>rückwärts</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Call %1: section %2 %3 (%4)
+hypersection %5
+estimated %6</source>
+        <translation>Aufruf %1: Sektion %2 %3 (%4)
+Hypersektion %5
+geschätzt %6</translation>
+    </message>
+    <message numerus="yes">
+        <source>
+measured mean %1 over %n call(s)</source>
+        <translation><numerusform>
+gemessenes Mittel %1 über %n Aufruf</numerusform><numerusform>
+gemessenes Mittel %1 über %n Aufrufe</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::GraphView</name>
+    <message>
+        <source>Open a PEF to see its operator graph</source>
+        <translation>Öffnen Sie eine PEF, um ihren Operatorgraphen zu sehen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Layout in progress (%n node(s))…</source>
+        <translation><numerusform>Anordnung läuft (%n Knoten) …</numerusform><numerusform>Anordnung läuft (%n Knoten) …</numerusform></translation>
+    </message>
+    <message>
+        <source>No graph</source>
+        <translation>Kein Graph</translation>
+    </message>
+    <message>
+        <source>Layout does not match the graph</source>
+        <translation>Die Anordnung passt nicht zum Graphen</translation>
+    </message>
+    <message>
+        <source>Layout failed: %1</source>
+        <translation>Anordnung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>section %1, hypersection %2</source>
+        <translation>Sektion %1, Hypersektion %2</translation>
+    </message>
+    <message>
+        <source>hyperfunction %1</source>
+        <translation>Hyperfunktion %1</translation>
+    </message>
+    <message>
+        <source>role %1</source>
+        <translation>Rolle %1</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::RunsPanel</name>
+    <message>
+        <source>Filter by model, PEF, arch, status...</source>
+        <translation>Nach Modell, PEF, Architektur, Status filtern …</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>A&amp;ktualisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Delete...</source>
+        <translation>&amp;Löschen …</translation>
+    </message>
+    <message>
+        <source>Filter:</source>
+        <translation>Filter:</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Not recording runs (--db -).</source>
+        <translation>Läufe werden nicht aufgezeichnet (--db -).</translation>
+    </message>
+    <message>
+        <source>Cannot open the run store: %1</source>
+        <translation>Der Laufspeicher kann nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the run store: %1</source>
+        <translation>Der Laufspeicher kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 compile(s), %3 run(s). Double-click a row to open it.</source>
+        <translation>%1: %2 Kompilierung(en), %3 Lauf/Läufe. Doppelklicken Sie auf eine Zeile, um sie zu öffnen.</translation>
+    </message>
+    <message>
+        <source>Run #%1 has no trace file (status: %2).</source>
+        <translation>Lauf #%1 hat keine Trace-Datei (Status: %2).</translation>
+    </message>
+    <message>
+        <source>Delete run #%1 of %2 from the run store? Its trace file stays on disk.</source>
+        <translation>Lauf #%1 von %2 aus dem Laufspeicher löschen? Seine Trace-Datei bleibt auf der Festplatte.</translation>
+    </message>
+    <message>
+        <source>Delete compile #%1 (%2) from the run store? The PEF stays on disk; its runs are kept.</source>
+        <translation>Kompilierung #%1 (%2) aus dem Laufspeicher löschen? Die PEF bleibt auf der Festplatte; ihre Läufe bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>Delete failed: %1</source>
+        <translation>Löschen fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::RunsTableModel</name>
+    <message>
+        <source>%1, %2, batch %3, %4</source>
+        <translation>%1, %2, Batch %3, %4</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>Inferenz</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>compiled</source>
+        <translation>kompiliert</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n epoch(s)</source>
+        <translation><numerusform>%n Epoche</numerusform><numerusform>%n Epochen</numerusform></translation>
+    </message>
+    <message>
+        <source>loss %1</source>
+        <translation>Verlust %1</translation>
+    </message>
+    <message>
+        <source>accuracy %1 %</source>
+        <translation>Genauigkeit %1 %</translation>
+    </message>
+    <message>
+        <source>compile #%1</source>
+        <translation>Kompilierung #%1</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>Double-click to open the trace of this run
+%1</source>
+        <translation>Doppelklicken, um den Trace dieses Laufs zu öffnen
+%1</translation>
+    </message>
+    <message>
+        <source>Double-click to open this PEF
+%1</source>
+        <translation>Doppelklicken, um diese PEF zu öffnen
+%1</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>Kompilierung</translation>
+    </message>
+    <message>
+        <source>%1 in %2 ms</source>
+        <translation>%1 in %2 ms</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>PEF (model)</source>
+        <translation>PEF (Modell)</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message>
+        <source>Started (UTC)</source>
+        <translation>Begonnen (UTC)</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::SchedulePanel</name>
+    <message>
+        <source>No PEF loaded. Compile a model or open a PEF (Ctrl+O).</source>
+        <translation>Keine PEF geladen. Kompilieren Sie ein Modell oder öffnen Sie eine PEF (Strg+O).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2: %n section(s), estimated %3 per step%4</source>
+        <translation><numerusform>%1 auf %2: %n Sektion, geschätzt %3 pro Schritt%4</numerusform><numerusform>%1 auf %2: %n Sektionen, geschätzt %3 pro Schritt%4</numerusform></translation>
+    </message>
+    <message>
+        <source>unknown arch</source>
+        <translation>unbekannte Architektur</translation>
+    </message>
+    <message>
+        <source>; measured times from the latest recorded run</source>
+        <translation>; gemessene Zeiten aus dem letzten aufgezeichneten Lauf</translation>
+    </message>
+    <message>
+        <source>; no recorded run (measured column blank)</source>
+        <translation>; kein aufgezeichneter Lauf (Messspalte leer)</translation>
+    </message>
+    <message>
+        <source>Latency per section call</source>
+        <translation>Latenz pro Sektionsaufruf</translation>
+    </message>
+    <message>
+        <source>estimated (µs)</source>
+        <translation>geschätzt (µs)</translation>
+    </message>
+    <message>
+        <source>measured mean (µs)</source>
+        <translation>gemessenes Mittel (µs)</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>Unit use per section (%1: %2 PCUs, %3 PMUs)</source>
+        <translation>Einheitennutzung pro Sektion (%1: %2 PCUs, %3 PMUs)</translation>
+    </message>
+    <message>
+        <source>Unit use per section (arch capacity unknown)</source>
+        <translation>Einheitennutzung pro Sektion (Kapazität der Architektur unbekannt)</translation>
+    </message>
+    <message>
+        <source>PCUs (% of chip)</source>
+        <translation>PCUs (% des Chips)</translation>
+    </message>
+    <message>
+        <source>PMUs (% of chip)</source>
+        <translation>PMUs (% des Chips)</translation>
+    </message>
+    <message>
+        <source>% of capacity</source>
+        <translation>% der Kapazität</translation>
+    </message>
+    <message>
+        <source>units</source>
+        <translation>Einheiten</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::ScheduleTableModel</name>
+    <message>
+        <source>Section %1 (%2)
+hyperfunction: %3</source>
+        <translation>Sektion %1 (%2)
+Hyperfunktion: %3</translation>
+    </message>
+    <message>
+        <source>top level</source>
+        <translation>oberste Ebene</translation>
+    </message>
+    <message>
+        <source>No recorded run of this PEF</source>
+        <translation>Kein aufgezeichneter Lauf dieser PEF</translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation>Sektion</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Hypersection</source>
+        <translation>Hypersektion</translation>
+    </message>
+    <message>
+        <source>PCUs</source>
+        <translation>PCUs</translation>
+    </message>
+    <message>
+        <source>PMUs</source>
+        <translation>PMUs</translation>
+    </message>
+    <message>
+        <source>Est. latency (µs)</source>
+        <translation>Gesch. Latenz (µs)</translation>
+    </message>
+    <message>
+        <source>Measured (µs)</source>
+        <translation>Gemessen (µs)</translation>
+    </message>
+    <message>
+        <source>TFLOP</source>
+        <translation>TFLOP</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::TimelineView</name>
+    <message>
+        <source>Open a trace to see the run's timeline</source>
+        <translation>Öffnen Sie einen Trace, um die Zeitleiste des Laufs zu sehen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s), total %1 in %2</source>
+        <translation><numerusform>%n Abschnitt, insgesamt %1 in %2</numerusform><numerusform>%n Abschnitte, insgesamt %1 in %2</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s)</source>
+        <translation><numerusform>%n Abschnitt</numerusform><numerusform>%n Abschnitte</numerusform></translation>
+    </message>
+    <message>
+        <source>start %1, duration %2</source>
+        <translation>Beginn %1, Dauer %2</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Compiles and runs models and shows their operator graph, section schedule and run timelines.</source>
+        <translation>Kompiliert Modelle, führt sie aus und zeigt ihren Operatorgraphen, Sektionsablaufplan und die Zeitleisten der Läufe.</translation>
+    </message>
+    <message>
+        <source>A PEF or a chrome trace (.json) to open.</source>
+        <translation>Eine zu öffnende PEF oder ein Chrome-Trace (.json).</translation>
+    </message>
+    <message>
+        <source>Run store to use ('-' = none).</source>
+        <translation>Zu verwendender Laufspeicher ('-' = keiner).</translation>
+    </message>
+    <message>
+        <source>Screen to show first: compile, graph, schedule or runs.</source>
+        <translation>Zuerst gezeigte Seite: compile, graph, schedule oder runs.</translation>
+    </message>
+    <message>
+        <source>Load the file, save a picture of the window to FILE and exit.</source>
+        <translation>Die Datei laden, ein Bild des Fensters in FILE speichern und beenden.</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,391 @@
+#include "compile/CompilePanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <climits>
+
+#include "arch/ArchSpec.h"
+#include "compile/LogForwarder.h"
+#include "frontend/ModelZoo.h"
+
+namespace dfc::views {
+namespace {
+
+QString fromStd(const std::string& s) { return QString::fromStdString(s); }
+
+// A line edit with a "Browse..." button beside it.
+QWidget* withBrowse(QWidget* field, QPushButton* button) {
+  auto* row = new QWidget;
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(field, 1);
+  layout->addWidget(button);
+  return row;
+}
+
+}  // namespace
+
+CompilePanel::CompilePanel(QWidget* parent) : QWidget(parent) {
+  m_compile = new QPushButton(tr("&Compile"), this);
+  m_compile->setDefault(true);
+  m_run = new QPushButton(tr("&Run"), this);
+  m_cancel = new QPushButton(tr("Cancel"), this);
+  m_cancel->setEnabled(false);
+  m_progress = new QProgressBar(this);
+  m_progress->setRange(0, 1);
+  m_progress->setValue(0);
+  m_progress->setFormat(tr("idle"));
+  m_progress->setTextVisible(true);
+  m_status = new QLabel(this);
+  m_status->setWordWrap(true);
+  m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_log = new QPlainTextEdit(this);
+  m_log->setReadOnly(true);
+  m_log->setMaximumBlockCount(5000);
+  m_log->setPlaceholderText(tr("The compiler's and runtime's log appears here."));
+  m_log->setFont(QFont(QStringLiteral("monospace")));
+
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(m_compile);
+  buttons->addWidget(m_run);
+  buttons->addWidget(m_cancel);
+  buttons->addWidget(m_progress, 1);
+
+  auto* forms = new QWidget;
+  auto* formsLayout = new QVBoxLayout(forms);
+  formsLayout->addWidget(buildModelForm());
+  formsLayout->addWidget(buildRunForm());
+  formsLayout->addStretch(1);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(forms);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+
+  auto* right = new QWidget;
+  auto* rightLayout = new QVBoxLayout(right);
+  rightLayout->setContentsMargins(0, 0, 0, 0);
+  rightLayout->addLayout(buttons);
+  rightLayout->addWidget(m_status);
+  rightLayout->addWidget(new QLabel(tr("Log:")));
+  rightLayout->addWidget(m_log, 1);
+
+  auto* split = new QSplitter(Qt::Horizontal);
+  split->addWidget(scroll);
+  split->addWidget(right);
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 3);
+  split->setSizes({560, 840});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(split);
+
+  connect(LogForwarder::instance(), &LogForwarder::lineLogged, this, &CompilePanel::appendLog, Qt::QueuedConnection);
+  connect(m_compile, &QPushButton::clicked, this, &CompilePanel::startCompile);
+  connect(m_run, &QPushButton::clicked, this, &CompilePanel::startRun);
+  connect(m_cancel, &QPushButton::clicked, this, &CompilePanel::cancel);
+  connect(&m_compileWatcher, &QFutureWatcher<CompileOutcome>::finished, this, &CompilePanel::onCompileDone);
+  connect(&m_runWatcher, &QFutureWatcher<RunOutcome>::finished, this, &CompilePanel::onRunDone);
+}
+
+CompilePanel::~CompilePanel() {
+  cancel();
+  m_compileWatcher.waitForFinished();
+  m_runWatcher.waitForFinished();
+}
+
+QWidget* CompilePanel::buildModelForm() {
+  auto* box = new QGroupBox(tr("Compile"));
+  auto* form = new QFormLayout(box);
+
+  m_model = new QComboBox;
+  m_model->setEditable(true);
+  for (const auto& name : frontend::zooModelNames()) m_model->addItem(fromStd(name));
+  m_model->setToolTip(tr("A model from the zoo, or the path of a .dfir file"));
+  auto* browseModel = new QPushButton(tr("Browse..."));
+  connect(browseModel, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {},
+                                                      tr("Models (*.dfir *.onnx);;All files (*)"));
+    if (!path.isEmpty()) m_model->setCurrentText(path);
+  });
+  form->addRow(tr("&Model:"), withBrowse(m_model, browseModel));
+
+  m_pefName = new QLineEdit;
+  m_pefName->setPlaceholderText(tr("default: the model name"));
+  form->addRow(tr("&PEF name:"), m_pefName);
+
+  m_outputFolder = new QLineEdit;
+  m_outputFolder->setPlaceholderText(tr("default: ./out/<PEF name>"));
+  auto* browseOut = new QPushButton(tr("Browse..."));
+  connect(browseOut, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_outputFolder->text());
+    if (!dir.isEmpty()) m_outputFolder->setText(dir);
+  });
+  form->addRow(tr("&Output folder:"), withBrowse(m_outputFolder, browseOut));
+
+  m_inference = new QCheckBox(tr("Inference only (no loss, gradients or optimizer)"));
+  form->addRow(tr("Mode:"), m_inference);
+
+  m_batch = new QSpinBox;
+  m_batch->setRange(1, 1 << 20);
+  m_batch->setValue(32);
+  form->addRow(tr("&Batch size:"), m_batch);
+
+  m_optLevel = new QComboBox;
+  m_optLevel->addItem(tr("o0: one section per operator"), QStringLiteral("o0"));
+  m_optLevel->addItem(tr("o1: fuse by rule list"), QStringLiteral("o1"));
+  m_optLevel->addItem(tr("o3: fuse whole layers"), QStringLiteral("o3"));
+  m_optLevel->setCurrentIndex(2);
+  form->addRow(tr("Optimization &level:"), m_optLevel);
+
+  m_arch = new QComboBox;
+  m_arch->setEditable(true);
+  m_arch->addItem(QStringLiteral("native"));
+  for (const auto& name : arch::archPresetNames()) m_arch->addItem(fromStd(name));
+  m_arch->setToolTip(tr("An arch preset, \"native\" (%1) or the path of an arch YAML file").arg(fromStd(arch::defaultArchName())));
+  auto* browseArch = new QPushButton(tr("Browse..."));
+  connect(browseArch, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Arch file"), {}, tr("Arch YAML (*.yaml *.yml)"));
+    if (!path.isEmpty()) m_arch->setCurrentText(path);
+  });
+  form->addRow(tr("&Arch:"), withBrowse(m_arch, browseArch));
+
+  m_optimizer = new QComboBox;
+  m_optimizer->addItem(tr("momentum"), QStringLiteral("momentum"));
+  m_optimizer->addItem(tr("sgd"), QStringLiteral("sgd"));
+  form->addRow(tr("Optimi&zer:"), m_optimizer);
+
+  m_lr = new QDoubleSpinBox;
+  m_lr->setDecimals(6);
+  m_lr->setRange(0.0, 10.0);
+  m_lr->setSingleStep(0.001);
+  m_lr->setValue(0.01);
+  form->addRow(tr("Learning &rate:"), m_lr);
+
+  m_seed = new QSpinBox;
+  m_seed->setRange(0, INT_MAX);
+  m_seed->setValue(42);
+  form->addRow(tr("&Seed (weights):"), m_seed);
+  connect(m_inference, &QCheckBox::toggled, this, [this](bool on) {
+    m_optimizer->setEnabled(!on);
+    m_lr->setEnabled(!on);
+  });
+
+  m_showExperimental = new QCheckBox(tr("Show e&xperimental options"));
+  form->addRow(QString(), m_showExperimental);
+  m_experimental = new QGroupBox(tr("Experimental"));
+  auto* exp = new QFormLayout(m_experimental);
+  m_debug = new QCheckBox(tr("Dump the IR after each stage into the output folder"));
+  exp->addRow(tr("Debug:"), m_debug);
+  m_experimental->setVisible(false);
+  form->addRow(m_experimental);
+  connect(m_showExperimental, &QCheckBox::toggled, m_experimental, &QWidget::setVisible);
+  return box;
+}
+
+QWidget* CompilePanel::buildRunForm() {
+  auto* box = new QGroupBox(tr("Run"));
+  auto* form = new QFormLayout(box);
+  m_runPef = new QLineEdit;
+  m_runPef->setPlaceholderText(tr("the PEF just compiled"));
+  auto* browse = new QPushButton(tr("Browse..."));
+  connect(browse, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("PEF to run"), {}, tr("PEF files (*.pef);;All files (*)"));
+    if (!path.isEmpty()) m_runPef->setText(path);
+  });
+  form->addRow(tr("P&EF:"), withBrowse(m_runPef, browse));
+  m_epochs = new QSpinBox;
+  m_epochs->setRange(1, 1000);
+  form->addRow(tr("&Epochs:"), m_epochs);
+  m_trainLimit = new QSpinBox;
+  m_trainLimit->setRange(0, INT_MAX);
+  m_trainLimit->setSpecialValueText(tr("all"));
+  form->addRow(tr("Training samples:"), m_trainLimit);
+  m_testLimit = new QSpinBox;
+  m_testLimit->setRange(0, INT_MAX);
+  m_testLimit->setSpecialValueText(tr("all"));
+  form->addRow(tr("Test samples:"), m_testLimit);
+  m_dataFolder = new QLineEdit(fromStd(driver::RunOptions{}.dataFolder));
+  form->addRow(tr("&Data folder:"), m_dataFolder);
+  return box;
+}
+
+driver::CompileOptions CompilePanel::compileOptions() const {
+  driver::CompileOptions o;
+  o.model = m_model->currentText().trimmed().toStdString();
+  o.pefName = m_pefName->text().trimmed().toStdString();
+  o.outputFolder = m_outputFolder->text().trimmed().toStdString();
+  o.inference = m_inference->isChecked();
+  o.batchSize = m_batch->value();
+  if (auto level = driver::parseOptLevel(m_optLevel->currentData().toString().toStdString())) o.level = *level;
+  o.arch = m_arch->currentText().trimmed().toStdString();
+  o.optimizer = m_optimizer->currentData().toString().toStdString();
+  o.learningRate = m_lr->value();
+  o.seed = static_cast<uint64_t>(m_seed->value());
+  o.debug = m_debug->isChecked();
+  o.dbPath = m_dbPath.toStdString();
+  o.args = {"dfstudio", "compile", "--model", o.model};
+  return o;
+}
+
+driver::RunOptions CompilePanel::runOptions() const {
+  driver::RunOptions o;
+  o.pefPath = (m_runPef->text().trimmed().isEmpty() ? m_lastPef : m_runPef->text().trimmed()).toStdString();
+  o.epochs = m_epochs->value();
+  o.trainLimit = m_trainLimit->value();
+  o.testLimit = m_testLimit->value();
+  o.dataFolder = m_dataFolder->text().trimmed().toStdString();
+  o.inference = m_inference->isChecked();
+  o.dbPath = m_dbPath.toStdString();
+  o.args = {"dfstudio", "run", "--pef", o.pefPath};
+  return o;
+}
+
+bool CompilePanel::isBusy() const { return m_compileWatcher.isRunning() || m_runWatcher.isRunning(); }
+
+void CompilePanel::setBusy(bool busy, const QString& what) {
+  m_compile->setEnabled(!busy);
+  m_run->setEnabled(!busy);
+  m_cancel->setEnabled(busy);
+  if (busy) {
+    m_status->setText(what);
+    m_progress->setRange(0, 0);  // busy until the first progress report
+  }
+  emit busyChanged(busy);
+}
+
+void CompilePanel::startCompile() {
+  if (isBusy()) return;
+  const driver::CompileOptions options = compileOptions();
+  if (options.model.empty()) return reportError(tr("Choose a model to compile: a zoo name or a .dfir file."));
+  m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+  setBusy(true, tr("Compiling %1...").arg(fromStd(options.model)));
+  appendLog(QStringLiteral("info"), tr("--- compile %1 ---").arg(fromStd(options.model)));
+  auto cancelFlag = m_cancelFlag;
+  m_compileWatcher.setFuture(QtConcurrent::run([this, options, cancelFlag]() {
+    auto progress = [this](const driver::CompileProgress& p) {
+      const QString stage = fromStd(p.stage);
+      QMetaObject::invokeMethod(this, [this, stage, index = p.index, total = p.total] {
+        m_progress->setRange(0, total);
+        m_progress->setValue(index);
+        m_progress->setFormat(tr("%1 (%2/%3)").arg(stage).arg(index + 1).arg(total));
+      }, Qt::QueuedConnection);
+    };
+    CompileOutcome out;
+    auto result = driver::compile(options, progress, cancelFlag.get());
+    if (!result) out.error = fromStd(result.error().message());
+    else out.result = *result;
+    return out;
+  }));
+}
+
+void CompilePanel::onCompileDone() {
+  const CompileOutcome out = m_compileWatcher.result();
+  const bool cancelled = m_cancelFlag && m_cancelFlag->load();
+  setBusy(false, {});
+  m_progress->setRange(0, 1);
+  if (!out.error.isEmpty()) {
+    m_progress->setValue(0);
+    m_progress->setFormat(cancelled ? tr("cancelled") : tr("failed"));
+    const QString message = cancelled ? tr("Compile cancelled.") : tr("Compile failed: %1").arg(out.error);
+    reportError(message);
+    emit compileFinished(false, {}, message);
+    return;
+  }
+  const auto& r = out.result;
+  m_lastPef = fromStd(r.pefPath);
+  m_runPef->setText(m_lastPef);
+  m_progress->setValue(1);
+  m_progress->setFormat(tr("done"));
+  const QString message = tr("Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; "
+                             "estimated %7 µs per step.\nPEF: %8")
+                              .arg(r.numNodes)
+                              .arg(r.numSections)
+                              .arg(r.numForward)
+                              .arg(r.numBackward)
+                              .arg(r.numOptimizer)
+                              .arg(r.compileMs, 0, 'f', 0)
+                              .arg(r.estLatencyUs, 0, 'f', 1)
+                              .arg(m_lastPef);
+  m_status->setText(message);
+  emit compileFinished(true, m_lastPef, message);
+}
+
+void CompilePanel::startRun() {
+  if (isBusy()) return;
+  const driver::RunOptions options = runOptions();
+  if (options.pefPath.empty()) return reportError(tr("Compile a model first, or choose a PEF to run."));
+  if (!QFileInfo::exists(fromStd(options.pefPath)))
+    return reportError(tr("The PEF %1 does not exist.").arg(fromStd(options.pefPath)));
+  m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+  setBusy(true, tr("Running %1...").arg(QFileInfo(fromStd(options.pefPath)).fileName()));
+  appendLog(QStringLiteral("info"), tr("--- run %1 ---").arg(fromStd(options.pefPath)));
+  auto cancelFlag = m_cancelFlag;
+  m_runWatcher.setFuture(QtConcurrent::run([options, cancelFlag]() {
+    auto log = [](const std::string& line) { LogForwarder::instance()->forward(QStringLiteral("info"), fromStd(line)); };
+    RunOutcome out;
+    auto result = driver::run(options, log, cancelFlag.get());
+    if (!result) out.error = fromStd(result.error().message());
+    else out.result = *result;
+    return out;
+  }));
+}
+
+void CompilePanel::onRunDone() {
+  const RunOutcome out = m_runWatcher.result();
+  const bool cancelled = m_cancelFlag && m_cancelFlag->load();
+  setBusy(false, {});
+  m_progress->setRange(0, 1);
+  if (!out.error.isEmpty()) {
+    m_progress->setValue(0);
+    m_progress->setFormat(cancelled ? tr("cancelled") : tr("failed"));
+    const QString message = cancelled ? tr("Run cancelled.") : tr("Run failed: %1").arg(out.error);
+    reportError(message);
+    emit runFinished(false, {}, message);
+    return;
+  }
+  const auto& r = out.result;
+  m_progress->setValue(1);
+  m_progress->setFormat(tr("done"));
+  QString message = tr("Run finished: %n training step(s)", nullptr, static_cast<int>(r.steps));
+  if (r.finalLoss) message += tr(", final loss %1").arg(*r.finalLoss, 0, 'f', 4);
+  if (r.testSamples > 0) message += tr(", test accuracy %1 %").arg(r.testAccuracy * 100.0, 0, 'f', 2);
+  message += tr(".\nTrace: %1").arg(fromStd(r.tracePath));
+  m_status->setText(message);
+  emit runFinished(true, fromStd(r.tracePath), message);
+}
+
+void CompilePanel::cancel() {
+  if (m_cancelFlag && isBusy()) {
+    m_cancelFlag->store(true);
+    m_status->setText(tr("Cancelling..."));
+  }
+}
+
+void CompilePanel::reportError(const QString& message) {
+  m_status->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(message.toHtmlEscaped()));
+  appendLog(QStringLiteral("error"), message);
+}
+
+void CompilePanel::appendLog(const QString& level, const QString& text) {
+  const QString line = level == QLatin1String("info") ? text : QStringLiteral("[%1] %2").arg(level, text);
+  m_log->appendPlainText(line);
+}
+
+}  // namespace dfc::views

@@ -1,0 +1,51 @@
+#pragma once
+// Past compiles and runs from the run store, one row each, newest first.
+// Qt::UserRole gives raw values to sort by.
+#include <QAbstractTableModel>
+#include <optional>
+#include <vector>
+
+#include "profile/RunStore.h"
+
+namespace dfc::views {
+
+struct RunsEntry {
+  enum class Kind { Compile, Run };
+  Kind kind = Kind::Compile;
+  qint64 id = 0;
+  QString name;       // PEF name (compile) or PEF file name (run)
+  QString model;
+  QString details;    // "o3, sn30, batch 32, training" / "2 epochs, loss 0.41, acc 84.1 %"
+  QString startedAt;
+  QString status;     // compiled / running / finished / failed
+  double durationMs = -1;  // compiles only
+  QString pefPath;
+  QString tracePath;  // runs only
+};
+
+class RunsTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Kind, Id, Name, Details, Started, Status, Path, ColumnCount };
+  static constexpr int SortRole = Qt::UserRole;
+
+  explicit RunsTableModel(QObject* parent = nullptr);
+
+  void setEntries(std::vector<RunsEntry> entries);
+  const std::vector<RunsEntry>& entries() const { return m_entries; }
+  const RunsEntry* entry(int row) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  static std::vector<RunsEntry> entriesFrom(const std::vector<profile::CompileRecord>& compiles,
+                                            const std::vector<profile::RunRecord>& runs);
+
+ private:
+  std::vector<RunsEntry> m_entries;
+};
+
+}  // namespace dfc::views

@@ -1,0 +1,75 @@
+#include "models/ScheduleTableModel.h"
+
+
+namespace dfc::views {
+
+ScheduleTableModel::ScheduleTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ScheduleTableModel::setData(ScheduleData data) {
+  beginResetModel();
+  m_data = std::move(data);
+  endResetModel();
+}
+
+int ScheduleTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_data.sections.size());
+}
+
+int ScheduleTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const ScheduleSection& s = m_data.sections[static_cast<size_t>(index.row())];
+  if (role == SectionIdRole) return s.id;
+  if (role == Qt::TextAlignmentRole) {
+    return index.column() >= Pcus ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+  }
+  if (role == Qt::ToolTipRole && index.column() == Section) {
+    return tr("Section %1 (%2)\nhyperfunction: %3").arg(s.id).arg(s.name, s.hyperfunction.isEmpty() ? tr("top level") : s.hyperfunction);
+  }
+  if (role == Qt::ToolTipRole && index.column() == MeasuredLatency && !s.measuredMeanUs) {
+    return tr("No recorded run of this PEF");
+  }
+  if (role == SortRole) {
+    switch (index.column()) {
+      case Section: return s.id;
+      case Type: return s.type;
+      case Hypersection: return s.hypersectionId;
+      case Pcus: return s.pcus;
+      case Pmus: return s.pmus;
+      case EstLatency: return s.estLatencyUs;
+      case MeasuredLatency: return s.measuredMeanUs ? *s.measuredMeanUs : -1.0;
+      case Tflop: return s.tflop;
+      default: return {};
+    }
+  }
+  if (role != Qt::DisplayRole) return {};
+  switch (index.column()) {
+    case Section: return QStringLiteral("%1  %2").arg(s.id).arg(s.name);
+    case Type: return s.type;
+    case Hypersection: return s.hypersection;
+    case Pcus: return s.pcus;
+    case Pmus: return s.pmus;
+    case EstLatency: return QString::number(s.estLatencyUs, 'f', 2);
+    case MeasuredLatency: return s.measuredMeanUs ? QString::number(*s.measuredMeanUs, 'f', 2) : QString();
+    case Tflop: return QString::number(s.tflop, 'g', 4);
+    default: return {};
+  }
+}
+
+QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+  switch (section) {
+    case Section: return tr("Section");
+    case Type: return tr("Type");
+    case Hypersection: return tr("Hypersection");
+    case Pcus: return tr("PCUs");
+    case Pmus: return tr("PMUs");
+    case EstLatency: return tr("Est. latency (µs)");
+    case MeasuredLatency: return tr("Measured (µs)");
+    case Tflop: return tr("TFLOP");
+    default: return {};
+  }
+}
+
+}  // namespace dfc::views

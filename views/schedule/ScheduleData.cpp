@@ -1,0 +1,69 @@
+#include "schedule/ScheduleData.h"
+
+#include "arch/ArchSpec.h"
+
+namespace dfc::views {
+
+bool ScheduleData::hasMeasured() const {
+  for (const auto& s : sections)
+    if (s.measuredMeanUs) return true;
+  return false;
+}
+
+const ScheduleSection* ScheduleData::section(int id) const {
+  if (id >= 0 && static_cast<size_t>(id) < sections.size() && sections[static_cast<size_t>(id)].id == id)
+    return &sections[static_cast<size_t>(id)];
+  for (const auto& s : sections)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& measured) {
+  ScheduleData data;
+  data.title = QString::fromStdString(pef.meta.pefName.empty() ? pef.meta.model : pef.meta.pefName);
+  data.arch = QString::fromStdString(pef.meta.arch);
+  if (auto spec = arch::loadArch(pef.meta.arch.empty() ? "native" : pef.meta.arch)) {
+    data.archPcus = spec->totalPcus();
+    data.archPmus = spec->totalPmus();
+  }
+  for (const auto& s : pef.plan.sections) {
+    ScheduleSection row;
+    row.id = s.id;
+    row.name = QString::fromStdString(s.name);
+    row.type = QString::fromUtf8(ir::roleName(s.type).data(), static_cast<qsizetype>(ir::roleName(s.type).size()));
+    row.hyperfunction = QString::fromStdString(s.hyperfunction);
+    row.hypersectionId = s.hypersection;
+    if (s.hypersection >= 0 && static_cast<size_t>(s.hypersection) < pef.plan.hypersections.size())
+      row.hypersection = QString::fromStdString(pef.plan.hypersections[static_cast<size_t>(s.hypersection)].name);
+    row.pcus = s.estimate.pcus;
+    row.pmus = s.estimate.pmus;
+    row.estLatencyUs = s.estimate.latencyUs;
+    row.tflop = s.estimate.flop / 1e12;
+    if (auto it = measured.find(s.id); it != measured.end() && it->second.second > 0) {
+      row.calls = it->second.second;
+      row.measuredMeanUs = it->second.first / static_cast<double>(it->second.second);
+    }
+    data.sections.push_back(std::move(row));
+  }
+  data.schedule = pef.plan.schedule;
+  return data;
+}
+
+QString sectionReportCsv(const ScheduleData& data) {
+  QString csv = QStringLiteral(
+      "section_id,name,type,hyperfunction,hypersection,pcus,pmus,est_latency_us,tflop,calls,measured_mean_us\n");
+  for (const auto& s : data.sections) {
+    csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
+               .arg(s.id)
+               .arg(s.name, s.type, s.hyperfunction, s.hypersection)
+               .arg(s.pcus)
+               .arg(s.pmus)
+               .arg(s.estLatencyUs, 0, 'f', 4)
+               .arg(s.tflop, 0, 'f', 9)
+               .arg(s.calls)
+               .arg(s.measuredMeanUs.value_or(0.0), 0, 'f', 4);
+  }
+  return csv;
+}
+
+}  // namespace dfc::views

@@ -1,0 +1,48 @@
+#pragma once
+// Plain data behind the section schedule screen, built from a PEF plus the
+// measured section times of its latest run (if any) and the arch's capacity.
+#include <QString>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "pef/Pef.h"
+
+namespace dfc::views {
+
+struct ScheduleSection {
+  int id = 0;
+  QString name;
+  QString type;           // forward / backward / optimizer
+  QString hyperfunction;
+  QString hypersection;   // name of its hypersection
+  int hypersectionId = 0;
+  int pcus = 0, pmus = 0;
+  double estLatencyUs = 0;
+  std::optional<double> measuredMeanUs;  // from the run store; empty if never run
+  long long calls = 0;                   // measured calls
+  double tflop = 0;
+};
+
+struct ScheduleData {
+  QString title;
+  QString arch;
+  int archPcus = 0;  // capacity of the arch; 0 if unknown
+  int archPmus = 0;
+  std::vector<ScheduleSection> sections;  // by section id
+  std::vector<int> schedule;              // section ids in call order (one step)
+  bool hasMeasured() const;
+  const ScheduleSection* section(int id) const;
+};
+
+// section id -> (sum of measured microseconds, number of calls)
+using MeasuredSections = std::map<int, std::pair<double, long long>>;
+
+// Reads the arch capacity with arch::loadArch(pef.meta.arch); an unknown arch leaves it 0.
+ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& measured);
+
+// The same columns as `dfc report` writes into section_report.csv.
+QString sectionReportCsv(const ScheduleData& data);
+
+}  // namespace dfc::views

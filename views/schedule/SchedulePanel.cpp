@@ -1,0 +1,196 @@
+#include "schedule/SchedulePanel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "models/ScheduleTableModel.h"
+#include "schedule/GanttStrip.h"
+#include "timeline/SliceInfo.h"
+
+namespace dfc::views {
+namespace {
+
+// Sections on the category axis: ids only, the table has the names.
+QStringList sectionCategories(const ScheduleData& data) {
+  QStringList out;
+  for (const auto& s : data.sections) out << QString::number(s.id);
+  return out;
+}
+
+QChart* newChart(const QString& title) {
+  auto* chart = new QChart;
+  chart->setTitle(title);
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->setMargins(QMargins(4, 4, 4, 4));
+  return chart;
+}
+
+void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categories, const QString& yTitle,
+                double yMax) {
+  auto* x = new QBarCategoryAxis;
+  x->append(categories);
+  x->setTitleText(QObject::tr("section"));
+  // Hundreds of labels are unreadable; the table and tooltips name them.
+  x->setLabelsVisible(categories.size() <= 40);
+  auto* y = new QValueAxis;
+  y->setTitleText(yTitle);
+  y->setRange(0, yMax > 0 ? yMax * 1.08 : 1.0);
+  y->applyNiceNumbers();
+  chart->addAxis(x, Qt::AlignBottom);
+  chart->addAxis(y, Qt::AlignLeft);
+  series->attachAxis(x);
+  series->attachAxis(y);
+}
+
+}  // namespace
+
+SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
+  m_model = new ScheduleTableModel(this);
+  m_proxy = new QSortFilterProxyModel(this);
+  m_proxy->setSourceModel(m_model);
+  m_proxy->setSortRole(ScheduleTableModel::SortRole);
+  m_table = new QTableView(this);
+  m_table->setModel(m_proxy);
+  m_table->setSortingEnabled(true);
+  m_table->sortByColumn(ScheduleTableModel::Section, Qt::AscendingOrder);
+  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_table->verticalHeader()->hide();
+  m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+  m_table->horizontalHeader()->setStretchLastSection(true);
+  m_table->setAlternatingRowColors(true);
+
+  m_gantt = new GanttStrip(this);
+  m_summary = new QLabel(this);
+  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  m_latencyChart = new QChartView(this);
+  m_latencyChart->setRenderHint(QPainter::Antialiasing);
+  m_latencyChart->setMinimumHeight(200);
+  m_useChart = new QChartView(this);
+  m_useChart->setRenderHint(QPainter::Antialiasing);
+  m_useChart->setMinimumHeight(200);
+  rebuildCharts();
+
+  auto* charts = new QSplitter(Qt::Vertical);
+  charts->addWidget(m_latencyChart);
+  charts->addWidget(m_useChart);
+  auto* body = new QSplitter(Qt::Horizontal);
+  body->addWidget(m_table);
+  body->addWidget(charts);
+  body->setStretchFactor(0, 1);
+  body->setStretchFactor(1, 1);
+  body->setSizes({700, 700});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(m_summary);
+  layout->addWidget(m_gantt);
+  layout->addWidget(body, 1);
+
+  connect(m_gantt, &GanttStrip::sectionClicked, this, &SchedulePanel::selectSection);
+  connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (!current.isValid()) return;
+    const int id = current.data(ScheduleTableModel::SectionIdRole).toInt();
+    m_gantt->setSelectedSection(id);
+    emit sectionSelected(id);
+  });
+  clear();
+}
+
+const ScheduleData& SchedulePanel::data() const { return m_model->scheduleData(); }
+
+void SchedulePanel::clear() { setData({}); }
+
+void SchedulePanel::setData(ScheduleData data) {
+  m_model->setData(std::move(data));
+  const ScheduleData& d = m_model->scheduleData();
+  m_gantt->setData(&d);
+  m_table->resizeColumnsToContents();
+  if (d.sections.empty()) {
+    m_summary->setText(tr("No PEF loaded. Compile a model or open a PEF (Ctrl+O)."));
+  } else {
+    double est = 0;
+    for (int id : d.schedule)
+      if (const auto* s = d.section(id)) est += s->estLatencyUs;
+    m_summary->setText(tr("%1 on %2: %n section(s), estimated %3 per step%4", nullptr, static_cast<int>(d.sections.size()))
+                           .arg(d.title, d.arch.isEmpty() ? tr("unknown arch") : d.arch, formatDuration(est),
+                                d.hasMeasured() ? tr("; measured times from the latest recorded run")
+                                                : tr("; no recorded run (measured column blank)")));
+  }
+  rebuildCharts();
+}
+
+void SchedulePanel::selectSection(int sectionId) {
+  for (int row = 0; row < m_proxy->rowCount(); ++row) {
+    const QModelIndex index = m_proxy->index(row, 0);
+    if (index.data(ScheduleTableModel::SectionIdRole).toInt() == sectionId) {
+      m_table->selectRow(row);
+      m_table->scrollTo(index);
+      return;
+    }
+  }
+}
+
+void SchedulePanel::rebuildCharts() {
+  const ScheduleData& d = m_model->scheduleData();
+  const QStringList categories = sectionCategories(d);
+
+  QChart* latency = newChart(tr("Latency per section call"));
+  auto* latencySeries = new QBarSeries;
+  auto* est = new QBarSet(tr("estimated (µs)"));
+  auto* measured = new QBarSet(tr("measured mean (µs)"));
+  double maxLatency = 0;
+  for (const auto& s : d.sections) {
+    *est << s.estLatencyUs;
+    *measured << s.measuredMeanUs.value_or(0.0);
+    maxLatency = std::max({maxLatency, s.estLatencyUs, s.measuredMeanUs.value_or(0.0)});
+  }
+  latencySeries->append(est);
+  if (d.hasMeasured()) latencySeries->append(measured);
+  else delete measured;
+  latency->addSeries(latencySeries);
+  attachAxes(latency, latencySeries, categories, tr("µs"), maxLatency);
+
+  const QString capacity = d.archPcus > 0 ? tr("Unit use per section (%1: %2 PCUs, %3 PMUs)").arg(d.arch).arg(d.archPcus).arg(d.archPmus)
+                                          : tr("Unit use per section (arch capacity unknown)");
+  QChart* use = newChart(capacity);
+  auto* useSeries = new QBarSeries;
+  auto* pcus = new QBarSet(tr("PCUs (% of chip)"));
+  auto* pmus = new QBarSet(tr("PMUs (% of chip)"));
+  double maxUse = 0;
+  for (const auto& s : d.sections) {
+    const double pcu = d.archPcus > 0 ? 100.0 * s.pcus / d.archPcus : s.pcus;
+    const double pmu = d.archPmus > 0 ? 100.0 * s.pmus / d.archPmus : s.pmus;
+    *pcus << pcu;
+    *pmus << pmu;
+    maxUse = std::max({maxUse, pcu, pmu});
+  }
+  useSeries->append(pcus);
+  useSeries->append(pmus);
+  use->addSeries(useSeries);
+  // Against capacity: the axis runs to 100 % unless a section oversubscribes.
+  attachAxes(use, useSeries, categories, d.archPcus > 0 ? tr("% of capacity") : tr("units"),
+             d.archPcus > 0 ? std::max(100.0 / 1.08, maxUse) : maxUse);
+
+  QChart* oldLatency = m_latencyChart->chart();
+  QChart* oldUse = m_useChart->chart();
+  m_latencyChart->setChart(latency);
+  m_useChart->setChart(use);
+  delete oldLatency;
+  delete oldUse;
+}
+
+}  // namespace dfc::views

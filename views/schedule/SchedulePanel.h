@@ -1,0 +1,49 @@
+#pragma once
+// The section schedule screen: Gantt strip of one step on top, the sortable
+// section table on the left, Qt Charts (latency estimated vs measured; PCU/PMU
+// use against the arch's capacity) on the right.
+#include <QWidget>
+
+#include "schedule/ScheduleData.h"
+
+class QChartView;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace dfc::views {
+
+class GanttStrip;
+class ScheduleTableModel;
+
+class SchedulePanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SchedulePanel(QWidget* parent = nullptr);
+
+  void setData(ScheduleData data);
+  void clear();
+  const ScheduleData& data() const;
+  ScheduleTableModel* model() const { return m_model; }
+  QSortFilterProxyModel* proxy() const { return m_proxy; }
+  QTableView* table() const { return m_table; }
+  GanttStrip* gantt() const { return m_gantt; }
+
+ signals:
+  void sectionSelected(int sectionId);
+
+ private:
+  void rebuildCharts();
+  void selectSection(int sectionId);
+
+  ScheduleTableModel* m_model = nullptr;
+  QSortFilterProxyModel* m_proxy = nullptr;
+  QTableView* m_table = nullptr;
+  GanttStrip* m_gantt = nullptr;
+  QChartView* m_latencyChart = nullptr;
+  QChartView* m_useChart = nullptr;
+  QLabel* m_summary = nullptr;
+};
+
+}  // namespace dfc::views
