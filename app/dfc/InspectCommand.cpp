@@ -81,14 +81,14 @@ int inspectCommand(const std::vector<std::string>& args) {
               pef->plan.hypersections.size(), pef->plan.schedule.size());
   // Placed PCUs/PMUs and min/max latency come from the compile report (layer 3).
   auto placed = placedFigures(pef->reportJson);
-  std::printf("%4s  %-28s %-9s %-18s %5s %5s %5s %7s %12s %12s %10s\n", "id", "section", "type", "hypersection", "nodes",
+  std::printf("%4s  %-28.28s %-9s %-24.24s %5s %5s %5s %7s %12s %12s %10s\n", "id", "section", "type", "hypersection", "nodes",
               "PCUs", "PMUs", "hops", "min_lat_us", "max_lat_us", "TFLOP");
   double total = 0;
   for (const auto& s : pef->plan.sections) {
     auto it = placed.find(s.id);
     Placed p = it != placed.end() ? it->second
                                   : Placed{s.estimate.pcus, s.estimate.pmus, 0, s.estimate.latencyUs, s.estimate.latencyUs};
-    std::printf("%4d  %-28s %-9s %-18s %5zu %5lld %5lld %7lld %12.3f %12.3f %10.6f\n", s.id, s.name.c_str(),
+    std::printf("%4d  %-28.28s %-9s %-24.24s %5zu %5lld %5lld %7lld %12.3f %12.3f %10.6f\n", s.id, s.name.c_str(),
                 std::string(ir::roleName(s.type)).c_str(),
                 pef->plan.hypersections.at(static_cast<size_t>(s.hypersection)).name.c_str(), s.nodes.size(),
                 static_cast<long long>(p.pcus), static_cast<long long>(p.pmus), static_cast<long long>(p.hops), p.minUs,

@@ -68,10 +68,19 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
   for (const partition::Section& s : plan.sections) {
     const Placement& p = placements.at(static_cast<size_t>(s.hypersection));
     const auto& e = s.estimate;
-    std::set<ir::ValueId> params;
-    for (ir::NodeId id : s.nodes)
-      for (ir::ValueId v : g.node(id).inputs)
+    std::set<ir::ValueId> params, produced, consumed;
+    for (ir::NodeId id : s.nodes) {
+      for (ir::ValueId v : g.node(id).inputs) {
+        consumed.insert(v);
         if (g.value(v).kind == ir::ValueKind::Param) params.insert(v);
+      }
+      for (ir::ValueId v : g.node(id).outputs) produced.insert(v);
+    }
+    double internalBytes = 0;  // passed between the section's units over the on-chip network
+    for (ir::ValueId v : produced)
+      if (consumed.count(v)) internalBytes += static_cast<double>(g.value(v).type.byteSize());
+    double linkGbps = a.networkLinkGbps > 0 ? a.networkLinkGbps : 50.0;
+    double onChipUs = internalBytes / (linkGbps * 1e9 * std::max(1, p.pcus)) * 1e6;
     double paramBytes = 0;
     for (ir::ValueId v : params) paramBytes += static_cast<double>(g.value(v).type.byteSize());
     double fillUs = static_cast<double>(s.nodes.size()) * a.pcuStages / (a.clockGhz * 1e3);
@@ -85,8 +94,8 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
     sp.tiles = p.tiles;
     sp.totalHops = p.totalHops;
     sp.criticalPathHops = p.criticalPathHops;
-    sp.minLatencyUs = std::max(e.computeUs, activationUs) + fillUs + hopUs;
-    sp.maxLatencyUs = std::max(e.computeUs, ddrUs) + fillUs + hopUs + chipUs;
+    sp.minLatencyUs = std::max({e.computeUs, onChipUs, activationUs}) + fillUs + hopUs;
+    sp.maxLatencyUs = std::max({e.computeUs, onChipUs, ddrUs}) + fillUs + hopUs + chipUs;
   }
   return result;
 }

@@ -5,9 +5,10 @@
 // min/max latency considering DRAM:
 //   hop_us  = critical path hops * network_hop_ns / 1000
 //   fill_us = ops * pcu_stages / clock (as in the cost model)
-//   min_us  = max(compute_us, activation bytes / HBM-or-DDR bw) + fill_us + hop_us
+//   onchip_us = bytes passed inside the section / (network_link_gbps * placed PCUs)
+//   min_us  = max(compute_us, onchip_us, activation bytes / HBM-or-DDR bw) + fill_us + hop_us
 //             (weights stay resident in PMUs between calls)
-//   max_us  = max(compute_us, all boundary bytes incl. weights / DDR bw) + fill_us + hop_us + chip_us
+//   max_us  = max(compute_us, onchip_us, all boundary bytes incl. weights / DDR bw) + fill_us + hop_us + chip_us
 //             (everything streamed from DDR on every call)
 #include <vector>
 

@@ -110,3 +110,13 @@ TEST_CASE("bitfiles survive a PEF round trip; corrupted ones are refused") {
   CHECK_THAT(pef::readPef(path).error().message(), Catch::Contains("hypersection"));
   std::filesystem::remove_all(std::filesystem::path(path).parent_path());
 }
+
+TEST_CASE("placed latency bounds bracket the mapper's estimate") {
+  Linked l = linkedPef(partition::OptLevel::O0);
+  for (const auto& s : l.pef.plan.sections) {
+    const auto& sp = l.link.sections.at(static_cast<size_t>(s.id));
+    INFO(s.name);
+    CHECK(sp.maxLatencyUs >= s.estimate.latencyUs * (1 - 1e-9));
+    CHECK(sp.minLatencyUs <= sp.maxLatencyUs);
+  }
+}
