@@ -12,11 +12,27 @@ QString shortName(const std::string& name) {
   return QString::fromStdString(slash == std::string::npos ? name : name.substr(slash + 1));
 }
 
-QString topScope(const std::string& scope) {
-  return QString::fromStdString(scope.substr(0, scope.find('/')));
+// The outermost folded scope that holds `scope`, or "" if none does.
+QString foldedScopeOf(const std::string& scope, const std::set<QString>& folded) {
+  if (scope.empty() || folded.empty()) return {};
+  size_t end = 0;
+  while (true) {
+    end = scope.find('/', end);
+    const QString prefix = QString::fromStdString(scope.substr(0, end));
+    if (folded.count(prefix)) return prefix;
+    if (end == std::string::npos) return {};
+    ++end;
+  }
 }
 
 }  // namespace
+
+std::set<QString> topLevelScopes(const ir::Graph& graph) {
+  std::set<QString> out;
+  for (const auto& node : graph.nodes)
+    if (!node.scope.empty()) out.insert(QString::fromStdString(node.scope.substr(0, node.scope.find('/'))));
+  return out;
+}
 
 GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
                          const GraphDataOptions& options) {
@@ -34,13 +50,26 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
     }
   }
 
-  data.collapsed = static_cast<int>(graph.nodes.size()) > options.collapseAbove;
+  if (options.collapsedScopes) {
+    data.collapsedScopes = *options.collapsedScopes;
+  } else if (static_cast<int>(graph.nodes.size()) > options.collapseAbove) {
+    data.collapsedScopes = topLevelScopes(graph);
+  }
+  for (const auto& node : graph.nodes) {
+    for (size_t end = 0; !node.scope.empty();) {
+      end = node.scope.find('/', end);
+      data.scopes.insert(QString::fromStdString(node.scope.substr(0, end)));
+      if (end == std::string::npos) break;
+      ++end;
+    }
+  }
   std::vector<int> viewOfNode(graph.nodes.size(), -1);
   std::map<QString, int> groupNode;  // collapsed hyperfunction -> view node
   for (const auto& node : graph.nodes) {
     const auto idx = static_cast<size_t>(node.id);
-    const QString scope = topScope(node.scope);
-    if (data.collapsed && !scope.isEmpty()) {
+    const QString scope = foldedScopeOf(node.scope, data.collapsedScopes);
+    if (!scope.isEmpty()) {
+      data.collapsed = true;
       auto [it, inserted] = groupNode.try_emplace(scope, static_cast<int>(data.nodes.size()));
       if (inserted) {
         GraphNode group;
@@ -58,6 +87,7 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
       }
       GraphNode& group = data.nodes[static_cast<size_t>(it->second)];
       ++group.opCount;
+      group.members.push_back(node.id);
       group.label = QStringLiteral("%1 (%2 ops)").arg(scope).arg(group.opCount);
       viewOfNode[idx] = it->second;
       continue;

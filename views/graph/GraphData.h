@@ -4,6 +4,8 @@
 // Params and constants are left out: they double the node count and carry no
 // dataflow a user follows.
 #include <QString>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "ir/Graph.h"
@@ -25,6 +27,7 @@ struct GraphNode {
   QString hyperfunction;     // scope path; "" = top level
   QString role;              // forward / backward / optimizer
   int opCount = 1;           // ops folded into a collapsed node
+  std::vector<ir::NodeId> members;  // collapsed: the IR ops folded into it
 };
 
 struct GraphEdge {
@@ -37,13 +40,22 @@ struct GraphData {
   std::vector<GraphEdge> edges;  // unique (from, to) pairs, no self loops
   int sectionCount = 0;
   bool collapsed = false;        // true if hyperfunctions were folded into nodes
+  std::set<QString> collapsedScopes;  // as applied
+  std::set<QString> scopes;           // every hyperfunction scope of the graph (with parents)
 };
 
 struct GraphDataOptions {
   // Above this many ops, nodes of one top-level hyperfunction fold into one
   // node: dot on thousands of nodes takes minutes and shows nothing readable.
   int collapseAbove = 1500;
+  // Scopes shown folded into one node each; a folded scope folds its nested
+  // scopes too ("h.3" takes "h.3/attn"). Unset: every top-level hyperfunction
+  // folds when the graph has more than collapseAbove ops.
+  std::optional<std::set<QString>> collapsedScopes;
 };
+
+// The top-level hyperfunctions of a graph ("h.0", "h.1", ...).
+std::set<QString> topLevelScopes(const ir::Graph& graph);
 
 GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
                          const GraphDataOptions& options = {});

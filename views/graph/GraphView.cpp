@@ -4,6 +4,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QMouseEvent>
 #include <QPainterPath>
+#include <QScrollBar>
 #include <QWheelEvent>
 #include <cmath>
 
@@ -14,6 +15,8 @@ namespace dfc::views {
 namespace {
 
 constexpr int kNodeIndexKey = 0;  // QGraphicsItem::data key holding the GraphData index
+constexpr int kClusterKey = 1;    // ... holding a hyperfunction frame's scope
+constexpr double kLabelMinZoom = 0.45;  // below this, text is unreadable: hide it
 
 QPainterPath edgePath(const LayoutEdge& edge) {
   QPainterPath path;
@@ -46,6 +49,7 @@ GraphView::GraphView(QWidget* parent)
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
   setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
   setBackgroundBrush(QColor(0xfb, 0xfb, 0xfb));
+  qRegisterMetaType<dfc::views::NodeDetails>();
   connect(m_layouter, &GraphLayouter::layoutReady, this, &GraphView::onLayoutReady);
   showMessage(tr("Open a PEF to see its operator graph"));
 }
@@ -57,10 +61,97 @@ void GraphView::setGraph(GraphData data) {
   m_hasLayout = false;
   m_pending = true;
   showMessage(tr("Layout in progress (%n node(s))…", nullptr, static_cast<int>(m_data.nodes.size())));
+  m_matches.clear();
   m_layouter->requestLayout(m_data);
+  emit legendChanged();
+}
+
+void GraphView::setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const partition::Plan> plan,
+                         GraphDataOptions options) {
+  m_irGraph = std::move(graph);
+  m_plan = std::move(plan);
+  m_options = std::move(options);
+  m_hasLayout = false;
+  rebuildFromModel();
+}
+
+void GraphView::rebuildFromModel() {
+  if (!m_irGraph || !m_plan) return;
+  const bool keepView = m_hasLayout;
+  setGraph(buildGraphData(*m_irGraph, *m_plan, m_options));
+  m_options.collapsedScopes = m_data.collapsedScopes;  // from now on the user decides
+  m_hasLayout = keepView;  // keep zoom: onLayoutReady fits only the first layout
+}
+
+void GraphView::collapse(const QString& scope) {
+  if (!m_irGraph || scope.isEmpty() || isCollapsed(scope) || !m_data.scopes.count(scope)) return;
+  auto scopes = m_data.collapsedScopes;
+  scopes.insert(scope);
+  m_options.collapsedScopes = scopes;
+  m_focusScope.clear();
+  rebuildFromModel();
+}
+
+void GraphView::expand(const QString& scope) {
+  if (!m_irGraph || !isCollapsed(scope)) return;
+  auto scopes = m_data.collapsedScopes;
+  scopes.erase(scope);
+  m_options.collapsedScopes = scopes;
+  m_focusScope = scope;
+  rebuildFromModel();
+}
+
+void GraphView::toggleCollapsed(const QString& scope) {
+  if (isCollapsed(scope)) expand(scope);
+  else collapse(scope);
+}
+
+void GraphView::setColorMode(GraphColorMode mode) {
+  if (mode == m_colorMode) return;
+  m_colorMode = mode;
+  applyNodeStyles();
+  emit legendChanged();
+}
+
+NodeDetails GraphView::nodeDetails(int index) const {
+  return describeNode(m_data, index, m_irGraph.get(), m_plan.get());
+}
+
+void GraphView::selectNode(int index) {
+  if (index < 0 || static_cast<size_t>(index) >= m_data.nodes.size()) return;
+  emit nodeSelected(nodeDetails(index));
+}
+
+QList<int> GraphView::findNodes(const QString& text) {
+  m_matches.clear();
+  const QString needle = text.trimmed();
+  if (!needle.isEmpty()) {
+    auto hit = [&](const QString& s) { return s.contains(needle, Qt::CaseInsensitive); };
+    for (const GraphNode& node : m_data.nodes) {
+      bool match = hit(node.name) || hit(node.op) || hit(node.label);
+      if (!match && m_irGraph && node.kind == GraphNodeKind::Collapsed) {
+        for (ir::NodeId id : node.members) {
+          const ir::Node& op = m_irGraph->nodes[static_cast<size_t>(id)];
+          const std::string_view opName = ir::opName(op.op);
+          if (hit(QString::fromStdString(op.name)) ||
+              hit(QString::fromUtf8(opName.data(), static_cast<qsizetype>(opName.size())))) {
+            match = true;
+            break;
+          }
+        }
+      }
+      if (match) m_matches.append(node.id);
+    }
+  }
+  applyNodeStyles();
+  if (!m_matches.isEmpty() && m_hasLayout && static_cast<size_t>(m_matches.first()) < m_layout.nodeRects.size())
+    centerOn(m_layout.nodeRects[static_cast<size_t>(m_matches.first())].center());
+  return m_matches;
 }
 
 void GraphView::clear() {
+  m_irGraph.reset();
+  m_plan.reset();
   m_data = {};
   m_layout = {};
   m_hasLayout = false;
@@ -90,16 +181,32 @@ void GraphView::onLayoutReady(const GraphLayout& layout) {
     return;
   }
   const bool first = !m_hasLayout;
+  const double keepZoom = zoom();
   m_layout = layout;
   m_hasLayout = true;
   buildScene();
-  if (first) fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
+  if (first) {
+    fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
+    if (zoom() > 1.5) setZoom(1.5);  // a tiny graph need not fill the screen with giant boxes
+  } else {
+    setZoom(keepZoom);
+  }
+  if (!m_focusScope.isEmpty()) {
+    for (const LayoutCluster& cluster : m_layout.clusters)
+      if (cluster.label == m_focusScope || cluster.label.startsWith(m_focusScope + QLatin1Char('/'))) {
+        centerOn(cluster.rect.center());
+        break;
+      }
+    m_focusScope.clear();
+  }
+  updateLabelVisibility();
   emit layoutShown();
 }
 
 void GraphView::buildScene() {
   m_scene->clear();
   m_nodeItems.assign(m_data.nodes.size(), nullptr);
+  m_labelItems.clear();
   QFont font;
   font.setPixelSize(10);
   QFont clusterFont = font;
@@ -109,6 +216,8 @@ void GraphView::buildScene() {
     auto* frame = m_scene->addRect(cluster.rect, QPen(QColor(0xb0, 0xb0, 0xc0), 1, Qt::DashLine),
                                    QColor(0xf0, 0xf2, 0xf8));
     frame->setZValue(-2);
+    frame->setData(kClusterKey, cluster.label);
+    frame->setToolTip(tr("%1: double-click to fold into one node").arg(cluster.label));
     auto* label = m_scene->addSimpleText(cluster.label, clusterFont);
     label->setBrush(QColor(0x55, 0x5a, 0x70));
     label->setPos(cluster.rect.topLeft() + QPointF(6, 3));
@@ -133,15 +242,14 @@ void GraphView::buildScene() {
     } else {
       shape.addRoundedRect(rect, 6, 6);
     }
-    auto* box = m_scene->addPath(shape, QPen(sectionBorderColor(node.section), 1.2),
-                                 node.kind == GraphNodeKind::Input ? QColor(Qt::white)
-                                                                   : sectionColor(node.section));
+    auto* box = m_scene->addPath(shape, QPen(sectionBorderColor(node.section), 1.2), nodeColor(node, m_colorMode));
     box->setZValue(1);
     box->setData(kNodeIndexKey, node.id);
     QString tip = tr("%1 (%2)").arg(node.name, node.op);
     if (node.section >= 0) tip += QLatin1Char('\n') + tr("section %1, hypersection %2").arg(node.section).arg(node.hypersection);
     if (!node.hyperfunction.isEmpty()) tip += QLatin1Char('\n') + tr("hyperfunction %1").arg(node.hyperfunction);
     if (!node.role.isEmpty()) tip += QLatin1Char('\n') + tr("role %1").arg(node.role);
+    if (node.kind == GraphNodeKind::Collapsed) tip += QLatin1Char('\n') + tr("double-click to unfold");
     box->setToolTip(tip);
     auto* text = new QGraphicsSimpleTextItem(node.label, box);
     text->setFont(font);
@@ -149,21 +257,51 @@ void GraphView::buildScene() {
     const QRectF tb = text->boundingRect();
     text->setPos(rect.center() - QPointF(tb.width() / 2, tb.height() / 2));
     m_nodeItems[static_cast<size_t>(node.id)] = box;
+    m_labelItems.push_back(text);
   }
   m_scene->setSceneRect(m_layout.bounds.adjusted(-20, -20, 20, 20));
-  if (m_highlighted >= 0) highlightSection(m_highlighted);
+  applyNodeStyles();
+}
+
+// Fill by colour mode; border: search match > highlighted section > plain.
+void GraphView::applyNodeStyles() {
+  for (QGraphicsItem* item : m_nodeItems) {
+    auto* box = static_cast<QGraphicsPathItem*>(item);
+    if (!box) continue;
+    const int index = box->data(kNodeIndexKey).toInt();
+    const GraphNode& node = m_data.nodes[static_cast<size_t>(index)];
+    box->setBrush(nodeColor(node, m_colorMode));
+    const bool match = m_matches.contains(index);
+    const bool section = m_highlighted >= 0 && node.section == m_highlighted;
+    if (match) {
+      box->setPen(QPen(QColor(0xff, 0x8c, 0x00), 4.0));
+    } else if (section) {
+      box->setPen(QPen(QColor(0xd0, 0x20, 0x20), 3.0));
+    } else {
+      box->setPen(QPen(sectionBorderColor(m_colorMode == GraphColorMode::Section ? node.section : -1), 1.2));
+    }
+    box->setZValue(match || section ? 2 : 1);
+  }
+}
+
+void GraphView::updateLabelVisibility() {
+  const bool visible = zoom() >= kLabelMinZoom;
+  if (visible == m_labelsVisible && !m_labelItems.empty() && m_labelItems.front()->isVisible() == visible) return;
+  m_labelsVisible = visible;
+  for (QGraphicsItem* label : m_labelItems) label->setVisible(visible);
+}
+
+void GraphView::setZoom(double factor) {
+  factor = std::clamp(factor, 0.01, 8.0);
+  const double current = zoom();
+  if (current > 0) scale(factor / current, factor / current);
+  updateLabelVisibility();
+  emit zoomChanged(factor);
 }
 
 void GraphView::highlightSection(int sectionId) {
   m_highlighted = sectionId;
-  for (QGraphicsItem* item : m_nodeItems) {
-    auto* box = static_cast<QGraphicsPathItem*>(item);
-    if (!box) continue;
-    const GraphNode& node = m_data.nodes[static_cast<size_t>(box->data(kNodeIndexKey).toInt())];
-    const bool on = sectionId >= 0 && node.section == sectionId;
-    box->setPen(on ? QPen(QColor(0xd0, 0x20, 0x20), 3.0) : QPen(sectionBorderColor(node.section), 1.2));
-    box->setZValue(on ? 2 : 1);
-  }
+  applyNodeStyles();
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {
@@ -173,13 +311,49 @@ void GraphView::wheelEvent(QWheelEvent* event) {
   const double current = transform().m11();
   if ((current > 8 && factor > 1) || (current < 0.02 && factor < 1)) return;
   scale(factor, factor);  // AnchorUnderMouse keeps the point under the cursor fixed
+  updateLabelVisibility();
+  emit zoomChanged(zoom());
   event->accept();
 }
 
+int GraphView::nodeAt(QPoint pos) const {
+  for (QGraphicsItem* item : items(pos)) {
+    for (QGraphicsItem* it = item; it; it = it->parentItem())
+      if (it->data(kNodeIndexKey).isValid()) return it->data(kNodeIndexKey).toInt();
+  }
+  return -1;
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event) {
+  m_pressPos = event->pos();
+  QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* event) {
+  QGraphicsView::mouseReleaseEvent(event);
+  // A click (not a drag) on a node shows its details.
+  if (event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() <= 3) {
+    const int index = nodeAt(event->pos());
+    if (index >= 0) selectNode(index);
+  }
+}
+
 void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+  const int index = nodeAt(event->pos());
+  if (index >= 0) {
+    const GraphNode& node = m_data.nodes[static_cast<size_t>(index)];
+    if (node.kind == GraphNodeKind::Collapsed && m_irGraph) {
+      expand(node.hyperfunction);
+    } else {
+      emit nodeActivated(index);
+    }
+    return;
+  }
   for (QGraphicsItem* item : items(event->pos())) {
-    if (item->data(kNodeIndexKey).isValid()) {
-      emit nodeActivated(item->data(kNodeIndexKey).toInt());
+    if (item->data(kClusterKey).isValid()) {
+      // Fold the outermost hyperfunction of the frame ("h.3/attn" folds "h.3").
+      const QString scope = item->data(kClusterKey).toString();
+      collapse(scope.section(QLatin1Char('/'), 0, 0));
       return;
     }
   }

@@ -1,11 +1,18 @@
 #pragma once
-// The operator graph: rounded boxes coloured by section, bezier edges with
-// arrowheads, one frame per hyperfunction. Layout runs off the UI thread;
-// the view shows a notice meanwhile. Wheel zooms around the cursor, drag pans.
+// The operator graph: rounded boxes coloured by op type, section,
+// hypersection or hyperfunction (legendEntries() says which colour is what),
+// bezier edges with arrowheads, one frame per hyperfunction. Layout runs off
+// the UI thread; the view shows a notice meanwhile. Wheel zooms around the
+// cursor, drag pans, labels hide when zoomed out. Given the IR (setModel),
+// hyperfunctions fold into one node and unfold on double-click; only what is
+// shown is laid out.
 #include <QGraphicsView>
+#include <memory>
 
 #include "graph/GraphData.h"
+#include "graph/GraphDetails.h"
 #include "graph/GraphLayout.h"
+#include "graph/GraphStyle.h"
 
 namespace dfc::views {
 
@@ -20,37 +27,85 @@ class GraphView : public QGraphicsView {
 
   // Shows the graph once its layout arrives; replaces any earlier graph.
   void setGraph(GraphData data);
+  // Keeps the IR and plan so hyperfunctions can fold and unfold, and node
+  // details can name attributes, shapes and estimates.
+  void setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const partition::Plan> plan,
+                GraphDataOptions options = {});
   void clear();
   // Draws a thick border around the nodes of one section (-1: none).
   void highlightSection(int sectionId);
+
+  // Folding (needs setModel). Each call relays out what is then shown.
+  bool isCollapsed(const QString& scope) const { return m_data.collapsedScopes.count(scope) > 0; }
+  void collapse(const QString& scope);
+  void expand(const QString& scope);
+  void toggleCollapsed(const QString& scope);
+
+  void setColorMode(GraphColorMode mode);
+  GraphColorMode colorMode() const { return m_colorMode; }
+  std::vector<LegendEntry> legend() const { return legendEntries(m_data, m_colorMode); }
+
+  // Nodes whose name, op or label contains `text` (case-insensitive; a folded
+  // hyperfunction matches when one of its ops does). Highlights them and
+  // centres on the first. An empty text clears the highlight.
+  QList<int> findNodes(const QString& text);
+  NodeDetails nodeDetails(int index) const;
+  void selectNode(int index);  // emits nodeSelected
+
+  // Exports what is shown. False (and `error` set) if the file cannot be written.
+  QString dotSource() const;
+  bool exportDot(const QString& path, QString* error = nullptr) const;
+  bool exportSvg(const QString& path, QString* error = nullptr);
+  bool exportPng(const QString& path, QString* error = nullptr);
 
   const GraphData& graph() const { return m_data; }
   bool isLayoutPending() const { return m_pending; }
   bool hasLayout() const { return m_hasLayout; }
   const GraphLayout& currentLayout() const { return m_layout; }
+  bool labelsVisible() const { return m_labelsVisible; }
+  double zoom() const { return transform().m11(); }
+  void setZoom(double factor);
 
  signals:
   void layoutShown();
   void layoutFailed(const QString& message);
   void nodeActivated(int graphNodeIndex);
+  void nodeSelected(const dfc::views::NodeDetails& details);
+  void legendChanged();
+  void zoomChanged(double factor);
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
 
  private:
   void onLayoutReady(const GraphLayout& layout);
   void showMessage(const QString& text);
   void buildScene();
+  void rebuildFromModel();
+  void applyNodeStyles();
+  void updateLabelVisibility();
+  int nodeAt(QPoint pos) const;
 
   GraphLayouter* m_layouter = nullptr;
   QGraphicsScene* m_scene = nullptr;
   GraphData m_data;
   GraphLayout m_layout;
+  std::shared_ptr<const ir::Graph> m_irGraph;
+  std::shared_ptr<const partition::Plan> m_plan;
+  GraphDataOptions m_options;
   std::vector<QGraphicsItem*> m_nodeItems;
+  std::vector<QGraphicsItem*> m_labelItems;
+  QList<int> m_matches;
+  GraphColorMode m_colorMode = GraphColorMode::Section;
+  QString m_focusScope;  // centre on it after the next layout
+  QPoint m_pressPos;
   int m_highlighted = -1;
   bool m_pending = false;
   bool m_hasLayout = false;
+  bool m_labelsVisible = true;
 };
 
 }  // namespace dfc::views

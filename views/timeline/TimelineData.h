@@ -1,7 +1,10 @@
 #pragma once
-// The timeline's preprocessed form of a trace: one row per (pid, tid), each
-// row's complete slices sorted by start in flat vectors, with nesting depth
-// and a colour computed once, so painting only binary-searches and draws.
+// The timeline's preprocessed form of a trace (tracy's preprocess -> cull ->
+// fold -> draw): one row per (pid, tid), each row's complete slices sorted by
+// start in flat vectors with nesting depth and colour computed once, per-lane
+// index lists for binary-searched culling, and per-row level-of-detail tables
+// where runs of narrow slices are already merged into blocks, so a zoomed-out
+// repaint walks a few thousand blocks instead of a million slices.
 #include <QRgb>
 #include <QString>
 #include <cstdint>
@@ -9,9 +12,25 @@
 #include <string_view>
 #include <vector>
 
+#include "profile/CompactTrace.h"
 #include "profile/Trace.h"
 
 namespace dfc::views {
+
+// A run of consecutive slices of one lane: laneSlices[lane][first .. first+count).
+// count == 1 is the slice itself (drawn in its colour); more is a merged block.
+struct TimelineLodItem {
+  double start = 0;
+  double end = 0;
+  uint32_t first = 0;
+  uint32_t count = 1;
+};
+
+struct TimelineLod {
+  double widthUs = 0;  // slices and gaps narrower than this were merged
+  std::vector<std::vector<TimelineLodItem>> lanes;
+  size_t itemCount = 0;
+};
 
 struct TimelineRow {
   int64_t pid = 0;
@@ -20,28 +39,56 @@ struct TimelineRow {
   QString processName;
   int64_t sortIndex = 0;
   int depthCount = 1;           // lanes this row needs
-  double maxDurationUs = 0;     // bounds the backward reach of the culling search
+  double maxDurationUs = 0;
   std::vector<double> starts;   // us, sorted ascending
   std::vector<double> durations;
   std::vector<uint16_t> depths;
   std::vector<uint32_t> events; // index into trace->events
   std::vector<QRgb> colors;
+  std::vector<std::vector<uint32_t>> laneSlices;  // per depth: slice indices; starts and ends ascending
+  std::vector<TimelineLod> lods;                  // finest first
+  std::vector<double> instants;                   // 'i' events, us, sorted
+  std::vector<uint32_t> instantEvents;
   size_t size() const { return starts.size(); }
+  // The coarsest level whose merge width is at most `widthUs`, or null (draw raw slices).
+  const TimelineLod* lodFor(double widthUs) const;
+};
+
+struct TimelineCounter {
+  QString name;         // "loss", or "chip 0: loss" with several processes
+  int64_t pid = 0;
+  std::vector<double> ts;
+  std::vector<double> values;
+  double minValue = 0;
+  double maxValue = 0;
 };
 
 struct TimelineData {
-  std::shared_ptr<const profile::Trace> trace;
+  std::shared_ptr<const profile::CompactTrace> trace;
   std::vector<TimelineRow> rows;  // display order
+  std::vector<TimelineCounter> counters;
   double startUs = 0;             // earliest slice start
   double endUs = 0;               // latest slice end
   size_t sliceCount = 0;
-  bool empty() const { return sliceCount == 0; }
+  bool empty() const { return sliceCount == 0 && counters.empty() && rows.empty(); }
 };
 
-// Groups X slices into rows ordered by (pid, thread sort index, tid) and
+// Groups slices into rows ordered by (pid, thread sort index, tid) and
 // assigns depths by nesting. Overlaps that do not nest (others' files) are
 // put one lane deeper rather than dropped.
-TimelineData buildTimelineData(profile::Trace trace);
+TimelineData buildTimelineData(profile::CompactTrace trace);
+TimelineData buildTimelineData(const profile::Trace& trace);
+
+// What a range selection covers: slices of rows [firstRow, lastRow] that
+// overlap [startUs, endUs], and the sum of their durations clipped to the range.
+struct RangeSummary {
+  double startUs = 0;
+  double endUs = 0;
+  size_t slices = 0;
+  double totalUs = 0;
+};
+RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow = 0,
+                            int lastRow = -1);
 
 // Colour by a hash of the key: slices that share a hypersection (the key the
 // caller passes) share a colour.

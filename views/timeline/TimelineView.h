@@ -4,7 +4,9 @@
 // by binary search and folds slices narrower than kFoldPx into one block, so
 // a million-slice trace paints as fast as a small one. Wheel (or W/S) zooms
 // around the cursor, drag (or A/D) pans, Shift+wheel scrolls rows, hover
-// shows a tooltip, click selects.
+// shows a tooltip, click selects, right-drag (or Shift+drag) selects a time
+// range and reports its slice count and summed duration. Counter tracks (C
+// events) are drawn as line charts below the slice rows, instants as ticks.
 #include <QWidget>
 #include <optional>
 
@@ -32,6 +34,7 @@ class TimelineView : public QWidget {
   static constexpr int kRulerHeight = 26;
   static constexpr int kLaneHeight = 18;
   static constexpr int kRowGap = 8;
+  static constexpr int kCounterHeight = 40;
   static constexpr double kFoldPx = 2.0;
 
   explicit TimelineView(QWidget* parent = nullptr);
@@ -51,12 +54,21 @@ class TimelineView : public QWidget {
   std::optional<SliceRef> selectedSlice() const { return m_selected; }
   void selectSlice(const SliceRef& ref);
 
+  // Range selection over rows [firstRow, lastRow] (-1: to the last row).
+  void selectRange(double startUs, double endUs, int firstRow = 0, int lastRow = -1);
+  void clearRange();
+  std::optional<RangeSummary> selectedRange() const { return m_range; }
+
   const PaintStats& lastPaintStats() const { return m_stats; }
   QSize sizeHint() const override { return {800, 400}; }
 
  signals:
   void sliceSelected(const dfc::views::SliceInfo& slice);
   void selectionCleared();
+  void rangeSelected(const dfc::views::RangeSummary& range);
+  void rangeCleared();
+  // Emitted whenever zoom or pan changes what is visible (CompareView syncs on it).
+  void visibleRangeChanged(double startUs, double durationUs);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -80,6 +92,12 @@ class TimelineView : public QWidget {
   void clampView();
   void paintRow(QPainter& painter, int rowIndex, int top);
   void paintRuler(QPainter& painter);
+  void paintInstants(QPainter& painter, const TimelineRow& row, int top);
+  void paintCounter(QPainter& painter, const TimelineCounter& counter, int top);
+  void paintRange(QPainter& painter);
+  int rowAtY(int y) const;  // -1 if none
+  int counterTop(size_t counter) const;
+  void notifyVisibleRange();
 
   TimelineData m_data;
   std::vector<int> m_rowOffsets;  // content y of each row
@@ -93,9 +111,16 @@ class TimelineView : public QWidget {
   int m_pressScrollY = 0;
   bool m_dragging = false;
   bool m_pressed = false;
+  bool m_rangeDragging = false;
+  int m_rangeFirstRow = 0;
+  int m_rangeLastRow = -1;
+  std::optional<RangeSummary> m_range;
+  double m_notifiedStart = 0;
+  double m_notifiedDuration = 0;
   PaintStats m_stats;
 };
 
 }  // namespace dfc::views
 
 Q_DECLARE_METATYPE(dfc::views::TimelineView::SliceRef)
+Q_DECLARE_METATYPE(dfc::views::RangeSummary)

@@ -1,0 +1,184 @@
+#include <QDir>
+#include <QXmlStreamReader>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include "GuiTestSupport.h"
+#include "graph/GraphData.h"
+#include "graph/GraphDetails.h"
+#include "graph/GraphLegend.h"
+#include "graph/GraphStyle.h"
+#include "graph/GraphView.h"
+
+using namespace dfc::views;
+
+namespace {
+
+std::shared_ptr<const dfc::ir::Graph> sharedGraph() { return std::make_shared<const dfc::ir::Graph>(guitest::makeGraph()); }
+std::shared_ptr<const dfc::partition::Plan> sharedPlan() {
+  auto plan = guitest::makePlan();
+  plan.sections[0].estimate.pcus = 12;
+  plan.sections[0].estimate.pmus = 5;
+  plan.sections[0].estimate.latencyUs = 7.5;
+  return std::make_shared<const dfc::partition::Plan>(plan);
+}
+
+}  // namespace
+
+TEST_CASE("Colour modes give one legend entry per op type, section, hypersection, hyperfunction", "[gui][graph]") {
+  const GraphData data = buildGraphData(guitest::makeGraph(), guitest::makePlan());
+  const auto ops = legendEntries(data, GraphColorMode::OpType);
+  REQUIRE(ops.size() == 3);  // matmul, relu, add (the input is left out)
+  CHECK(ops[0].count == 2);
+  const auto sections = legendEntries(data, GraphColorMode::Section);
+  CHECK(sections.size() == 3);
+  const auto hypers = legendEntries(data, GraphColorMode::Hypersection);
+  CHECK(hypers.size() == 2);
+  CHECK(hypers[0].count == 4);  // both layers share hypersection 0
+  const auto scopes = legendEntries(data, GraphColorMode::Hyperfunction);
+  CHECK(scopes.size() == 3);    // layer1, layer2, none
+  // Nodes of one key share a colour; different keys differ.
+  CHECK(ops[0].color != ops[1].color);
+
+  guitest::ensureApp();
+  GraphView view;
+  GraphLegend legend;
+  legend.attach(&view);
+  view.setGraph(data);
+  CHECK(legend.count() == 3);
+  view.setColorMode(GraphColorMode::Hypersection);
+  CHECK(legend.count() == 2);
+  CHECK(legend.item(0)->text().contains(QStringLiteral("hypersection 0")));
+}
+
+TEST_CASE("Double-click unfolds a hyperfunction; collapsing folds it again", "[gui][graph]") {
+  guitest::ensureApp();
+  GraphView view;
+  view.resize(800, 600);
+  view.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&view));
+  QSignalSpy shown(&view, &GraphView::layoutShown);
+  GraphDataOptions options;
+  options.collapseAbove = 3;  // fold by default
+  view.setModel(sharedGraph(), sharedPlan(), options);
+  REQUIRE(shown.wait(10000));
+  REQUIRE(view.graph().nodes.size() == 4);
+  CHECK(view.isCollapsed(QStringLiteral("layer1")));
+
+  // Double-click the folded layer1 node.
+  int folded = -1;
+  for (const GraphNode& n : view.graph().nodes)
+    if (n.kind == GraphNodeKind::Collapsed && n.name == QStringLiteral("layer1")) folded = n.id;
+  REQUIRE(folded >= 0);
+  const QPoint at = view.mapFromScene(view.currentLayout().nodeRects[static_cast<size_t>(folded)].center());
+  QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, at);
+  REQUIRE(shown.wait(10000));
+  CHECK(view.graph().nodes.size() == 5);  // layer1's two ops replace its node
+  CHECK(!view.isCollapsed(QStringLiteral("layer1")));
+
+  view.collapse(QStringLiteral("layer1"));
+  REQUIRE(shown.wait(10000));
+  CHECK(view.graph().nodes.size() == 4);
+  view.expand(QStringLiteral("layer1"));
+  view.expand(QStringLiteral("layer2"));
+  REQUIRE(shown.wait(10000));
+  while (view.isLayoutPending()) REQUIRE(shown.wait(10000));
+  CHECK(view.graph().nodes.size() == 6);  // everything: 5 ops + input
+}
+
+TEST_CASE("Search finds nodes by name or op, also inside folded hyperfunctions", "[gui][graph]") {
+  guitest::ensureApp();
+  GraphView view;
+  QSignalSpy shown(&view, &GraphView::layoutShown);
+  view.setModel(sharedGraph(), sharedPlan());
+  REQUIRE(shown.wait(10000));
+  QList<int> hits = view.findNodes(QStringLiteral("RELU"));
+  CHECK(hits.size() == 2);
+  hits = view.findNodes(QStringLiteral("residual"));
+  REQUIRE(hits.size() == 1);
+  CHECK(view.graph().nodes[static_cast<size_t>(hits[0])].op == QStringLiteral("add"));
+  CHECK(view.findNodes(QStringLiteral("no such op")).isEmpty());
+
+  view.collapse(QStringLiteral("layer2"));
+  REQUIRE(shown.wait(10000));
+  hits = view.findNodes(QStringLiteral("layer2/relu"));
+  REQUIRE(hits.size() == 1);
+  CHECK(view.graph().nodes[static_cast<size_t>(hits[0])].kind == GraphNodeKind::Collapsed);
+}
+
+TEST_CASE("Node details name op, attributes, shapes, section and estimates", "[gui][graph]") {
+  const auto graph = sharedGraph();
+  const auto plan = sharedPlan();
+  const GraphData data = buildGraphData(*graph, *plan);
+  const NodeDetails d = describeNode(data, 0, graph.get(), plan.get());
+  CHECK(d.op == QStringLiteral("matmul"));
+  CHECK(d.name == QStringLiteral("layer1/matmul"));
+  REQUIRE(d.inputShapes.size() == 2);
+  CHECK(d.inputShapes[0] == QStringLiteral("x: f32[4,4]"));
+  CHECK(d.outputShapes.size() == 1);
+  CHECK(d.section == 0);
+  CHECK(d.sectionName == QStringLiteral("s0_layer1"));
+  CHECK(d.hypersectionName == QStringLiteral("hs0_matmul_relu"));
+  CHECK(d.hasEstimate);
+  CHECK(d.pcus == 12);
+  CHECK(d.latencyUs == 7.5);
+}
+
+TEST_CASE("Exports write DOT, SVG and PNG files that parse", "[gui][graph]") {
+  guitest::ensureApp();
+  GraphView view;
+  QSignalSpy shown(&view, &GraphView::layoutShown);
+  view.setModel(sharedGraph(), sharedPlan());
+  REQUIRE(shown.wait(10000));
+  QTemporaryDir dir;
+  REQUIRE(dir.isValid());
+  QString error;
+  const QString dot = dir.filePath(QStringLiteral("g.dot"));
+  REQUIRE(view.exportDot(dot, &error));
+  QFile dotFile(dot);
+  REQUIRE(dotFile.open(QIODevice::ReadOnly));
+  const QByteArray dotText = dotFile.readAll();
+  CHECK(dotText.startsWith("digraph"));
+  CHECK(dotText.contains("->"));
+  CHECK(dotText.contains("cluster_"));
+
+  const QString svg = dir.filePath(QStringLiteral("g.svg"));
+  REQUIRE(view.exportSvg(svg, &error));
+  QFile svgFile(svg);
+  REQUIRE(svgFile.open(QIODevice::ReadOnly));
+  QXmlStreamReader xml(&svgFile);
+  QString root;
+  while (!xml.atEnd()) {
+    xml.readNext();
+    if (xml.isStartElement() && root.isEmpty()) root = xml.name().toString();
+  }
+  CHECK(!xml.hasError());
+  CHECK(root == QStringLiteral("svg"));
+
+  const QString png = dir.filePath(QStringLiteral("g.png"));
+  REQUIRE(view.exportPng(png, &error));
+  const QImage image(png);
+  REQUIRE(!image.isNull());
+  CHECK(image.width() > 50);
+
+  CHECK(!view.exportDot(QStringLiteral("/nonexistent/dir/g.dot"), &error));
+  CHECK(!error.isEmpty());
+}
+
+TEST_CASE("Labels hide when zoomed far out and come back when zoomed in", "[gui][graph]") {
+  guitest::ensureApp();
+  GraphView view;
+  QSignalSpy shown(&view, &GraphView::layoutShown);
+  view.setModel(sharedGraph(), sharedPlan());
+  REQUIRE(shown.wait(10000));
+  view.setZoom(1.0);
+  CHECK(view.labelsVisible());
+  view.setZoom(0.1);
+  CHECK(!view.labelsVisible());
+  view.setZoom(1.0);
+  CHECK(view.labelsVisible());
+}
