@@ -6,7 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-deb}
 export CCACHE_NOHASHDIR=1
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDFC_BUILD_TESTS=OFF >/dev/null
+if [ -f "$build/CMakeCache.txt" ]; then
+  cmake "$build" >/dev/null  # reuse an existing build dir as configured
+else
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDFC_BUILD_TESTS=OFF >/dev/null
+fi
 ninja -C "$build" -j"${JOBS:-2}" dfc dfstudio
 (cd "$build" && cpack -G DEB >/dev/null)
 deb=$(ls -t "$build"/dataflow-studio_*.deb | head -1)

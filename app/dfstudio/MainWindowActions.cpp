@@ -78,7 +78,7 @@ void MainWindow::createActions() {
     else showError(error);
   });
   m_quit = new QAction(tr("&Quit"), this);
-  m_quit->setShortcut(QKeySequence::Quit);
+  m_quit->setShortcut(QKeySequence(tr("Ctrl+Q")));  // QKeySequence::Quit is empty on some platforms
   connect(m_quit, &QAction::triggered, this, &QWidget::close);
   connect(this, &MainWindow::exportFinished, this, [this](bool ok, const QString& message) {
     if (ok) statusBar()->showMessage(message, 8000);

@@ -77,12 +77,12 @@ TEST_CASE("RunsTableModel passes QAbstractItemModelTester and lists compiles and
   run.tracePath = "/tmp/a/logreg_chrome_tracing_report.json";
   run.epochs = 1;
   run.finalLoss = 0.5;
-  run.testAccuracy = 0.8125;
+  run.testAccuracy = 0.84;
   model.setEntries(views::RunsTableModel::entriesFrom(compiles, {run}));
   REQUIRE(model.rowCount() == 2);
   using C = views::RunsTableModel;
   CHECK(model.data(model.index(0, C::Kind)).toString() == QStringLiteral("run"));  // newer
-  CHECK(model.data(model.index(0, C::Details)).toString().contains(QStringLiteral("81.2")));
+  CHECK(model.data(model.index(0, C::Details)).toString().contains(QStringLiteral("84.0 %")));
   CHECK(model.data(model.index(1, C::Kind)).toString() == QStringLiteral("compile"));
   CHECK(model.data(model.index(1, C::Details)).toString().contains(QStringLiteral("sn30")));
   proxy.setFilterFixedString(QStringLiteral("chrome_tracing"));

@@ -222,6 +222,7 @@ QWidget* CompilePanel::buildRunForm() {
   m_testLimit->setSpecialValueText(tr("all"));
   form->addRow(tr("Test samples:"), m_testLimit);
   m_dataFolder = new QLineEdit(fromStd(driver::RunOptions{}.dataFolder));
+  m_dataFolder->setPlaceholderText(tr("default: the model's dataset"));
   form->addRow(tr("&Data folder:"), m_dataFolder);
   return box;
 }

@@ -7,12 +7,14 @@
 #include <QChartView>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLogValueAxis>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QValueAxis>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "models/ScheduleTableModel.h"
 #include "schedule/GanttStrip.h"
@@ -38,16 +40,29 @@ QChart* newChart(const QString& title) {
 }
 
 void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categories, const QString& yTitle,
-                double yMax) {
+                double yMax, double yMinPositive = 0) {
   auto* x = new QBarCategoryAxis;
   x->append(categories);
   x->setTitleText(QObject::tr("section"));
   // Hundreds of labels are unreadable; the table and tooltips name them.
   x->setLabelsVisible(categories.size() <= 40);
-  auto* y = new QValueAxis;
+  QAbstractAxis* y = nullptr;
+  if (yMinPositive > 0 && yMax / yMinPositive > 50) {
+    // Measured CPU-simulator times and estimated chip times differ by orders
+    // of magnitude; on a linear axis the smaller would vanish.
+    auto* log = new QLogValueAxis;
+    log->setBase(10);
+    log->setLabelFormat(QStringLiteral("%g"));
+    log->setRange(std::pow(10.0, std::floor(std::log10(yMinPositive))), std::pow(10.0, std::ceil(std::log10(yMax))));
+    log->setMinorTickCount(-1);
+    y = log;
+  } else {
+    auto* linear = new QValueAxis;
+    linear->setRange(0, yMax > 0 ? yMax * 1.08 : 1.0);
+    linear->applyNiceNumbers();
+    y = linear;
+  }
   y->setTitleText(yTitle);
-  y->setRange(0, yMax > 0 ? yMax * 1.08 : 1.0);
-  y->applyNiceNumbers();
   chart->addAxis(x, Qt::AlignBottom);
   chart->addAxis(y, Qt::AlignLeft);
   series->attachAxis(x);
@@ -153,16 +168,19 @@ void SchedulePanel::rebuildCharts() {
   auto* est = new QBarSet(tr("estimated (µs)"));
   auto* measured = new QBarSet(tr("measured mean (µs)"));
   double maxLatency = 0;
+  double minLatency = 0;  // smallest positive value
   for (const auto& s : d.sections) {
     *est << s.estLatencyUs;
     *measured << s.measuredMeanUs.value_or(0.0);
     maxLatency = std::max({maxLatency, s.estLatencyUs, s.measuredMeanUs.value_or(0.0)});
+    for (double v : {s.estLatencyUs, s.measuredMeanUs.value_or(0.0)})
+      if (v > 0 && (minLatency == 0 || v < minLatency)) minLatency = v;
   }
   latencySeries->append(est);
   if (d.hasMeasured()) latencySeries->append(measured);
   else delete measured;
   latency->addSeries(latencySeries);
-  attachAxes(latency, latencySeries, categories, tr("µs"), maxLatency);
+  attachAxes(latency, latencySeries, categories, tr("µs"), maxLatency, d.hasMeasured() ? minLatency : 0.0);
 
   const QString capacity = d.archPcus > 0 ? tr("Unit use per section (%1: %2 PCUs, %3 PMUs)").arg(d.arch).arg(d.archPcus).arg(d.archPmus)
                                           : tr("Unit use per section (arch capacity unknown)");
