@@ -32,11 +32,19 @@ Built makeTransformer(int layers, int64_t width) {
   int counter = 0;
   auto val = [&](const std::string& name) { return g.addValue(name + "_" + std::to_string(counter++), t, ir::ValueKind::Intermediate); };
   std::vector<std::pair<ir::NodeId, std::string>> forward;
-  auto op = [&](ir::OpKind kind, const std::string& name, std::vector<ir::ValueId> in, const std::string& scope,
-                ir::NodeRole role = ir::NodeRole::Forward) {
+  auto op1 = [&](ir::OpKind kind, const std::string& name, std::vector<ir::ValueId> in, const std::string& scope,
+                 ir::NodeRole role) {
     const ir::ValueId out = val(name);
     const ir::NodeId id = g.addNode(kind, name + "_" + std::to_string(counter), std::move(in), {out}, {}, scope, role);
     return std::make_pair(id, out);
+  };
+  // Each forward step is a short chain (matmul + bias + cast + scale), as in an ONNX export.
+  auto op = [&](ir::OpKind kind, const std::string& name, std::vector<ir::ValueId> in, const std::string& scope,
+                ir::NodeRole role = ir::NodeRole::Forward) {
+    auto r = op1(kind, name, std::move(in), scope, role);
+    if (role != ir::NodeRole::Forward) return r;
+    for (const char* extra : {"/bias", "/cast", "/scale"}) r = op1(ir::OpKind::Relu, name + extra, {r.second}, scope, role);
+    return r;
   };
   std::vector<ir::ValueId> weights;
   for (int l = 0; l < layers; ++l) {
@@ -61,7 +69,7 @@ Built makeTransformer(int layers, int64_t width) {
     x = op(ir::OpKind::Add, h + "/residual2", {m2, a}, h).second;
   }
   // Backward: mirror each forward op in reverse with two ops, same scope.
-  const size_t forwardCount = g.nodes.size();
+  const size_t forwardCount = g.nodes.size();  // backward mirrors every forward op
   ir::ValueId grad = op(ir::OpKind::Relu, "loss", {x}, "").second;
   for (size_t i = forwardCount; i-- > 0;) {
     const ir::Node fwd = g.nodes[i];
@@ -120,7 +128,9 @@ int main(int argc, char** argv) {
   QSignalSpy shown(&view, &views::GraphView::layoutShown);
   QElapsedTimer timer;
   timer.start();
-  view.setModel(graph, plan);
+  views::GraphDataOptions options;
+  options.collapsedScopes = views::topLevelScopes(*graph);  // as the app shows big graphs
+  view.setModel(graph, plan, options);
   if (!shown.wait(60000)) return 1;
   std::printf("collapsed: %zu nodes, %zu edges shown in %.0f ms (dot %.0f ms)\n", view.graph().nodes.size(),
               view.graph().edges.size(), timer.nsecsElapsed() / 1e6, view.currentLayout().elapsedMs);

@@ -40,7 +40,7 @@ GraphLayout runDotLayout(GVC_t* gvc, const GraphData& data) {
   agattr(g, AGRAPH, cs("rankdir"), cs("TB"));
   agattr(g, AGRAPH, cs("nodesep"), cs("0.2"));
   agattr(g, AGRAPH, cs("ranksep"), cs("0.35"));
-  if (data.nodes.size() > 300) {
+  if (data.nodes.size() > 100) {
     // Bound network-simplex and crossing-minimisation work on big graphs.
     agattr(g, AGRAPH, cs("nslimit"), cs("2"));
     agattr(g, AGRAPH, cs("nslimit1"), cs("2"));
