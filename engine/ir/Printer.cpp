@@ -143,7 +143,7 @@ void GraphPrinter::emitDecl(ValueId id) {
     case ValueKind::Intermediate: m_out += "value "; break;
   }
   m_out += ref(id) + " : " + v.type.toString();
-  bool wantData = v.kind == ValueKind::Const || (v.kind == ValueKind::Param && m_opts.withWeights);
+  bool wantData = (v.kind == ValueKind::Const && m_opts.withConstData) || (v.kind == ValueKind::Param && m_opts.withWeights);
   auto it = m_g.initializers.find(id);
   if (wantData && it != m_g.initializers.end() && !it->second.empty()) emitData(it->second);
   m_out += '\n';

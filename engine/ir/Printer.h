@@ -8,7 +8,8 @@
 namespace dfc::ir {
 
 struct PrintOptions {
-  bool withWeights = false;  // print Param data inline (Const data is always printed)
+  bool withWeights = false;   // print Param data inline
+  bool withConstData = true;  // print Const data inline (the PEF keeps it in its weights chunk instead)
 };
 
 std::string printGraph(const Graph& g, const PrintOptions& opts = {});

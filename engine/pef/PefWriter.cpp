@@ -17,7 +17,11 @@ struct Chunk {
 std::string encodePef(const Pef& pef) {
   std::vector<Chunk> chunks;
   chunks.push_back({"meta", detail::encodeMeta(pef.meta)});
-  chunks.push_back({"graph", ir::printGraph(pef.graph)});
+  // Weights and constants (optimizer state can be as large as the weights) live
+  // in the binary weights chunk only; the graph chunk is structure.
+  ir::PrintOptions structureOnly;
+  structureOnly.withConstData = false;
+  chunks.push_back({"graph", ir::printGraph(pef.graph, structureOnly)});
   chunks.push_back({"weights", detail::encodeWeights(pef.graph)});
   chunks.push_back({"sections", detail::encodeSections(pef.plan)});
   chunks.push_back({"schedule", detail::encodeSchedule(pef.plan)});
