@@ -9,6 +9,7 @@ PACKAGES=(
   libgl-dev libgraphviz-dev graphviz
   libsqlite3-dev sqlite3 catch2 libspdlog-dev libopenblas-dev libyaml-cpp-dev libsimdjson-dev zlib1g-dev
   dataset-fashion-mnist
+  libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
   xvfb xauth
 )
 missing=()

@@ -13,10 +13,11 @@ const char* kUsage =
     "Compile and run neural-network models for a modelled reconfigurable dataflow chip.\n"
     "\n"
     "commands:\n"
-    "  compile    compile a model (zoo name or .dfir) into a PEF\n"
+    "  compile    compile a model (zoo name, .dfir or .onnx) into a PEF\n"
     "  run        run a PEF: train (or evaluate) on an IDX dataset, write a chrome trace\n"
     "  inspect    print a PEF's metadata, sections and compile report\n"
     "  report     write section_report.csv for a PEF (with measured times of its latest run)\n"
+    "  conformance  check ONNX models against expected outputs (ONNX backend test case folders)\n"
     "\n"
     "Run 'dfc <command> --help' for the options of a command. 'dfc --version' prints the version.\n";
 
@@ -38,5 +39,6 @@ int main(int argc, char** argv) {
   if (command == "run") return dfc::cli::runCommand(args);
   if (command == "inspect") return dfc::cli::inspectCommand(args);
   if (command == "report") return dfc::cli::reportCommand(args);
-  return dfc::cli::usageError("unknown command '" + command + "' (commands: compile, run, inspect, report)");
+  if (command == "conformance") return dfc::cli::conformanceCommand(args);
+  return dfc::cli::usageError("unknown command '" + command + "' (commands: compile, run, inspect, report, conformance)");
 }

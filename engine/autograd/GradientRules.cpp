@@ -247,7 +247,18 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
     case OpKind::MomentumUpdate:
       return noRule(n, "has no gradient rule (second-order and optimizer ops are not differentiable here)");
     case OpKind::Linear:
-      return noRule(n, "is a composite without a gradient rule (run the decompose-composites pass before autograd)");
+      return noRule(n, "is a composite without a gradient rule (run the decompose-composites pass before autograd)");    case OpKind::Unary:
+    case OpKind::Binary:
+    case OpKind::Where:
+    case OpKind::Cast:
+    case OpKind::Reduce:
+    case OpKind::Expand:
+    case OpKind::Concat:
+    case OpKind::Gather:
+    case OpKind::StridedSlice:
+    case OpKind::Conv:
+    case OpKind::Pool:
+      return noRule(n, "has no gradient rule yet (general ops imported from ONNX are inference-only)");
   }
   return noRule(n, "has no gradient rule");
 }

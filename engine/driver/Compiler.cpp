@@ -17,6 +17,7 @@
 #include "ir/Verifier.h"
 #include "kernelc/Linker.h"
 #include "mapping/SectionMapper.h"
+#include "onnx/OnnxImporter.h"
 #include "partition/Decomposer.h"
 #include "passes/PassManager.h"
 #include "pef/Pef.h"
@@ -69,9 +70,26 @@ Expected<frontend::Model> loadDfirModel(const std::string& path, uint64_t seed) 
   return m;
 }
 
+// An ONNX model: the first graph input is the batch, the first output the logits.
+Expected<frontend::Model> loadOnnxModel(const std::string& path, int64_t batchSize, bool inference) {
+  onnx::ImportOptions io;
+  io.batchSize = batchSize;
+  auto graph = onnx::importOnnxFile(path, io);
+  if (!graph) return graph.error();
+  frontend::Model m;
+  m.graph = std::move(*graph);
+  if (m.graph.inputs.empty()) return makeError(path + ": the model has no runtime input (the batch)");
+  m.image = m.graph.inputs.front();
+  m.logits = m.graph.outputs.front();
+  const auto& logitsType = m.graph.value(m.logits).type;
+  if (logitsType.rank() == 2) m.numClasses = logitsType.shape[1];
+  else if (!inference)
+    return makeError(path + ": output '" + m.graph.value(m.logits).name + "' must be logits [N, C] to train (or compile with --inference)");
+  return m;
+}
+
 Expected<frontend::Model> loadModel(const CompileOptions& o) {
-  if (o.model.ends_with(".onnx"))
-    return makeError("--model " + o.model + ": ONNX import is not implemented yet (use a zoo model or a .dfir file)");
+  if (o.model.ends_with(".onnx")) return loadOnnxModel(o.model, o.batchSize, o.inference);
   if (o.model.ends_with(".dfir")) return loadDfirModel(o.model, o.seed);
   frontend::ZooOptions zoo;
   zoo.batchSize = o.batchSize;

@@ -1,5 +1,7 @@
 #include "ir/ShapeInference.h"
 
+#include "ir/GeneralOps.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -43,6 +45,7 @@ Expected<std::vector<TensorType>> inferOutputTypes(const Graph& g, const Node& n
     return v;
   };
 
+  if (isGeneralOp(n.op)) return inferGeneralOutputTypes(n, in);
   switch (n.op) {
     case OpKind::Add:
     case OpKind::Sub:
@@ -296,6 +299,8 @@ Expected<std::vector<TensorType>> inferOutputTypes(const Graph& g, const Node& n
       DFC_TRY(requireSame(0, 2));
       if (in[3]->numElements() != 1) return fail(n, "learning rate must be a scalar");
       return std::vector{*in[0], *in[0]};
+    default:
+      break;  // the general ops, handled above
   }
   return fail(n, "no shape rule");
 }

@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "ir/GeneralOps.h"
 #include "ir/ShapeInference.h"
 
 namespace dfc::ir {
@@ -72,7 +73,7 @@ Status GraphVerifier::checkNode(const Node& n, std::vector<bool>& defined) {
     bool labels = i == 1 && (n.op == OpKind::SoftmaxCrossEntropy || n.op == OpKind::SoftmaxCrossEntropyGrad ||
                              n.op == OpKind::Embedding || n.op == OpKind::EmbeddingGrad);
     DType dt = m_g.values[static_cast<size_t>(in)].type.dtype;
-    if (n.op != OpKind::Reshape && n.op != OpKind::Transpose && !labels && dt != DType::F32)
+    if (n.op != OpKind::Reshape && n.op != OpKind::Transpose && !isGeneralOp(n.op) && !labels && dt != DType::F32)
       return nodeError(n, "input " + valueRef(in) + " must be f32, is " + std::string(dtypeName(dt)));
   }
   for (ValueId out : n.outputs) {

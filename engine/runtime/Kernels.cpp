@@ -67,6 +67,18 @@ Status runKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs
     case OpKind::BatchNormGrad:
     case OpKind::AdamUpdate:
       return kernels::runVision(node, inputs, outputs);
+    case OpKind::Unary:
+    case OpKind::Binary:
+    case OpKind::Where:
+    case OpKind::Cast:
+    case OpKind::Reduce:
+    case OpKind::Expand:
+    case OpKind::Concat:
+    case OpKind::Gather:
+    case OpKind::StridedSlice:
+    case OpKind::Conv:
+    case OpKind::Pool:
+      return kernels::runGeneral(node, inputs, outputs);
   }
   return kernels::nodeError(node, "no kernel for this op");
 }

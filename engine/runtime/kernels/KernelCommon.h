@@ -40,5 +40,6 @@ Status runOptimizer(const ir::Node& node, Inputs in, Outputs out);
 Status runLayout(const ir::Node& node, Inputs in, Outputs out);       // transpose, slice, batch_matmul
 Status runTransformer(const ir::Node& node, Inputs in, Outputs out);  // gelu, layer_norm, embedding, ...
 Status runVision(const ir::Node& node, Inputs in, Outputs out);       // global_avg_pool, batch_norm, adam_update
+Status runGeneral(const ir::Node& node, Inputs in, Outputs out);      // unary, binary, where, cast, reduce, conv, pool, ...
 
 }  // namespace dfc::runtime::kernels

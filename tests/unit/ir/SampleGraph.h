@@ -60,6 +60,20 @@ inline Graph sampleGraph() {
   ValueId prod = add(g, OpKind::Mul, "prod", {diff, logits}, {"prod"})[0];
   add(g, OpKind::Scale, "half", {prod}, {"half"}, {{"alpha", -0.5}, {"exact", 1.0}, {"tiny", 1e-300}});
   add(g, OpKind::ReduceSum, "rowsum", {prod}, {"rowsum"}, {{"axes", V{1}}, {"keepdims", int64_t{1}}, {"empty", V{}}});
+  // The general ops (ONNX import): broadcasting, any dtype.
+  ValueId sq = add(g, OpKind::Unary, "g.sqrt", {logits}, {"g.sqrt"}, {{"fn", std::string("sqrt")}})[0];
+  ValueId row = add(g, OpKind::Reduce, "g.max", {sq}, {"g.max"}, {{"fn", std::string("max")}, {"axes", V{1}}, {"keepdims", int64_t{1}}})[0];
+  ValueId bdiv = add(g, OpKind::Binary, "g.div", {sq, row}, {"g.div"}, {{"fn", std::string("div")}})[0];
+  ValueId less = add(g, OpKind::Binary, "g.less", {bdiv, sq}, {"g.less"}, {{"fn", std::string("less")}})[0];
+  ValueId sel = add(g, OpKind::Where, "g.where", {less, bdiv, sq}, {"g.where"})[0];
+  ValueId ids = add(g, OpKind::Cast, "g.cast", {labels}, {"g.ids"}, {{"to", std::string("i32")}})[0];
+  ValueId gat = add(g, OpKind::Gather, "g.gather", {sel, ids}, {"g.gather"}, {{"axis", int64_t{0}}})[0];
+  ValueId cat = add(g, OpKind::Concat, "g.concat", {gat, sel}, {"g.concat"}, {{"axis", int64_t{0}}})[0];
+  add(g, OpKind::StridedSlice, "g.slice", {cat}, {"g.slice"}, {{"starts", V{3, 0}}, {"ends", V{-1, 4}}, {"steps", V{-2, 1}}});
+  add(g, OpKind::Expand, "g.expand", {row}, {"g.expand"}, {{"shape", V{3, 2, 4}}});
+  add(g, OpKind::Conv, "g.conv", {x, w}, {"g.conv"}, {{"strides", V{2, 1}}, {"pads", V{1, 0, 0, 1}}, {"dilations", V{1, 2}}, {"group", int64_t{1}}});
+  add(g, OpKind::Pool, "g.pool", {x}, {"g.pool"}, {{"fn", std::string("avg")}, {"kernel", V{3, 2}}, {"strides", V{2, 2}},
+      {"pads", V{1, 1, 1, 1}}, {"ceil_mode", int64_t{1}}, {"count_include_pad", int64_t{0}}});
   ValueId loss = add(g, OpKind::SoftmaxCrossEntropy, "loss", {logits, labels}, {"loss"})[0];
   ValueId lr = g.addInput("lr", {DType::F32, {}});  // an input declared between nodes keeps its id
   ValueId vel = g.addConst("fc.weight.velocity", filled({DType::F32, {27, 4}}, 0.f));

@@ -1,0 +1,142 @@
+#include "driver/Conformance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "driver/Inference.h"
+#include "onnx/OnnxImporter.h"
+
+namespace dfc::driver {
+namespace fs = std::filesystem;
+
+namespace {
+
+double elementAt(const ir::Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case ir::DType::F32: return t.data<float>()[i];
+    case ir::DType::I64: return static_cast<double>(t.data<int64_t>()[i]);
+    case ir::DType::I32: return t.data<int32_t>()[i];
+    case ir::DType::Bool: return t.data<bool>()[i] ? 1.0 : 0.0;
+  }
+  return 0;
+}
+
+std::vector<ir::Tensor> readSet(const fs::path& dir, const std::string& prefix, std::string& error) {
+  std::vector<ir::Tensor> out;
+  for (int i = 0;; ++i) {
+    fs::path p = dir / (prefix + std::to_string(i) + ".pb");
+    if (!fs::exists(p)) break;
+    auto t = onnx::readTensorProtoFile(p.string());
+    if (!t) {
+      error = t.error().message();
+      return {};
+    }
+    out.push_back(std::move(*t));
+  }
+  return out;
+}
+
+}  // namespace
+
+CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptions& options) {
+  CaseResult r;
+  r.name = fs::path(caseDir).filename().string();
+  auto unsupported = [&](const std::string& why) {
+    r.status = CaseStatus::Unsupported;
+    r.detail = why;
+    return r;
+  };
+  auto fail = [&](const std::string& why) {
+    r.status = CaseStatus::Fail;
+    r.detail = why;
+    return r;
+  };
+  fs::path data = fs::path(caseDir) / "test_data_set_0";
+  std::string error;
+  auto inputs = readSet(data, "input_", error);
+  if (!error.empty()) return unsupported(error);
+  auto expected = readSet(data, "output_", error);
+  if (!error.empty()) return unsupported(error);
+  if (expected.empty()) return unsupported("no expected outputs in " + data.string());
+  InferenceCompileOptions co;
+  co.batchSize = inputs.empty() || inputs[0].shape().empty() ? 1 : inputs[0].shape()[0];
+  auto pef = compileForInference((fs::path(caseDir) / "model.onnx").string(), co);
+  if (!pef) return unsupported(pef.error().message());
+  // Optional inputs given as initializers are not graph inputs here: feed the leading ones.
+  if (inputs.size() > pef->graph.inputs.size()) inputs.resize(pef->graph.inputs.size());
+  auto got = runInference(*pef, inputs);
+  if (!got) return fail(got.error().message());
+  if (got->size() != expected.size())
+    return fail("model gives " + std::to_string(got->size()) + " outputs, expected " + std::to_string(expected.size()));
+  double worst = 0;
+  size_t worstOutput = 0;
+  bool bad = false;
+  for (size_t k = 0; k < expected.size(); ++k) {
+    const ir::Tensor &g = (*got)[k], &e = expected[k];
+    if (g.shape() != e.shape() || g.dtype() != e.dtype())
+      return fail("output " + std::to_string(k) + " is " + g.type().toString() + ", expected " + e.type().toString());
+    const bool exact = e.dtype() != ir::DType::F32;
+    for (int64_t i = 0; i < e.numElements(); ++i) {
+      double a = elementAt(g, i), b = elementAt(e, i);
+      if (std::isnan(b) && std::isnan(a)) continue;
+      if (std::isinf(b) && a == b) continue;
+      double err = std::fabs(a - b);
+      bool ok = exact ? a == b : err <= options.atol + options.rtol * std::fabs(b);
+      if (std::isnan(err)) err = INFINITY;
+      if (!ok) bad = true;
+      if (!ok && err >= worst) {
+        worst = err;
+        worstOutput = k;
+      }
+    }
+  }
+  if (bad) {
+    std::ostringstream ss;
+    ss << "max abs err " << worst << " at output " << worstOutput;
+    return fail(ss.str());
+  }
+  r.status = CaseStatus::Pass;
+  return r;
+}
+
+Expected<ConformanceSummary> runConformance(const std::string& dir, const ConformanceOptions& options,
+                                            const std::function<void(const CaseResult&)>& onCase) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return makeError(dir + ": not a directory of conformance cases");
+  std::vector<fs::path> cases;
+  if (fs::exists(fs::path(dir) / "model.onnx")) cases.push_back(dir);  // a single case folder
+  else
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.is_directory() && fs::exists(e.path() / "model.onnx")) cases.push_back(e.path());
+  std::sort(cases.begin(), cases.end());
+  if (cases.empty()) return makeError(dir + ": no case folders (each needs a model.onnx)");
+  ConformanceSummary summary;
+  for (const auto& c : cases) {
+    if (!options.filter.empty() && c.filename().string().find(options.filter) == std::string::npos) continue;
+    CaseResult r;
+    try {  // libonnx and protobuf throw; a case must never take the run down
+      r = runConformanceCase(c.string(), options);
+    } catch (const std::exception& e) {
+      r.name = c.filename().string();
+      r.status = CaseStatus::Fail;
+      r.detail = std::string("exception: ") + e.what();
+    }
+    (r.status == CaseStatus::Pass ? summary.passed : r.status == CaseStatus::Fail ? summary.failed : summary.unsupported)++;
+    if (onCase) onCase(r);
+    summary.cases.push_back(std::move(r));
+  }
+  return summary;
+}
+
+std::string formatCaseLine(const CaseResult& r) {
+  switch (r.status) {
+    case CaseStatus::Pass: return "PASS " + r.name;
+    case CaseStatus::Fail: return "FAIL " + r.name + ": " + r.detail;
+    case CaseStatus::Unsupported: return "UNSUPPORTED " + r.name + ": " + r.detail;
+  }
+  return r.name;
+}
+
+}  // namespace dfc::driver

@@ -1,0 +1,39 @@
+#pragma once
+// The conformance runner behind `dfc conformance DIR`: each case folder holds
+// model.onnx and test_data_set_0/input_N.pb + output_N.pb (onnx.TensorProto).
+// A case is imported, compiled at -o0 for inference, run, and every output
+// compared with the expected one (float32: |got - want| <= atol + rtol |want|,
+// integers and booleans exactly).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "support/Error.h"
+
+namespace dfc::driver {
+
+enum class CaseStatus { Pass, Fail, Unsupported };
+
+struct CaseResult {
+  std::string name;
+  CaseStatus status = CaseStatus::Unsupported;
+  std::string detail;  // the line after "FAIL name: " / "UNSUPPORTED name: "
+};
+
+struct ConformanceOptions {
+  double rtol = 1e-4, atol = 1e-4;
+  std::string filter;  // substring of case names to run ("" = all)
+};
+
+struct ConformanceSummary {
+  int passed = 0, failed = 0, unsupported = 0;
+  std::vector<CaseResult> cases;
+};
+
+CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptions& options = {});
+// Cases are the subfolders holding a model.onnx, in name order; `onCase` sees each result.
+Expected<ConformanceSummary> runConformance(const std::string& dir, const ConformanceOptions& options = {},
+                                            const std::function<void(const CaseResult&)>& onCase = {});
+std::string formatCaseLine(const CaseResult& result);  // "PASS name", "FAIL name: ...", "UNSUPPORTED name: ..."
+
+}  // namespace dfc::driver

@@ -1,0 +1,282 @@
+#include "onnx/ImportContext.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "ir/ShapeInference.h"
+#include "runtime/Kernels.h"
+
+namespace dfc::onnx {
+namespace fs = std::filesystem;
+using ir::DType;
+using ir::ValueId;
+
+namespace {
+constexpr int64_t kMaxFoldElements = 1 << 22;
+}  // namespace
+
+std::string sanitizeName(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    out += ok ? c : '_';
+  }
+  if (out.empty()) out = "v";
+  return out;
+}
+
+bool dtypeFromOnnx(int elemType, DType& out) {
+  switch (elemType) {
+    case ::onnx::TensorProto::FLOAT: out = DType::F32; return true;
+    case ::onnx::TensorProto::INT64: out = DType::I64; return true;
+    case ::onnx::TensorProto::INT32: out = DType::I32; return true;
+    case ::onnx::TensorProto::BOOL: out = DType::Bool; return true;
+    default: return false;
+  }
+}
+
+std::string onnxTypeName(int elemType) {
+  if (::onnx::TensorProto::DataType_IsValid(elemType))
+    return ::onnx::TensorProto::DataType_Name(static_cast<::onnx::TensorProto::DataType>(elemType));
+  return "type " + std::to_string(elemType);
+}
+
+Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::string& baseDir) {
+  const std::string label = "tensor '" + t.name() + "'";
+  DType dt{};
+  if (!dtypeFromOnnx(t.data_type(), dt))
+    return makeError(label + ": element type " + onnxTypeName(t.data_type()) + " is not supported (float, int64, int32, bool)");
+  ir::TensorType type{dt, {}};
+  for (int64_t d : t.dims()) {
+    if (d < 0) return makeError(label + ": negative dimension");
+    type.shape.push_back(d);
+  }
+  int64_t count = 1;
+  for (int64_t d : type.shape) {
+    if (d > (int64_t{1} << 32) || (count *= std::max<int64_t>(d, 1)) > (int64_t{1} << 32))
+      return makeError(label + ": implausibly large (not a tensor?)");
+  }
+  if (type.numElements() == 0) return makeError(label + ": empty tensors are not supported");
+  ir::Tensor out(type);
+  const size_t bytes = out.byteSize();
+  const int64_t n = out.numElements();
+  std::string raw;
+  bool haveRaw = false;
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const auto& kv : t.external_data()) {
+      if (kv.key() == "location") location = kv.value();
+      else if (kv.key() == "offset") offset = std::stoll(kv.value());
+      else if (kv.key() == "length") length = std::stoll(kv.value());
+    }
+    if (location.empty()) return makeError(label + ": external data without a location");
+    fs::path file = fs::path(baseDir) / location;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return makeError(label + ": external data file " + file.string() + " cannot be opened");
+    in.seekg(offset);
+    raw.resize(length >= 0 ? static_cast<size_t>(length) : bytes);
+    in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
+    if (static_cast<size_t>(in.gcount()) != raw.size())
+      return makeError(label + ": external data file " + file.string() + " is shorter than the tensor");
+    haveRaw = true;
+  } else if (t.has_raw_data()) {
+    raw = t.raw_data();
+    haveRaw = true;
+  }
+  if (haveRaw) {
+    if (raw.size() != bytes)
+      return makeError(label + ": holds " + std::to_string(raw.size()) + " bytes, " + type.toString() + " needs " +
+                       std::to_string(bytes));
+    std::memcpy(out.bytes(), raw.data(), bytes);
+    return out;
+  }
+  auto need = [&](int have) -> Status {
+    if (have != n) return makeError(label + ": holds " + std::to_string(have) + " values, shape needs " + std::to_string(n));
+    return {};
+  };
+  switch (dt) {
+    case DType::F32:
+      DFC_TRY(need(t.float_data_size()));
+      for (int64_t i = 0; i < n; ++i) out.data<float>()[i] = t.float_data(static_cast<int>(i));
+      break;
+    case DType::I64:
+      DFC_TRY(need(t.int64_data_size()));
+      for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = t.int64_data(static_cast<int>(i));
+      break;
+    case DType::I32:
+      DFC_TRY(need(t.int32_data_size()));
+      for (int64_t i = 0; i < n; ++i) out.data<int32_t>()[i] = t.int32_data(static_cast<int>(i));
+      break;
+    case DType::Bool:
+      DFC_TRY(need(t.int32_data_size()));
+      for (int64_t i = 0; i < n; ++i) out.data<bool>()[i] = t.int32_data(static_cast<int>(i)) != 0;
+      break;
+  }
+  return out;
+}
+
+void ImportContext::setNode(const ::onnx::NodeProto* node, std::string irName, std::string scope) {
+  m_node = node;
+  m_irName = std::move(irName);
+  m_scope = std::move(scope);
+}
+
+Error ImportContext::error(const std::string& what) const {
+  return makeError("node '" + (m_node ? m_node->name() : std::string()) + "' (" + (m_node ? m_node->op_type() : "") +
+                   ", opset " + std::to_string(m_opset) + "): " + what);
+}
+
+ValueId ImportContext::input(int i) const {
+  if (i >= m_node->input_size() || m_node->input(i).empty()) return ir::kNoValue;
+  auto it = m_names.find(m_node->input(i));
+  return it == m_names.end() ? ir::kNoValue : it->second;
+}
+
+Expected<ValueId> ImportContext::requireInput(int i) const {
+  ValueId v = input(i);
+  if (v == ir::kNoValue) return error("input " + std::to_string(i) + " is missing");
+  return v;
+}
+
+void ImportContext::setOutput(int i, ValueId v) {
+  if (outputWanted(i)) m_names[m_node->output(i)] = v;
+}
+
+const ir::Tensor* ImportContext::constData(ValueId v) const {
+  if (v == ir::kNoValue || m_graph.value(v).kind != ir::ValueKind::Const) return nullptr;
+  auto it = m_graph.initializers.find(v);
+  return it == m_graph.initializers.end() ? nullptr : &it->second;
+}
+
+Expected<std::vector<int64_t>> ImportContext::constInts(ValueId v, const std::string& what) const {
+  const ir::Tensor* t = constData(v);
+  if (!t) return error(what + " must be a constant (computed shapes are not supported)");
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < t->numElements(); ++i) {
+    switch (t->dtype()) {
+      case DType::I64: out.push_back(t->data<int64_t>()[i]); break;
+      case DType::I32: out.push_back(t->data<int32_t>()[i]); break;
+      default: return error(what + " must be int64 or int32");
+    }
+  }
+  return out;
+}
+
+Expected<std::vector<double>> ImportContext::constFloats(ValueId v, const std::string& what) const {
+  const ir::Tensor* t = constData(v);
+  if (!t) return error(what + " must be a constant");
+  std::vector<double> out;
+  for (int64_t i = 0; i < t->numElements(); ++i) {
+    switch (t->dtype()) {
+      case DType::F32: out.push_back(t->data<float>()[i]); break;
+      case DType::I64: out.push_back(static_cast<double>(t->data<int64_t>()[i])); break;
+      case DType::I32: out.push_back(t->data<int32_t>()[i]); break;
+      case DType::Bool: out.push_back(t->data<bool>()[i]); break;
+    }
+  }
+  return out;
+}
+
+Expected<int64_t> ImportContext::axis(int64_t a, int64_t rank) const {
+  if (a < -rank || a >= std::max<int64_t>(rank, 1)) return error("axis " + std::to_string(a) + " out of range for rank " + std::to_string(rank));
+  return a < 0 ? a + rank : a;
+}
+
+const ::onnx::AttributeProto* ImportContext::attr(const std::string& name) const {
+  for (const auto& a : m_node->attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+int64_t ImportContext::attrInt(const std::string& name, int64_t fallback) const {
+  auto a = attr(name);
+  return a ? a->i() : fallback;
+}
+double ImportContext::attrFloat(const std::string& name, double fallback) const {
+  auto a = attr(name);
+  return a ? a->f() : fallback;
+}
+std::vector<int64_t> ImportContext::attrInts(const std::string& name) const {
+  auto a = attr(name);
+  if (!a) return {};
+  return {a->ints().begin(), a->ints().end()};
+}
+std::string ImportContext::attrString(const std::string& name, const std::string& fallback) const {
+  auto a = attr(name);
+  return a ? a->s() : fallback;
+}
+
+std::string ImportContext::uniqueValueName(const std::string& base) {
+  std::string b = sanitizeName(base), name = b;
+  for (int k = 1; m_valueNames.count(name) || m_graph.findValue(name) != ir::kNoValue; ++k) name = b + "." + std::to_string(k);
+  m_valueNames.insert(name);
+  return name;
+}
+
+std::string ImportContext::uniqueNodeName(const std::string& base) {
+  std::string b = sanitizeName(base), name = b;
+  for (int k = 1; m_nodeNames.count(name); ++k) name = b + "." + std::to_string(k);
+  m_nodeNames.insert(name);
+  return name;
+}
+
+ValueId ImportContext::constant(ir::Tensor data, const std::string& hint) {
+  return m_graph.addConst(uniqueValueName(m_irName.empty() ? hint : m_irName + "." + hint), std::move(data));
+}
+
+Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs, ir::Attributes attrs) {
+  ir::Node probe;
+  probe.op = op;
+  probe.name = m_irName;
+  probe.inputs = inputs;
+  probe.attrs = attrs;
+  auto types = ir::inferOutputTypes(m_graph, probe);
+  if (!types) return error(types.error().message());
+  if (types->size() != 1) return error("internal: op with several outputs");
+  const ir::TensorType& t = types->front();
+  if (t.numElements() == 0) return error("produces an empty tensor " + t.toString() + " (not supported)");
+  bool allConst = m_node && !inputs.empty() && t.numElements() <= kMaxFoldElements;
+  for (ValueId v : inputs) allConst = allConst && constData(v);
+  if (allConst) {  // fold now: shape arithmetic must be constant for the ops that consume it
+    std::vector<const ir::Tensor*> ins;
+    for (ValueId v : inputs) ins.push_back(constData(v));
+    ir::Tensor out(t);
+    ir::Tensor* outs[] = {&out};
+    if (auto st = runtime::runKernel(probe, ins, outs); !st) return error(st.error().message());
+    return constant(std::move(out), std::string(ir::opName(op)));
+  }
+  ValueId out = m_graph.addValue(uniqueValueName(m_irName + "." + std::string(ir::opName(op))), t,
+                                 ir::ValueKind::Intermediate);
+  m_graph.addNode(op, uniqueNodeName(m_irName.empty() ? std::string(ir::opName(op)) : m_irName), std::move(inputs),
+                  {out}, std::move(attrs), m_scope);
+  return out;
+}
+
+Expected<ValueId> ImportContext::reshape(ValueId v, ir::Shape shape) {
+  if (shape == this->shape(v)) return v;
+  return emit(ir::OpKind::Reshape, {v}, {{"shape", shape}});
+}
+
+Expected<ValueId> ImportContext::binary(const std::string& fn, ValueId a, ValueId b) {
+  return emit(ir::OpKind::Binary, {a, b}, {{"fn", fn}});
+}
+
+Expected<ValueId> ImportContext::unary(const std::string& fn, ValueId x, double alpha, double beta) {
+  return emit(ir::OpKind::Unary, {x}, {{"fn", fn}, {"alpha", alpha}, {"beta", beta}});
+}
+
+Expected<ValueId> ImportContext::cast(ValueId v, DType to) {
+  if (type(v).dtype == to) return v;
+  return emit(ir::OpKind::Cast, {v}, {{"to", std::string(ir::dtypeName(to))}});
+}
+
+Expected<ValueId> ImportContext::transpose(ValueId v, std::vector<int64_t> perm) {
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == static_cast<int64_t>(i);
+  if (identity) return v;
+  return emit(ir::OpKind::Transpose, {v}, {{"perm", perm}});
+}
+
+}  // namespace dfc::onnx

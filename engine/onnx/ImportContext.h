@@ -1,0 +1,105 @@
+#pragma once
+// Shared by the op mapping files: the graph being built, the node being
+// mapped, and helpers to read its attributes and constant inputs and to emit
+// IR nodes (constant-folded when every input is a Const).
+#include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "support/Error.h"
+
+// `auto var = value of expr`, or return its error (for Expected<T> expressions).
+#define DFC_TRY_ASSIGN(var, expr)                   \
+  auto var##Expected_ = (expr);                     \
+  if (!var##Expected_) return var##Expected_.error(); \
+  auto var = std::move(*var##Expected_)
+
+namespace dfc::onnx {
+
+class ImportContext;
+using MapFn = std::function<Status(ImportContext&)>;
+using OpTable = std::map<std::string, MapFn>;
+
+void registerElementwiseOps(OpTable& table);
+void registerNnOps(OpTable& table);
+void registerShapeOps(OpTable& table);
+void registerLayoutOps(OpTable& table);  // registered last: overrides Neg/Abs
+
+// ONNX elem_type -> IR dtype; false if the IR has no such dtype.
+bool dtypeFromOnnx(int elemType, ir::DType& out);
+std::string onnxTypeName(int elemType);
+// TensorProto -> Tensor; external data relative to baseDir.
+Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::string& baseDir);
+
+class ImportContext {
+ public:
+  ImportContext(ir::Graph& graph, std::string baseDir) : m_graph(graph), m_baseDir(std::move(baseDir)) {}
+
+  ir::Graph& graph() { return m_graph; }
+  const std::string& baseDir() const { return m_baseDir; }
+  std::map<std::string, ir::ValueId>& names() { return m_names; }
+  void setOpset(int64_t opset) { m_opset = opset; }
+  int64_t opset() const { return m_opset; }
+  void setNode(const ::onnx::NodeProto* node, std::string irName, std::string scope);
+  const ::onnx::NodeProto& node() const { return *m_node; }
+
+  // "node 'name' (OpType, opset N): what"; the node is the one being mapped.
+  Error error(const std::string& what) const;
+
+  // Inputs: kNoValue where absent (index past the end, or an empty name).
+  int numInputs() const { return m_node->input_size(); }
+  ir::ValueId input(int i) const;
+  Expected<ir::ValueId> requireInput(int i) const;
+  int numOutputs() const { return m_node->output_size(); }
+  bool outputWanted(int i) const { return i < m_node->output_size() && !m_node->output(i).empty(); }
+  void setOutput(int i, ir::ValueId v);
+
+  const ir::TensorType& type(ir::ValueId v) const { return m_graph.value(v).type; }
+  const ir::Shape& shape(ir::ValueId v) const { return m_graph.value(v).type.shape; }
+  int64_t rank(ir::ValueId v) const { return static_cast<int64_t>(m_graph.value(v).type.rank()); }
+  const ir::Tensor* constData(ir::ValueId v) const;  // Const values only (Params are not constant)
+  Expected<std::vector<int64_t>> constInts(ir::ValueId v, const std::string& what) const;
+  Expected<std::vector<double>> constFloats(ir::ValueId v, const std::string& what) const;
+  // Normalizes a possibly negative axis against rank; error when out of range.
+  Expected<int64_t> axis(int64_t a, int64_t rank) const;
+
+  // Attributes.
+  const ::onnx::AttributeProto* attr(const std::string& name) const;
+  int64_t attrInt(const std::string& name, int64_t fallback) const;
+  double attrFloat(const std::string& name, double fallback) const;
+  std::vector<int64_t> attrInts(const std::string& name) const;
+  std::string attrString(const std::string& name, const std::string& fallback) const;
+
+  // Emitting. emit() names the output after the node (unique), infers its type,
+  // and folds the node into a Const when every input is a Const.
+  Expected<ir::ValueId> emit(ir::OpKind op, std::vector<ir::ValueId> inputs, ir::Attributes attrs = {});
+  ir::ValueId constant(ir::Tensor data, const std::string& hint = "const");
+  ir::ValueId scalarF32(float v) { return constant(ir::Tensor::scalarF32(v), "scalar"); }
+  Expected<ir::ValueId> reshape(ir::ValueId v, ir::Shape shape);
+  Expected<ir::ValueId> binary(const std::string& fn, ir::ValueId a, ir::ValueId b);
+  Expected<ir::ValueId> unary(const std::string& fn, ir::ValueId x, double alpha = 0, double beta = 0);
+  Expected<ir::ValueId> cast(ir::ValueId v, ir::DType to);
+  Expected<ir::ValueId> transpose(ir::ValueId v, std::vector<int64_t> perm);
+
+  std::string uniqueValueName(const std::string& base);
+  std::string uniqueNodeName(const std::string& base);
+
+ private:
+  ir::Graph& m_graph;
+  std::string m_baseDir;
+  std::map<std::string, ir::ValueId> m_names;  // ONNX value name -> IR value
+  std::set<std::string> m_valueNames, m_nodeNames;
+  const ::onnx::NodeProto* m_node = nullptr;
+  std::string m_irName, m_scope;
+  int64_t m_opset = 17;
+  int m_counter = 0;
+};
+
+std::string sanitizeName(const std::string& name);
+
+}  // namespace dfc::onnx

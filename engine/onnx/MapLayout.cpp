@@ -1,0 +1,296 @@
+// Layout ONNX ops built from the IR's reshape/transpose/strided_slice/concat/
+// where: Pad (constant, edge, reflect), DepthToSpace, SpaceToDepth, Trilu,
+// Einsum (two-operand contractions: the attention forms), integer Neg/Abs.
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "onnx/ImportContext.h"
+
+namespace dfc::onnx {
+
+Expected<ir::ValueId> onnxMatMul(ImportContext& c, ir::ValueId a, ir::ValueId b);  // MapNn.cpp
+
+namespace {
+
+using ir::DType;
+using ir::OpKind;
+using ir::Shape;
+using ir::ValueId;
+
+Expected<ValueId> sliceAxis(ImportContext& c, ValueId x, size_t axis, int64_t start, int64_t end, int64_t step) {
+  const Shape& s = c.shape(x);
+  std::vector<int64_t> starts(s.size(), 0), ends(s.begin(), s.end()), steps(s.size(), 1);
+  starts[axis] = start;
+  ends[axis] = end;
+  steps[axis] = step;
+  return c.emit(OpKind::StridedSlice, {x}, {{"starts", starts}, {"ends", ends}, {"steps", steps}});
+}
+
+ir::Tensor filled(DType dt, Shape shape, double v) {
+  ir::Tensor t(ir::TensorType{dt, std::move(shape)});
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    switch (dt) {
+      case DType::F32: t.data<float>()[i] = static_cast<float>(v); break;
+      case DType::I64: t.data<int64_t>()[i] = static_cast<int64_t>(v); break;
+      case DType::I32: t.data<int32_t>()[i] = static_cast<int32_t>(v); break;
+      case DType::Bool: t.data<bool>()[i] = v != 0; break;
+    }
+  }
+  return t;
+}
+
+Status mapPad(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  const std::string mode = c.attrString("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect") return c.error("mode " + mode + " is not supported");
+  std::vector<int64_t> pads;
+  double value = 0;
+  DFC_TRY_ASSIGN(pv, c.requireInput(1));
+  DFC_TRY_ASSIGN(p, c.constInts(pv, "pads"));
+  pads = p;
+  if (ValueId v = c.input(2); v != ir::kNoValue) {
+    DFC_TRY_ASSIGN(f, c.constFloats(v, "constant_value"));
+    if (f.size() != 1) return c.error("constant_value must be a scalar");
+    value = f[0];
+  }
+  const size_t rank = c.shape(x).size();
+  if (c.numInputs() > 3 && c.input(3) != ir::kNoValue) return c.error("the axes input is not supported");
+  if (pads.size() != 2 * rank) return c.error("pads needs 2 entries per axis");
+  ValueId cur = x;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t before = pads[d], after = pads[d + rank];
+    const int64_t len = c.shape(cur)[d];
+    if (before < 0 || after < 0) {  // negative pads crop
+      DFC_TRY_ASSIGN(cropped, sliceAxis(c, cur, d, std::max<int64_t>(0, -before), len - std::max<int64_t>(0, -after), 1));
+      cur = cropped;
+      before = std::max<int64_t>(before, 0);
+      after = std::max<int64_t>(after, 0);
+    }
+    if (before == 0 && after == 0) continue;
+    std::vector<ValueId> parts;
+    auto block = [&](int64_t n, bool front) -> Expected<ValueId> {
+      Shape s = c.shape(cur);
+      const int64_t l = s[d];
+      if (mode == "constant") {
+        s[d] = n;
+        return c.constant(filled(c.type(cur).dtype, s, value), "pad");
+      }
+      if (mode == "edge") {
+        DFC_TRY_ASSIGN(edge, sliceAxis(c, cur, d, front ? 0 : l - 1, front ? 1 : l, 1));
+        s[d] = n;
+        return c.emit(OpKind::Expand, {edge}, {{"shape", s}});
+      }
+      if (n >= l) return c.error("reflect padding needs pads smaller than the axis");
+      return front ? sliceAxis(c, cur, d, n, 0, -1) : sliceAxis(c, cur, d, l - 2, l - 2 - n, -1);
+    };
+    if (before > 0) {
+      DFC_TRY_ASSIGN(b, block(before, true));
+      parts.push_back(b);
+    }
+    parts.push_back(cur);
+    if (after > 0) {
+      DFC_TRY_ASSIGN(a, block(after, false));
+      parts.push_back(a);
+    }
+    DFC_TRY_ASSIGN(cat, c.emit(OpKind::Concat, parts, {{"axis", static_cast<int64_t>(d)}}));
+    cur = cat;
+  }
+  if (cur == x) {
+    DFC_TRY_ASSIGN(copy, c.unary("identity", x));
+    cur = copy;
+  }
+  c.setOutput(0, cur);
+  return {};
+}
+
+Status mapDepthToSpace(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  const Shape s = c.shape(x);
+  if (s.size() != 4) return c.error("needs a 4-D input");
+  const int64_t b = c.attrInt("blocksize", 0), n = s[0], ch = s[1], h = s[2], w = s[3];
+  if (b <= 0 || ch % (b * b) != 0) return c.error("channels not divisible by blocksize^2");
+  const bool crd = c.attrString("mode", "DCR") == "CRD";
+  Shape mid = crd ? Shape{n, ch / (b * b), b, b, h, w} : Shape{n, b, b, ch / (b * b), h, w};
+  std::vector<int64_t> perm = crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
+  DFC_TRY_ASSIGN(r, c.reshape(x, mid));
+  DFC_TRY_ASSIGN(t, c.transpose(r, perm));
+  DFC_TRY_ASSIGN(y, c.reshape(t, {n, ch / (b * b), h * b, w * b}));
+  c.setOutput(0, y);
+  return {};
+}
+
+Status mapSpaceToDepth(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  const Shape s = c.shape(x);
+  if (s.size() != 4) return c.error("needs a 4-D input");
+  const int64_t b = c.attrInt("blocksize", 0), n = s[0], ch = s[1], h = s[2], w = s[3];
+  if (b <= 0 || h % b != 0 || w % b != 0) return c.error("height and width must be divisible by blocksize");
+  DFC_TRY_ASSIGN(r, c.reshape(x, {n, ch, h / b, b, w / b, b}));
+  DFC_TRY_ASSIGN(t, c.transpose(r, {0, 3, 5, 1, 2, 4}));
+  DFC_TRY_ASSIGN(y, c.reshape(t, {n, ch * b * b, h / b, w / b}));
+  c.setOutput(0, y);
+  return {};
+}
+
+Status mapTrilu(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  const Shape s = c.shape(x);
+  if (s.size() < 2) return c.error("needs an input of rank >= 2");
+  int64_t k = 0;
+  if (ValueId kv = c.input(1); kv != ir::kNoValue) {
+    DFC_TRY_ASSIGN(kk, c.constInts(kv, "k"));
+    if (kk.size() != 1) return c.error("k must be a scalar");
+    k = kk[0];
+  }
+  const bool upper = c.attrInt("upper", 1) != 0;
+  const int64_t rows = s[s.size() - 2], cols = s.back();
+  ir::Tensor mask(ir::TensorType{DType::Bool, {rows, cols}});
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) mask.data<bool>()[i * cols + j] = upper ? j - i >= k : j - i <= k;
+  ValueId m = c.constant(std::move(mask), "mask");
+  ValueId zero = c.constant(filled(c.type(x).dtype, {}, 0), "zero");
+  DFC_TRY_ASSIGN(y, c.emit(OpKind::Where, {m, x, zero}));
+  c.setOutput(0, y);
+  return {};
+}
+
+// Neg/Abs also for integers (the general unary op is float-only).
+MapFn signOp(bool abs) {
+  return [abs](ImportContext& c) -> Status {
+    DFC_TRY_ASSIGN(x, c.requireInput(0));
+    const DType dt = c.type(x).dtype;
+    Expected<ValueId> y = ir::kNoValue;
+    if (dt == DType::F32) {
+      y = c.unary(abs ? "abs" : "neg", x);
+    } else {
+      ValueId zero = c.constant(filled(dt, {}, 0), "zero");
+      DFC_TRY_ASSIGN(neg, c.binary("sub", zero, x));
+      if (abs) {
+        DFC_TRY_ASSIGN(lt, c.binary("less", x, zero));
+        y = c.emit(OpKind::Where, {lt, neg, x});
+      } else {
+        y = neg;
+      }
+    }
+    if (!y) return y.error();
+    c.setOutput(0, *y);
+    return {};
+  };
+}
+
+// Einsum with two operands, no ellipsis, no repeated letters in a term:
+// batch letters (both inputs and output), contracted letters (both inputs
+// only), free letters (one input and output) -> transpose, batched matmul,
+// transpose. One operand: a transpose and/or a sum.
+Status mapEinsum(ImportContext& c) {
+  std::string eq = c.attrString("equation", "");
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  if (eq.find("...") != std::string::npos) return c.error("ellipsis in the equation is not supported");
+  auto arrow = eq.find("->");
+  if (arrow == std::string::npos) return c.error("implicit-output equations are not supported");
+  std::string lhs = eq.substr(0, arrow), out = eq.substr(arrow + 2);
+  std::vector<std::string> terms;
+  for (size_t at = 0;;) {
+    auto comma = lhs.find(',', at);
+    terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  if (static_cast<int>(terms.size()) != c.numInputs()) return c.error("equation and inputs differ in count");
+  auto unique = [](const std::string& t) {
+    std::string s = t;
+    std::sort(s.begin(), s.end());
+    return std::adjacent_find(s.begin(), s.end()) == s.end();
+  };
+  for (const auto& t : terms)
+    if (!unique(t)) return c.error("repeated letters in a term (diagonals) are not supported");
+  if (!unique(out)) return c.error("repeated letters in the output");
+  std::map<char, int64_t> dim;
+  std::vector<ValueId> ins;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    DFC_TRY_ASSIGN(v, c.requireInput(static_cast<int>(i)));
+    if (c.type(v).dtype != DType::F32) return c.error("only float Einsum is supported");
+    if (static_cast<int64_t>(terms[i].size()) != c.rank(v)) return c.error("term " + terms[i] + " does not match the input rank");
+    for (size_t k = 0; k < terms[i].size(); ++k) {
+      auto [it, fresh] = dim.emplace(terms[i][k], c.shape(v)[k]);
+      if (!fresh && it->second != c.shape(v)[k]) return c.error("letter sizes differ (broadcast is not supported)");
+    }
+    ins.push_back(v);
+  }
+  auto has = [](const std::string& s, char ch) { return s.find(ch) != std::string::npos; };
+  auto permute = [&](ValueId v, const std::string& from, const std::string& to) -> Expected<ValueId> {
+    std::vector<int64_t> perm;
+    for (char ch : to) perm.push_back(static_cast<int64_t>(from.find(ch)));
+    return c.transpose(v, perm);
+  };
+  auto sumOut = [&](ValueId v, std::string& term, const std::string& keep) -> Expected<ValueId> {
+    std::vector<int64_t> axes;
+    std::string rest;
+    for (size_t k = 0; k < term.size(); ++k) {
+      if (has(keep, term[k])) rest += term[k];
+      else axes.push_back(static_cast<int64_t>(k));
+    }
+    term = rest;
+    if (axes.empty()) return v;
+    return c.emit(OpKind::Reduce, {v}, {{"fn", std::string("sum")}, {"axes", axes}, {"keepdims", int64_t{0}}});
+  };
+  for (char ch : out)
+    if (!dim.count(ch)) return c.error("output letter not in the inputs");
+  if (terms.size() == 1) {
+    std::string t = terms[0];
+    DFC_TRY_ASSIGN(s, sumOut(ins[0], t, out));
+    DFC_TRY_ASSIGN(y, permute(s, t, out));
+    if (y == ins[0]) {
+      DFC_TRY_ASSIGN(copy, c.unary("identity", y));
+      y = copy;
+    }
+    c.setOutput(0, y);
+    return {};
+  }
+  if (terms.size() != 2) return c.error("Einsum with more than two operands is not supported");
+  std::string ta = terms[0], tb = terms[1];
+  // Letters in only one input and not the output are summed there first.
+  DFC_TRY_ASSIGN(a, sumOut(ins[0], ta, out + tb));
+  DFC_TRY_ASSIGN(b, sumOut(ins[1], tb, out + ta));
+  std::string batch, m, n, k;
+  for (char ch : ta) (has(tb, ch) ? (has(out, ch) ? batch : k) : m) += ch;
+  for (char ch : tb)
+    if (!has(ta, ch)) n += ch;
+  auto size = [&](const std::string& s) {
+    int64_t p = 1;
+    for (char ch : s) p *= dim[ch];
+    return p;
+  };
+  DFC_TRY_ASSIGN(at, permute(a, ta, batch + m + k));
+  DFC_TRY_ASSIGN(bt, permute(b, tb, batch + k + n));
+  Shape as{size(m), size(k)}, bs{size(k), size(n)};
+  if (!batch.empty()) {
+    as.insert(as.begin(), size(batch));
+    bs.insert(bs.begin(), size(batch));
+  }
+  DFC_TRY_ASSIGN(a2, c.reshape(at, as));
+  DFC_TRY_ASSIGN(b2, c.reshape(bt, bs));
+  DFC_TRY_ASSIGN(mm, onnxMatMul(c, a2, b2));
+  Shape full;
+  std::string order = batch + m + n;
+  for (char ch : order) full.push_back(dim[ch]);
+  DFC_TRY_ASSIGN(r, c.reshape(mm, full));
+  DFC_TRY_ASSIGN(y, permute(r, order, out));
+  c.setOutput(0, y);
+  return {};
+}
+
+}  // namespace
+
+void registerLayoutOps(OpTable& t) {
+  t["Pad"] = mapPad;
+  t["DepthToSpace"] = mapDepthToSpace;
+  t["SpaceToDepth"] = mapSpaceToDepth;
+  t["Trilu"] = mapTrilu;
+  t["Neg"] = signOp(false);
+  t["Abs"] = signOp(true);
+  t["Einsum"] = mapEinsum;
+}
+
+}  // namespace dfc::onnx

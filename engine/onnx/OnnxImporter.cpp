@@ -1,0 +1,258 @@
+#include "onnx/OnnxImporter.h"
+
+#include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <set>
+#include <fstream>
+#include <sstream>
+
+#include "onnx/ImportContext.h"
+
+namespace dfc::onnx {
+namespace fs = std::filesystem;
+using ir::ValueId;
+
+namespace {
+
+constexpr int64_t kMinOpset = 11, kMaxOpset = 17;
+
+const OpTable& opTable() {
+  static const OpTable table = [] {
+    OpTable t;
+    registerElementwiseOps(t);
+    registerNnOps(t);
+    registerShapeOps(t);
+    registerLayoutOps(t);
+    return t;
+  }();
+  return table;
+}
+
+// Float initializers read by these (op, input index) positions are trainable weights.
+bool trainablePosition(const std::string& op, int index) {
+  if (op == "Conv" || op == "ConvTranspose" || op == "Gemm") return index >= 1;
+  if (op == "MatMul") return index == 1;
+  if (op == "BatchNormalization" || op == "LayerNormalization" || op == "InstanceNormalization")
+    return index == 1 || index == 2;
+  if (op == "Gather") return index == 0;
+  return false;
+}
+
+// "/encoder/layers.3/self_attn/MatMul_1" -> "encoder/layers.3/self_attn"; "MatMul_12" -> "".
+std::string scopeFromName(const std::string& name) {
+  if (name.empty() || name.front() != '/') return {};
+  auto last = name.find_last_of('/');
+  if (last == 0) return {};
+  std::string path = name.substr(1, last - 1);
+  std::string out;
+  for (char c : path) out += (c == '/' || c == '.' || c == '_' || std::isalnum(static_cast<unsigned char>(c))) ? c : '_';
+  return out;
+}
+
+class Importer {
+ public:
+  Importer(const ::onnx::ModelProto& model, std::string baseDir, std::string label, const ImportOptions& options)
+      : m_model(model), m_ctx(m_graph, std::move(baseDir)), m_label(std::move(label)), m_options(options) {}
+
+  Expected<ir::Graph> run() {
+    const auto& g = m_model.graph();
+    m_graph.name = sanitizeName(g.name().empty() ? "onnx_model" : g.name());
+    int64_t opset = -1;
+    for (const auto& o : m_model.opset_import())
+      if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+    if (opset < 0) return makeError(m_label + ": the model imports no version of the default ONNX opset");
+    if (opset < kMinOpset || opset > kMaxOpset)
+      return makeError(m_label + ": opset " + std::to_string(opset) + " is not supported (opsets " +
+                       std::to_string(kMinOpset) + "-" + std::to_string(kMaxOpset) + ")");
+    m_ctx.setOpset(opset);
+    for (const auto& f : m_model.functions()) m_functions[f.domain() + ":" + f.name()] = &f;
+    DFC_TRY(addInitializers(g));
+    DFC_TRY(addInputs(g));
+    DFC_TRY(mapNodes(g.node(), {}, ""));
+    for (const auto& o : g.output()) {
+      auto it = m_ctx.names().find(o.name());
+      if (it == m_ctx.names().end()) return makeError(m_label + ": graph output '" + o.name() + "' is not computed");
+      ValueId v = it->second;
+      // The runtime hands back values that nodes compute: a graph output that is
+      // an input, a constant (folded at import) or another output gets a copy.
+      bool repeated = std::find(m_graph.outputs.begin(), m_graph.outputs.end(), v) != m_graph.outputs.end();
+      if (m_graph.value(v).kind != ir::ValueKind::Intermediate || repeated) {
+        m_ctx.setNode(nullptr, sanitizeName(o.name()) + ".output", "");
+        auto copy = m_ctx.unary("identity", v);
+        if (!copy) return copy.error();
+        v = *copy;
+      }
+      m_graph.outputs.push_back(v);
+    }
+    if (m_graph.outputs.empty()) return makeError(m_label + ": the graph has no outputs");
+    return std::move(m_graph);
+  }
+
+ private:
+  Status addInitializers(const ::onnx::GraphProto& g) {
+    std::set<std::string> trainable;
+    for (const auto& n : g.node())
+      for (int i = 0; i < n.input_size(); ++i)
+        if (trainablePosition(n.op_type(), i)) trainable.insert(n.input(i));
+    for (const auto& t : g.initializer()) {
+      auto tensor = tensorFromProto(t, m_ctx.baseDir());
+      if (!tensor) return tensor.error().withContext(m_label + ": initializer");
+      std::string name = m_ctx.uniqueValueName(t.name());
+      ValueId v = tensor->dtype() == ir::DType::F32 && trainable.count(t.name())
+                      ? m_graph.addParam(name, std::move(*tensor))
+                      : m_graph.addConst(name, std::move(*tensor));
+      m_ctx.names()[t.name()] = v;
+    }
+    if (g.sparse_initializer_size() > 0) return makeError(m_label + ": sparse initializers are not supported");
+    return {};
+  }
+
+  Status addInputs(const ::onnx::GraphProto& g) {
+    for (const auto& in : g.input()) {
+      if (m_ctx.names().count(in.name())) continue;  // an initializer (a default value): stays constant
+      const std::string label = m_label + ": input '" + in.name() + "'";
+      if (!in.type().has_tensor_type()) return makeError(label + " is not a tensor");
+      const auto& tt = in.type().tensor_type();
+      ir::TensorType type;
+      if (!dtypeFromOnnx(tt.elem_type(), type.dtype))
+        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, int64, int32, bool)");
+      if (!tt.has_shape()) return makeError(label + " has no shape");
+      for (const auto& d : tt.shape().dim()) {
+        if (d.has_dim_value() && d.dim_value() > 0) type.shape.push_back(d.dim_value());
+        else if (d.has_dim_value()) return makeError(label + " has an empty dimension (not supported)");
+        else type.shape.push_back(m_options.batchSize);  // symbolic/unknown: bound by -b
+      }
+      ValueId v = m_graph.addInput(m_ctx.uniqueValueName(in.name()), type);
+      m_ctx.names()[in.name()] = v;
+    }
+    return {};
+  }
+
+  Status mapNodes(const google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes, const std::string& prefix,
+                  const std::string& outerScope) {
+    int index = 0;
+    for (const auto& n : nodes) {
+      ++index;
+      std::string scope = scopeFromName(n.name());
+      if (!outerScope.empty()) scope = scope.empty() ? outerScope : outerScope + "/" + scope;
+      std::string irName = prefix + (n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name());
+      if (!irName.empty() && irName.front() == '/') irName.erase(irName.begin());
+      m_ctx.setNode(&n, irName, scope);
+      auto fn = m_functions.find(n.domain() + ":" + n.op_type());
+      if (fn != m_functions.end()) {
+        DFC_TRY(inlineFunction(n, *fn->second, outerScope));
+        continue;
+      }
+      if (!n.domain().empty() && n.domain() != "ai.onnx")
+        return m_ctx.error("operator domain '" + n.domain() + "' is not supported");
+      auto it = opTable().find(n.op_type());
+      if (it == opTable().end()) return m_ctx.error("unsupported op");
+      for (int i = 0; i < n.input_size(); ++i)
+        if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
+          return m_ctx.error("input '" + n.input(i) + "' is not defined before the node");
+      DFC_TRY(it->second(m_ctx));
+      for (int i = 0; i < n.output_size(); ++i)
+        if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
+          return m_ctx.error("output " + std::to_string(i) + " is not supported");
+    }
+    return {};
+  }
+
+  // A local function call: its body is mapped with renamed values, its nodes
+  // scoped "<function>.<instance>" so the instances form one hyperfunction.
+  Status inlineFunction(const ::onnx::NodeProto& call, const ::onnx::FunctionProto& f, const std::string& outerScope) {
+    if (call.attribute_size() > 0 || f.attribute_size() > 0)
+      return m_ctx.error("local function '" + f.name() + "' with attributes is not supported");
+    int instance = m_instances[f.name()]++;
+    std::string scope = (outerScope.empty() ? "" : outerScope + "/") + sanitizeName(f.name()) + "." + std::to_string(instance);
+    std::string prefix = scope + "/";
+    ::onnx::GraphProto body;  // a renamed copy: value names get the instance prefix
+    std::map<std::string, std::string> rename;
+    for (int i = 0; i < f.input_size(); ++i) rename[f.input(i)] = i < call.input_size() ? call.input(i) : "";
+    auto mapped = [&](const std::string& name) {
+      if (name.empty()) return name;
+      auto it = rename.find(name);
+      return it != rename.end() ? it->second : prefix + name;
+    };
+    for (int i = 0; i < f.output_size(); ++i)
+      if (i < call.output_size()) rename[f.output(i)] = call.output(i);
+    for (const auto& n : f.node()) {
+      auto* copy = body.add_node();
+      *copy = n;
+      copy->clear_name();
+      copy->set_name(n.name());
+      for (int i = 0; i < copy->input_size(); ++i) copy->set_input(i, mapped(n.input(i)));
+      for (int i = 0; i < copy->output_size(); ++i) copy->set_output(i, mapped(n.output(i)));
+    }
+    return mapNodes(body.node(), prefix, scope);
+  }
+
+  const ::onnx::ModelProto& m_model;
+  ir::Graph m_graph;
+  ImportContext m_ctx;
+  std::string m_label;
+  ImportOptions m_options;
+  std::map<std::string, const ::onnx::FunctionProto*> m_functions;
+  std::map<std::string, int> m_instances;
+};
+
+}  // namespace
+
+namespace {
+
+// checkPath: the model file, so that the checker resolves external data next to
+// it ("" = check the parsed model; external data then resolves against the cwd).
+Expected<ir::Graph> importChecked(const std::string& bytes, const std::string& baseDir, const std::string& label,
+                                  const ImportOptions& options, const std::string& checkPath) {
+  ::onnx::ModelProto model;
+  if (!model.ParseFromString(bytes)) return makeError(label + ": not a valid ONNX model (protobuf parse failed)");
+  if (!model.has_graph()) return makeError(label + ": not a valid ONNX model (no graph)");
+  try {
+    if (checkPath.empty()) ::onnx::checker::check_model(model);
+    else ::onnx::checker::check_model(checkPath);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (auto nl = what.find('\n'); nl != std::string::npos) what = what.substr(0, nl);
+    return makeError(label + ": ONNX checker: " + what);
+  }
+  try {
+    ::onnx::shape_inference::InferShapes(model);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (auto nl = what.find('\n'); nl != std::string::npos) what = what.substr(0, nl);
+    return makeError(label + ": ONNX shape inference: " + what);
+  }
+  return Importer(model, baseDir, label, options).run();
+}
+
+}  // namespace
+
+Expected<ir::Graph> importOnnxBytes(const std::string& bytes, const std::string& baseDir, const std::string& label,
+                                    const ImportOptions& options) {
+  return importChecked(bytes, baseDir, label, options, "");
+}
+
+Expected<ir::Graph> importOnnxFile(const std::string& path, const ImportOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(path + ": cannot open the ONNX model");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string base = fs::path(path).parent_path().string();
+  return importChecked(ss.str(), base.empty() ? "." : base, path, options, path);
+}
+
+Expected<ir::Tensor> readTensorProtoFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(path + ": cannot open");
+  ::onnx::TensorProto t;
+  if (!t.ParseFromIstream(&in)) return makeError(path + ": not a serialized onnx.TensorProto");
+  auto tensor = tensorFromProto(t, fs::path(path).parent_path().string());
+  if (!tensor) return tensor.error().withContext(path);
+  return tensor;
+}
+
+}  // namespace dfc::onnx

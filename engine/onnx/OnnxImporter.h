@@ -1,0 +1,30 @@
+#pragma once
+// ONNX import: a .onnx file (opsets 11-17) -> an IR graph, through Debian's
+// libonnx (protobuf definitions, checker, shape inference). Initializers
+// become Params (float weights in trainable positions) or Consts, external
+// data is read relative to the model file, dynamic dims bind to the batch
+// size, and nodes whose inputs are all constant are folded at import (shape
+// arithmetic). Every refusal is one line naming the node, op type and opset.
+#include <string>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "support/Error.h"
+
+namespace dfc::onnx {
+
+struct ImportOptions {
+  int64_t batchSize = 1;  // binds dynamic (symbolic or unknown) input dimensions
+};
+
+// The graph's inputs are the ONNX graph inputs that are not initializers, in
+// order; its outputs are the ONNX graph outputs, in order.
+Expected<ir::Graph> importOnnxFile(const std::string& path, const ImportOptions& options = {});
+// The same from serialized bytes; `baseDir` resolves external data ("" = cwd).
+Expected<ir::Graph> importOnnxBytes(const std::string& bytes, const std::string& baseDir, const std::string& label,
+                                    const ImportOptions& options = {});
+
+// A serialized onnx.TensorProto (the conformance suite's input_N.pb / output_N.pb).
+Expected<ir::Tensor> readTensorProtoFile(const std::string& path);
+
+}  // namespace dfc::onnx
