@@ -80,3 +80,14 @@ TEST_CASE("Running without a PEF says so instead of starting", "[gui][compile]")
   CHECK(busy.isEmpty());
   CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("Compile a model first")));
 }
+
+TEST_CASE("Model parameters parse as name=integer and name the bad entry", "[gui][compile]") {
+  auto ok = views::CompilePanel::parseModelParams(QStringLiteral("num_layers=2, hidden_size=64"));
+  REQUIRE(ok);
+  CHECK(ok->at("num_layers") == 2);
+  CHECK(ok->at("hidden_size") == 64);
+  CHECK(views::CompilePanel::parseModelParams(QString())->empty());
+  auto bad = views::CompilePanel::parseModelParams(QStringLiteral("num_layers=2 heads"));
+  REQUIRE(!bad);
+  CHECK(bad.error().message().find("'heads'") != std::string::npos);
+}

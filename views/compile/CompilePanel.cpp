@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -169,6 +170,7 @@ QWidget* CompilePanel::buildModelForm() {
   m_optimizer = new QComboBox;
   m_optimizer->addItem(tr("momentum"), QStringLiteral("momentum"));
   m_optimizer->addItem(tr("sgd"), QStringLiteral("sgd"));
+  m_optimizer->addItem(tr("adam"), QStringLiteral("adam"));
   form->addRow(tr("Optimi&zer:"), m_optimizer);
 
   m_lr = new QDoubleSpinBox;
@@ -193,6 +195,31 @@ QWidget* CompilePanel::buildModelForm() {
   auto* exp = new QFormLayout(m_experimental);
   m_debug = new QCheckBox(tr("Dump the IR after each stage into the output folder"));
   exp->addRow(tr("Debug:"), m_debug);
+  m_o1Rules = new QComboBox;
+  m_o1Rules->setEditable(true);
+  m_o1Rules->addItem(QStringLiteral("default"));
+  m_o1Rules->setToolTip(tr("Fusion rule list for -o1: a built-in name or a YAML file"));
+  auto* browseRules = new QPushButton(tr("Browse..."));
+  connect(browseRules, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Fusion rule list"), {}, tr("Rule lists (*.yaml *.yml)"));
+    if (!path.isEmpty()) m_o1Rules->setCurrentText(path);
+  });
+  exp->addRow(tr("-o1 &rule list:"), withBrowse(m_o1Rules, browseRules));
+  m_hypersection = new QCheckBox(tr("Compile hyperfunctions once and reuse them (-o3)"));
+  exp->addRow(tr("Hypersections:"), m_hypersection);
+  m_nChips = new QSpinBox;
+  m_nChips->setRange(1, 8);
+  exp->addRow(tr("C&hips:"), m_nChips);
+  m_numTiles = new QComboBox;
+  m_numTiles->addItem(tr("all"), 0);
+  for (int tiles : {1, 2, 4, 8}) m_numTiles->addItem(QString::number(tiles), tiles);
+  exp->addRow(tr("&Tiles per chip:"), m_numTiles);
+  m_scaling = new QLineEdit;
+  m_scaling->setPlaceholderText(tr("3 or 4 factors, e.g. 1 0.8 0.5 (default: all 1)"));
+  exp->addRow(tr("Resource &scaling factors:"), m_scaling);
+  m_modelParams = new QLineEdit;
+  m_modelParams->setPlaceholderText(tr("zoo model flags, e.g. num_layers=2 hidden_size=64"));
+  exp->addRow(tr("Model &parameters:"), m_modelParams);
   m_experimental->setVisible(false);
   form->addRow(m_experimental);
   connect(m_showExperimental, &QCheckBox::toggled, m_experimental, &QWidget::setVisible);
@@ -240,6 +267,14 @@ driver::CompileOptions CompilePanel::compileOptions() const {
   o.learningRate = m_lr->value();
   o.seed = static_cast<uint64_t>(m_seed->value());
   o.debug = m_debug->isChecked();
+  o.o1RuleList = m_o1Rules->currentText().trimmed().toStdString();
+  if (o.o1RuleList.empty()) o.o1RuleList = "default";
+  o.enableHypersection = m_hypersection->isChecked();
+  o.nChips = m_nChips->value();
+  o.numTiles = m_numTiles->currentData().toInt();
+  for (const QString& f : m_scaling->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts))
+    o.scalingFactors.push_back(f.toStdString());
+  if (auto params = parseModelParams(m_modelParams->text())) o.modelParams = *params;
   o.dbPath = m_dbPath.toStdString();
   o.args = {"dfstudio", "compile", "--model", o.model};
   return o;
@@ -256,6 +291,19 @@ driver::RunOptions CompilePanel::runOptions() const {
   o.dbPath = m_dbPath.toStdString();
   o.args = {"dfstudio", "run", "--pef", o.pefPath};
   return o;
+}
+
+Expected<std::map<std::string, int64_t>> CompilePanel::parseModelParams(const QString& text) {
+  std::map<std::string, int64_t> params;
+  for (const QString& entry : text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts)) {
+    const qsizetype eq = entry.indexOf(QLatin1Char('='));
+    bool ok = false;
+    const qlonglong value = eq > 0 ? entry.mid(eq + 1).toLongLong(&ok) : 0;
+    if (!ok)
+      return makeError(tr("Model parameter '%1': expected name=integer, e.g. num_layers=2").arg(entry).toStdString());
+    params[entry.left(eq).toStdString()] = value;
+  }
+  return params;
 }
 
 bool CompilePanel::isBusy() const { return m_compileWatcher.isRunning() || m_runWatcher.isRunning(); }
@@ -275,6 +323,8 @@ void CompilePanel::startCompile() {
   if (isBusy()) return;
   const driver::CompileOptions options = compileOptions();
   if (options.model.empty()) return reportError(tr("Choose a model to compile: a zoo name or a .dfir file."));
+  if (auto params = parseModelParams(m_modelParams->text()); !params)
+    return reportError(fromStd(params.error().message()));
   m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
   setBusy(true, tr("Compiling %1...").arg(fromStd(options.model)));
   appendLog(QStringLiteral("info"), tr("--- compile %1 ---").arg(fromStd(options.model)));

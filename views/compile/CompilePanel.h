@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
+#include <map>
 #include <memory>
 
 #include "driver/Compiler.h"
@@ -44,6 +45,8 @@ class CompilePanel : public QWidget {
   void setDbPath(const QString& path) { m_dbPath = path; }
   // The form as compile options ("" fields mean the driver's default).
   driver::CompileOptions compileOptions() const;
+  // "num_layers=2 hidden_size=64" -> map; an error names the bad entry.
+  static Expected<std::map<std::string, int64_t>> parseModelParams(const QString& text);
   driver::RunOptions runOptions() const;
 
   bool isBusy() const;
@@ -101,6 +104,12 @@ class CompilePanel : public QWidget {
   QCheckBox* m_showExperimental = nullptr;
   QGroupBox* m_experimental = nullptr;
   QCheckBox* m_debug = nullptr;
+  QComboBox* m_o1Rules = nullptr;
+  QCheckBox* m_hypersection = nullptr;
+  QSpinBox* m_nChips = nullptr;
+  QComboBox* m_numTiles = nullptr;
+  QLineEdit* m_scaling = nullptr;
+  QLineEdit* m_modelParams = nullptr;
   // Run
   QLineEdit* m_runPef = nullptr;
   QSpinBox* m_epochs = nullptr;
