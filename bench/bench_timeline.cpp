@@ -51,7 +51,9 @@ size_t writeTrace(const std::string& path, size_t slices) {
   for (size_t i = 0; i < slices; ++i) {
     seed = seed * 1103515245u + 12345u;
     const int tid = static_cast<int>(i % 13);
-    const double dur = 8.0 + (seed >> 16) % 400 / 100.0;
+    // Mostly 8-12 us calls, one in 40 a long 1-3 ms one: zoomed out, some
+    // slices stay wide enough to draw while the rest fold.
+    const double dur = (seed >> 8) % 40 == 0 ? 1000.0 + (seed >> 16) % 2000 : 8.0 + (seed >> 16) % 400 / 100.0;
     const int section = static_cast<int>((i / 13) % 96);
     std::fprintf(f,
                  "{\"ph\":\"X\",\"name\":\"s%d hs%d\",\"cat\":\"section\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,"

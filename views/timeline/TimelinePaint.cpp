@@ -5,6 +5,7 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "timeline/TimelineView.h"
 
@@ -188,32 +189,33 @@ void TimelineView::paintCounter(QPainter& painter, const TimelineCounter& counte
   auto it = std::lower_bound(counter.ts.begin(), counter.ts.end(), m_viewStart);
   size_t i = static_cast<size_t>(it - counter.ts.begin());
   if (i > 0) --i;
-  QPainterPath path;
-  QPainterPath fill;
-  bool started = false;
-  double lastX = -1e9, lastY = 0;
+  // A stepped polyline; samples sharing a pixel column keep only their range.
+  QPolygonF line;
+  int column = std::numeric_limits<int>::min();
+  double columnMin = 0, columnMax = 0, lastY = 0;
+  auto flushColumn = [&] {
+    if (column == std::numeric_limits<int>::min()) return;
+    line << QPointF(column, columnMin) << QPointF(column, columnMax) << QPointF(column, lastY);
+  };
   for (; i < counter.ts.size(); ++i) {
     const double x = xAt(counter.ts[i]);
     const double y = yOf(counter.values[i]);
-    if (!started) {
-      path.moveTo(x, y);
-      started = true;
-    } else if (x - lastX >= 1.0) {
-      path.lineTo(x, lastY);  // counters hold their value until the next sample
-      path.lineTo(x, y);
-    } else {
-      path.lineTo(x, y);
+    const int col = static_cast<int>(std::floor(x));
+    if (col != column) {
+      flushColumn();
+      if (column != std::numeric_limits<int>::min()) line << QPointF(col, lastY);  // hold until the next sample
+      column = col;
+      columnMin = columnMax = y;
     }
-    lastX = x;
+    columnMin = std::min(columnMin, y);
+    columnMax = std::max(columnMax, y);
     lastY = y;
     if (x > width()) break;
   }
-  if (started) path.lineTo(std::max(lastX, static_cast<double>(width())), lastY);
-  painter.setRenderHint(QPainter::Antialiasing, true);
+  flushColumn();
+  if (!line.isEmpty()) line << QPointF(std::max(line.last().x(), static_cast<double>(width())), lastY);
   painter.setPen(QPen(QColor(0x2a, 0x6f, 0xc9), 1.5));
-  painter.setBrush(Qt::NoBrush);
-  painter.drawPath(path);
-  painter.setRenderHint(QPainter::Antialiasing, false);
+  painter.drawPolyline(line);
   painter.setClipping(false);
 }
 
