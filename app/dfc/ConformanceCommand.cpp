@@ -15,6 +15,9 @@ int conformanceCommand(const std::vector<std::string>& args) {
   p.add({{"--filter"}, "TEXT", 1, "run only the cases whose name contains TEXT"});
   p.add({{"--rtol"}, "X", 1, "relative tolerance for float32 (default 1e-4)"});
   p.add({{"--atol"}, "X", 1, "absolute tolerance for float32 (default 1e-4)"});
+  p.add({{"-o0"}, "", 0, "compile one operator per section (default)"});
+  p.add({{"-o1"}, "", 0, "compile with -o1 fusion"});
+  p.add({{"-o3"}, "", 0, "compile with -o3 sections"});
   p.add({{"-q", "--quiet"}, "", 0, "print only failures and the summary"});
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
@@ -36,6 +39,8 @@ int conformanceCommand(const std::vector<std::string>& args) {
     if (!v) return reportError(v.error());
     o.atol = *v;
   }
+  if (p.has("-o1")) o.level = partition::OptLevel::O1;
+  if (p.has("-o3")) o.level = partition::OptLevel::O3;
   const bool quiet = p.has("--quiet");
   auto summary = driver::runConformance(pos[0], o, [&](const driver::CaseResult& r) {
     if (!quiet || r.status == driver::CaseStatus::Fail) std::printf("%s\n", driver::formatCaseLine(r).c_str());

@@ -61,6 +61,7 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
   if (!error.empty()) return unsupported(error);
   if (expected.empty()) return unsupported("no expected outputs in " + data.string());
   InferenceCompileOptions co;
+  co.level = options.level;
   co.batchSize = inputs.empty() || inputs[0].shape().empty() ? 1 : inputs[0].shape()[0];
   auto pef = compileForInference((fs::path(caseDir) / "model.onnx").string(), co);
   if (!pef) return unsupported(pef.error().message());

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "partition/Plan.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
@@ -23,6 +24,7 @@ struct CaseResult {
 struct ConformanceOptions {
   double rtol = 1e-4, atol = 1e-4;
   std::string filter;  // substring of case names to run ("" = all)
+  partition::OptLevel level = partition::OptLevel::O0;
 };
 
 struct ConformanceSummary {

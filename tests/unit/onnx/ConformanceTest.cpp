@@ -41,3 +41,20 @@ TEST_CASE("a case whose expected output is wrong is reported as a failure with i
   REQUIRE(summary->cases.size() == 1);
   CHECK(driver::formatCaseLine(summary->cases[0]).rfind("FAIL test_relu: max abs err", 0) == 0);
 }
+
+TEST_CASE("PyTorch-exported models (CNN with BN and residuals, depthwise CNN, causal transformer) match at -o0 and -o3") {
+  // Fixtures from scripts/export_torch_models.py: PyTorch's own outputs sit next to each model.
+  const std::string dir = std::string(DFC_TEST_DATA_DIR) + "/onnx/torch";
+  for (auto level : {partition::OptLevel::O0, partition::OptLevel::O3}) {
+    driver::ConformanceOptions o;
+    o.level = level;
+    o.atol = 1e-5;  // relative 1e-4 is the bar; a small absolute floor for outputs near zero
+    auto summary = driver::runConformance(dir, o);
+    REQUIRE(summary);
+    for (const auto& c : summary->cases) {
+      INFO(partition::optLevelName(level) << ": " << driver::formatCaseLine(c));
+      CHECK(c.status == driver::CaseStatus::Pass);
+    }
+    CHECK(summary->passed == 4);
+  }
+}
