@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <string>
+#include <unordered_map>
 
 #include "kernelc/Placer.h"
 #include "lowering/Lowerer.h"
@@ -37,6 +39,22 @@ pef::Bitfile makeBitfile(const partition::Hypersection& hs, const lowering::Kern
   return b;
 }
 
+// Structural signature of a kernel graph: identical ones (repeated layers that
+// are not declared hypersections) place identically, so they are placed once.
+std::string signature(const lowering::KernelGraph& kg) {
+  std::string sig;
+  sig.reserve(kg.ops.size() * 4 + kg.edges.size() * 8);
+  auto put = [&](uint32_t v) { sig.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  for (const auto& op : kg.ops) put(static_cast<uint32_t>(op.unit) << 24 | static_cast<uint32_t>(op.role) << 16 |
+                                    static_cast<uint32_t>(op.stages & 0xff) << 8);
+  put(0xffffffffu);
+  for (const auto& e : kg.edges) {
+    put(static_cast<uint32_t>(e.from));
+    put(static_cast<uint32_t>(e.to));
+  }
+  return sig;
+}
+
 }  // namespace
 
 Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, const arch::CostModel& cost,
@@ -47,19 +65,26 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
   result.sections.resize(plan.sections.size());
   std::vector<Placement> placements(plan.hypersections.size());
   auto start = std::chrono::steady_clock::now();
+  std::unordered_map<std::string, std::pair<Placement, int64_t>> placedBySignature;  // -> placement, row-major hops
   for (const partition::Hypersection& hs : plan.hypersections) {
     if (hs.sections.empty()) continue;
     const partition::Section& rep = plan.sections.at(static_cast<size_t>(hs.sections.front()));
     int cap = mapping::sectionPcuBudget(a, options, g.node(rep.nodes.front()));
     lowering::KernelGraph kg = lowering::lowerSection(g, rep.nodes, cost, cap);
-    auto placed = placer.place(kg);
-    if (!placed) return placed.error().withContext("section '" + rep.name + "'");
-    auto naive = placer.placeRowMajor(kg);
-    if (naive) result.naiveHops += naive->totalHops;
-    result.placedHops += placed->totalHops;
-    Grid grid(a, placed->tiles);
-    result.bitfiles.push_back(makeBitfile(hs, kg, grid, *placed));
-    placements[static_cast<size_t>(hs.id)] = std::move(*placed);
+    std::string sig = signature(kg);
+    auto known = placedBySignature.find(sig);
+    if (known == placedBySignature.end()) {
+      auto placed = placer.place(kg);
+      if (!placed) return placed.error().withContext("section '" + rep.name + "'");
+      auto naive = placer.placeRowMajor(kg);
+      known = placedBySignature.emplace(std::move(sig), std::make_pair(std::move(*placed), naive ? naive->totalHops : 0)).first;
+    }
+    const Placement& placed = known->second.first;
+    result.naiveHops += known->second.second;
+    result.placedHops += placed.totalHops;
+    Grid grid(a, placed.tiles);
+    result.bitfiles.push_back(makeBitfile(hs, kg, grid, placed));
+    placements[static_cast<size_t>(hs.id)] = placed;
   }
   result.placeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!plan.hypersections.empty())
