@@ -11,6 +11,7 @@
 
 #include "graph/GraphData.h"
 #include "graph/GraphView.h"
+#include "pef/Pef.h"
 
 using namespace dfc;
 
@@ -115,13 +116,29 @@ int main(int argc, char** argv) {
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   int layers = 12;
-  for (int i = 1; i + 1 < argc; ++i)
+  std::string pefPath;  // e.g. from `dfc compile --model gpt2 -o0`
+  for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--layers") layers = std::stoi(argv[++i]);
-  Built built = makeTransformer(layers, 64);
-  auto graph = std::make_shared<const ir::Graph>(std::move(built.graph));
-  auto plan = std::make_shared<const partition::Plan>(std::move(built.plan));
-  std::printf("training graph: %zu ops, %zu sections, %zu hypersections (synthesized, %d layers)\n",
-              graph->nodes.size(), plan->sections.size(), plan->hypersections.size(), layers);
+    if (std::string(argv[i]) == "--pef") pefPath = argv[++i];
+  }
+  std::shared_ptr<const ir::Graph> graph;
+  std::shared_ptr<const partition::Plan> plan;
+  if (!pefPath.empty()) {
+    auto pef = pef::readPef(pefPath);
+    if (!pef) {
+      std::fprintf(stderr, "%s\n", pef.error().message().c_str());
+      return 2;
+    }
+    auto shared = std::make_shared<const pef::Pef>(std::move(pef.value()));
+    graph = std::shared_ptr<const ir::Graph>(shared, &shared->graph);
+    plan = std::shared_ptr<const partition::Plan>(shared, &shared->plan);
+  } else {
+    Built built = makeTransformer(layers, 64);
+    graph = std::make_shared<const ir::Graph>(std::move(built.graph));
+    plan = std::make_shared<const partition::Plan>(std::move(built.plan));
+  }
+  std::printf("training graph: %zu ops, %zu sections, %zu hypersections (%s)\n", graph->nodes.size(),
+              plan->sections.size(), plan->hypersections.size(), pefPath.empty() ? "synthesized" : pefPath.c_str());
 
   views::GraphView view;
   view.resize(1400, 900);
