@@ -125,8 +125,10 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   auto stageStart = Clock::now();
   auto stage = [&](const std::string& name) -> Status {
     auto now = Clock::now();
-    if (stageIndex > 0)
+    if (stageIndex > 0) {
       result.stageMs.back().second = std::chrono::duration<double, std::milli>(now - stageStart).count();
+      spdlog::info("    {} took {:.1f} ms", result.stageMs.back().first, result.stageMs.back().second);
+    }
     stageStart = now;
     if (cancel && cancel->load()) return makeError("compile cancelled");
     result.stageMs.emplace_back(name, 0.0);
