@@ -6,6 +6,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <catch2/catch.hpp>
@@ -39,6 +40,18 @@ TEST_CASE("Compile screen compiles a zoo model through the form", "[gui][compile
   CHECK(panel.progressBar()->value() == panel.progressBar()->maximum());
   QTest::qWait(50);  // queued log lines
   CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("logreg")));
+
+  // Run it (a few samples): the runtime's lines reach the log, the trace is written.
+  panel.trainLimitBox()->setValue(64);
+  panel.testLimitBox()->setValue(64);
+  QSignalSpy ran(&panel, &views::CompilePanel::runFinished);
+  QTest::mouseClick(panel.runButton(), Qt::LeftButton);
+  REQUIRE(ran.wait(120000));
+  INFO(ran.at(0).at(2).toString().toStdString());
+  REQUIRE(ran.at(0).at(0).toBool());
+  CHECK(QFileInfo::exists(ran.at(0).at(1).toString()));
+  QTest::qWait(50);
+  CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("--- run")));
 }
 
 TEST_CASE("Compile screen names what is wrong with a bad model", "[gui][compile]") {

@@ -60,6 +60,7 @@ class CompilePanel : public QWidget {
   QCheckBox* inferenceBox() const { return m_inference; }
   QLineEdit* runPefEdit() const { return m_runPef; }
   QSpinBox* trainLimitBox() const { return m_trainLimit; }
+  QSpinBox* testLimitBox() const { return m_testLimit; }
   QPushButton* compileButton() const { return m_compile; }
   QPushButton* runButton() const { return m_run; }
   QPushButton* cancelButton() const { return m_cancel; }
