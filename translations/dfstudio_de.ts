@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>GraphView</name>
+    <message>
+        <source>Op type</source>
+        <translation>Operatortyp</translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation>Sektion</translation>
+    </message>
+    <message>
+        <source>Hypersection</source>
+        <translation>Hypersektion</translation>
+    </message>
+    <message>
+        <source>Hyperfunction</source>
+        <translation>Hyperfunktion</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>section %1</source>
+        <translation>Sektion %1</translation>
+    </message>
+    <message>
+        <source>hypersection %1</source>
+        <translation>Hypersektion %1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>section</source>
@@ -265,6 +296,56 @@
     <message>
         <source>&lt;h3&gt;Dataflow Studio %1&lt;/h3&gt;&lt;p&gt;Compiles ML models for a reconfigurable dataflow accelerator, runs them and shows what the compiler and the run did: operator graph, section schedule and timelines.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Dataflow Studio %1&lt;/h3&gt;&lt;p&gt;Kompiliert ML-Modelle für einen rekonfigurierbaren Datenfluss-Beschleuniger, führt sie aus und zeigt, was der Compiler und der Lauf getan haben: Operatorgraph, Sektionsablaufplan und Zeitleisten.&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Ctrl+Q</source>
+        <translation>Ctrl+Q</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::CompareSummary</name>
+    <message>
+        <source>Sections</source>
+        <translation>Sektionen</translation>
+    </message>
+    <message>
+        <source>Hypersections</source>
+        <translation>Hypersektionen</translation>
+    </message>
+    <message>
+        <source>Forward / backward / optimizer sections</source>
+        <translation>Vorwärts-/Rückwärts-/Optimierer-Sektionen</translation>
+    </message>
+    <message>
+        <source>Estimated step latency</source>
+        <translation>Geschätzte Schrittlatenz</translation>
+    </message>
+    <message>
+        <source>Largest section PCUs / PMUs</source>
+        <translation>PCUs / PMUs der größten Sektion</translation>
+    </message>
+    <message>
+        <source>Measured total (section calls)</source>
+        <translation>Gemessene Summe (Sektionsaufrufe)</translation>
+    </message>
+    <message>
+        <source>no run</source>
+        <translation>kein Lauf</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::CompareView</name>
+    <message>
+        <source>Open two compiles or runs to compare them</source>
+        <translation>Öffnen Sie zwei Kompilierungen oder Läufe, um sie zu vergleichen</translation>
+    </message>
+    <message>
+        <source>Left: nothing open</source>
+        <translation>Links: nichts geöffnet</translation>
+    </message>
+    <message>
+        <source>Right: nothing open</source>
+        <translation>Rechts: nichts geöffnet</translation>
     </message>
 </context>
 <context>
@@ -545,6 +626,66 @@ Trace: %1</translation>
         <source>Cancelling...</source>
         <translation>Wird abgebrochen …</translation>
     </message>
+    <message>
+        <source>adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>Fusion rule list for -o1: a built-in name or a YAML file</source>
+        <translation>Fusionsregelliste für -o1: ein eingebauter Name oder eine YAML-Datei</translation>
+    </message>
+    <message>
+        <source>Fusion rule list</source>
+        <translation>Fusionsregelliste</translation>
+    </message>
+    <message>
+        <source>Rule lists (*.yaml *.yml)</source>
+        <translation>Regellisten (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>-o1 &amp;rule list:</source>
+        <translation>-o1-&amp;Regelliste:</translation>
+    </message>
+    <message>
+        <source>Compile hyperfunctions once and reuse them (-o3)</source>
+        <translation>Hyperfunktionen einmal kompilieren und wiederverwenden (-o3)</translation>
+    </message>
+    <message>
+        <source>Hypersections:</source>
+        <translation>Hypersektionen:</translation>
+    </message>
+    <message>
+        <source>C&amp;hips:</source>
+        <translation>C&amp;hips:</translation>
+    </message>
+    <message>
+        <source>&amp;Tiles per chip:</source>
+        <translation>&amp;Kacheln pro Chip:</translation>
+    </message>
+    <message>
+        <source>3 or 4 factors, e.g. 1 0.8 0.5 (default: all 1)</source>
+        <translation>3 oder 4 Faktoren, z. B. 1 0.8 0.5 (Vorgabe: alle 1)</translation>
+    </message>
+    <message>
+        <source>Resource &amp;scaling factors:</source>
+        <translation>Ressourcen-&amp;Skalierungsfaktoren:</translation>
+    </message>
+    <message>
+        <source>zoo model flags, e.g. num_layers=2 hidden_size=64</source>
+        <translation>Parameter des Zoo-Modells, z. B. num_layers=2 hidden_size=64</translation>
+    </message>
+    <message>
+        <source>Model &amp;parameters:</source>
+        <translation>Modell&amp;parameter:</translation>
+    </message>
+    <message>
+        <source>default: the model's dataset</source>
+        <translation>Vorgabe: der Datensatz des Modells</translation>
+    </message>
+    <message>
+        <source>Model parameter '%1': expected name=integer, e.g. num_layers=2</source>
+        <translation>Modellparameter '%1': erwartet wird name=Ganzzahl, z. B. num_layers=2</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::GanttStrip</name>
@@ -593,6 +734,13 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform></translation>
     </message>
 </context>
 <context>
+    <name>dfc::views::GraphLegend</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::GraphView</name>
     <message>
         <source>Open a PEF to see its operator graph</source>
@@ -629,6 +777,26 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform></translation>
     <message>
         <source>role %1</source>
         <translation>Rolle %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>The graph has no layout yet</source>
+        <translation>Der Graph ist noch nicht angeordnet</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>%1: double-click to fold into one node</source>
+        <translation>%1: Doppelklicken, um zu einem Knoten zusammenzufalten</translation>
+    </message>
+    <message>
+        <source>double-click to unfold</source>
+        <translation>Doppelklicken zum Aufklappen</translation>
     </message>
 </context>
 <context>
