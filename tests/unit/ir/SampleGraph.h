@@ -74,9 +74,35 @@ inline Graph sampleGraph() {
   add(g, OpKind::Conv, "g.conv", {x, w}, {"g.conv"}, {{"strides", V{2, 1}}, {"pads", V{1, 0, 0, 1}}, {"dilations", V{1, 2}}, {"group", int64_t{1}}});
   add(g, OpKind::Pool, "g.pool", {x}, {"g.pool"}, {{"fn", std::string("avg")}, {"kernel", V{3, 2}}, {"strides", V{2, 2}},
       {"pads", V{1, 1, 1, 1}}, {"ceil_mode", int64_t{1}}, {"count_include_pad", int64_t{0}}});
+  // Composite, norm and transformer ops (kept tiny so the text form stays short).
+  ValueId linW = g.addParam("lin.weight", filled({DType::F32, {3, 4}}, 0.25f));
+  ValueId linB = g.addParam("lin.bias", filled({DType::F32, {3}}, 0.1f));
+  add(g, OpKind::Linear, "lin", {logits, linW, linB}, {"lin.out"});
+  ValueId bnG = g.addParam("bn.gamma", filled({DType::F32, {3}}, 1.f));
+  ValueId bnB = g.addParam("bn.beta", filled({DType::F32, {3}}, 0.f));
+  add(g, OpKind::BatchNorm, "bn", {r, bnG, bnB}, {"bn.out"}, {{"epsilon", 1e-5}}, "features");
+  ValueId gap = add(g, OpKind::GlobalAvgPool, "gap", {r}, {"gap.out"}, {}, "features")[0];
+  ValueId table = g.addParam("emb.table", filled({DType::F32, {5, 4}}, 0.02f));
+  ValueId emb = add(g, OpKind::Embedding, "emb", {table, labels}, {"emb.out"}, {}, "block")[0];
+  ValueId e3 = add(g, OpKind::Reshape, "emb.seq", {emb}, {"emb.seq"}, {{"shape", V{1, 2, 4}}}, "block")[0];
+  ValueId att = add(g, OpKind::BatchMatMul, "attn.scores", {e3, e3}, {"attn.scores"},
+                    {{"trans_a", int64_t{0}}, {"trans_b", int64_t{1}}}, "block/attn")[0];
+  ValueId masked = add(g, OpKind::CausalMask, "attn.mask", {att}, {"attn.masked"}, {{"fill", -1e9}}, "block/attn")[0];
+  ValueId sm = add(g, OpKind::Softmax, "attn.probs", {masked}, {"attn.probs"}, {{"axis", int64_t{-1}}}, "block/attn")[0];
+  ValueId ctx = add(g, OpKind::BatchMatMul, "attn.ctx", {sm, e3}, {"attn.ctx"}, {}, "block/attn")[0];
+  add(g, OpKind::Transpose, "attn.t", {ctx}, {"attn.t"}, {{"perm", V{0, 2, 1}}}, "block/attn");
+  ValueId sl = add(g, OpKind::Slice, "attn.slice", {ctx}, {"attn.slice"},
+                   {{"axis", int64_t{2}}, {"start", int64_t{1}}, {"end", int64_t{3}}}, "block/attn")[0];
+  ValueId ge = add(g, OpKind::Gelu, "mlp.gelu", {ctx}, {"mlp.gelu"}, {}, "block/mlp")[0];
+  ValueId lnG = g.addParam("ln.gamma", filled({DType::F32, {4}}, 1.f));
+  ValueId lnB = g.addParam("ln.beta", filled({DType::F32, {4}}, 0.f));
+  ValueId ln = add(g, OpKind::LayerNorm, "ln", {ge, lnG, lnB}, {"ln.out"}, {{"epsilon", 1e-5}}, "block")[0];
   ValueId loss = add(g, OpKind::SoftmaxCrossEntropy, "loss", {logits, labels}, {"loss"})[0];
   ValueId lr = g.addInput("lr", {DType::F32, {}});  // an input declared between nodes keeps its id
   ValueId vel = g.addConst("fc.weight.velocity", filled({DType::F32, {27, 4}}, 0.f));
+  ValueId adamM = g.addConst("emb.table.m", filled({DType::F32, {5, 4}}, 0.f));
+  ValueId adamV = g.addConst("emb.table.v", filled({DType::F32, {5, 4}}, 0.f));
+  ValueId step = g.addConst("adam.step", filled({DType::F32, {}}, 1.f));
   g.addConst("class_ids", filled({DType::I64, {3}}, 0.f));
   ValueId dlogits = add(g, OpKind::SoftmaxCrossEntropyGrad, "loss.grad", {logits, labels}, {"logits.grad"}, {}, "", B)[0];
   ValueId dfcw = add(g, OpKind::MatMul, "fc.grad_w", {flat, dlogits}, {"fc.weight.grad"}, {{"trans_a", int64_t{1}}}, "", B)[0];
@@ -89,12 +115,27 @@ inline Graph sampleGraph() {
                    {{"stride", V{1, 1}}, {"pad", V{1, 1}}, {"weight_shape", V{3, 1, 3, 3}}}, "features/conv1", B)[0];
   add(g, OpKind::Conv2dGradInput, "conv1.grad_x", {dba, w}, {"data/x_0.grad"},
       {{"stride", V{1, 1}}, {"pad", V{1, 1}}, {"input_shape", V{2, 1, 6, 6}}}, "features/conv1", B);
+  add(g, OpKind::SoftmaxGrad, "attn.probs.grad", {masked, sm}, {"attn.probs.grad"}, {}, "block/attn", B);
+  add(g, OpKind::SliceGrad, "attn.slice.grad", {sl}, {"attn.slice.grad"},
+      {{"axis", int64_t{2}}, {"start", int64_t{1}}, {"input_shape", V{1, 2, 4}}}, "block/attn", B);
+  auto dln = add(g, OpKind::LayerNormGrad, "ln.grad", {ln, ge, lnG}, {"mlp.gelu.grad", "ln.gamma.grad", "ln.beta.grad"},
+                 {{"epsilon", 1e-5}}, "block", B);
+  add(g, OpKind::GeluGrad, "mlp.gelu_grad", {dln[0], ctx}, {"attn.ctx.grad"}, {}, "block/mlp", B);
+  ValueId dtable = add(g, OpKind::EmbeddingGrad, "emb.grad", {emb, labels}, {"emb.table.grad"},
+                       {{"num_embeddings", int64_t{5}}}, "block", B)[0];
+  ValueId dgap = add(g, OpKind::GlobalAvgPoolGrad, "gap.grad", {gap}, {"gap.in.grad"},
+                     {{"input_shape", V{2, 3, 6, 6}}}, "features", B)[0];
+  add(g, OpKind::BatchNormGrad, "bn.grad", {dgap, r, bnG}, {"bn.in.grad", "bn.gamma.grad", "bn.beta.grad"},
+      {{"epsilon", 1e-5}}, "features", B);
   ValueId wNew = add(g, OpKind::SgdUpdate, "conv1.weight.sgd", {w, dw, lr}, {"conv1.weight.new"},
                      {{"weight_decay", 1e-4}}, "", O)[0];
   auto mom = add(g, OpKind::MomentumUpdate, "fc.weight.momentum", {fcw, dfcw, vel, lr},
                  {"fc.weight.new", "fc.weight.velocity.new"}, {{"momentum", 0.9}, {"weight_decay", 0.0}}, "", O);
+  auto adam = add(g, OpKind::AdamUpdate, "emb.table.adam", {table, dtable, adamM, adamV, lr, step},
+                  {"emb.table.new", "emb.table.m.new", "emb.table.v.new"},
+                  {{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}, {"weight_decay", 0.0}}, "", O);
   g.outputs = {loss, logits};
-  g.updates = {{w, wNew}, {fcw, mom[0]}, {vel, mom[1]}};
+  g.updates = {{w, wNew}, {fcw, mom[0]}, {vel, mom[1]}, {table, adam[0]}, {adamM, adam[1]}, {adamV, adam[2]}};
   return g;
 }
 

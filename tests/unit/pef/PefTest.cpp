@@ -182,6 +182,7 @@ TEST_CASE("PEF reader refuses bad magic and a newer major version", "[pef]") {
   CHECK(parseError(bad).rfind("x.pef: chunk 'meta': offset", 0) == 0);
   bad = bytes;
   bad[12] = 0xff;  // more chunks than the table holds
+  bad.resize(16 + 28 * 8);  // cut the file so 255 entries cannot fit, however big the sample graph grows
   CHECK(parseError(bad).rfind("x.pef: chunk table", 0) == 0);
 }
 
