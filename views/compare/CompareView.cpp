@@ -25,6 +25,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* rows = new QSplitter(Qt::Vertical, column);
     m_graphs[side] = new GraphView(rows);
     m_timelines[side] = new TimelineView(rows);
+    rows->setStretchFactor(0, 1);  // graph and timeline share the height
+    rows->setStretchFactor(1, 1);
     box->addWidget(m_titles[side]);
     box->addWidget(rows, 1);
     columns->addWidget(column);

@@ -56,10 +56,14 @@ QColor nodeColor(const GraphNode& node, GraphColorMode mode) {
 }
 
 std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode) {
-  std::map<QString, LegendEntry> byKey;
+  // Keyed by (section or hypersection id, label) so "section 2" lists before "section 10".
+  std::map<std::pair<int, QString>, LegendEntry> byKey;
   for (const GraphNode& node : data.nodes) {
     if (node.kind == GraphNodeKind::Input) continue;
-    LegendEntry& entry = byKey[colorKey(node, mode)];
+    const int order = mode == GraphColorMode::Section ? node.section
+                      : mode == GraphColorMode::Hypersection && node.section >= 0 ? node.hypersection
+                                                                                   : -1;
+    LegendEntry& entry = byKey[{order, colorKey(node, mode)}];
     entry.label = colorKey(node, mode);
     entry.color = nodeColor(node, mode);
     ++entry.count;

@@ -126,14 +126,21 @@ QList<int> GraphView::findNodes(const QString& text) {
   m_matches.clear();
   const QString needle = text.trimmed();
   if (!needle.isEmpty()) {
+    // "conv" should find conv ops, not every op under a "conv1/" scope: the
+    // scope path is searched only when the text names one ("conv1/").
+    const bool path = needle.contains(QLatin1Char('/'));
+    auto hitName = [&](const QString& name) {
+      return (path ? name : name.section(QLatin1Char('/'), -1)).contains(needle, Qt::CaseInsensitive);
+    };
     auto hit = [&](const QString& s) { return s.contains(needle, Qt::CaseInsensitive); };
     for (const GraphNode& node : m_data.nodes) {
-      bool match = hit(node.name) || hit(node.op) || hit(node.label);
+      bool match = hitName(node.name) || hit(node.op) ||
+                   (node.kind == GraphNodeKind::Collapsed && hit(node.name));
       if (!match && m_irGraph && node.kind == GraphNodeKind::Collapsed) {
         for (ir::NodeId id : node.members) {
           const ir::Node& op = m_irGraph->nodes[static_cast<size_t>(id)];
           const std::string_view opName = ir::opName(op.op);
-          if (hit(QString::fromStdString(op.name)) ||
+          if (hitName(QString::fromStdString(op.name)) ||
               hit(QString::fromUtf8(opName.data(), static_cast<qsizetype>(opName.size())))) {
             match = true;
             break;
