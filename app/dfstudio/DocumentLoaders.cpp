@@ -1,5 +1,8 @@
 #include "DocumentLoaders.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"
 
@@ -18,6 +21,7 @@ DocumentLoaders engineLoaders() {
   DocumentLoaders loaders;
   loaders.readPef = [](const std::string& path) { return pef::readPef(path); };
   loaders.readTrace = [](const std::string& path) { return profile::readChromeTrace(path); };
+  loaders.readCompactTrace = [](const std::string& path) { return profile::readCompactTrace(path); };
   loaders.latestTraceForPef = [](const std::string& pefPath, const std::string& dbPath) -> std::string {
     if (dbPath == "-") return {};
     auto store = profile::RunStore::open(dbPath.empty() ? profile::RunStore::defaultPath() : dbPath);
@@ -42,6 +46,18 @@ DocumentLoaders engineLoaders() {
     return measured;
   };
   return loaders;
+}
+
+QString findTraceForPef(const DocumentLoaders& loaders, const QString& pefPath, const QString& dbPath) {
+  const QFileInfo pef(pefPath);
+  if (loaders.latestTraceForPef) {
+    const QString fromStore = QString::fromStdString(
+        loaders.latestTraceForPef(pef.absoluteFilePath().toStdString(), dbPath.toStdString()));
+    if (!fromStore.isEmpty() && QFileInfo::exists(fromStore)) return fromStore;
+  }
+  const QString beside = pef.absoluteDir().filePath(pef.completeBaseName() +
+                                                    QStringLiteral("_chrome_tracing_report.json"));
+  return QFileInfo::exists(beside) ? beside : QString();
 }
 
 }  // namespace dfc::studio

@@ -13,6 +13,7 @@
 #include <QTextBrowser>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ComparePage.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphView.h"
@@ -39,19 +40,6 @@ struct TraceLoad {
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
 
-// The newest run in the store, else the trace `dfc run` writes beside the PEF.
-QString findTrace(const DocumentLoaders& loaders, const QString& pefPath, const QString& dbPath) {
-  const QFileInfo pef(pefPath);
-  if (loaders.latestTraceForPef) {
-    const QString fromStore =
-        fromStd(loaders.latestTraceForPef(pef.absoluteFilePath().toStdString(), dbPath.toStdString()));
-    if (!fromStore.isEmpty() && QFileInfo::exists(fromStore)) return fromStore;
-  }
-  const QString beside = pef.absoluteDir().filePath(pef.completeBaseName() +
-                                                    QStringLiteral("_chrome_tracing_report.json"));
-  return QFileInfo::exists(beside) ? beside : QString();
-}
-
 }  // namespace
 
 MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
@@ -64,6 +52,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_timeline = new views::TimelineView(this);
   m_schedule = new views::SchedulePanel(this);
   m_runs = new views::RunsPanel(this);
+  m_comparePage = new ComparePage(m_loaders, m_dbPath, this);
   m_details = new QTextBrowser(this);
   m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
 
@@ -86,6 +75,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_tabs->addTab(outer, tr("&Graph && Timeline"));
   m_tabs->addTab(m_schedule, tr("&Schedule"));
   m_tabs->addTab(m_runs, tr("R&uns"));
+  m_tabs->addTab(m_comparePage, tr("Com&pare"));
   setCentralWidget(m_tabs);
 
   m_summary = new QLabel(this);
@@ -141,6 +131,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     showScreen(Screen::GraphTimeline);
   });
   connect(m_runs, &views::RunsPanel::errorOccurred, this, &MainWindow::showError);
+  connect(m_comparePage, &ComparePage::loadFailed, this, &MainWindow::showError);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
   });
@@ -179,6 +170,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
       return checkIdle();
     }
     m_pefPath = path;
+    m_comparePage->setCurrentPef(path);
     setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
     m_summary->setText(tr("%n section(s)", nullptr, result.graph.sectionCount));
     m_graph->setGraph(result.graph);
@@ -211,7 +203,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
     load.title = QStringLiteral("%1 (%2, %3)")
                      .arg(fromStd(pef->meta.pefName.empty() ? pef->meta.model : pef->meta.pefName),
                           fromStd(pef->meta.optLevel), fromStd(pef->meta.arch));
-    if (withTrace) load.tracePath = findTrace(loaders, path, dbPath);
+    if (withTrace) load.tracePath = findTraceForPef(loaders, path, dbPath);
     return load;
   }));
 }
@@ -241,6 +233,15 @@ void MainWindow::openTrace(const QString& path) {
   const DocumentLoaders loaders = m_loaders;
   watcher->setFuture(QtConcurrent::run([loaders, path]() -> TraceLoad {
     TraceLoad load;
+    if (loaders.readCompactTrace) {
+      auto compact = loaders.readCompactTrace(path.toStdString());
+      if (!compact) {
+        load.error = fromStd(compact.error().message());
+        return load;
+      }
+      load.timeline = views::buildTimelineData(std::move(compact.value()));
+      return load;
+    }
     if (!loaders.readTrace) {
       load.error = tr("Reading traces is not available in this build");
       return load;
@@ -250,7 +251,7 @@ void MainWindow::openTrace(const QString& path) {
       load.error = fromStd(trace.error().message());
       return load;
     }
-    load.timeline = views::buildTimelineData(std::move(trace.value()));
+    load.timeline = views::buildTimelineData(trace.value());
     return load;
   }));
 }

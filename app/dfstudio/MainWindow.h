@@ -23,11 +23,13 @@ class TimelineView;
 
 namespace dfc::studio {
 
+class ComparePage;
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class Screen { Compile, GraphTimeline, Schedule, Runs };
+  enum class Screen { Compile, GraphTimeline, Schedule, Runs, Compare };
 
   explicit MainWindow(DocumentLoaders loaders, QString dbPath = {}, QWidget* parent = nullptr);
 
@@ -35,7 +37,7 @@ class MainWindow : public QMainWindow {
   void openPef(const QString& path);   // also opens the trace of its newest run
   void openTrace(const QString& path);
 
-  // "compile", "graph" (or "timeline"), "schedule", "runs"; false if unknown.
+  // "compile", "graph" (or "timeline"), "schedule", "runs", "compare"; false if unknown.
   bool showScreen(const QString& name);
   void showScreen(Screen screen);
   static QStringList screenNames();
@@ -48,6 +50,7 @@ class MainWindow : public QMainWindow {
   views::CompilePanel* compilePanel() const { return m_compile; }
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
   views::RunsPanel* runsPanel() const { return m_runs; }
+  ComparePage* comparePage() const { return m_comparePage; }
   QTabWidget* tabs() const { return m_tabs; }
   QString pefPath() const { return m_pefPath; }
   QString tracePath() const { return m_tracePath; }
@@ -86,6 +89,7 @@ class MainWindow : public QMainWindow {
   views::TimelineView* m_timeline = nullptr;
   views::SchedulePanel* m_schedule = nullptr;
   views::RunsPanel* m_runs = nullptr;
+  ComparePage* m_comparePage = nullptr;
   QTextBrowser* m_details = nullptr;
   QLabel* m_summary = nullptr;
   QAction* m_openPef = nullptr;
@@ -95,6 +99,7 @@ class MainWindow : public QMainWindow {
   QAction* m_cancelAction = nullptr;
   QAction* m_exportTrace = nullptr;
   QAction* m_exportReport = nullptr;
+  QAction* m_exportGraph[3] = {nullptr, nullptr, nullptr};  // DOT, SVG, PNG
   QAction* m_quit = nullptr;
   int m_loadsInFlight = 0;
   quint64 m_pefGeneration = 0;

@@ -17,6 +17,7 @@
 
 #include "MainWindow.h"
 #include "compile/CompilePanel.h"
+#include "graph/GraphView.h"
 #include "profile/ChromeTrace.h"
 #include "schedule/SchedulePanel.h"
 #include "timeline/TimelineView.h"
@@ -77,6 +78,23 @@ void MainWindow::createActions() {
     if (exportSectionReport(path, &error)) statusBar()->showMessage(tr("Wrote %1").arg(path), 8000);
     else showError(error);
   });
+  const QString graphFormats[3] = {tr("Graph as &DOT..."), tr("Graph as S&VG..."), tr("Graph as &PNG...")};
+  const QString graphFilters[3] = {tr("Graphviz DOT (*.dot)"), tr("SVG images (*.svg)"), tr("PNG images (*.png)")};
+  const QString graphSuffixes[3] = {QStringLiteral(".dot"), QStringLiteral(".svg"), QStringLiteral(".png")};
+  for (int i = 0; i < 3; ++i) {
+    m_exportGraph[i] = new QAction(graphFormats[i], this);
+    connect(m_exportGraph[i], &QAction::triggered, this, [this, i, graphFilters, graphSuffixes] {
+      const QString path = QFileDialog::getSaveFileName(this, tr("Export graph"),
+                                                        QFileInfo(m_pefPath).completeBaseName() + graphSuffixes[i],
+                                                        graphFilters[i]);
+      if (path.isEmpty()) return;
+      QString error;
+      const bool ok = i == 0 ? m_graph->exportDot(path, &error) : i == 1 ? m_graph->exportSvg(path, &error)
+                                                                          : m_graph->exportPng(path, &error);
+      if (ok) statusBar()->showMessage(tr("Wrote %1").arg(path), 8000);
+      else showError(error);
+    });
+  }
   m_quit = new QAction(tr("&Quit"), this);
   m_quit->setShortcut(QKeySequence(tr("Ctrl+Q")));  // QKeySequence::Quit is empty on some platforms
   connect(m_quit, &QAction::triggered, this, &QWidget::close);
@@ -93,6 +111,8 @@ void MainWindow::createMenus() {
   QMenu* exportMenu = file->addMenu(tr("&Export"));
   exportMenu->addAction(m_exportTrace);
   exportMenu->addAction(m_exportReport);
+  exportMenu->addSeparator();
+  for (QAction* a : m_exportGraph) exportMenu->addAction(a);
   file->addSeparator();
   file->addAction(m_quit);
 
@@ -102,7 +122,7 @@ void MainWindow::createMenus() {
   build->addAction(m_cancelAction);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  const QStringList labels = {tr("&Compile"), tr("&Graph and Timeline"), tr("&Schedule"), tr("R&uns")};
+  const QStringList labels = {tr("&Compile"), tr("&Graph and Timeline"), tr("&Schedule"), tr("R&uns"), tr("Com&pare")};
   for (int i = 0; i < labels.size(); ++i) {
     QAction* go = view->addAction(labels[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
     go->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -133,10 +153,12 @@ void MainWindow::updateActions() {
   m_cancelAction->setEnabled(busy);
   m_exportTrace->setEnabled(!m_tracePath.isEmpty());
   m_exportReport->setEnabled(!m_schedule->data().sections.empty());
+  for (QAction* a : m_exportGraph) a->setEnabled(!m_pefPath.isEmpty());
 }
 
 QStringList MainWindow::screenNames() {
-  return {QStringLiteral("compile"), QStringLiteral("graph"), QStringLiteral("schedule"), QStringLiteral("runs")};
+  return {QStringLiteral("compile"), QStringLiteral("graph"), QStringLiteral("schedule"), QStringLiteral("runs"),
+          QStringLiteral("compare")};
 }
 
 void MainWindow::showScreen(Screen screen) { m_tabs->setCurrentIndex(static_cast<int>(screen)); }

@@ -11,7 +11,9 @@
 #include <catch2/catch.hpp>
 
 #include "AppTestSupport.h"
+#include "ComparePage.h"
 #include "MainWindow.h"
+#include "compare/CompareView.h"
 #include "graph/GraphView.h"
 #include "schedule/SchedulePanel.h"
 #include "timeline/TimelineView.h"
@@ -103,4 +105,23 @@ TEST_CASE("With the German translation installed the menus are German", "[gui][a
   CHECK(german.tabs()->tabText(0) == QStringLiteral("&Kompilieren"));
   studio::MainWindow english(scheduleLoaders(), QStringLiteral("-"));
   CHECK(menuTitles(english).contains(QStringLiteral("&File")));
+}
+
+TEST_CASE("Compare screen loads a PEF and its run on each side and summarises them", "[gui][app]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  studio::DocumentLoaders loaders = scheduleLoaders();
+  const QString trace = dir.filePath(QStringLiteral("run.json"));
+  QFile(trace).open(QIODevice::WriteOnly);  // the store's trace path must exist
+  loaders.latestTraceForPef = [trace](const std::string&, const std::string&) { return trace.toStdString(); };
+  studio::MainWindow window(loaders, QStringLiteral("-"));
+  window.show();
+  window.showScreen(studio::MainWindow::Screen::Compare);
+  QSignalSpy loaded(window.comparePage(), &studio::ComparePage::sideLoaded);
+  window.comparePage()->loadSide(0, dir.filePath(QStringLiteral("a.pef")));
+  window.comparePage()->loadSide(1, dir.filePath(QStringLiteral("b.pef")));
+  for (int i = 0; i < 100 && loaded.count() < 2; ++i) loaded.wait(100);
+  REQUIRE(loaded.count() == 2);
+  REQUIRE(window.comparePage()->compareView()->summary().has_value());
+  CHECK(window.comparePage()->compareView()->timeline(0)->data().sliceCount == guitest::kModelSlices + 5);
 }

@@ -1,0 +1,107 @@
+#include "ComparePage.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "compare/CompareView.h"
+
+namespace dfc::studio {
+namespace {
+
+struct SideLoad {
+  QString error;
+  std::shared_ptr<const pef::Pef> pef;
+  std::shared_ptr<const profile::CompactTrace> trace;
+  QString tracePath;
+};
+
+}  // namespace
+
+ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* parent)
+    : QWidget(parent), m_loaders(std::move(loaders)), m_dbPath(std::move(dbPath)) {
+  m_view = new views::CompareView(this);
+  m_status = new QLabel(tr("Choose a PEF for each side, e.g. the same model at -o0 and -o3, or on sn30 and sn40l."), this);
+  auto* bar = new QHBoxLayout;
+  const QString sideNames[2] = {tr("Left"), tr("Right")};
+  for (int side = 0; side < 2; ++side) {
+    auto* open = new QPushButton(tr("%1: open PEF...").arg(sideNames[side]), this);
+    m_useOpen[side] = new QPushButton(tr("%1: use the open PEF").arg(sideNames[side]), this);
+    m_useOpen[side]->setEnabled(false);
+    connect(open, &QPushButton::clicked, this, [this, side] {
+      const QString path = QFileDialog::getOpenFileName(this, tr("Open PEF"), {}, tr("PEF files (*.pef);;All files (*)"));
+      if (!path.isEmpty()) loadSide(side, path);
+    });
+    connect(m_useOpen[side], &QPushButton::clicked, this, [this, side] { loadSide(side, m_currentPef); });
+    bar->addWidget(open);
+    bar->addWidget(m_useOpen[side]);
+    if (side == 0) bar->addStretch(1);
+  }
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(bar);
+  layout->addWidget(m_status);
+  layout->addWidget(m_view, 1);
+}
+
+void ComparePage::setCurrentPef(const QString& pefPath) {
+  m_currentPef = pefPath;
+  for (auto* button : m_useOpen) button->setEnabled(!pefPath.isEmpty());
+}
+
+void ComparePage::loadSide(int side, const QString& pefPath) {
+  if (side < 0 || side > 1 || pefPath.isEmpty()) return;
+  const quint64 generation = ++m_generation[side];
+  ++m_inFlight;
+  m_status->setText(tr("Loading %1...").arg(QFileInfo(pefPath).fileName()));
+  auto* watcher = new QFutureWatcher<SideLoad>(this);
+  connect(watcher, &QFutureWatcher<SideLoad>::finished, this, [this, watcher, side, generation, pefPath] {
+    watcher->deleteLater();
+    const SideLoad load = watcher->result();
+    --m_inFlight;
+    if (generation != m_generation[side]) return;
+    if (!load.error.isEmpty()) {
+      m_status->setText(load.error);
+      emit loadFailed(load.error);
+      return;
+    }
+    if (side == 0) m_view->setLeft(load.pef, load.trace);
+    else m_view->setRight(load.pef, load.trace);
+    m_status->setText(load.trace ? tr("%1 with its run %2").arg(QFileInfo(pefPath).fileName(), QFileInfo(load.tracePath).fileName())
+                                 : tr("%1 (no run found: estimates only)").arg(QFileInfo(pefPath).fileName()));
+    emit sideLoaded(side);
+  });
+  const DocumentLoaders loaders = m_loaders;
+  const QString dbPath = m_dbPath;
+  watcher->setFuture(QtConcurrent::run([loaders, pefPath, dbPath]() {
+    SideLoad load;
+    if (!loaders.readPef) {
+      load.error = tr("Reading PEF files is not available in this build");
+      return load;
+    }
+    auto pef = loaders.readPef(pefPath.toStdString());
+    if (!pef) {
+      load.error = QString::fromStdString(pef.error().message());
+      return load;
+    }
+    load.pef = std::make_shared<const pef::Pef>(std::move(pef.value()));
+    load.tracePath = findTraceForPef(loaders, pefPath, dbPath);
+    if (!load.tracePath.isEmpty()) {
+      if (loaders.readCompactTrace) {
+        if (auto trace = loaders.readCompactTrace(load.tracePath.toStdString()))
+          load.trace = std::make_shared<const profile::CompactTrace>(std::move(trace.value()));
+      } else if (loaders.readTrace) {
+        if (auto trace = loaders.readTrace(load.tracePath.toStdString()))
+          load.trace = std::make_shared<const profile::CompactTrace>(profile::compactTrace(*trace));
+      }
+    }
+    return load;
+  }));
+}
+
+}  // namespace dfc::studio

@@ -1,0 +1,44 @@
+#pragma once
+// The side-by-side screen: choose a PEF for each side (its newest run's trace
+// comes along); views::CompareView shows graphs and timelines in step and a
+// summary of the differences. Files load on worker threads.
+#include <QWidget>
+
+#include "DocumentLoaders.h"
+
+class QLabel;
+class QPushButton;
+
+namespace dfc::views {
+class CompareView;
+}
+
+namespace dfc::studio {
+
+class ComparePage : public QWidget {
+  Q_OBJECT
+
+ public:
+  ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* parent = nullptr);
+
+  void loadSide(int side, const QString& pefPath);  // 0 = left, 1 = right
+  void setCurrentPef(const QString& pefPath);       // what "Use open PEF" takes
+  views::CompareView* compareView() const { return m_view; }
+  bool isBusy() const { return m_inFlight > 0; }
+
+ signals:
+  void sideLoaded(int side);
+  void loadFailed(const QString& message);
+
+ private:
+  DocumentLoaders m_loaders;
+  QString m_dbPath;
+  QString m_currentPef;
+  views::CompareView* m_view = nullptr;
+  QLabel* m_status = nullptr;
+  QPushButton* m_useOpen[2] = {nullptr, nullptr};
+  quint64 m_generation[2] = {0, 0};
+  int m_inFlight = 0;
+};
+
+}  // namespace dfc::studio
