@@ -40,6 +40,53 @@
     </message>
 </context>
 <context>
+    <name>dfc::studio::ComparePage</name>
+    <message>
+        <source>Choose a PEF for each side, e.g. the same model at -o0 and -o3, or on sn30 and sn40l.</source>
+        <translation>Wählen Sie für jede Seite eine PEF, z. B. dasselbe Modell mit -o0 und -o3 oder auf sn30 und sn40l.</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation>Links</translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation>Rechts</translation>
+    </message>
+    <message>
+        <source>%1: open PEF...</source>
+        <translation>%1: PEF öffnen …</translation>
+    </message>
+    <message>
+        <source>%1: use the open PEF</source>
+        <translation>%1: die geöffnete PEF verwenden</translation>
+    </message>
+    <message>
+        <source>Open PEF</source>
+        <translation>PEF öffnen</translation>
+    </message>
+    <message>
+        <source>PEF files (*.pef);;All files (*)</source>
+        <translation>PEF-Dateien (*.pef);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Loading %1...</source>
+        <translation>%1 wird geladen …</translation>
+    </message>
+    <message>
+        <source>%1 with its run %2</source>
+        <translation>%1 mit seinem Lauf %2</translation>
+    </message>
+    <message>
+        <source>%1 (no run found: estimates only)</source>
+        <translation>%1 (kein Lauf gefunden: nur Schätzungen)</translation>
+    </message>
+    <message>
+        <source>Reading PEF files is not available in this build</source>
+        <translation>Das Lesen von PEF-Dateien ist in diesem Build nicht verfügbar</translation>
+    </message>
+</context>
+<context>
     <name>dfc::studio::MainWindow</name>
     <message>
         <source>Dataflow Studio</source>
@@ -301,6 +348,38 @@
         <source>Ctrl+Q</source>
         <translation>Ctrl+Q</translation>
     </message>
+    <message>
+        <source>Com&amp;pare</source>
+        <translation>&amp;Vergleichen</translation>
+    </message>
+    <message>
+        <source>Graph as &amp;DOT...</source>
+        <translation>Graph als &amp;DOT …</translation>
+    </message>
+    <message>
+        <source>Graph as S&amp;VG...</source>
+        <translation>Graph als S&amp;VG …</translation>
+    </message>
+    <message>
+        <source>Graph as &amp;PNG...</source>
+        <translation>Graph als &amp;PNG …</translation>
+    </message>
+    <message>
+        <source>Graphviz DOT (*.dot)</source>
+        <translation>Graphviz-DOT (*.dot)</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Export graph</source>
+        <translation>Graph exportieren</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::CompareSummary</name>
@@ -364,7 +443,7 @@
     </message>
     <message>
         <source>idle</source>
-        <translation>untätig</translation>
+        <translation>bereit</translation>
     </message>
     <message>
         <source>The compiler's and runtime's log appears here.</source>
