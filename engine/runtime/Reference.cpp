@@ -2,7 +2,6 @@
 // definition, in double precision. Deliberately shares no code with kernels/.
 #include "runtime/Reference.h"
 
-#include "runtime/Kernels.h"
 #include "runtime/ReferenceOps.h"
 
 #include <cmath>
@@ -10,6 +9,10 @@
 #include <string>
 
 namespace dfc::runtime {
+namespace reference {
+// The general ops, from their ONNX definitions (ReferenceGeneral.cpp).
+Status evalGeneralOp(const ir::Node& n, const std::vector<const ir::Tensor*>& in, std::vector<ir::Tensor>& out);
+}  // namespace reference
 namespace {
 
 using ir::OpKind;
@@ -307,13 +310,8 @@ Status evalNode(const ir::Node& n, const std::vector<const Tensor*>& in, std::ve
     case OpKind::Gather:
     case OpKind::StridedSlice:
     case OpKind::Conv:
-    case OpKind::Pool: {
-      // The general ops' kernels are already plain double-accumulating loops;
-      // the ONNX conformance suite is their independent oracle.
-      std::vector<Tensor*> outs;
-      for (Tensor& t : out) outs.push_back(&t);
-      return runKernel(n, in, outs);
-    }
+    case OpKind::Pool:
+      return reference::evalGeneralOp(n, in, out);
   }
   return refError(n, "no reference implementation");
 }

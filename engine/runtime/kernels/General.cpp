@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "ir/GeneralOps.h"
 #include "runtime/kernels/KernelCommon.h"
@@ -54,6 +55,21 @@ void forEachBroadcast(const ir::Shape& out, const std::array<std::vector<int64_t
 }
 
 double erfSafe(double x) { return std::erf(x); }
+
+// Integer pow, exact (through double, 0 to a negative power was inf cast to an
+// integer: undefined behaviour). A negative exponent truncates 1/u^|v| toward
+// zero; 0 to a negative power gives 0, as integer division by zero does here.
+template <typename T>
+T intPow(T u, T v) {
+  if (v < 0) return u == 1 ? T{1} : u == -1 ? (v % 2 == 0 ? T{1} : T{-1}) : T{0};
+  using U = std::make_unsigned_t<T>;
+  U r = 1, b = static_cast<U>(u);
+  for (U e = static_cast<U>(v); e > 0; e >>= 1) {
+    if (e & 1) r = static_cast<U>(r * b);
+    b = static_cast<U>(b * b);
+  }
+  return static_cast<T>(r);  // wraps on overflow, like the other integer ops
+}
 
 Status runUnary(const ir::Node& n, const ir::Tensor& x, ir::Tensor& y) {
   const std::string fn = fnOf(n);
@@ -147,7 +163,10 @@ Status binaryTyped(const ir::Node& n, const std::string& fn, const ir::Tensor& a
     if (fn == "max") return arith([](T u, T v) { return u >= v || (isFloat && u != u) ? u : v; });
     if (fn == "min") return arith([](T u, T v) { return u <= v || (isFloat && u != u) ? u : v; });
     if (fn == "pow")
-      return arith([](T u, T v) { return static_cast<T>(std::pow(static_cast<double>(u), static_cast<double>(v))); });
+      return arith([](T u, T v) {
+        if constexpr (isFloat) return static_cast<T>(std::pow(static_cast<double>(u), static_cast<double>(v)));
+        else return intPow(u, v);
+      });
     if (fn == "div")
       return arith([](T u, T v) {
         if constexpr (isFloat) return u / v;
