@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTranslator>
 #include <catch2/catch.hpp>
 
@@ -124,4 +125,8 @@ TEST_CASE("Compare screen loads a PEF and its run on each side and summarises th
   REQUIRE(loaded.count() == 2);
   REQUIRE(window.comparePage()->compareView()->summary().has_value());
   CHECK(window.comparePage()->compareView()->timeline(0)->data().sliceCount == guitest::kModelSlices + 5);
+  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {
+    QTest::qWait(500);  // graph layouts
+    window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/compare-loaded.png"));
+  }
 }

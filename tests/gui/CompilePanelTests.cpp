@@ -52,6 +52,11 @@ TEST_CASE("Compile screen compiles a zoo model through the form", "[gui][compile
   CHECK(QFileInfo::exists(ran.at(0).at(1).toString()));
   QTest::qWait(50);
   CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("--- run")));
+  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {
+    panel.experimentalToggle()->setChecked(true);
+    panel.resize(1400, 850);
+    panel.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/compile-after-run.png"));
+  }
 }
 
 TEST_CASE("Compile screen names what is wrong with a bad model", "[gui][compile]") {

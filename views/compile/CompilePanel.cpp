@@ -92,7 +92,7 @@ CompilePanel::CompilePanel(QWidget* parent) : QWidget(parent) {
   split->addWidget(right);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);
-  split->setSizes({560, 840});
+  split->setSizes({640, 760});  // the form with experimental options needs ~620 px
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(split);
