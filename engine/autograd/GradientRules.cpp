@@ -1,6 +1,7 @@
 #include "autograd/GradientRules.h"
 
 #include "autograd/ExtraRules.h"
+#include "autograd/GeneralRules.h"
 
 #include <algorithm>
 #include <numeric>
@@ -258,7 +259,7 @@ Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId
     case OpKind::StridedSlice:
     case OpKind::Conv:
     case OpKind::Pool:
-      return noRule(n, "has no gradient rule yet (general ops imported from ONNX are inference-only)");
+      return applyGeneralRule(e, n, dy, need);
   }
   return noRule(n, "has no gradient rule");
 }
