@@ -184,6 +184,16 @@ TEST_CASE("general conv and pool gradients match finite differences", "[autograd
     }
 }
 
+TEST_CASE("pool gradients in ceil mode with a smaller end pad", "[autograd][general]") {
+  // 5 wide, kernel 2, stride 2, pads begin 1 / end 0, ceil mode: 3 windows, the last one clipped.
+  for (const char* fn : {"max", "avg"})
+    requireGradientsMatch(gradCheck([&](GraphBuilder& b) {
+      return first(b.op(OpKind::Pool, {b.param("x", spread({1, 1, 5, 5}, 25))},
+                        {{"fn", std::string(fn)}, {"kernel", Ints{2, 2}}, {"strides", Ints{2, 2}},
+                         {"pads", Ints{1, 1, 0, 0}}, {"ceil_mode", int64_t{1}}}));
+    }));
+}
+
 TEST_CASE("general ops without a gradient fail naming the node", "[autograd][general]") {
   auto errorOf = [](OpKind op, ir::Attributes attrs, bool withWeight = false) {
     return gradCheck([&](GraphBuilder& b) {
