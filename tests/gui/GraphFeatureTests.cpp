@@ -5,11 +5,13 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <catch2/catch.hpp>
 
 #include "GuiTestSupport.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
+#include "graph/GraphLayouter.h"
 #include "graph/GraphLegend.h"
 #include "graph/GraphStyle.h"
 #include "graph/GraphView.h"
@@ -181,4 +183,22 @@ TEST_CASE("Labels hide when zoomed far out and come back when zoomed in", "[gui]
   CHECK(!view.labelsVisible());
   view.setZoom(1.0);
   CHECK(view.labelsVisible());
+}
+
+TEST_CASE("Two graph views never run Graphviz at once: their layouts share one thread", "[gui][graph]") {
+  guitest::ensureApp();
+  GraphLayouter a;
+  GraphLayouter b;
+  CHECK(a.layoutThread() == b.layoutThread());
+  CHECK(a.layoutThread() != QThread::currentThread());
+  // Both still get their own results.
+  QSignalSpy spyA(&a, &GraphLayouter::layoutReady);
+  QSignalSpy spyB(&b, &GraphLayouter::layoutReady);
+  const GraphData data = buildGraphData(guitest::makeGraph(), guitest::makePlan());
+  a.requestLayout(data);
+  b.requestLayout(data);
+  REQUIRE((spyA.count() > 0 || spyA.wait(10000)));
+  REQUIRE((spyB.count() > 0 || spyB.wait(10000)));
+  CHECK(spyA.count() == 1);
+  CHECK(spyB.count() == 1);
 }

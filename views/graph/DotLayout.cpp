@@ -59,14 +59,17 @@ GraphLayout runDotLayout(GVC_t* gvc, const GraphData& data) {
   std::vector<Agnode_t*> gvNodes(data.nodes.size(), nullptr);
   for (const GraphNode& node : data.nodes) {
     Agraph_t* parent = g;
-    if (!node.hyperfunction.isEmpty() && node.kind != GraphNodeKind::Collapsed) {
-      auto it = clusters.find(node.hyperfunction);
+    // One cluster per outermost hyperfunction: nested scopes ("h.0/attn") as
+    // sibling clusters of "h.0" crash Graphviz 2.42's dot (init_rank / mincross).
+    const QString scope = node.hyperfunction.section(QLatin1Char('/'), 0, 0);
+    if (!scope.isEmpty() && node.kind != GraphNodeKind::Collapsed) {
+      auto it = clusters.find(scope);
       if (it == clusters.end()) {
         const std::string name = "cluster_" + std::to_string(clusters.size());
         Agraph_t* sub = agsubg(g, cs(name.c_str()), 1);
-        setAttr(sub, "label", node.hyperfunction.toUtf8());
-        clusterLabel[name] = node.hyperfunction;
-        it = clusters.emplace(node.hyperfunction, sub).first;
+        setAttr(sub, "label", scope.toUtf8());
+        clusterLabel[name] = scope;
+        it = clusters.emplace(scope, sub).first;
       }
       parent = it->second;
     }

@@ -7,7 +7,7 @@
 #include "graph/GraphData.h"
 #include "graph/GraphLayout.h"
 
-struct GVC_s;
+
 
 namespace dfc::views {
 
@@ -27,7 +27,6 @@ class GraphLayoutWorker : public QObject {
 
  private:
   std::shared_ptr<const std::atomic<quint64>> m_latest;
-  GVC_s* m_gvc = nullptr;
 };
 
 }  // namespace dfc::views

@@ -1,30 +1,49 @@
 #include "graph/GraphLayouter.h"
 
+#include <QCoreApplication>
 #include <QThread>
 #include <limits>
 
 #include "graph/GraphLayoutWorker.h"
 
 namespace dfc::views {
+namespace {
+
+// Graphviz keeps global state: two dot runs at once (two GraphViews, as in
+// the side-by-side screen) crash it. So every layouter's worker lives on one
+// process-wide thread, which stops when the application quits.
+QThread* sharedLayoutThread() {
+  static QThread* thread = [] {
+    auto* t = new QThread;
+    t->setObjectName(QStringLiteral("graph-layout"));
+    t->start();
+    qAddPostRoutine([] {
+      QThread* self = sharedLayoutThread();
+      self->quit();
+      self->wait();
+    });
+    return t;
+  }();
+  return thread;
+}
+
+}  // namespace
 
 GraphLayouter::GraphLayouter(QObject* parent)
     : QObject(parent), m_latest(std::make_shared<std::atomic<quint64>>(0)) {
   qRegisterMetaType<dfc::views::GraphLayout>();
-  m_thread = new QThread(this);
-  m_thread->setObjectName(QStringLiteral("graph-layout"));
+  m_thread = sharedLayoutThread();
   m_worker = new GraphLayoutWorker(m_latest);
   m_worker->moveToThread(m_thread);
   connect(m_worker, &GraphLayoutWorker::finished, this, &GraphLayouter::onWorkerFinished,
           Qt::QueuedConnection);
-  m_thread->start();
 }
 
 GraphLayouter::~GraphLayouter() {
-  // Make queued requests stale so shutdown does not wait for them.
+  // Queued requests become stale; the worker is deleted on its thread after
+  // them (a running dot finishes first; its result finds no receiver).
   m_latest->store(std::numeric_limits<quint64>::max());
-  m_thread->quit();
-  m_thread->wait();
-  delete m_worker;  // thread stopped: safe to free the GVC context here
+  m_worker->deleteLater();
 }
 
 quint64 GraphLayouter::requestLayout(GraphData data) {

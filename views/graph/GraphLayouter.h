@@ -25,6 +25,8 @@ class GraphLayouter : public QObject {
   quint64 requestLayout(GraphData data);
   quint64 latestGeneration() const { return m_latest->load(); }
   bool isBusy() const { return m_busy; }
+  // The one thread all layouters share (Graphviz must never run twice at once).
+  const QThread* layoutThread() const { return m_thread; }
 
  signals:
   void layoutReady(const dfc::views::GraphLayout& layout);
