@@ -25,8 +25,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* rows = new QSplitter(Qt::Vertical, column);
     m_graphs[side] = new GraphView(rows);
     m_timelines[side] = new TimelineView(rows);
-    rows->setStretchFactor(0, 1);  // graph and timeline share the height
-    rows->setStretchFactor(1, 1);
+    rows->setSizes({500, 500});  // graph and timeline share the height
     box->addWidget(m_titles[side]);
     box->addWidget(rows, 1);
     columns->addWidget(column);
@@ -72,11 +71,9 @@ void CompareView::setSide(int side, std::shared_ptr<const pef::Pef> pef,
   } else {
     m_graphs[side]->clear();
   }
-  if (trace) {
-    m_timelines[side]->setData(buildTimelineData(profile::CompactTrace(*trace)));
-  } else {
-    m_timelines[side]->setData({});
-  }
+  // A compile without a run has no timeline: the graph takes the column.
+  m_timelines[side]->setVisible(trace != nullptr);
+  m_timelines[side]->setData(trace ? buildTimelineData(profile::CompactTrace(*trace)) : TimelineData{});
   refreshSummary();
 }
 

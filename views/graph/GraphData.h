@@ -47,7 +47,8 @@ struct GraphData {
 struct GraphDataOptions {
   // Above this many ops, nodes of one top-level hyperfunction fold into one
   // node: dot on thousands of nodes takes minutes and shows nothing readable.
-  int collapseAbove = 1500;
+  // 400: the gpt2 training graph (~930 ops) opens folded into its layers.
+  int collapseAbove = 400;
   // Scopes shown folded into one node each; a folded scope folds its nested
   // scopes too ("h.3" takes "h.3/attn"). Unset: every top-level hyperfunction
   // folds when the graph has more than collapseAbove ops.
