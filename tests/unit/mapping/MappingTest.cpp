@@ -41,7 +41,7 @@ TEST_CASE("more chips give fewer sections; fewer tiles give more") {
   CHECK(tile->sections.size() > one->sections.size());
 }
 
-TEST_CASE("--n-chips multiplies and --num-tiles limits the resources") {
+TEST_CASE("n-chips multiplies and num-tiles limits the resources") {
   auto a = test::preset("sn10");
   CHECK(test::preset("sn10", 2).totalPcus() == 2 * a.totalPcus());
   CHECK(test::preset("sn10", 1, 1).totalPmus() == a.totalPmus() / 4);
