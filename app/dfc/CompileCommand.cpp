@@ -5,6 +5,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "driver/Compiler.h"
+#include "partition/CompilerMode.h"
 #include "support/Logging.h"
 
 namespace dfc::cli {
@@ -42,7 +43,11 @@ ArgParser compileFlags() {
   // Later issues: accepted names so users get a clear "not implemented yet".
   p.add({{"--o1-rule-list"}, "NAME|FILE", 1,
          "fusion rule list for -o1: default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train or a YAML file"});
-  p.add({{"--compiler-mode"}, "MODE", 1, "compiler heuristics (nlp)", false, true});
+  p.add({{"--compiler-mode"}, "MODE", 1,
+         "nlp: tune for transformers. Changes three decisions: -o1 uses rule list 'nlp' instead of 'default' "
+         "(--o1-rule-list wins); -o3 turns on --enable-hypersection (a section never spans two layers, repeated "
+         "layers compile once); -o3 keeps each attention block (nodes of one .../attn or .../attention scope) in one "
+         "section when it fits one, closing the section before it instead of cutting mid-attention"});
   p.add({{"--enable-hypersection"}, "", 0, "-o3: compile each hyperfunction (layer) on its own; repeats compile once"});
   p.add({{"--resources-scaling-factors"}, "F F F [F]", 3,
          "share of the PCUs/PMUs a section may use, in (0, 1]: forward backward optimizer, or forward backward "
@@ -110,6 +115,10 @@ int compileCommand(const std::vector<std::string>& args) {
     o.o1RuleList = p.get("--o1-rule-list");
   }
   o.enableHypersection = p.has("--enable-hypersection");
+  if (p.has("--compiler-mode")) {
+    o.compilerMode = p.get("--compiler-mode");
+    if (auto mode = partition::parseCompilerMode(o.compilerMode); !mode) return reportError(mode.error());
+  }
   if (p.has("--arch")) o.arch = p.get("--arch");
   if (p.has("--n-chips")) {
     auto n = parseInt("--n-chips", p.get("--n-chips"));

@@ -18,6 +18,7 @@
 #include "kernelc/Linker.h"
 #include "mapping/SectionMapper.h"
 #include "onnx/OnnxImporter.h"
+#include "partition/CompilerMode.h"
 #include "partition/Decomposer.h"
 #include "passes/PassManager.h"
 #include "pef/Pef.h"
@@ -107,6 +108,8 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   CompileResult result;
   if (opts.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
   if (opts.batchSize < 1) return makeError("-b/--batch-size must be at least 1");
+  auto mode = partition::parseCompilerMode(opts.compilerMode);
+  if (!mode) return mode.error();
   std::string pefName = opts.pefName.empty() ? defaultPefName(opts.model) : opts.pefName;
   if (pefName.find('/') != std::string::npos) return makeError("--pef-name '" + pefName + "' must not contain '/'");
   fs::path outDir = opts.outputFolder.empty() ? fs::path("out") / pefName : fs::path(opts.outputFolder);
@@ -146,6 +149,9 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
 
   spdlog::info("compiling {} as '{}' ({}, batch {}, -{})", opts.model, pefName, opts.inference ? "inference" : "training",
                opts.batchSize, partition::optLevelName(opts.level));
+  if (*mode == partition::CompilerMode::Nlp)
+    spdlog::info("compiler mode nlp: -o1 rule list '{}', -o3 hypersections on and attention blocks kept whole",
+                 opts.o1RuleList.empty() ? partition::defaultO1RuleList(*mode) : opts.o1RuleList);
   DFC_TRY(stage("frontend"));
   auto model = loadModel(opts);
   if (!model) return model.error();
@@ -200,13 +206,14 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   arch::CostModel cost(*archSpec);
   partition::DecomposeOptions decomposeOptions;
   decomposeOptions.level = opts.level;
-  decomposeOptions.o1RuleList = opts.o1RuleList;
-  decomposeOptions.enableHypersection = opts.enableHypersection;
+  decomposeOptions.o1RuleList = opts.o1RuleList.empty() ? partition::defaultO1RuleList(*mode) : opts.o1RuleList;
+  decomposeOptions.enableHypersection = opts.enableHypersection || *mode == partition::CompilerMode::Nlp;
   auto subgraphs = partition::decompose(pef.graph, decomposeOptions);
   if (!subgraphs) return subgraphs.error();
   partition::HypersectionCache<partition::MappedSubgraph> mappingCache;  // compile once per hypersection, reuse
   mapping::MappingOptions mappingOptions;
   mappingOptions.cache = &mappingCache;
+  mappingOptions.keepAttentionBlocks = *mode == partition::CompilerMode::Nlp && opts.level == partition::OptLevel::O3;
   if (!opts.scalingFactors.empty()) {
     auto scales = mapping::parseScalingFactors(opts.scalingFactors);
     if (!scales) return scales.error();

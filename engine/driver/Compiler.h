@@ -19,7 +19,10 @@ struct CompileOptions {
   bool inference = false;            // forward only; no loss, gradients or optimizer
   int64_t batchSize = 32;
   partition::OptLevel level = partition::OptLevel::O3;
-  std::string o1RuleList = "default";  // -o1: built-in fusion rule list name or YAML file
+  std::string o1RuleList;            // -o1: built-in fusion rule list name or YAML file ("": the mode's default)
+  // --compiler-mode: "" (generic) or "nlp" (transformers; partition/CompilerMode.h lists what it changes:
+  // -o1 rule list `nlp`, -o3 hypersections on, -o3 attention blocks kept within one section). Else an error.
+  std::string compilerMode;
   bool enableHypersection = false;     // -o3: compile hyperfunctions independently and dedupe
   std::string arch = "native";       // preset name, "native" or a YAML file
   int nChips = 1;                    // --n-chips 1..8: sections may span chips (PCIe cost)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mapping/Scheduler.h"
+#include "partition/CompilerMode.h"
 
 namespace dfc::mapping {
 namespace {
@@ -108,10 +109,9 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
       for (size_t p = end - count; p < end; ++p) ms.positions.push_back(static_cast<int>(p));
       mapped.sections.push_back(std::move(ms));
     };
-    std::vector<ir::NodeId> current;
-    int piece = 0;        // sections cut from `sub` so far
-    size_t position = 0;  // nodes of `sub` handled so far
-    int pcus = 0, pmus = 0;
+    // Per node: the PCUs it takes in a section (an op wanting more runs slower on what there is) and its PMUs.
+    std::vector<std::pair<int, int>> use;
+    use.reserve(sub.nodes.size());
     for (ir::NodeId id : sub.nodes) {
       const ir::Node& n = g.node(id);
       arch::OpCost c = cost.opCost(g, n);
@@ -128,17 +128,37 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
                          std::to_string(pcu ? pcuBudget : pmuBudget) + " on " + a.name + " (" +
                          std::to_string(a.chips) + " chip(s)); " + remedy + "more chips (--n-chips) or a larger arch");
       }
-      int opPcus = std::min(c.pcus, pcuBudget);  // an op wanting more runs slower on what there is
-      if (!current.empty() && (pcus + opPcus > pcuBudget || pmus + c.pmus > pmuBudget)) {
-        size_t count = current.size();
-        record(count, position, m.addSection(std::move(current), sub.hypersection, pcuBudget, nullptr, piece++));
-        current.clear();
-        pcus = pmus = 0;
+      use.emplace_back(std::min(c.pcus, pcuBudget), c.pmus);
+    }
+    std::vector<ir::NodeId> current;
+    int piece = 0;        // sections cut from `sub` so far
+    size_t position = 0;  // nodes of `sub` handled so far
+    int pcus = 0, pmus = 0;
+    auto closeSection = [&] {
+      size_t count = current.size();
+      record(count, position, m.addSection(std::move(current), sub.hypersection, pcuBudget, nullptr, piece++));
+      current.clear();
+      pcus = pmus = 0;
+    };
+    for (size_t i = 0; i < sub.nodes.size(); ++i) {
+      auto [opPcus, opPmus] = use[i];
+      std::string_view block = options.keepAttentionBlocks ? partition::attentionScope(g.node(sub.nodes[i]).scope)
+                                                           : std::string_view{};
+      bool blockStarts = !block.empty() && (i == 0 || partition::attentionScope(g.node(sub.nodes[i - 1]).scope) != block);
+      if (blockStarts && !current.empty()) {
+        int blockPcus = 0, blockPmus = 0;
+        for (size_t j = i; j < sub.nodes.size() && partition::attentionScope(g.node(sub.nodes[j]).scope) == block; ++j) {
+          blockPcus += use[j].first;
+          blockPmus += use[j].second;
+        }
+        bool fitsAlone = blockPcus <= pcuBudget && blockPmus <= pmuBudget;
+        if (fitsAlone && (pcus + blockPcus > pcuBudget || pmus + blockPmus > pmuBudget)) closeSection();
       }
-      current.push_back(id);
+      if (!current.empty() && (pcus + opPcus > pcuBudget || pmus + opPmus > pmuBudget)) closeSection();
+      current.push_back(sub.nodes[i]);
       ++position;
       pcus += opPcus;
-      pmus += c.pmus;
+      pmus += opPmus;
     }
     // Repeats of the subgraph share its hypersection(s), one per piece.
     if (!current.empty()) {

@@ -25,6 +25,9 @@ struct MappingOptions {
   // Compile once, reuse: with a cache, a subgraph whose hypersection was already
   // mapped takes that cut and those estimates instead of recomputing them.
   partition::HypersectionCache<partition::MappedSubgraph>* cache = nullptr;
+  // --compiler-mode nlp at -o3: an attention block (partition::attentionScope) that
+  // fits in a section is never cut: the current section closes before it instead.
+  bool keepAttentionBlocks = false;
 };
 
 // PCUs a section whose first node is `first` may use (its scaled share of the chips).

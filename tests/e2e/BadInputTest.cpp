@@ -52,6 +52,11 @@ TEST_CASE("dfc refuses bad flags and models with exit status 2 and names the cul
   CHECK(r.status == 2);
   CHECK(r.output.find("nosuchrules.yaml") != std::string::npos);
 
+  r = runDfc("compile --model gpt2-mini --compiler-mode vision --db - --output-folder " + (dir / "mode"));
+  CHECK(r.status == 2);
+  CHECK(r.output.find("--compiler-mode 'vision'") != std::string::npos);
+  CHECK(r.output.find("nlp") != std::string::npos);
+
   r = runDfc("run --pef " + (dir / "missing.pef"));
   CHECK(r.status == 2);
   CHECK(r.output.find("missing.pef") != std::string::npos);
