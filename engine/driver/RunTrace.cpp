@@ -1,5 +1,7 @@
 #include "driver/RunTrace.h"
 
+#include <simdjson.h>
+
 namespace dfc::driver {
 
 RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel) : m_pef(pef) {
@@ -14,6 +16,35 @@ RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel) : m_pef(pef
     auto [it, inserted] = m_hyperfunctionTid.try_emplace(hf, static_cast<int64_t>(m_hyperfunctionTid.size()) + 2);
     if (inserted) m_recorder.setThreadName(kPid, it->second, hf, it->second);
     m_sectionTid[static_cast<size_t>(id)] = it->second;
+  }
+  loadPlacement();
+}
+
+// Layer 3 (final PCUs/PMUs after placement, min/max latency with DRAM) lives in
+// the compile report; a report without it (older PEF) leaves the args out.
+void RunTrace::loadPlacement() {
+  m_placed.assign(m_pef.plan.sections.size(), {});
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(m_pef.reportJson).get(root)) return;
+  simdjson::dom::array sections;
+  if (root["layer3_sections"].get(sections)) return;
+  for (simdjson::dom::element s : sections) {
+    int64_t id = -1;
+    if (s["id"].get(id) || id < 0 || static_cast<size_t>(id) >= m_placed.size()) continue;
+    Placed& p = m_placed[static_cast<size_t>(id)];
+    auto number = [&](const char* key, double& out) {
+      double d = 0;
+      int64_t i = 0;
+      if (!s[key].get(d)) out = d;
+      else if (!s[key].get(i)) out = static_cast<double>(i);
+    };
+    number("pcus", p.pcus);
+    number("pmus", p.pmus);
+    number("total_hops", p.hops);
+    number("min_latency_us", p.minLatencyUs);
+    number("max_latency_us", p.maxLatencyUs);
+    p.known = true;
   }
 }
 
@@ -37,7 +68,16 @@ void RunTrace::addSectionCall(int sectionId, int64_t step, double startUs, doubl
       {"host_bytes", bytes},
       {"host_gbps", durationUs > 0 ? bytes / (durationUs * 1e3) : 0.0},
       {"host_tflops", durationUs > 0 ? e.flop / (durationUs * 1e6) : 0.0},
+      // Bandwidth the chip would need to move this section's DDR traffic in the measured time.
+      {"ddr_gbps", durationUs > 0 ? e.ddrBytes / (durationUs * 1e3) : 0.0},
   };
+  if (const Placed& p = m_placed[static_cast<size_t>(sectionId)]; p.known) {
+    args.emplace_back("placed_pcus", p.pcus);
+    args.emplace_back("placed_pmus", p.pmus);
+    args.emplace_back("placed_hops", p.hops);
+    args.emplace_back("min_latency_us", p.minLatencyUs);
+    args.emplace_back("max_latency_us", p.maxLatencyUs);
+  }
   std::string cat(ir::roleName(s.type));
   m_recorder.addSlice(kPid, kWholeRunTid, hs.name, cat, startUs, durationUs, args);
   m_recorder.addSlice(kPid, m_sectionTid[static_cast<size_t>(sectionId)], hs.name, cat, startUs, durationUs,

@@ -25,10 +25,16 @@ class RunTrace {
   profile::Trace take() { return m_recorder.take(); }
 
  private:
+  void loadPlacement();
   const pef::Pef& m_pef;
   profile::TraceRecorder m_recorder;
   std::map<std::string, int64_t> m_hyperfunctionTid;
   std::vector<int64_t> m_sectionTid;  // per section: its hyperfunction row
+  struct Placed {                     // layer 3, from the PEF's compile report
+    double pcus = 0, pmus = 0, hops = 0, minLatencyUs = 0, maxLatencyUs = 0;
+    bool known = false;
+  };
+  std::vector<Placed> m_placed;       // per section
 };
 
 }  // namespace dfc::driver

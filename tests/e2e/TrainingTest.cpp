@@ -132,7 +132,8 @@ TEST_CASE("a LeNet run writes a chrome trace Perfetto accepts, with one slice pe
   REQUIRE(slice);
   std::set<std::string> keys;
   for (const auto& [k, v] : slice->args) keys.insert(k);
-  for (const char* k : {"section_id", "hypersection", "est_latency_us", "measured_us", "tflop", "pcus", "pmus"})
+  for (const char* k : {"section_id", "hypersection", "est_latency_us", "measured_us", "tflop", "pcus", "pmus",
+                        "placed_pcus", "placed_pmus", "min_latency_us", "max_latency_us", "ddr_bytes", "ddr_gbps"})
     CHECK(keys.count(k));
 }
 
