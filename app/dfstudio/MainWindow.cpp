@@ -14,8 +14,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ComparePage.h"
+#include "GraphPane.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
+#include "graph/GraphDetails.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
 #include "schedule/SchedulePanel.h"
@@ -27,7 +29,7 @@ namespace {
 
 struct PefLoad {
   QString error;
-  views::GraphData graph;
+  std::shared_ptr<const pef::Pef> pef;  // the graph view keeps its IR and plan
   views::ScheduleData schedule;
   QString title;      // "lenet (o3, sn30)"
   QString tracePath;  // "" if no run of this PEF is known
@@ -40,6 +42,15 @@ struct TraceLoad {
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
 
+// Fold by hyperfunction from ~150 ops: a training graph of a 2-layer GPT
+// (gpt2-mini, ~170 ops) then opens as its layers, which reads far better
+// in the screen's half-width graph pane than a flat tower of ops.
+views::GraphDataOptions graphOptions() {
+  views::GraphDataOptions options;
+  options.collapseAbove = 150;
+  return options;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
@@ -48,7 +59,8 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   setObjectName(QStringLiteral("MainWindow"));
   m_compile = new views::CompilePanel(this);
   m_compile->setDbPath(m_dbPath);
-  m_graph = new views::GraphView(this);
+  m_graphPane = new GraphPane(this);
+  m_graph = m_graphPane->view();
   m_timeline = new views::TimelineView(this);
   m_schedule = new views::SchedulePanel(this);
   m_runs = new views::RunsPanel(this);
@@ -57,11 +69,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
 
   auto* top = new QSplitter(Qt::Horizontal);
-  top->addWidget(m_graph);
+  top->addWidget(m_graphPane);
   top->addWidget(m_timeline);
   top->setStretchFactor(0, 2);
   top->setStretchFactor(1, 3);
-  top->setSizes({600, 900});  // stretch factors alone leave the graph a sliver
+  top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
   auto* outer = new QSplitter(Qt::Vertical);
   outer->addWidget(top);
   outer->addWidget(m_details);
@@ -89,7 +101,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     m_details->clear();
     m_graph->highlightSection(-1);
   });
-  connect(m_graph, &views::GraphView::nodeActivated, this, &MainWindow::showNode);
+  connect(m_graph, &views::GraphView::nodeSelected, this, &MainWindow::showNode);
   connect(m_graph, &views::GraphView::layoutShown, this, [this] {
     statusBar()->showMessage(tr("Graph laid out in %1 ms").arg(m_graph->currentLayout().elapsedMs, 0, 'f', 0), 5000);
     checkIdle();
@@ -148,6 +160,9 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 void MainWindow::openFile(const QString& path) {
   if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
     openTrace(path);
+  } else if (path.endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive) ||
+             path.endsWith(QStringLiteral(".dfir"), Qt::CaseInsensitive)) {
+    openModel(path);
   } else {
     openPef(path);
   }
@@ -172,8 +187,11 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
     m_pefPath = path;
     m_comparePage->setCurrentPef(path);
     setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
-    m_summary->setText(tr("%n section(s)", nullptr, result.graph.sectionCount));
-    m_graph->setGraph(result.graph);
+    m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
+    m_details->clear();
+    // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
+    m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
+                      std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
     m_schedule->setData(std::move(result.schedule));
     if (!result.tracePath.isEmpty()) {
       openTrace(result.tracePath);
@@ -196,13 +214,14 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
       load.error = fromStd(pef.error().message());
       return load;
     }
-    load.graph = views::buildGraphData(pef->graph, pef->plan);
+    auto shared = std::make_shared<pef::Pef>(std::move(pef.value()));
     const std::string absolute = QFileInfo(path).absoluteFilePath().toStdString();
     load.schedule = views::buildScheduleData(
-        *pef, loaders.measuredSections ? loaders.measuredSections(absolute, dbPath.toStdString()) : views::MeasuredSections{});
+        *shared, loaders.measuredSections ? loaders.measuredSections(absolute, dbPath.toStdString()) : views::MeasuredSections{});
     load.title = QStringLiteral("%1 (%2, %3)")
-                     .arg(fromStd(pef->meta.pefName.empty() ? pef->meta.model : pef->meta.pefName),
-                          fromStd(pef->meta.optLevel), fromStd(pef->meta.arch));
+                     .arg(fromStd(shared->meta.pefName.empty() ? shared->meta.model : shared->meta.pefName),
+                          fromStd(shared->meta.optLevel), fromStd(shared->meta.arch));
+    load.pef = std::move(shared);
     if (withTrace) load.tracePath = findTraceForPef(loaders, path, dbPath);
     return load;
   }));
@@ -290,15 +309,38 @@ void MainWindow::showSlice(const views::SliceInfo& slice) {
   m_graph->highlightSection(ok ? section : -1);
 }
 
-void MainWindow::showNode(int graphNodeIndex) {
-  const auto& nodes = m_graph->graph().nodes;
-  if (graphNodeIndex < 0 || static_cast<size_t>(graphNodeIndex) >= nodes.size()) return;
-  const views::GraphNode& node = nodes[static_cast<size_t>(graphNodeIndex)];
-  m_details->setHtml(tr("<h3>%1</h3>op %2<br>section %3, hypersection %4<br>hyperfunction %5<br>role %6")
-                         .arg(node.name.toHtmlEscaped(), node.op.toHtmlEscaped())
-                         .arg(node.section)
-                         .arg(node.hypersection)
-                         .arg(node.hyperfunction.toHtmlEscaped(), node.role.toHtmlEscaped()));
+void MainWindow::showNode(const views::NodeDetails& node) {
+  if (!node.isValid()) return;
+  QString html = QStringLiteral("<h3>%1</h3><table>").arg(node.name.toHtmlEscaped());
+  auto row = [&html](const QString& key, const QString& value) {
+    html += QStringLiteral("<tr><td valign=\"top\"><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
+                .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
+  };
+  row(tr("op"), node.opCount > 1 ? tr("%1 (%n op(s) folded)", nullptr, node.opCount).arg(node.op) : node.op);
+  if (!node.role.isEmpty()) row(tr("role"), node.role);
+  if (!node.hyperfunction.isEmpty()) row(tr("hyperfunction"), node.hyperfunction);
+  for (const auto& [key, value] : node.attributes) row(key, value);
+  if (!node.inputShapes.isEmpty()) row(tr("inputs"), node.inputShapes.join(QStringLiteral("\n")));
+  if (!node.outputShapes.isEmpty()) row(tr("outputs"), node.outputShapes.join(QStringLiteral("\n")));
+  row(tr("section"), node.section < 0 ? tr("none")
+                     : node.sectionName.isEmpty() ? QString::number(node.section)
+                                                  : QStringLiteral("%1 (%2)").arg(node.section).arg(node.sectionName));
+  row(tr("hypersection"), node.hypersection < 0 ? tr("none")
+                          : node.hypersectionName.isEmpty()
+                              ? QString::number(node.hypersection)
+                              : QStringLiteral("%1 (%2)").arg(node.hypersection).arg(node.hypersectionName));
+  if (node.hasEstimate) {
+    row(tr("est. PCUs"), QString::number(node.pcus));
+    row(tr("est. PMUs"), QString::number(node.pmus));
+    row(tr("est. latency"), views::formatDuration(node.latencyUs));
+    if (node.flop > 0) row(tr("GFLOP"), QString::number(node.flop / 1e9, 'g', 4));
+  } else {
+    row(tr("estimate"), tr("none (not in a section)"));
+  }
+  html += QStringLiteral("</table>");
+  // Multi-line cells (shapes) keep their line breaks.
+  html.replace(QStringLiteral("\n"), QStringLiteral("<br>"));
+  m_details->setHtml(html);
   m_graph->highlightSection(node.section);
 }
 

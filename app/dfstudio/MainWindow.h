@@ -14,6 +14,7 @@ class QTabWidget;
 class QTextBrowser;
 
 namespace dfc::views {
+struct NodeDetails;
 class CompilePanel;
 class GraphView;
 class RunsPanel;
@@ -24,6 +25,7 @@ class TimelineView;
 namespace dfc::studio {
 
 class ComparePage;
+class GraphPane;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -33,9 +35,11 @@ class MainWindow : public QMainWindow {
 
   explicit MainWindow(DocumentLoaders loaders, QString dbPath = {}, QWidget* parent = nullptr);
 
-  void openFile(const QString& path);  // *.json: trace; anything else: PEF
+  void openFile(const QString& path);  // *.json: trace; *.onnx, *.dfir: model to compile; else PEF
   void openPef(const QString& path);   // also opens the trace of its newest run
   void openTrace(const QString& path);
+  // A .onnx or .dfir file: into the Compile screen's model field, which is shown.
+  void openModel(const QString& path);
 
   // "compile", "graph" (or "timeline"), "schedule", "runs", "compare"; false if unknown.
   bool showScreen(const QString& name);
@@ -45,6 +49,7 @@ class MainWindow : public QMainWindow {
   // True while a file loads or the graph layout runs.
   bool isBusy() const;
   views::GraphView* graphView() const { return m_graph; }
+  GraphPane* graphPane() const { return m_graphPane; }
   views::TimelineView* timelineView() const { return m_timeline; }
   QTextBrowser* detailsPane() const { return m_details; }
   views::CompilePanel* compilePanel() const { return m_compile; }
@@ -73,7 +78,7 @@ class MainWindow : public QMainWindow {
   void loadPef(const QString& path, bool withTrace);
   void showError(const QString& message);
   void showSlice(const views::SliceInfo& slice);
-  void showNode(int graphNodeIndex);
+  void showNode(const views::NodeDetails& node);
   void showAbout();
   void updateActions();
   void finishOne();
@@ -85,6 +90,7 @@ class MainWindow : public QMainWindow {
   QString m_tracePath;
   QTabWidget* m_tabs = nullptr;
   views::CompilePanel* m_compile = nullptr;
+  GraphPane* m_graphPane = nullptr;
   views::GraphView* m_graph = nullptr;
   views::TimelineView* m_timeline = nullptr;
   views::SchedulePanel* m_schedule = nullptr;
@@ -94,6 +100,8 @@ class MainWindow : public QMainWindow {
   QLabel* m_summary = nullptr;
   QAction* m_openPef = nullptr;
   QAction* m_openTrace = nullptr;
+  QAction* m_openModel = nullptr;
+  QAction* m_find = nullptr;
   QAction* m_compileAction = nullptr;
   QAction* m_runAction = nullptr;
   QAction* m_cancelAction = nullptr;

@@ -2,6 +2,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -15,6 +17,7 @@
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "GraphPane.h"
 #include "MainWindow.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphView.h"
@@ -43,6 +46,21 @@ void MainWindow::createActions() {
     if (path.isEmpty()) return;
     openTrace(path);
     showScreen(Screen::GraphTimeline);
+  });
+  m_openModel = new QAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Model..."), this);
+  m_openModel->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+  m_openModel->setStatusTip(tr("Pick an ONNX or DFIR model to compile on the Compile screen"));
+  connect(m_openModel, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), {},
+                                                      tr("Models (*.onnx *.dfir);;All files (*)"));
+    if (!path.isEmpty()) openModel(path);
+  });
+  m_find = new QAction(tr("&Find Node..."), this);
+  m_find->setShortcut(QKeySequence::Find);
+  m_find->setStatusTip(tr("Search the operator graph by node name or op"));
+  connect(m_find, &QAction::triggered, this, [this] {
+    showScreen(Screen::GraphTimeline);
+    m_graphPane->focusSearch();
   });
   m_compileAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Compile"), this);
   m_compileAction->setShortcut(QKeySequence(tr("Ctrl+B")));
@@ -108,6 +126,7 @@ void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(m_openPef);
   file->addAction(m_openTrace);
+  file->addAction(m_openModel);
   QMenu* exportMenu = file->addMenu(tr("&Export"));
   exportMenu->addAction(m_exportTrace);
   exportMenu->addAction(m_exportReport);
@@ -128,6 +147,7 @@ void MainWindow::createMenus() {
     go->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
   }
   view->addSeparator();
+  view->addAction(m_find);
   view->addAction(tr("Fit &Timeline"), this, [this] { m_timeline->zoomToFit(); })
       ->setShortcut(QKeySequence(tr("Ctrl+0")));
 
@@ -154,6 +174,12 @@ void MainWindow::updateActions() {
   m_exportTrace->setEnabled(!m_tracePath.isEmpty());
   m_exportReport->setEnabled(!m_schedule->data().sections.empty());
   for (QAction* a : m_exportGraph) a->setEnabled(!m_pefPath.isEmpty());
+}
+
+void MainWindow::openModel(const QString& path) {
+  m_compile->modelBox()->setCurrentText(QDir::toNativeSeparators(path));
+  showScreen(Screen::Compile);
+  statusBar()->showMessage(tr("Model %1 is set; press Compile").arg(QFileInfo(path).fileName()), 8000);
 }
 
 QStringList MainWindow::screenNames() {

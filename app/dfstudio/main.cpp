@@ -1,4 +1,4 @@
-// dfstudio [PEF|TRACE.json] [--db FILE] [--screen NAME] [--screenshot FILE]
+// dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"),
-                               QApplication::translate("main", "A PEF or a chrome trace (.json) to open."),
-                               QStringLiteral("[PEF|TRACE.json]"));
+                               QApplication::translate("main", "A PEF, a chrome trace (.json) or a model to compile (.onnx, .dfir) to open."),
+                               QStringLiteral("[PEF|TRACE.json|MODEL.onnx]"));
   const QCommandLineOption dbOption(QStringLiteral("db"),
                                     QApplication::translate("main", "Run store to use ('-' = none)."),
                                     QStringLiteral("FILE"));

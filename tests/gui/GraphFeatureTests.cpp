@@ -202,3 +202,18 @@ TEST_CASE("Two graph views never run Graphviz at once: their layouts share one t
   CHECK(spyA.count() == 1);
   CHECK(spyB.count() == 1);
 }
+
+TEST_CASE("Legend lists hyperfunctions in natural order: h.2 before h.10", "[gui][graph]") {
+  GraphData data;
+  for (const char* scope : {"h.10", "h.2", "h.1", "h.02x", "h.11"}) {
+    GraphNode node;
+    node.id = static_cast<int>(data.nodes.size());
+    node.op = QStringLiteral("add");
+    node.hyperfunction = QString::fromLatin1(scope);
+    data.nodes.push_back(node);
+  }
+  QStringList labels;
+  for (const LegendEntry& e : legendEntries(data, GraphColorMode::Hyperfunction)) labels << e.label;
+  CHECK(labels == QStringList({QStringLiteral("h.1"), QStringLiteral("h.2"), QStringLiteral("h.02x"), QStringLiteral("h.10"),
+                               QStringLiteral("h.11")}));
+}

@@ -118,7 +118,7 @@ QWidget* CompilePanel::buildModelForm() {
   m_model = new QComboBox;
   m_model->setEditable(true);
   for (const auto& name : frontend::zooModelNames()) m_model->addItem(fromStd(name));
-  m_model->setToolTip(tr("A model from the zoo, or the path of a .dfir file"));
+  m_model->setToolTip(tr("A model from the zoo, or the path of an .onnx or .dfir file"));
   auto* browseModel = new QPushButton(tr("Browse..."));
   connect(browseModel, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), {},

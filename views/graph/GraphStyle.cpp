@@ -1,6 +1,7 @@
 #include "graph/GraphStyle.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <algorithm>
 #include <map>
 
@@ -14,6 +15,38 @@ QColor hashedColor(const QString& key) {
   for (QChar c : key) hash = (hash ^ c.unicode()) * 16777619u;
   return QColor::fromHsv(static_cast<int>(hash % 360), 70 + static_cast<int>((hash >> 9) % 80), 245);
 }
+
+// "h.2" < "h.10": runs of digits compare as numbers, the rest as text.
+bool naturalLess(const QString& a, const QString& b) {
+  qsizetype i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].isDigit() && b[j].isDigit()) {
+      qsizetype ei = i, ej = j;
+      while (ei < a.size() && a[ei].isDigit()) ++ei;
+      while (ej < b.size() && b[ej].isDigit()) ++ej;
+      const QString na = a.mid(i, ei - i), nb = b.mid(j, ej - j);
+      // Compare by value without overflow: strip leading zeros, then length, then digits.
+      const QString ta = na.size() > 1 ? QString(na).remove(QRegularExpression(QStringLiteral("^0+(?=\\d)"))) : na;
+      const QString tb = nb.size() > 1 ? QString(nb).remove(QRegularExpression(QStringLiteral("^0+(?=\\d)"))) : nb;
+      if (ta.size() != tb.size()) return ta.size() < tb.size();
+      if (ta != tb) return ta < tb;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+struct LegendKeyLess {
+  bool operator()(const std::pair<int, QString>& a, const std::pair<int, QString>& b) const {
+    if (a.first != b.first) return a.first < b.first;
+    return naturalLess(a.second, b.second);
+  }
+};
 
 }  // namespace
 
@@ -56,8 +89,9 @@ QColor nodeColor(const GraphNode& node, GraphColorMode mode) {
 }
 
 std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode) {
-  // Keyed by (section or hypersection id, label) so "section 2" lists before "section 10".
-  std::map<std::pair<int, QString>, LegendEntry> byKey;
+  // Keyed by (section or hypersection id, label) so "section 2" lists before
+  // "section 10"; labels compare naturally, so "h.2" lists before "h.10".
+  std::map<std::pair<int, QString>, LegendEntry, LegendKeyLess> byKey;
   for (const GraphNode& node : data.nodes) {
     if (node.kind == GraphNodeKind::Input) continue;
     const int order = mode == GraphColorMode::Section ? node.section

@@ -1,0 +1,76 @@
+#include "GraphPane.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "graph/GraphLegend.h"
+#include "graph/GraphView.h"
+
+namespace dfc::studio {
+
+GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
+  m_view = new views::GraphView(this);
+  m_legend = new views::GraphLegend(this);
+  m_legend->setToolTip(tr("Which colour is what, with the number of nodes of each"));
+  m_legend->attach(m_view);
+
+  m_colorMode = new QComboBox(this);
+  const views::GraphColorMode modes[] = {views::GraphColorMode::OpType, views::GraphColorMode::Section,
+                                         views::GraphColorMode::Hypersection, views::GraphColorMode::Hyperfunction};
+  for (views::GraphColorMode mode : modes) m_colorMode->addItem(views::colorModeName(mode), static_cast<int>(mode));
+  m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(m_view->colorMode())));
+  m_colorMode->setToolTip(tr("What the node colours show"));
+  connect(m_colorMode, &QComboBox::currentIndexChanged, this, [this] {
+    m_view->setColorMode(static_cast<views::GraphColorMode>(m_colorMode->currentData().toInt()));
+  });
+
+  m_search = new QLineEdit(this);
+  m_search->setPlaceholderText(tr("Find node by name or op (Ctrl+F)"));
+  m_search->setClearButtonEnabled(true);
+  m_search->setToolTip(tr("Highlights the matching nodes and centres on the first; Enter finds again"));
+  m_matches = new QLabel(this);
+  connect(m_search, &QLineEdit::textChanged, this, &GraphPane::search);
+  connect(m_search, &QLineEdit::returnPressed, this, &GraphPane::search);
+  // A fold/unfold renumbers the nodes and drops the highlight; Enter finds again.
+  connect(m_view, &views::GraphView::layoutShown, m_matches, &QLabel::clear);
+
+  auto* colourLabel = new QLabel(tr("C&olour by:"), this);
+  colourLabel->setBuddy(m_colorMode);
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(4, 2, 4, 2);
+  bar->addWidget(colourLabel);
+  bar->addWidget(m_colorMode);
+  bar->addSpacing(12);
+  bar->addWidget(m_search, 1);
+  bar->addWidget(m_matches);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(m_view);
+  split->addWidget(m_legend);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 0);
+  split->setSizes({480, 150});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addLayout(bar);
+  layout->addWidget(split, 1);
+}
+
+void GraphPane::focusSearch() {
+  m_search->setFocus(Qt::ShortcutFocusReason);
+  m_search->selectAll();
+}
+
+void GraphPane::search() {
+  const QString text = m_search->text();
+  const QList<int> found = m_view->findNodes(text);
+  m_matches->setText(text.trimmed().isEmpty() ? QString() : tr("%n match(es)", nullptr, static_cast<int>(found.size())));
+}
+
+}  // namespace dfc::studio

@@ -1,0 +1,39 @@
+#pragma once
+// The graph side of the Graph & Timeline screen: a colour-mode selector and a
+// search box above the GraphView, its legend beside it.
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace dfc::views {
+class GraphLegend;
+class GraphView;
+}  // namespace dfc::views
+
+namespace dfc::studio {
+
+class GraphPane : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit GraphPane(QWidget* parent = nullptr);
+
+  views::GraphView* view() const { return m_view; }
+  views::GraphLegend* legend() const { return m_legend; }
+  QComboBox* colorModeBox() const { return m_colorMode; }
+  QLineEdit* searchBox() const { return m_search; }
+  void focusSearch();  // Ctrl+F
+
+ private:
+  void search();
+
+  views::GraphView* m_view = nullptr;
+  views::GraphLegend* m_legend = nullptr;
+  QComboBox* m_colorMode = nullptr;
+  QLineEdit* m_search = nullptr;
+  QLabel* m_matches = nullptr;
+};
+
+}  // namespace dfc::studio

@@ -1,0 +1,95 @@
+// The Graph & Timeline screen on a real compile: folding, details, search.
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTabWidget>
+#include <QTest>
+#include <QTextBrowser>
+#include <QApplication>
+#include <catch2/catch.hpp>
+
+#include "GraphPane.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "driver/Compiler.h"
+#include "graph/GraphLegend.h"
+#include "graph/GraphView.h"
+
+using namespace dfc;
+
+namespace {
+
+// Waits until the window is idle and the graph shows a layout.
+bool waitForLayout(studio::MainWindow& window, QSignalSpy& shown, int timeoutMs = 60000) {
+  if (shown.isEmpty() && !shown.wait(timeoutMs)) return false;
+  return window.graphView()->hasLayout() && !window.graphView()->isLayoutPending();
+}
+
+}  // namespace
+
+TEST_CASE("Graph screen opens a gpt2-mini training PEF folded by hyperfunction and unfolds one", "[gui][app][graph]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  driver::CompileOptions options;
+  options.model = "gpt2-mini";
+  options.level = partition::OptLevel::O0;
+  options.outputFolder = dir.path().toStdString();
+  options.dbPath = "-";
+  auto compiled = driver::compile(options);
+  REQUIRE(compiled);
+
+  studio::MainWindow window(studio::engineLoaders(), QStringLiteral("-"));
+  window.resize(1400, 900);
+  window.show();
+  views::GraphView* view = window.graphView();
+  QSignalSpy shown(view, &views::GraphView::layoutShown);
+  window.openPef(QString::fromStdString(compiled->pefPath));
+  REQUIRE(waitForLayout(window, shown));
+
+  // The training graph opens with its hyperfunctions folded into single nodes.
+  REQUIRE_FALSE(view->graph().collapsedScopes.empty());
+  const QString scope = *view->graph().collapsedScopes.begin();
+  CHECK(view->isCollapsed(scope));
+  const size_t foldedCount = view->graph().nodes.size();
+
+  // The legend follows the colour-mode selector.
+  studio::GraphPane* pane = window.graphPane();
+  pane->colorModeBox()->setCurrentIndex(pane->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::Hyperfunction)));
+  CHECK(view->colorMode() == views::GraphColorMode::Hyperfunction);
+  CHECK(pane->legend()->count() > 1);
+
+  // Clicking the folded node shows its details with the plan's estimates.
+  int folded = -1;
+  for (const auto& node : view->graph().nodes)
+    if (node.kind == views::GraphNodeKind::Collapsed && node.hyperfunction == scope) folded = node.id;
+  REQUIRE(folded >= 0);
+  view->selectNode(folded);
+  const QString details = window.detailsPane()->toPlainText();
+  CHECK(details.contains(scope));
+  CHECK(details.contains(QStringLiteral("est. PCUs")));
+  CHECK(details.contains(QStringLiteral("hypersection")));
+
+  shown.clear();
+  view->expand(scope);
+  REQUIRE(waitForLayout(window, shown));
+  CHECK_FALSE(view->isCollapsed(scope));
+  CHECK(view->graph().nodes.size() > foldedCount);
+
+  shown.clear();
+  view->collapse(scope);
+  REQUIRE(waitForLayout(window, shown));
+  CHECK(view->isCollapsed(scope));
+  CHECK(view->graph().nodes.size() == foldedCount);
+
+  // Search finds ops inside folded hyperfunctions; Ctrl+F focuses the box.
+  window.showScreen(studio::MainWindow::Screen::Compile);
+  window.activateWindow();
+  REQUIRE(QTest::qWaitForWindowActive(&window));
+  QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+  CHECK(window.tabs()->currentIndex() == static_cast<int>(studio::MainWindow::Screen::GraphTimeline));
+  CHECK(QApplication::focusWidget() == pane->searchBox());
+  QTest::keyClicks(pane->searchBox(), QStringLiteral("matmul"));
+  CHECK(pane->searchBox()->text() == QStringLiteral("matmul"));
+  CHECK_FALSE(view->findNodes(QStringLiteral("matmul")).isEmpty());
+}
