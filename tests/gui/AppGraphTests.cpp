@@ -9,7 +9,14 @@
 #include <QApplication>
 #include <catch2/catch.hpp>
 
+#include <QCheckBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSpinBox>
+
 #include "GraphPane.h"
+#include "compile/CompilePanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "driver/Compiler.h"
@@ -92,4 +99,32 @@ TEST_CASE("Graph screen opens a gpt2-mini training PEF folded by hyperfunction a
   QTest::keyClicks(pane->searchBox(), QStringLiteral("matmul"));
   CHECK(pane->searchBox()->text() == QStringLiteral("matmul"));
   CHECK_FALSE(view->findNodes(QStringLiteral("matmul")).isEmpty());
+}
+
+TEST_CASE("File > Open Model puts an ONNX file into the Compile form, which compiles it", "[gui][app][compile]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  studio::MainWindow window(studio::engineLoaders(), QStringLiteral("-"));
+  window.show();
+  window.showScreen(studio::MainWindow::Screen::Runs);
+  const QString model = QStringLiteral(DFC_TEST_DATA_DIR "/onnx/torch/depthwise_net/model.onnx");
+  window.openFile(model);  // what File > Open Model does once a file is picked
+  views::CompilePanel* form = window.compilePanel();
+  CHECK(window.tabs()->currentIndex() == static_cast<int>(studio::MainWindow::Screen::Compile));
+  CHECK(form->modelBox()->currentText() == QDir::toNativeSeparators(model));
+
+  form->inferenceBox()->setChecked(true);
+  form->outputFolderEdit()->setText(dir.filePath(QStringLiteral("out")));
+  form->optLevelBox()->setCurrentIndex(0);  // o0
+  QSignalSpy done(form, &views::CompilePanel::compileFinished);
+  QSignalSpy shown(window.graphView(), &views::GraphView::layoutShown);
+  QTest::mouseClick(form->compileButton(), Qt::LeftButton);
+  REQUIRE(done.wait(60000));
+  INFO(done.at(0).at(2).toString().toStdString());
+  REQUIRE(done.at(0).at(0).toBool());
+  CHECK(QFileInfo(done.at(0).at(1).toString()).fileName() == QStringLiteral("model.pef"));
+  // The fresh PEF opens into the graph: the depthwise convolutions are there.
+  REQUIRE(waitForLayout(window, shown));
+  CHECK(window.pefPath() == done.at(0).at(1).toString());
+  CHECK_FALSE(window.graphView()->findNodes(QStringLiteral("conv")).isEmpty());
 }
