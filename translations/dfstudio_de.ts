@@ -1,4 +1,4 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
@@ -87,6 +87,36 @@
     </message>
 </context>
 <context>
+    <name>dfc::studio::GraphPane</name>
+    <message>
+        <source>Which colour is what, with the number of nodes of each</source>
+        <translation>Welche Farbe was bedeutet, mit der Anzahl der Knoten</translation>
+    </message>
+    <message>
+        <source>What the node colours show</source>
+        <translation>Was die Knotenfarben zeigen</translation>
+    </message>
+    <message>
+        <source>Find node by name or op (Ctrl+F)</source>
+        <translation>Knoten nach Name oder Operation suchen (Strg+F)</translation>
+    </message>
+    <message>
+        <source>Highlights the matching nodes and centres on the first; Enter finds again</source>
+        <translation>Hebt die passenden Knoten hervor und zentriert auf den ersten; Eingabe sucht erneut</translation>
+    </message>
+    <message>
+        <source>C&amp;olour by:</source>
+        <translation>&amp;Farbe nach:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dfc::studio::MainWindow</name>
     <message>
         <source>Dataflow Studio</source>
@@ -138,7 +168,10 @@
     </message>
     <message numerus="yes">
         <source>%n section(s)</source>
-        <translation><numerusform>%n Sektion</numerusform><numerusform>%n Sektionen</numerusform></translation>
+        <translation>
+            <numerusform>%n Sektion</numerusform>
+            <numerusform>%n Sektionen</numerusform>
+        </translation>
     </message>
     <message>
         <source>Loaded %1</source>
@@ -154,7 +187,10 @@
     </message>
     <message numerus="yes">
         <source>Trace %1: %n slice(s)</source>
-        <translation><numerusform>Trace %1: %n Abschnitt</numerusform><numerusform>Trace %1: %n Abschnitte</numerusform></translation>
+        <translation>
+            <numerusform>Trace %1: %n Abschnitt</numerusform>
+            <numerusform>Trace %1: %n Abschnitte</numerusform>
+        </translation>
     </message>
     <message>
         <source>Reading traces is not available in this build</source>
@@ -175,10 +211,6 @@
     <message>
         <source>duration</source>
         <translation>Dauer</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;%1&lt;/h3&gt;op %2&lt;br&gt;section %3, hypersection %4&lt;br&gt;hyperfunction %5&lt;br&gt;role %6</source>
-        <translation>&lt;h3&gt;%1&lt;/h3&gt;Operator %2&lt;br&gt;Sektion %3, Hypersektion %4&lt;br&gt;Hyperfunktion %5&lt;br&gt;Rolle %6</translation>
     </message>
     <message>
         <source>Open &amp;PEF...</source>
@@ -380,6 +412,101 @@
         <source>Export graph</source>
         <translation>Graph exportieren</translation>
     </message>
+    <message>
+        <source>op</source>
+        <translation>Operation</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n op(s) folded)</source>
+        <translation>
+            <numerusform>%1 (%n Operation zusammengefaltet)</numerusform>
+            <numerusform>%1 (%n Operationen zusammengefaltet)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>hyperfunction</source>
+        <translation>Hyperfunktion</translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation>Eingaben</translation>
+    </message>
+    <message>
+        <source>outputs</source>
+        <translation>Ausgaben</translation>
+    </message>
+    <message>
+        <source>section</source>
+        <translation>Sektion</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>hypersection</source>
+        <translation>Hypersektion</translation>
+    </message>
+    <message>
+        <source>est. PCUs</source>
+        <translation>geschätzte PCUs</translation>
+    </message>
+    <message>
+        <source>est. PMUs</source>
+        <translation>geschätzte PMUs</translation>
+    </message>
+    <message>
+        <source>est. latency</source>
+        <translation>geschätzte Latenz</translation>
+    </message>
+    <message>
+        <source>GFLOP</source>
+        <translation>GFLOP</translation>
+    </message>
+    <message>
+        <source>estimate</source>
+        <translation>Schätzung</translation>
+    </message>
+    <message>
+        <source>none (not in a section)</source>
+        <translation>keine (in keiner Sektion)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Model...</source>
+        <translation>&amp;Modell öffnen...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Pick an ONNX or DFIR model to compile on the Compile screen</source>
+        <translation>Ein ONNX- oder DFIR-Modell zum Kompilieren in der Ansicht Kompilieren wählen</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>Modell öffnen</translation>
+    </message>
+    <message>
+        <source>Models (*.onnx *.dfir);;All files (*)</source>
+        <translation>Modelle (*.onnx *.dfir);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Find Node...</source>
+        <translation>Knoten &amp;suchen...</translation>
+    </message>
+    <message>
+        <source>Search the operator graph by node name or op</source>
+        <translation>Den Operatorgraphen nach Knotenname oder Operation durchsuchen</translation>
+    </message>
+    <message>
+        <source>Model %1 is set; press Compile</source>
+        <translation>Modell %1 ist gesetzt; Kompilieren drücken</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::CompareSummary</name>
@@ -446,7 +573,7 @@
         <translation>bereit</translation>
     </message>
     <message>
-        <source>The compiler's and runtime's log appears here.</source>
+        <source>The compiler&apos;s and runtime&apos;s log appears here.</source>
         <translation>Hier erscheint das Protokoll von Compiler und Laufzeit.</translation>
     </message>
     <message>
@@ -456,10 +583,6 @@
     <message>
         <source>Compile</source>
         <translation>Kompilieren</translation>
-    </message>
-    <message>
-        <source>A model from the zoo, or the path of a .dfir file</source>
-        <translation>Ein Modell aus dem Zoo oder der Pfad einer .dfir-Datei</translation>
     </message>
     <message>
         <source>Browse...</source>
@@ -526,7 +649,7 @@
         <translation>Optimierungs&amp;stufe:</translation>
     </message>
     <message>
-        <source>An arch preset, "native" (%1) or the path of an arch YAML file</source>
+        <source>An arch preset, &quot;native&quot; (%1) or the path of an arch YAML file</source>
         <translation>Eine Architektur-Vorgabe, „native“ (%1) oder der Pfad einer Architektur-YAML-Datei</translation>
     </message>
     <message>
@@ -685,7 +808,10 @@ PEF: %8</translation>
     </message>
     <message numerus="yes">
         <source>Run finished: %n training step(s)</source>
-        <translation><numerusform>Ausführung beendet: %n Trainingsschritt</numerusform><numerusform>Ausführung beendet: %n Trainingsschritte</numerusform></translation>
+        <translation>
+            <numerusform>Ausführung beendet: %n Trainingsschritt</numerusform>
+            <numerusform>Ausführung beendet: %n Trainingsschritte</numerusform>
+        </translation>
     </message>
     <message>
         <source>, final loss %1</source>
@@ -758,12 +884,16 @@ Trace: %1</translation>
         <translation>Modell&amp;parameter:</translation>
     </message>
     <message>
-        <source>default: the model's dataset</source>
+        <source>default: the model&apos;s dataset</source>
         <translation>Vorgabe: der Datensatz des Modells</translation>
     </message>
     <message>
-        <source>Model parameter '%1': expected name=integer, e.g. num_layers=2</source>
-        <translation>Modellparameter '%1': erwartet wird name=Ganzzahl, z. B. num_layers=2</translation>
+        <source>Model parameter &apos;%1&apos;: expected name=integer, e.g. num_layers=2</source>
+        <translation>Modellparameter &apos;%1&apos;: erwartet wird name=Ganzzahl, z. B. num_layers=2</translation>
+    </message>
+    <message>
+        <source>A model from the zoo, or the path of an .onnx or .dfir file</source>
+        <translation>Ein Modell aus dem Zoo oder der Pfad einer .onnx- oder .dfir-Datei</translation>
     </message>
 </context>
 <context>
@@ -774,7 +904,10 @@ Trace: %1</translation>
     </message>
     <message numerus="yes">
         <source>One step: %n section call(s), %1 (%2)</source>
-        <translation><numerusform>Ein Schritt: %n Sektionsaufruf, %1 (%2)</numerusform><numerusform>Ein Schritt: %n Sektionsaufrufe, %1 (%2)</numerusform></translation>
+        <translation>
+            <numerusform>Ein Schritt: %n Sektionsaufruf, %1 (%2)</numerusform>
+            <numerusform>Ein Schritt: %n Sektionsaufrufe, %1 (%2)</numerusform>
+        </translation>
     </message>
     <message>
         <source>measured where run</source>
@@ -807,9 +940,12 @@ geschätzt %6</translation>
     <message numerus="yes">
         <source>
 measured mean %1 over %n call(s)</source>
-        <translation><numerusform>
-gemessenes Mittel %1 über %n Aufruf</numerusform><numerusform>
-gemessenes Mittel %1 über %n Aufrufe</numerusform></translation>
+        <translation>
+            <numerusform>
+gemessenes Mittel %1 über %n Aufruf</numerusform>
+            <numerusform>
+gemessenes Mittel %1 über %n Aufrufe</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -827,7 +963,10 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>Layout in progress (%n node(s))…</source>
-        <translation><numerusform>Anordnung läuft (%n Knoten) …</numerusform><numerusform>Anordnung läuft (%n Knoten) …</numerusform></translation>
+        <translation>
+            <numerusform>Anordnung läuft (%n Knoten) …</numerusform>
+            <numerusform>Anordnung läuft (%n Knoten) …</numerusform>
+        </translation>
     </message>
     <message>
         <source>No graph</source>
@@ -957,7 +1096,10 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n epoch(s)</source>
-        <translation><numerusform>%n Epoche</numerusform><numerusform>%n Epochen</numerusform></translation>
+        <translation>
+            <numerusform>%n Epoche</numerusform>
+            <numerusform>%n Epochen</numerusform>
+        </translation>
     </message>
     <message>
         <source>loss %1</source>
@@ -1044,7 +1186,10 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%1 on %2: %n section(s), estimated %3 per step%4</source>
-        <translation><numerusform>%1 auf %2: %n Sektion, geschätzt %3 pro Schritt%4</numerusform><numerusform>%1 auf %2: %n Sektionen, geschätzt %3 pro Schritt%4</numerusform></translation>
+        <translation>
+            <numerusform>%1 auf %2: %n Sektion, geschätzt %3 pro Schritt%4</numerusform>
+            <numerusform>%1 auf %2: %n Sektionen, geschätzt %3 pro Schritt%4</numerusform>
+        </translation>
     </message>
     <message>
         <source>unknown arch</source>
@@ -1151,16 +1296,22 @@ Hyperfunktion: %3</translation>
 <context>
     <name>dfc::views::TimelineView</name>
     <message>
-        <source>Open a trace to see the run's timeline</source>
+        <source>Open a trace to see the run&apos;s timeline</source>
         <translation>Öffnen Sie einen Trace, um die Zeitleiste des Laufs zu sehen</translation>
     </message>
     <message numerus="yes">
         <source>%n slice(s), total %1 in %2</source>
-        <translation><numerusform>%n Abschnitt, insgesamt %1 in %2</numerusform><numerusform>%n Abschnitte, insgesamt %1 in %2</numerusform></translation>
+        <translation>
+            <numerusform>%n Abschnitt, insgesamt %1 in %2</numerusform>
+            <numerusform>%n Abschnitte, insgesamt %1 in %2</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n slice(s)</source>
-        <translation><numerusform>%n Abschnitt</numerusform><numerusform>%n Abschnitte</numerusform></translation>
+        <translation>
+            <numerusform>%n Abschnitt</numerusform>
+            <numerusform>%n Abschnitte</numerusform>
+        </translation>
     </message>
     <message>
         <source>start %1, duration %2</source>
@@ -1174,12 +1325,8 @@ Hyperfunktion: %3</translation>
         <translation>Kompiliert Modelle, führt sie aus und zeigt ihren Operatorgraphen, Sektionsablaufplan und die Zeitleisten der Läufe.</translation>
     </message>
     <message>
-        <source>A PEF or a chrome trace (.json) to open.</source>
-        <translation>Eine zu öffnende PEF oder ein Chrome-Trace (.json).</translation>
-    </message>
-    <message>
-        <source>Run store to use ('-' = none).</source>
-        <translation>Zu verwendender Laufspeicher ('-' = keiner).</translation>
+        <source>Run store to use (&apos;-&apos; = none).</source>
+        <translation>Zu verwendender Laufspeicher (&apos;-&apos; = keiner).</translation>
     </message>
     <message>
         <source>Screen to show first: compile, graph, schedule or runs.</source>
@@ -1188,6 +1335,10 @@ Hyperfunktion: %3</translation>
     <message>
         <source>Load the file, save a picture of the window to FILE and exit.</source>
         <translation>Die Datei laden, ein Bild des Fensters in FILE speichern und beenden.</translation>
+    </message>
+    <message>
+        <source>A PEF, a chrome trace (.json) or a model to compile (.onnx, .dfir) to open.</source>
+        <translation>Zu öffnen: eine PEF, ein Chrome-Trace (.json) oder ein zu kompilierendes Modell (.onnx, .dfir).</translation>
     </message>
 </context>
 </TS>
