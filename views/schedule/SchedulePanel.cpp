@@ -199,9 +199,11 @@ void SchedulePanel::rebuildCharts() {
   useSeries->append(pcus);
   useSeries->append(pmus);
   use->addSeries(useSeries);
-  // Against capacity: the axis runs to 100 % unless a section oversubscribes.
-  attachAxes(use, useSeries, categories, d.archPcus > 0 ? tr("% of capacity") : tr("units"),
-             d.archPcus > 0 ? std::max(100.0 / 1.08, maxUse) : maxUse);
+  // Against capacity: the axis runs to 100 % unless a section oversubscribes,
+  // or all use a sliver of the chip (small models at -o0), when bars of under
+  // 1 % would be invisible: then it zooms to the data.
+  const double useTop = d.archPcus <= 0 ? maxUse : maxUse >= 20 ? std::max(100.0 / 1.08, maxUse) : std::max(maxUse, 1.0);
+  attachAxes(use, useSeries, categories, d.archPcus > 0 ? tr("% of capacity") : tr("units"), useTop);
 
   QChart* oldLatency = m_latencyChart->chart();
   QChart* oldUse = m_useChart->chart();
