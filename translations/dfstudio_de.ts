@@ -416,13 +416,6 @@
         <source>op</source>
         <translation>Operation</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 (%n op(s) folded)</source>
-        <translation>
-            <numerusform>%1 (%n Operation zusammengefaltet)</numerusform>
-            <numerusform>%1 (%n Operationen zusammengefaltet)</numerusform>
-        </translation>
-    </message>
     <message>
         <source>role</source>
         <translation>Rolle</translation>
@@ -506,6 +499,10 @@
     <message>
         <source>Model %1 is set; press Compile</source>
         <translation>Modell %1 ist gesetzt; Kompilieren drücken</translation>
+    </message>
+    <message>
+        <source>%1 (%2 ops folded into it)</source>
+        <translation>%1 (%2 Operationen darin zusammengefaltet)</translation>
     </message>
 </context>
 <context>

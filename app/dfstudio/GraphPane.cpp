@@ -62,6 +62,11 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 }
 
+void GraphPane::setColorMode(views::GraphColorMode mode) {
+  m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(mode)));
+  m_view->setColorMode(mode);
+}
+
 void GraphPane::focusSearch() {
   m_search->setFocus(Qt::ShortcutFocusReason);
   m_search->selectAll();

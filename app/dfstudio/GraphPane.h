@@ -3,6 +3,8 @@
 // search box above the GraphView, its legend beside it.
 #include <QWidget>
 
+#include "graph/GraphStyle.h"
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -25,6 +27,7 @@ class GraphPane : public QWidget {
   QComboBox* colorModeBox() const { return m_colorMode; }
   QLineEdit* searchBox() const { return m_search; }
   void focusSearch();  // Ctrl+F
+  void setColorMode(views::GraphColorMode mode);  // view and selector
 
  private:
   void search();

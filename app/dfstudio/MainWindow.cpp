@@ -79,7 +79,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   outer->addWidget(m_details);
   outer->setStretchFactor(0, 4);
   outer->setStretchFactor(1, 1);
-  outer->setSizes({720, 160});
+  outer->setSizes({680, 220});  // node details run to a dozen lines
 
   m_tabs = new QTabWidget(this);
   m_tabs->setDocumentMode(true);
@@ -192,6 +192,8 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
     // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
     m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
                       std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
+    // Folded, a node spans many sections: colour by hyperfunction instead.
+    if (m_graph->graph().collapsed) m_graphPane->setColorMode(views::GraphColorMode::Hyperfunction);
     m_schedule->setData(std::move(result.schedule));
     if (!result.tracePath.isEmpty()) {
       openTrace(result.tracePath);
@@ -316,7 +318,7 @@ void MainWindow::showNode(const views::NodeDetails& node) {
     html += QStringLiteral("<tr><td valign=\"top\"><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
                 .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
   };
-  row(tr("op"), node.opCount > 1 ? tr("%1 (%n op(s) folded)", nullptr, node.opCount).arg(node.op) : node.op);
+  row(tr("op"), node.opCount > 1 ? tr("%1 (%2 ops folded into it)").arg(node.op).arg(node.opCount) : node.op);
   if (!node.role.isEmpty()) row(tr("role"), node.role);
   if (!node.hyperfunction.isEmpty()) row(tr("hyperfunction"), node.hyperfunction);
   for (const auto& [key, value] : node.attributes) row(key, value);

@@ -51,6 +51,7 @@ TEST_CASE("Graph screen opens a gpt2-mini training PEF folded by hyperfunction a
   window.show();
   views::GraphView* view = window.graphView();
   QSignalSpy shown(view, &views::GraphView::layoutShown);
+  window.showScreen(studio::MainWindow::Screen::GraphTimeline);
   window.openPef(QString::fromStdString(compiled->pefPath));
   REQUIRE(waitForLayout(window, shown));
 
@@ -60,8 +61,11 @@ TEST_CASE("Graph screen opens a gpt2-mini training PEF folded by hyperfunction a
   CHECK(view->isCollapsed(scope));
   const size_t foldedCount = view->graph().nodes.size();
 
-  // The legend follows the colour-mode selector.
+  // Folded, it colours by hyperfunction; the legend follows the selector.
   studio::GraphPane* pane = window.graphPane();
+  CHECK(view->colorMode() == views::GraphColorMode::Hyperfunction);
+  pane->colorModeBox()->setCurrentIndex(pane->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::OpType)));
+  CHECK(view->colorMode() == views::GraphColorMode::OpType);
   pane->colorModeBox()->setCurrentIndex(pane->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::Hyperfunction)));
   CHECK(view->colorMode() == views::GraphColorMode::Hyperfunction);
   CHECK(pane->legend()->count() > 1);
@@ -76,6 +80,8 @@ TEST_CASE("Graph screen opens a gpt2-mini training PEF folded by hyperfunction a
   CHECK(details.contains(scope));
   CHECK(details.contains(QStringLiteral("est. PCUs")));
   CHECK(details.contains(QStringLiteral("hypersection")));
+  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR"))
+    window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/graph-details.png"));
 
   shown.clear();
   view->expand(scope);
