@@ -7,30 +7,12 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "support/JsonWriter.h"
+
 namespace dfc::profile {
 namespace {
 
-void appendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
+void appendJsonString(std::string& out, std::string_view s) { support::JsonWriter::appendEscaped(out, s); }
 
 void appendNumber(std::string& out, double d) {
   char buf[32];
