@@ -9,8 +9,18 @@
 
 namespace dfc::pef::detail {
 namespace {
+
 constexpr uint32_t kMaxRank = 16;
+constexpr uint8_t kZeroFilled = 1;  // entry flag: no data follows, the tensor is all zeros
+
+bool allZero(const ir::Tensor& t) {
+  const std::byte* p = t.bytes();
+  for (size_t i = 0; i < t.byteSize(); ++i)
+    if (p[i] != std::byte{0}) return false;
+  return true;
 }
+
+}  // namespace
 
 std::string encodeWeights(const ir::Graph& g) {
   ByteWriter w;
@@ -23,13 +33,17 @@ std::string encodeWeights(const ir::Graph& g) {
     const std::string& name = g.value(id).name;
     w.u32(static_cast<uint32_t>(name.size()));
     w.bytes(name.data(), name.size());
+    // Optimizer state starts at zero and can be twice the weights (Adam): an
+    // all-zero tensor is stored as a flag, not as bytes.
+    bool zeros = allZero(t);
     w.u8(static_cast<uint8_t>(t.dtype()));
-    w.u8(0);
+    w.u8(zeros ? kZeroFilled : 0);
     w.u8(0);
     w.u8(0);
     w.u32(static_cast<uint32_t>(t.shape().size()));
     for (int64_t d : t.shape()) w.u64(static_cast<uint64_t>(d));
     w.u64(t.byteSize());
+    if (zeros) continue;
     w.padTo(kAlign);
     w.bytes(t.bytes(), t.byteSize());
   }
@@ -72,6 +86,11 @@ Status decodeWeights(std::string_view bytes, ir::Graph& g) {
       return makeError("weights for '" + name + "' hold " + std::to_string(size) + " bytes, expected " +
                        std::to_string(v.type.byteSize()));
     if (!seen.insert(v.id).second) return makeError("weights for '" + name + "' appear twice");
+    if (reserved[0] & ~kZeroFilled) return makeError("weights for '" + name + "': unknown flags");
+    if (reserved[0] & kZeroFilled) {
+      g.initializers[v.id] = ir::Tensor(v.type);  // zero-filled by construction
+      continue;
+    }
     size_t dataAt = alignUp(r.pos());
     if (!r.skipTo(dataAt) || size > r.left()) return truncated();
     ir::Tensor t(v.type);
