@@ -59,8 +59,9 @@ class ImportContext {
   bool outputWanted(int i) const { return i < m_node->output_size() && !m_node->output(i).empty(); }
   void setOutput(int i, ir::ValueId v);
 
-  const ir::TensorType& type(ir::ValueId v) const { return m_graph.value(v).type; }
-  const ir::Shape& shape(ir::ValueId v) const { return m_graph.value(v).type.shape; }
+  ir::TensorType type(ir::ValueId v) const { return m_graph.value(v).type; }
+  // By value: mappers add values while they use a shape, and adding may move the graph's value storage.
+  ir::Shape shape(ir::ValueId v) const { return m_graph.value(v).type.shape; }
   int64_t rank(ir::ValueId v) const { return static_cast<int64_t>(m_graph.value(v).type.rank()); }
   const ir::Tensor* constData(ir::ValueId v) const;  // Const values only (Params are not constant)
   Expected<std::vector<int64_t>> constInts(ir::ValueId v, const std::string& what) const;
