@@ -185,6 +185,8 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
     passes::PassManagerOptions po;
     po.afterPass = [&](const ir::Graph& g, int index, const std::string& pass) {
       dump(g, fmt::format("{:02d}-{}", index, pass));
+      // The progress bar follows the passes inside the "passes" stage.
+      if (progress) progress({"passes: " + pass + " done", stageIndex - 1, kStages});
     };
     auto pm = passes::PassManager::create(
         opts.inference ? passes::kDefaultInferencePipeline : passes::kDefaultTrainingPipeline, std::move(po));
