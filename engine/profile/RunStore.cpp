@@ -70,6 +70,18 @@ RunRecord runFromRow(const SqliteStatement& q) {
   return r;
 }
 
+// Steps `q` to the end, turning each row into a T with `fromRow`.
+template <typename T, typename RowFn>
+Expected<std::vector<T>> readRows(SqliteStatement& q, RowFn fromRow) {
+  std::vector<T> out;
+  for (auto row = q.step();; row = q.step()) {
+    DFC_TRY(row);
+    if (!*row) break;
+    out.push_back(fromRow(q));
+  }
+  return out;
+}
+
 }  // namespace
 
 struct RunStore::Impl {
@@ -258,37 +270,28 @@ Expected<std::vector<CompileRecord>> RunStore::listCompiles() {
       "SELECT id, pef_path, pef_name, model, args, opt_level, arch, batch_size, inference, started_at, duration_ms "
       "FROM compiles ORDER BY id DESC");
   DFC_TRY(q);
-  std::vector<CompileRecord> out;
-  for (auto row = q->step();; row = q->step()) {
-    DFC_TRY(row);
-    if (!*row) break;
-    CompileRecord& c = out.emplace_back();
-    c.id = q->columnInt(0);
-    c.pefPath = q->columnText(1);
-    c.pefName = q->columnText(2);
-    c.model = q->columnText(3);
-    c.args = q->columnText(4);
-    c.optLevel = q->columnText(5);
-    c.arch = q->columnText(6);
-    c.batchSize = static_cast<int>(q->columnInt(7));
-    c.inference = q->columnInt(8) != 0;
-    c.startedAt = q->columnText(9);
-    c.durationMs = q->columnDouble(10);
-  }
-  return out;
+  return readRows<CompileRecord>(*q, [](const SqliteStatement& q) {
+    CompileRecord c;
+    c.id = q.columnInt(0);
+    c.pefPath = q.columnText(1);
+    c.pefName = q.columnText(2);
+    c.model = q.columnText(3);
+    c.args = q.columnText(4);
+    c.optLevel = q.columnText(5);
+    c.arch = q.columnText(6);
+    c.batchSize = static_cast<int>(q.columnInt(7));
+    c.inference = q.columnInt(8) != 0;
+    c.startedAt = q.columnText(9);
+    c.durationMs = q.columnDouble(10);
+    return c;
+  });
 }
 
 Expected<std::vector<RunRecord>> RunStore::listRuns() {
   std::lock_guard lock(m_impl->mutex);
   auto q = m_impl->db.prepare(std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id DESC");
   DFC_TRY(q);
-  std::vector<RunRecord> out;
-  for (auto row = q->step();; row = q->step()) {
-    DFC_TRY(row);
-    if (!*row) break;
-    out.push_back(runFromRow(*q));
-  }
-  return out;
+  return readRows<RunRecord>(*q, runFromRow);
 }
 
 Expected<std::vector<SectionRecord>> RunStore::sectionsOfCompile(int64_t compileId) {
@@ -298,23 +301,20 @@ Expected<std::vector<SectionRecord>> RunStore::sectionsOfCompile(int64_t compile
       "FROM sections WHERE compile_id=? ORDER BY rowid");
   DFC_TRY(q);
   q->bind(1, compileId);
-  std::vector<SectionRecord> out;
-  for (auto row = q->step();; row = q->step()) {
-    DFC_TRY(row);
-    if (!*row) break;
-    SectionRecord& s = out.emplace_back();
-    s.sectionId = static_cast<int>(q->columnInt(0));
-    s.name = q->columnText(1);
-    s.type = q->columnText(2);
-    s.hyperfunction = q->columnText(3);
-    s.hypersection = q->columnText(4);
-    s.numNodes = static_cast<int>(q->columnInt(5));
-    s.pcus = static_cast<int>(q->columnInt(6));
-    s.pmus = static_cast<int>(q->columnInt(7));
-    s.estLatencyUs = q->columnDouble(8);
-    s.flop = q->columnDouble(9);
-  }
-  return out;
+  return readRows<SectionRecord>(*q, [](const SqliteStatement& q) {
+    SectionRecord s;
+    s.sectionId = static_cast<int>(q.columnInt(0));
+    s.name = q.columnText(1);
+    s.type = q.columnText(2);
+    s.hyperfunction = q.columnText(3);
+    s.hypersection = q.columnText(4);
+    s.numNodes = static_cast<int>(q.columnInt(5));
+    s.pcus = static_cast<int>(q.columnInt(6));
+    s.pmus = static_cast<int>(q.columnInt(7));
+    s.estLatencyUs = q.columnDouble(8);
+    s.flop = q.columnDouble(9);
+    return s;
+  });
 }
 
 Expected<std::optional<int64_t>> RunStore::latestCompileForPef(const std::string& pefPath) {
@@ -347,20 +347,17 @@ Expected<std::vector<SectionCallRecord>> RunStore::sectionCalls(int64_t runId) {
       "WHERE run_id=? ORDER BY call_index, rowid");
   DFC_TRY(q);
   q->bind(1, runId);
-  std::vector<SectionCallRecord> out;
-  for (auto row = q->step();; row = q->step()) {
-    DFC_TRY(row);
-    if (!*row) break;
-    SectionCallRecord& c = out.emplace_back();
-    c.sectionId = static_cast<int>(q->columnInt(0));
-    c.callIndex = q->columnInt(1);
-    c.step = q->columnInt(2);
-    c.startUs = q->columnDouble(3);
-    c.durationUs = q->columnDouble(4);
-    c.estLatencyUs = q->columnDouble(5);
-    c.bytes = q->columnDouble(6);
-  }
-  return out;
+  return readRows<SectionCallRecord>(*q, [](const SqliteStatement& q) {
+    SectionCallRecord c;
+    c.sectionId = static_cast<int>(q.columnInt(0));
+    c.callIndex = q.columnInt(1);
+    c.step = q.columnInt(2);
+    c.startUs = q.columnDouble(3);
+    c.durationUs = q.columnDouble(4);
+    c.estLatencyUs = q.columnDouble(5);
+    c.bytes = q.columnDouble(6);
+    return c;
+  });
 }
 
 Expected<std::vector<MetricRecord>> RunStore::metrics(int64_t runId) {
@@ -368,17 +365,14 @@ Expected<std::vector<MetricRecord>> RunStore::metrics(int64_t runId) {
   auto q = m_impl->db.prepare("SELECT step, epoch, name, value FROM metrics WHERE run_id=? ORDER BY rowid");
   DFC_TRY(q);
   q->bind(1, runId);
-  std::vector<MetricRecord> out;
-  for (auto row = q->step();; row = q->step()) {
-    DFC_TRY(row);
-    if (!*row) break;
-    MetricRecord& m = out.emplace_back();
-    m.step = q->columnInt(0);
-    m.epoch = static_cast<int>(q->columnInt(1));
-    m.name = q->columnText(2);
-    m.value = q->columnDouble(3);
-  }
-  return out;
+  return readRows<MetricRecord>(*q, [](const SqliteStatement& q) {
+    MetricRecord m;
+    m.step = q.columnInt(0);
+    m.epoch = static_cast<int>(q.columnInt(1));
+    m.name = q.columnText(2);
+    m.value = q.columnDouble(3);
+    return m;
+  });
 }
 
 Expected<int> RunStore::schemaVersion() {
