@@ -346,24 +346,32 @@ void CompilePanel::startCompile() {
   }));
 }
 
-void CompilePanel::onCompileDone() {
-  const CompileOutcome out = m_compileWatcher.result();
+std::optional<QString> CompilePanel::endWork(const QString& error, const QString& cancelledText,
+                                             const QString& failedText) {
   const bool cancelled = m_cancelFlag && m_cancelFlag->load();
   setBusy(false, {});
   m_progress->setRange(0, 1);
-  if (!out.error.isEmpty()) {
-    m_progress->setValue(0);
-    m_progress->setFormat(cancelled ? tr("cancelled") : tr("failed"));
-    const QString message = cancelled ? tr("Compile cancelled.") : tr("Compile failed: %1").arg(out.error);
-    reportError(message);
-    emit compileFinished(false, {}, message);
+  if (error.isEmpty()) {
+    m_progress->setValue(1);
+    m_progress->setFormat(tr("done"));
+    return std::nullopt;
+  }
+  m_progress->setValue(0);
+  m_progress->setFormat(cancelled ? tr("cancelled") : tr("failed"));
+  const QString message = cancelled ? cancelledText : failedText;
+  reportError(message);
+  return message;
+}
+
+void CompilePanel::onCompileDone() {
+  const CompileOutcome out = m_compileWatcher.result();
+  if (auto failure = endWork(out.error, tr("Compile cancelled."), tr("Compile failed: %1").arg(out.error))) {
+    emit compileFinished(false, {}, *failure);
     return;
   }
   const auto& r = out.result;
   m_lastPef = fromStd(r.pefPath);
   m_runPef->setText(m_lastPef);
-  m_progress->setValue(1);
-  m_progress->setFormat(tr("done"));
   const QString message = tr("Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; "
                              "estimated %7 µs per step.\nPEF: %8")
                               .arg(r.numNodes)
@@ -400,20 +408,11 @@ void CompilePanel::startRun() {
 
 void CompilePanel::onRunDone() {
   const RunOutcome out = m_runWatcher.result();
-  const bool cancelled = m_cancelFlag && m_cancelFlag->load();
-  setBusy(false, {});
-  m_progress->setRange(0, 1);
-  if (!out.error.isEmpty()) {
-    m_progress->setValue(0);
-    m_progress->setFormat(cancelled ? tr("cancelled") : tr("failed"));
-    const QString message = cancelled ? tr("Run cancelled.") : tr("Run failed: %1").arg(out.error);
-    reportError(message);
-    emit runFinished(false, {}, message);
+  if (auto failure = endWork(out.error, tr("Run cancelled."), tr("Run failed: %1").arg(out.error))) {
+    emit runFinished(false, {}, *failure);
     return;
   }
   const auto& r = out.result;
-  m_progress->setValue(1);
-  m_progress->setFormat(tr("done"));
   QString message = tr("Run finished: %n training step(s)", nullptr, static_cast<int>(r.steps));
   if (r.finalLoss) message += tr(", final loss %1").arg(*r.finalLoss, 0, 'f', 4);
   if (r.testSamples > 0) message += tr(", test accuracy %1 %").arg(r.testAccuracy * 100.0, 0, 'f', 2);

@@ -1,4 +1,6 @@
 #pragma once
+
+#include <optional>
 // The compile screen: pick a model, set every `dfc compile` option, Compile
 // on a worker thread with a progress bar that follows the stages and a Cancel
 // that stops it between stages; then Run the PEF (also on a worker). A log
@@ -87,6 +89,9 @@ class CompilePanel : public QWidget {
   void setBusy(bool busy, const QString& what);
   void onCompileDone();
   void onRunDone();
+  // The shared ending of a compile or a run: idles the form and, when `error` is set,
+  // reports the failure (or the cancel) and returns its message.
+  std::optional<QString> endWork(const QString& error, const QString& cancelledText, const QString& failedText);
   void reportError(const QString& message);
 
   QString m_dbPath;
