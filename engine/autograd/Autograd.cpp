@@ -11,6 +11,9 @@ using ir::ValueId;
 
 namespace {
 
+// Optimizer state starts at zero: a recipe, so it costs nothing until the runtime loads it.
+ir::Tensor zerosLike(const ir::TensorType& type) { return ir::Tensor::deferred(type, {}); }
+
 bool validValue(const ir::Graph& g, ValueId v) { return v >= 0 && static_cast<size_t>(v) < g.values.size(); }
 
 // The layer scope a parameter belongs to: that of its first reader.
@@ -120,8 +123,10 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
   TrainingGraph tg;
   ir::Graph& g = tg.graph;
   g = forward;
-  // Copies of a Tensor alias their buffer; clone so training never writes into the caller's weights.
-  for (auto& [id, tensor] : g.initializers) tensor = tensor.clone();
+  // Copies of a Tensor alias their buffer; clone so training never writes into the
+  // caller's weights. Deferred ones (recipes) have no buffer to share.
+  for (auto& [id, tensor] : g.initializers)
+    if (!tensor.isDeferred()) tensor = tensor.clone();
   tg.image = image;
   tg.logits = logits;
   ir::Shape labelShape{logitsType.shape[0]};
@@ -172,8 +177,8 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
     std::string pname = g.value(p).name;
     emitter.setContext(scopeOfParam(g, users, p), ir::NodeRole::Optimizer, pname);
     if (config.optimizer == Optimizer::Adam) {
-      ValueId m = g.addConst(emitter.uniqueValueName(pname + ".adam_m"), ir::Tensor(g.value(p).type));
-      ValueId v = g.addConst(emitter.uniqueValueName(pname + ".adam_v"), ir::Tensor(g.value(p).type));
+      ValueId m = g.addConst(emitter.uniqueValueName(pname + ".adam_m"), zerosLike(g.value(p).type));
+      ValueId v = g.addConst(emitter.uniqueValueName(pname + ".adam_v"), zerosLike(g.value(p).type));
       auto outs = emitter.emitMulti(ir::OpKind::AdamUpdate, {p, (*grads)[i], m, v, tg.lr, step},
                                     {{"beta1", config.beta1},
                                      {"beta2", config.beta2},
@@ -190,8 +195,7 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
       if (!np) return np.error();
       g.updates.push_back({p, *np});
     } else {
-      ir::Tensor zeros(g.value(p).type);
-      ValueId velocity = g.addConst(emitter.uniqueValueName(pname + ".velocity"), std::move(zeros));
+      ValueId velocity = g.addConst(emitter.uniqueValueName(pname + ".velocity"), zerosLike(g.value(p).type));
       auto outs = emitter.emitMulti(ir::OpKind::MomentumUpdate, {p, (*grads)[i], velocity, tg.lr},
                                     {{"momentum", config.momentum}, {"weight_decay", config.weightDecay}},
                                     "momentum_update");

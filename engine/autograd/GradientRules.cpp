@@ -24,6 +24,8 @@ bool isConstOne(const ir::Graph& g, ValueId v) {
   if (g.value(v).kind != ir::ValueKind::Const) return false;
   auto it = g.initializers.find(v);
   if (it == g.initializers.end() || it->second.dtype() != ir::DType::F32) return false;
+  if (const ir::InitRecipe* r = it->second.recipe())
+    return r->kind == ir::InitRecipe::Kind::Fill && r->value == 1.0;
   auto data = it->second.span<float>();
   return std::all_of(data.begin(), data.end(), [](float x) { return x == 1.0f; });
 }

@@ -61,12 +61,11 @@ Expected<frontend::Model> loadDfirModel(const std::string& path, uint64_t seed) 
   std::mt19937_64 rng(seed);
   for (ir::ValueId p : m.graph.params()) {
     if (m.graph.initializers.count(p)) continue;
-    ir::Tensor t(m.graph.value(p).type);
-    int64_t fanIn = t.shape().size() > 1 ? t.numElements() / t.shape()[0] : t.numElements();
+    const ir::TensorType& type = m.graph.value(p).type;
+    if (type.dtype != ir::DType::F32) return makeError(path + ": param '" + m.graph.value(p).name + "' is not f32 and has no data");
+    int64_t fanIn = type.rank() > 1 ? type.numElements() / type.shape[0] : type.numElements();
     double bound = 1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(fanIn, 1)));
-    std::uniform_real_distribution<float> dist(static_cast<float>(-bound), static_cast<float>(bound));
-    for (float& x : t.span<float>()) x = dist(rng);
-    m.graph.initializers[p] = std::move(t);
+    m.graph.initializers[p] = ir::Tensor::deferred(type, {ir::InitRecipe::Kind::Uniform, bound, rng() >> 1});
   }
   return m;
 }

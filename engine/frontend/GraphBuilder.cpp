@@ -53,13 +53,6 @@ bool GraphBuilder::usable(const std::vector<ValueId>& inputs) {
   return true;
 }
 
-// Our own uniform (top 53 bits of the engine) so weights are identical on every
-// standard library, unlike std::uniform_real_distribution.
-float GraphBuilder::uniform(double bound) {
-  double u = static_cast<double>(m_rng() >> 11) * 0x1.0p-53;
-  return static_cast<float>(-bound + 2.0 * bound * u);
-}
-
 ValueId GraphBuilder::input(const std::string& name, ir::TensorType type) {
   if (!m_status.ok()) return ir::kNoValue;
   return m_graph.addInput(uniqueName(scoped(name), m_valueNames), std::move(type));
@@ -71,9 +64,10 @@ ValueId GraphBuilder::param(const std::string& name, ir::Tensor initial) {
 }
 
 ValueId GraphBuilder::paramUniform(const std::string& name, ir::Shape shape, double bound) {
-  ir::Tensor t(ir::TensorType{ir::DType::F32, std::move(shape)});
-  for (float& x : t.span<float>()) x = uniform(bound);
-  return param(name, std::move(t));
+  // A recipe, not data: each param draws from its own stream seeded from the
+  // builder's, so materializing one never depends on the others.
+  ir::InitRecipe recipe{ir::InitRecipe::Kind::Uniform, bound, m_rng() >> 1};
+  return param(name, ir::Tensor::deferred(ir::TensorType{ir::DType::F32, std::move(shape)}, recipe));
 }
 
 ValueId GraphBuilder::constant(const std::string& name, ir::Tensor data) {

@@ -81,7 +81,6 @@ class GraphBuilder {
   std::string uniqueName(const std::string& base, std::set<std::string>& taken);
   bool usable(const std::vector<ir::ValueId>& inputs);
   void fail(Error error);
-  float uniform(double bound);
 
   ir::Graph& m_graph;
   std::mt19937_64 m_rng;

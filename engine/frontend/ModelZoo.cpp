@@ -98,9 +98,8 @@ ir::ValueId op1(GraphBuilder& b, ir::OpKind kind, std::vector<ir::ValueId> in, i
 }
 
 ir::ValueId filledParam(GraphBuilder& b, const std::string& name, ir::Shape shape, float value) {
-  ir::Tensor t(ir::TensorType{ir::DType::F32, std::move(shape)});
-  for (float& x : t.span<float>()) x = value;
-  return b.param(name, std::move(t));
+  ir::InitRecipe fill{ir::InitRecipe::Kind::Fill, value, 0};
+  return b.param(name, ir::Tensor::deferred(ir::TensorType{ir::DType::F32, std::move(shape)}, fill));
 }
 
 }  // namespace zoo

@@ -49,6 +49,7 @@ class Parser {
   Expected<std::vector<int64_t>> parseIntList();
   Expected<Attribute> parseAttrValue();
   Expected<Tensor> parseData(const TensorType& type);
+  Expected<Tensor> parseRecipe(const TensorType& type);
   Expected<ValueId> parseRef();
   Expected<std::vector<ValueId>> parseRefList();
   Status parseDecl(ValueKind kind);
@@ -137,6 +138,39 @@ Expected<Attribute> Parser::parseAttrValue() {
   return Attribute(d);
 }
 
+// zeros() | fill(X) | uniform(BOUND, SEED): data made when the tensor is loaded.
+Expected<Tensor> Parser::parseRecipe(const TensorType& type) {
+  const Token& word = next();
+  InitRecipe r;
+  size_t numbers = 0;
+  if (word.text == "zeros") r.kind = InitRecipe::Kind::Zeros;
+  else if (word.text == "fill") r.kind = InitRecipe::Kind::Fill, numbers = 1;
+  else if (word.text == "uniform") r.kind = InitRecipe::Kind::Uniform, numbers = 2;
+  else return failAt(word, "expected data [...] or an init recipe zeros(), fill(X), uniform(BOUND, SEED), found '" + word.text + "'");
+  if (r.kind != InitRecipe::Kind::Zeros && type.dtype != DType::F32)
+    return failAt(word, word.text + "() needs an f32 value, not " + type.toString());
+  DFC_TRY(expectPunct("("));
+  for (size_t i = 0; i < numbers; ++i) {
+    if (i) DFC_TRY(expectPunct(","));
+    const Token& at = cur();
+    auto v = parseAttrValue();
+    DFC_TRY(v);
+    if (i == 1) {
+      if (!std::holds_alternative<int64_t>(*v) || std::get<int64_t>(*v) < 0)
+        return failAt(at, "uniform(): the seed must be a non-negative integer");
+      r.seed = static_cast<uint64_t>(std::get<int64_t>(*v));
+      continue;
+    }
+    if (auto* d = std::get_if<double>(&*v)) r.value = *d;
+    else if (auto* n = std::get_if<int64_t>(&*v)) r.value = static_cast<double>(*n);
+    else return failAt(at, word.text + "(): expected a number");
+    if (!std::isfinite(r.value) || (r.kind == InitRecipe::Kind::Uniform && r.value < 0))
+      return failAt(at, word.text + "(): bad value " + at.text);
+  }
+  DFC_TRY(expectPunct(")"));
+  return Tensor::deferred(type, r);
+}
+
 Expected<Tensor> Parser::parseData(const TensorType& type) {
   const Token& open = cur();
   DFC_TRY(expectPunct("["));
@@ -217,7 +251,7 @@ Status Parser::parseDecl(ValueKind kind) {
   if (isPunct("=")) {
     if (kind != ValueKind::Param && kind != ValueKind::Const) return fail("only param and const values take data");
     next();
-    auto data = parseData(*type);
+    auto data = cur().kind == TokKind::Word ? parseRecipe(*type) : parseData(*type);
     DFC_TRY(data);
     m_g.initializers[*id] = std::move(*data);
   }

@@ -67,6 +67,7 @@ class GraphPrinter {
   void emitNode(const Node& n);
   void emitDecl(ValueId id);
   void emitData(const Tensor& t);
+  void emitRecipe(const InitRecipe& r);
   static void appendFloat(std::string& out, double d, bool markFloat);
 
   const Graph& m_g;
@@ -108,6 +109,22 @@ bool GraphPrinter::canEmitNode(const Node& n, ValueId next) const {
   return true;
 }
 
+void GraphPrinter::emitRecipe(const InitRecipe& r) {
+  switch (r.kind) {
+    case InitRecipe::Kind::Zeros: m_out += " = zeros()"; return;
+    case InitRecipe::Kind::Fill:
+      m_out += " = fill(";
+      appendFloat(m_out, r.value, true);
+      m_out += ')';
+      return;
+    case InitRecipe::Kind::Uniform:
+      m_out += " = uniform(";
+      appendFloat(m_out, r.value, true);
+      m_out += ", " + std::to_string(r.seed) + ')';
+      return;
+  }
+}
+
 void GraphPrinter::emitData(const Tensor& t) {
   m_out += " = [";
   auto n = static_cast<size_t>(t.numElements());
@@ -145,7 +162,10 @@ void GraphPrinter::emitDecl(ValueId id) {
   m_out += ref(id) + " : " + v.type.toString();
   bool wantData = (v.kind == ValueKind::Const && m_opts.withConstData) || (v.kind == ValueKind::Param && m_opts.withWeights);
   auto it = m_g.initializers.find(id);
-  if (wantData && it != m_g.initializers.end() && !it->second.empty()) emitData(it->second);
+  if (wantData && it != m_g.initializers.end() && !it->second.empty()) {
+    if (const InitRecipe* r = it->second.recipe()) emitRecipe(*r);
+    else emitData(it->second);
+  }
   m_out += '\n';
   m_emitted[static_cast<size_t>(id)] = true;
 }

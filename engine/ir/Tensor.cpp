@@ -1,8 +1,10 @@
 #include "ir/Tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <random>
 
 namespace dfc::ir {
 
@@ -71,8 +73,37 @@ Tensor Tensor::scalarF32(float value) {
   return t;
 }
 
+Tensor Tensor::deferred(TensorType type, InitRecipe recipe) {
+  Tensor t;
+  t.m_type = std::move(type);
+  t.m_recipe = recipe;
+  return t;
+}
+
+namespace {
+
+// The same uniform draw as the model builders always used: the top 53 bits of
+// the engine, so the data is identical on every standard library.
+void fillUniform(std::span<float> out, double bound, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (float& x : out) {
+    double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    x = static_cast<float>(-bound + 2.0 * bound * u);
+  }
+}
+
+}  // namespace
+
 Tensor Tensor::clone() const {
   if (empty()) return {};
+  if (m_recipe) {
+    Tensor t(m_type);  // zero-filled
+    if (m_recipe->kind == InitRecipe::Kind::Fill && m_type.dtype == DType::F32)
+      std::fill(t.span<float>().begin(), t.span<float>().end(), static_cast<float>(m_recipe->value));
+    else if (m_recipe->kind == InitRecipe::Kind::Uniform && m_type.dtype == DType::F32)
+      fillUniform(t.span<float>(), m_recipe->value, m_recipe->seed);
+    return t;
+  }
   Tensor t(m_type);
   std::memcpy(t.bytes(), bytes(), byteSize());
   return t;

@@ -46,7 +46,8 @@ bool GraphRewriter::isConstant(ValueId v) const {
 const ir::Tensor* GraphRewriter::constData(ValueId v) const {
   if (!isConstant(v)) return nullptr;
   const ir::Tensor& t = m_g.initializers.at(v);
-  return t.empty() ? nullptr : &t;
+  // Deferred consts (optimizer state recipes) are not folded: they would become data.
+  return t.empty() || t.isDeferred() ? nullptr : &t;
 }
 
 std::string GraphRewriter::uniqueValueName(const std::string& base) const {

@@ -19,7 +19,7 @@
 namespace dfc::pef {
 
 constexpr uint16_t kPefMajorVersion = 1;
-constexpr uint16_t kPefMinorVersion = 0;
+constexpr uint16_t kPefMinorVersion = 1;  // 1: weight entries may be init recipes
 
 struct PefMeta {
   std::string pefName;

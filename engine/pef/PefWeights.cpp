@@ -1,7 +1,13 @@
 // The weights chunk: per initializer (Params and Consts alike)
-//   u32 name length, name, u8 dtype, u8[3] reserved, u32 rank, i64 dims[rank],
-//   u64 byte size, zero padding to a 64-byte boundary, raw data.
+//   u32 name length, name, u8 dtype, u8 flags, u8[2] reserved, u32 rank, i64 dims[rank],
+//   u64 byte size, then by flags:
+//     0:           zero padding to a 64-byte boundary, raw data
+//     kZeroFilled: nothing (all zeros)
+//     kRecipe:     u8 kind, u8[7] reserved, f64 value (bits), u64 seed: an init recipe
 // Chunks start 64-byte aligned in the file, so the data is aligned there too.
+#include <bit>
+#include <cmath>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,12 +18,23 @@ namespace {
 
 constexpr uint32_t kMaxRank = 16;
 constexpr uint8_t kZeroFilled = 1;  // entry flag: no data follows, the tensor is all zeros
+constexpr uint8_t kRecipe = 2;      // entry flag: an init recipe follows instead of data
 
 bool allZero(const ir::Tensor& t) {
   const std::byte* p = t.bytes();
-  for (size_t i = 0; i < t.byteSize(); ++i)
-    if (p[i] != std::byte{0}) return false;
-  return true;
+  const size_t n = t.byteSize();
+  return n == 0 || (p[0] == std::byte{0} && std::memcmp(p, p + 1, n - 1) == 0);
+}
+
+Status checkRecipe(const std::string& name, const ir::InitRecipe& r, ir::DType dtype) {
+  using Kind = ir::InitRecipe::Kind;
+  if (r.kind != Kind::Zeros && r.kind != Kind::Fill && r.kind != Kind::Uniform)
+    return makeError("weights for '" + name + "': unknown init recipe kind " + std::to_string(static_cast<int>(r.kind)));
+  if (r.kind != Kind::Zeros && dtype != ir::DType::F32)
+    return makeError("weights for '" + name + "': fill and uniform recipes need f32");
+  if (!std::isfinite(r.value) || (r.kind == Kind::Uniform && r.value < 0))
+    return makeError("weights for '" + name + "': bad init recipe value");
+  return {};
 }
 
 }  // namespace
@@ -33,16 +50,24 @@ std::string encodeWeights(const ir::Graph& g) {
     const std::string& name = g.value(id).name;
     w.u32(static_cast<uint32_t>(name.size()));
     w.bytes(name.data(), name.size());
-    // Optimizer state starts at zero and can be twice the weights (Adam): an
-    // all-zero tensor is stored as a flag, not as bytes.
-    bool zeros = allZero(t);
+    // Zoo weights and optimizer state are recipes (a few bytes, not megabytes);
+    // an all-zero tensor with data is stored as a flag, not as bytes.
+    const ir::InitRecipe* recipe = t.recipe();
+    bool zeros = !recipe && allZero(t);
     w.u8(static_cast<uint8_t>(t.dtype()));
-    w.u8(zeros ? kZeroFilled : 0);
+    w.u8(recipe ? kRecipe : zeros ? kZeroFilled : 0);
     w.u8(0);
     w.u8(0);
     w.u32(static_cast<uint32_t>(t.shape().size()));
     for (int64_t d : t.shape()) w.u64(static_cast<uint64_t>(d));
     w.u64(t.byteSize());
+    if (recipe) {
+      w.u8(static_cast<uint8_t>(recipe->kind));
+      for (int i = 0; i < 7; ++i) w.u8(0);
+      w.u64(std::bit_cast<uint64_t>(recipe->value));
+      w.u64(recipe->seed);
+      continue;
+    }
     if (zeros) continue;
     w.padTo(kAlign);
     w.bytes(t.bytes(), t.byteSize());
@@ -86,7 +111,17 @@ Status decodeWeights(std::string_view bytes, ir::Graph& g) {
       return makeError("weights for '" + name + "' hold " + std::to_string(size) + " bytes, expected " +
                        std::to_string(v.type.byteSize()));
     if (!seen.insert(v.id).second) return makeError("weights for '" + name + "' appear twice");
-    if (reserved[0] & ~kZeroFilled) return makeError("weights for '" + name + "': unknown flags");
+    if (reserved[0] != 0 && reserved[0] != kZeroFilled && reserved[0] != kRecipe)
+      return makeError("weights for '" + name + "': unknown flags " + std::to_string(reserved[0]));
+    if (reserved[0] == kRecipe) {
+      uint8_t kind = 0, pad[7];
+      uint64_t valueBits = 0, seed = 0;
+      if (!r.u8(kind) || !r.bytes(pad, 7) || !r.u64(valueBits) || !r.u64(seed)) return truncated();
+      ir::InitRecipe recipe{static_cast<ir::InitRecipe::Kind>(kind), std::bit_cast<double>(valueBits), seed};
+      DFC_TRY(checkRecipe(name, recipe, v.type.dtype));
+      g.initializers[v.id] = ir::Tensor::deferred(v.type, recipe);
+      continue;
+    }
     if (reserved[0] & kZeroFilled) {
       g.initializers[v.id] = ir::Tensor(v.type);  // zero-filled by construction
       continue;

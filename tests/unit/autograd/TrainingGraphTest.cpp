@@ -7,6 +7,7 @@
 #include "autograd/Autograd.h"
 #include "frontend/ModelZoo.h"
 #include "runtime/Reference.h"
+#include "unit/WeightData.h"
 
 using namespace dfc;
 using ir::ValueId;
@@ -65,7 +66,7 @@ TEST_CASE("lenet training graph: inputs, outputs, one momentum update per param 
     CHECK(g.value(v).kind == ir::ValueKind::Const);
     CHECK(g.value(v).type == g.value(p).type);
     CHECK(updated.count(v) == 1);
-    auto vz = g.initializers.at(v).span<float>();
+    auto vz = weightData(g, v);
     CHECK(std::all_of(vz.begin(), vz.end(), [](float x) { return x == 0.0f; }));
   }
 
@@ -94,13 +95,13 @@ TEST_CASE("building a training graph leaves the forward model's weights untouche
   auto m = frontend::buildZooModel("logreg", 2);
   REQUIRE(m.ok());
   ValueId w = m->graph.findValue("fc/weight");
-  float before = m->graph.initializers.at(w).data<float>()[0];
+  float before = weightData(m->graph, w)[0];
   auto tg = autograd::buildTrainingGraph(m->graph, m->image, m->logits, {autograd::Optimizer::Sgd});
   REQUIRE(tg.ok());
   auto feeds = batchFeeds(*tg, 2, 0.5f);
   step(*tg, feeds);
-  CHECK(m->graph.initializers.at(w).data<float>()[0] == before);
-  CHECK(tg->graph.initializers.at(w).data<float>()[0] != before);
+  CHECK(weightData(m->graph, w)[0] == before);
+  CHECK(weightData(tg->graph, w)[0] != before);
 }
 
 TEST_CASE("one SGD step on lenet lowers the loss of a fixed batch") {
@@ -123,7 +124,7 @@ TEST_CASE("momentum steps on mlp lower the loss and fill the velocity") {
   CHECK(third < first);
   ValueId v = tg.graph.findValue("fc1/weight.velocity");
   REQUIRE(v != ir::kNoValue);
-  auto vd = tg.graph.initializers.at(v).span<float>();
+  auto vd = weightData(tg.graph, v);
   CHECK(std::any_of(vd.begin(), vd.end(), [](float x) { return x != 0.0f; }));
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "frontend/GraphBuilder.h"
+#include "unit/WeightData.h"
 
 using namespace dfc;
 using frontend::GraphBuilder;
@@ -82,7 +83,7 @@ TEST_CASE("linear layer uses a [out,in] weight with Kaiming-uniform bounds, dete
   CHECK(matmulNode.intAttr("trans_b") == 1);
   CHECK(g.nodes[1].op == ir::OpKind::BiasAdd);
 
-  auto wd = g.initializers.at(w).span<float>();
+  auto wd = weightData(g, w);
   float maxAbs = 0;
   double mean = 0;
   for (float v : wd) {
@@ -93,12 +94,12 @@ TEST_CASE("linear layer uses a [out,in] weight with Kaiming-uniform bounds, dete
   CHECK(maxAbs <= 0.1f);     // 1/sqrt(100)
   CHECK(maxAbs > 0.09f);     // and fills the range
   CHECK(std::fabs(mean) < 0.01);
-  for (float v : g.initializers.at(bias).span<float>()) CHECK(std::fabs(v) <= 0.1f);
+  for (float v : weightData(g, bias)) CHECK(std::fabs(v) <= 0.1f);
 
   ir::Graph same = build(7), other = build(8);
-  auto a = same.initializers.at(w).span<float>();
+  auto a = weightData(same, w);
   CHECK(std::equal(a.begin(), a.end(), wd.begin()));
-  auto c = other.initializers.at(other.findValue("fc1/weight")).span<float>();
+  auto c = weightData(other, other.findValue("fc1/weight"));
   CHECK_FALSE(std::equal(c.begin(), c.end(), wd.begin()));
 }
 

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "frontend/ModelZoo.h"
+#include "unit/WeightData.h"
 
 using namespace dfc;
 
@@ -43,8 +44,8 @@ TEST_CASE("zoo weights are deterministic in the seed") {
        c = frontend::buildZooModel("mlp", 1, 6);
   REQUIRE((a.ok() && b.ok() && c.ok()));
   ir::ValueId w = a->graph.findValue("fc2/weight");
-  auto x = a->graph.initializers.at(w).span<float>(), y = b->graph.initializers.at(w).span<float>(),
-       z = c->graph.initializers.at(w).span<float>();
+  auto x = weightData(a->graph, w), y = weightData(b->graph, w),
+       z = weightData(c->graph, w);
   CHECK(std::equal(x.begin(), x.end(), y.begin()));
   CHECK_FALSE(std::equal(x.begin(), x.end(), z.begin()));
 }

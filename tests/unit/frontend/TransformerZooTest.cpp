@@ -5,6 +5,7 @@
 
 #include "frontend/ModelZoo.h"
 #include "ir/Verifier.h"
+#include "unit/WeightData.h"
 
 using namespace dfc;
 using frontend::ZooOptions;
@@ -126,8 +127,8 @@ TEST_CASE("transformer weights are deterministic in the seed") {
   REQUIRE((x.ok() && y.ok() && z.ok()));
   ir::ValueId w = x->graph.findValue("h.1/mlp/c_fc.weight");
   REQUIRE(w != ir::kNoValue);
-  auto p = x->graph.initializers.at(w).span<float>(), q = y->graph.initializers.at(w).span<float>(),
-       r = z->graph.initializers.at(w).span<float>();
+  auto p = weightData(x->graph, w), q = weightData(y->graph, w),
+       r = weightData(z->graph, w);
   CHECK(std::equal(p.begin(), p.end(), q.begin()));
   CHECK_FALSE(std::equal(p.begin(), p.end(), r.begin()));
 }

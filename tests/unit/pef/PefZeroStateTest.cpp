@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "pef/Pef.h"
+#include "pef/PefFormat.h"
 
 using namespace dfc;
 
@@ -76,4 +77,30 @@ TEST_CASE("all-zero optimizer state is stored as a flag and reads back as zeros"
 
   std::filesystem::remove(zeroPath);
   std::filesystem::remove(densePath);
+}
+
+TEST_CASE("init recipes round-trip through the weights chunk and bad ones are refused", "[pef]") {
+  ir::Graph g;
+  g.name = "recipes";
+  ir::ValueId w = g.addParam("w", ir::Tensor::deferred({ir::DType::F32, {64, 64}}, {ir::InitRecipe::Kind::Uniform, 0.5, 77}));
+  ir::ValueId s = g.addConst("s", ir::Tensor::deferred({ir::DType::F32, {64, 64}}, {}));
+  std::string bytes = pef::detail::encodeWeights(g);
+  CHECK(bytes.size() < 256);  // two recipes, not 32 KiB of data
+
+  ir::Graph back = g;
+  back.initializers.clear();
+  REQUIRE(pef::detail::decodeWeights(bytes, back).ok());
+  REQUIRE(back.initializers.at(w).isDeferred());
+  CHECK(*back.initializers.at(w).recipe() == *g.initializers.at(w).recipe());
+  CHECK(back.initializers.at(s).recipe()->kind == ir::InitRecipe::Kind::Zeros);
+
+  // The kind byte of the first entry's recipe: after count, name "w", dtype, flags, 2 reserved, rank, 2 dims, size.
+  size_t kindAt = 4 + 4 + 1 + 4 + 4 + 2 * 8 + 8;
+  REQUIRE(bytes[kindAt] == static_cast<char>(ir::InitRecipe::Kind::Uniform));
+  std::string bad = bytes;
+  bad[kindAt] = 9;
+  back.initializers.clear();
+  auto st = pef::detail::decodeWeights(bad, back);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().message() == "weights for 'w': unknown init recipe kind 9");
 }

@@ -1,0 +1,54 @@
+// Zoo weights and optimizer state travel as init recipes: the PEF stays small
+// however large the model, and the runtime makes exactly the builder's numbers.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "TestEnv.h"
+#include "driver/Compiler.h"
+#include "frontend/ModelZoo.h"
+#include "pef/Pef.h"
+
+using namespace dfc;
+
+TEST_CASE("a gpt2 PEF carries weight recipes, not megabytes, and they materialize to the zoo's numbers") {
+  test::ScratchDir dir("recipes");
+  driver::CompileOptions c;
+  c.model = "gpt2";
+  c.modelParams = {{"num_layers", 2}, {"hidden_size", 128}, {"num_heads", 2}, {"seq_len", 32}, {"vocab_size", 512}};
+  c.batchSize = 2;
+  c.optimizer = "adam";
+  c.outputFolder = dir / "out";
+  c.dbPath = "-";
+  auto compiled = driver::compile(c);
+  if (!compiled) FAIL(compiled.error().message());
+
+  auto pef = pef::readPef(compiled->pefPath);
+  REQUIRE(pef.ok());
+  size_t paramBytes = 0, deferred = 0, params = 0;
+  for (ir::ValueId p : pef->graph.params()) {
+    ++params;
+    paramBytes += pef->graph.value(p).type.byteSize();
+    deferred += pef->graph.initializers.at(p).isDeferred();
+  }
+  CHECK(deferred == params);
+  // Weights plus Adam's two moments would be 3x paramBytes; the PEF holds none of it.
+  CHECK(std::filesystem::file_size(compiled->pefPath) * 10 < paramBytes);
+  ir::ValueId m = pef->graph.findValue("h.1/mlp/c_fc.weight.adam_m");
+  REQUIRE(m != ir::kNoValue);
+  CHECK(pef->graph.initializers.at(m).recipe()->kind == ir::InitRecipe::Kind::Zeros);
+
+  frontend::ZooOptions zoo;
+  zoo.batchSize = 2;
+  zoo.params = c.modelParams;
+  auto model = frontend::buildZooModel("gpt2", zoo);
+  REQUIRE(model.ok());
+  for (const char* name : {"embeddings/wte", "h.1/mlp/c_fc.weight", "h.0/attn/ln_1.weight"}) {
+    INFO(name);
+    ir::ValueId inPef = pef->graph.findValue(name), inZoo = model->graph.findValue(name);
+    REQUIRE((inPef != ir::kNoValue && inZoo != ir::kNoValue));
+    ir::Tensor a = pef->graph.initializers.at(inPef).clone(), b = model->graph.initializers.at(inZoo).clone();
+    REQUIRE(a.byteSize() == b.byteSize());
+    CHECK(std::equal(a.span<float>().begin(), a.span<float>().end(), b.span<float>().begin()));
+  }
+}
