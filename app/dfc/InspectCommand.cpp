@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -57,6 +58,25 @@ std::string pefPathArg(const ArgParser& p) {
   return p.get("--pef", pos.empty() ? "" : pos.front());
 }
 
+// Hypersection -> calls per step and the hyperfunctions (layers) its instances
+// come from: "h.0 .. h.11" when they are numbered alike, else a list.
+void printHypersections(const partition::Plan& plan) {
+  std::printf("\n%4s  %-28s %6s  %s\n", "hs", "hypersection", "calls", "hyperfunctions");
+  for (const auto& hs : plan.hypersections) {
+    std::vector<std::string> names;
+    for (int sid : hs.sections) {
+      const std::string& hf = plan.sections.at(static_cast<size_t>(sid)).hyperfunction;
+      std::string name = hf.empty() ? "(top level)" : hf;
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    std::string list;
+    if (names.size() > 3) list = names.front() + ", " + names[1] + " ... " + names.back() + " (" + std::to_string(names.size()) + ")";
+    else
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    std::printf("%4d  %-28.28s %6zu  %s\n", hs.id, hs.name.c_str(), hs.sections.size(), list.c_str());
+  }
+}
+
 }  // namespace
 
 int inspectCommand(const std::vector<std::string>& args) {
@@ -95,6 +115,7 @@ int inspectCommand(const std::vector<std::string>& args) {
                 p.maxUs, s.estimate.flop / 1e12);
     total += s.estimate.latencyUs;
   }
+  printHypersections(pef->plan);
   if (!pef->bitfiles.empty()) {
     int64_t hops = 0;
     for (const auto& b : pef->bitfiles) hops += b.totalHops();

@@ -14,11 +14,31 @@
 namespace dfc::mapping {
 namespace {
 
+// The hyperfunction a section belongs to: the deepest scope holding all its
+// nodes ("h.3" for a whole layer, "h.3/attn" for its attention, "" for the top).
+std::string commonScope(const ir::Graph& g, const std::vector<ir::NodeId>& nodes) {
+  std::string_view common = g.node(nodes.front()).scope;
+  for (ir::NodeId id : nodes) {
+    std::string_view s = g.node(id).scope;
+    size_t n = 0;
+    while (n < common.size() && n < s.size() && common[n] == s[n]) ++n;
+    // Cut back to a whole path component: "h.1" and "h.10" share "h.1" as text, not as scope.
+    bool whole = n == common.size() && (n == s.size() || s[n] == '/');
+    if (!whole) {
+      size_t slash = common.substr(0, n + 1).rfind('/');
+      n = slash == std::string_view::npos ? 0 : slash;
+    }
+    common = common.substr(0, n);
+    if (common.empty()) break;
+  }
+  return std::string(common);
+}
+
 // Short readable name of a section: "s12_conv2d" (one op) or "s3_fc1" (a scope).
-std::string sectionName(int id, const ir::Graph& g, const std::vector<ir::NodeId>& nodes) {
+std::string sectionName(int id, const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const std::string& scope) {
   const ir::Node& first = g.node(nodes.front());
   std::string what = nodes.size() == 1 ? std::string(ir::opName(first.op))
-                                       : (first.scope.empty() ? std::string(ir::roleName(first.role)) : first.scope);
+                                       : (scope.empty() ? std::string(ir::roleName(first.role)) : scope);
   for (char& c : what)
     if (c == '/') c = '.';
   return "s" + std::to_string(id) + "_" + what;
@@ -57,8 +77,8 @@ struct Mapper {
     s.nodes = std::move(nodes);
     const ir::Node& first = g.node(s.nodes.front());
     s.type = first.role;
-    s.hyperfunction = first.scope;
-    s.name = sectionName(s.id, g, s.nodes);
+    s.hyperfunction = commonScope(g, s.nodes);
+    s.name = sectionName(s.id, g, s.nodes, s.hyperfunction);
     s.estimate = known ? *known : cost.sectionEstimate(g, s.nodes, pcuBudget);
     const std::pair<int, int> key{subgraphHypersection, piece};
     auto it = subgraphHypersection >= 0 ? hypersectionOfSubgraphKey.find(key) : hypersectionOfSubgraphKey.end();

@@ -71,3 +71,28 @@ TEST_CASE("nlp mode at -o3 (hypersections on) never lets a section span two laye
     for (ir::NodeId id : s.nodes) CHECK(g.node(id).scope.substr(0, g.node(id).scope.find('/')) == top);
   }
 }
+
+TEST_CASE("a section's hyperfunction is the deepest scope holding all its nodes") {
+  ir::Graph g = test::trainingGraph("gpt2-mini", 8);
+  auto plan = mapGpt2(g, 1.0, true, true);
+  int wholeLayers = 0;
+  for (const auto& s : plan.sections) {
+    INFO(s.name);
+    for (ir::NodeId id : s.nodes) {
+      const std::string& scope = g.node(id).scope;
+      CHECK(scope.rfind(s.hyperfunction, 0) == 0);  // every node lies inside it
+      CHECK((scope.size() == s.hyperfunction.size() || s.hyperfunction.empty() || scope[s.hyperfunction.size()] == '/'));
+    }
+    // A whole forward layer (attention and MLP) is "h.N", not the scope of its first node.
+    bool attn = false, mlp = false;
+    for (ir::NodeId id : s.nodes) {
+      attn |= g.node(id).scope.find("/attn") != std::string::npos;
+      mlp |= g.node(id).scope.find("/mlp") != std::string::npos;
+    }
+    if (attn && mlp) {
+      ++wholeLayers;
+      CHECK((s.hyperfunction == "h.0" || s.hyperfunction == "h.1"));
+    }
+  }
+  CHECK(wholeLayers >= 2);
+}
