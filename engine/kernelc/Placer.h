@@ -49,8 +49,8 @@ struct PlacerOptions {
   bool anneal = true;            // false: greedy seeding only
   Schedule schedule = Schedule::Adaptive;
   // Effort of the adaptive schedule.
-  double innerNum = 0.5;         // moves per temperature = innerNum * n^(4/3)
-  int64_t maxMoves = 600000;     // all temperatures together (~0.1 s: huge sections stay well under a second)
+  double innerNum = 0.35;        // moves per temperature = innerNum * n^(4/3)
+  int64_t maxMoves = 400000;     // all temperatures together (~0.1 s: huge sections stay well under a second)
   double initialTempScale = 1.0; // T0 = scale * std dev of random moves' cost changes (the seed is kept warm, not melted)
   double exitEpsilon = 0.005;    // stop when T < epsilon * hops per edge
   double medianMoveRate = 0.3;   // share of moves aimed next to the neighbours' median (the rest: random in the window)

@@ -126,7 +126,7 @@ TEST_CASE("with one track per link, crossing routes detour until no link is over
   for (size_t e = 0; e < f.g.edges.size(); ++e) CHECK(again.path(e) == r.path(e));
 }
 
-TEST_CASE("sinks of one net share its links; a unit fed by too many nets is routed and its overuse reported") {
+TEST_CASE("sinks of one net share its links, and a unit fed by too many nets is routed and its overuse reported") {
   auto a = arch::parseArchYaml(kTinyArch, "tiny.yaml");
   REQUIRE(a.ok());
   kernelc::Grid grid(*a, 1);
@@ -152,7 +152,7 @@ TEST_CASE("sinks of one net share its links; a unit fed by too many nets is rout
   CHECK(r.maxLinkUse >= 3);
 }
 
-TEST_CASE("network_link_tracks sets the routes per link; absent, the router's default") {
+TEST_CASE("network_link_tracks sets the routes per link, or if absent the router's default") {
   auto given = arch::parseArchYaml(kTinyArch + "network_link_tracks: 3\n", "tiny.yaml");
   REQUIRE(given.ok());
   CHECK(kernelc::linkTracksFor(*given) == 3);
