@@ -69,10 +69,12 @@ Expected<ArchSpec> parseArchYaml(const std::string& text, const std::string& sou
   num("grid_rows", a.gridRows, false);
   num("grid_cols", a.gridCols, false);
   num("network_link_gbps", a.networkLinkGbps, false);
+  num("network_link_tracks", a.networkLinkTracks, false);
   if (!missing.empty()) return makeError(source + ": missing or bad key '" + missing + "'");
   if (a.tiles <= 0 || a.pcusPerTile <= 0 || a.pmusPerTile <= 0 || a.pmuBytes <= 0 || a.pcuLanes <= 0 ||
       a.pcuStages <= 0 || a.clockGhz <= 0 || a.peakTflops <= 0 || a.ddrGbps <= 0)
     return makeError(source + ": figures must be positive");
+  if (a.networkLinkTracks < 0) return makeError(source + ": network_link_tracks must be positive");
   if ((a.gridRows > 0) != (a.gridCols > 0)) return makeError(source + ": give both grid_rows and grid_cols, or neither");
   if (a.gridRows <= 0) {  // near-square grid holding every unit of a tile
     int units = a.pcusPerTile + a.pmusPerTile;

@@ -27,6 +27,7 @@ struct ArchSpec {
   int gridRows = 0;
   int gridCols = 0;
   double networkLinkGbps = 0;  // bandwidth of one network link (0: not given)
+  int networkLinkTracks = 0;   // routes one link between switches carries (0: not given; the router's default)
   // Resource limits from the command line (scaleArch): chips the sections may
   // span; `tiles` above is already limited by --num-tiles.
   int chips = 1;

@@ -236,8 +236,11 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   result.rowMajorHops = link->naiveHops;
   result.numBitfiles = static_cast<int>(link->bitfiles.size());
   result.compileMsSavedEstimate += link->placeMsSavedEstimate;  // instances reuse their hypersection's bitfile
-  spdlog::info("placed {} bitfiles in {:.1f} ms: {} hops ({} row-major)", result.numBitfiles, link->placeMs,
-               result.placedHops, result.rowMajorHops);
+  spdlog::info("placed {} bitfiles in {:.1f} ms: {} hops ({} row-major); routed {} hops in {:.1f} ms ({} graphs, "
+               "<= {} iterations), max link use {}/{}, {} overused links ({} into units fed by too many nets)",
+               result.numBitfiles, link->placeMs, result.placedHops, result.rowMajorHops, link->routedHops, link->routeMs,
+               link->placedGraphs, link->maxRouteIterations, link->maxLinkUse, link->linkCapacity, link->overusedLinks,
+               link->forcedLinks);
 
   DFC_TRY(stage("write-pef"));
   pef.meta.pefName = pefName;

@@ -7,6 +7,10 @@ namespace dfc::kernelc {
 Grid::Grid(const arch::ArchSpec& arch, int tiles) : m_tiles(tiles) {
   const int across = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(tiles)))));
   const int down = (tiles + across - 1) / across;
+  m_tileRows = std::max(1, arch.gridRows);
+  m_tileCols = std::max(1, arch.gridCols);
+  m_across = across;
+  m_tilesPerChip = std::max(1, arch.tiles);
   m_rows = down * arch.gridRows;
   m_cols = across * arch.gridCols;
   m_cellSite.assign(static_cast<size_t>(m_rows * m_cols), -1);

@@ -31,6 +31,13 @@ class Grid {
   }
   // Site index of cell (row, col) among `kind`'s sites, or -1.
   int siteAt(lowering::UnitKind kind, int row, int col) const;
+  // The chip whose tile holds cell (row, col), or -1 outside every tile (the
+  // block's unused corner): the router's switches sit on the tiles' cells.
+  int chipAt(int row, int col) const {
+    if (row < 0 || col < 0 || row >= m_rows || col >= m_cols) return -1;
+    int tile = (row / m_tileRows) * m_across + col / m_tileCols;
+    return tile < m_tiles ? tile / m_tilesPerChip : -1;
+  }
   int hops(const Site& a, const Site& b) const {
     int d = (a.row > b.row ? a.row - b.row : b.row - a.row) + (a.col > b.col ? a.col - b.col : b.col - a.col);
     return a.chip == b.chip ? d : d + kChipHops;
@@ -38,6 +45,7 @@ class Grid {
 
  private:
   int m_rows = 0, m_cols = 0, m_tiles = 0;
+  int m_tileRows = 1, m_tileCols = 1, m_across = 1, m_tilesPerChip = 1;
   std::vector<Site> m_pcus, m_pmus;
   std::vector<int> m_cellSite;  // row * cols + col -> site index in its kind's list, or -1
   std::vector<signed char> m_cellKind;  // 0 PCU, 1 PMU, -1 empty

@@ -7,13 +7,14 @@
 #include <unordered_map>
 
 #include "kernelc/Placer.h"
+#include "kernelc/Router.h"
 #include "lowering/Lowerer.h"
 
 namespace dfc::kernelc {
 namespace {
 
-pef::Bitfile makeBitfile(const partition::Hypersection& hs, const lowering::KernelGraph& kg, const Grid& grid,
-                         const Placement& p) {
+pef::Bitfile makeBitfile(const partition::Hypersection& hs, const lowering::KernelGraph& kg, const Placement& p,
+                         const Routing& routing) {
   pef::Bitfile b;
   b.hypersection = hs.id;
   b.name = hs.name;
@@ -32,12 +33,19 @@ pef::Bitfile makeBitfile(const partition::Hypersection& hs, const lowering::Kern
     u.config[1] = static_cast<uint32_t>(op.node);
     b.units.push_back(u);
   }
-  for (const auto& e : kg.edges) {
-    int h = grid.hops(p.sites[static_cast<size_t>(e.from)], p.sites[static_cast<size_t>(e.to)]);
+  for (size_t i = 0; i < kg.edges.size(); ++i) {
+    const auto& e = kg.edges[i];
+    int h = routing.edgeHops[i];
     b.routes.push_back({static_cast<uint32_t>(e.from), static_cast<uint32_t>(e.to), static_cast<uint16_t>(std::min(h, 65535))});
   }
   return b;
 }
+
+struct Placed {
+  Placement placement;
+  Routing routing;
+  int64_t rowMajorHops = 0;
+};
 
 // Structural signature of a kernel graph: identical ones (repeated layers that
 // are not declared hypersections) place identically, so they are placed once.
@@ -59,13 +67,18 @@ std::string signature(const lowering::KernelGraph& kg) {
 
 Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, const arch::CostModel& cost,
                               const mapping::MappingOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
   const arch::ArchSpec& a = cost.arch();
   Placer placer(a);
+  RouterOptions routerOptions;
+  routerOptions.linkTracks = linkTracksFor(a);
   LinkResult result;
+  result.linkCapacity = routerOptions.linkTracks;
   result.sections.resize(plan.sections.size());
-  std::vector<Placement> placements(plan.hypersections.size());
-  auto start = std::chrono::steady_clock::now();
-  std::unordered_map<std::string, std::pair<Placement, int64_t>> placedBySignature;  // -> placement, row-major hops
+  std::vector<const Placed*> placements(plan.hypersections.size(), nullptr);
+  auto start = Clock::now();
+  std::unordered_map<std::string, Placed> placedBySignature;
   for (const partition::Hypersection& hs : plan.hypersections) {
     if (hs.sections.empty()) continue;
     const partition::Section& rep = plan.sections.at(static_cast<size_t>(hs.sections.front()));
@@ -74,24 +87,40 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
     std::string sig = signature(kg);
     auto known = placedBySignature.find(sig);
     if (known == placedBySignature.end()) {
+      auto placeStart = Clock::now();
       auto placed = placer.place(kg);
       if (!placed) return placed.error().withContext("section '" + rep.name + "'");
+      result.placeOnlyMs += ms(placeStart);
       auto naive = placer.placeRowMajor(kg);
-      known = placedBySignature.emplace(std::move(sig), std::make_pair(std::move(*placed), naive ? naive->totalHops : 0)).first;
+      auto routeStart = Clock::now();
+      Grid grid(a, placed->tiles);
+      Routing routing = Router(grid).route(kg, placed->sites, routerOptions);
+      result.routeMs += ms(routeStart);
+      ++result.placedGraphs;
+      result.maxRouteIterations = std::max(result.maxRouteIterations, routing.iterations);
+      known = placedBySignature
+                  .emplace(std::move(sig), Placed{std::move(*placed), std::move(routing), naive ? naive->totalHops : 0})
+                  .first;
     }
-    const Placement& placed = known->second.first;
-    result.naiveHops += known->second.second;
-    result.placedHops += placed.totalHops;
-    Grid grid(a, placed.tiles);
-    result.bitfiles.push_back(makeBitfile(hs, kg, grid, placed));
-    placements[static_cast<size_t>(hs.id)] = placed;
+    const Placed& placed = known->second;
+    result.naiveHops += placed.rowMajorHops;
+    result.placedHops += placed.placement.totalHops;
+    result.routedHops += placed.routing.wireLength;
+    result.overusedLinks += placed.routing.overusedLinks;
+    result.forcedLinks += placed.routing.forcedLinks;
+    result.maxLinkUse = std::max(result.maxLinkUse, placed.routing.maxLinkUse);
+    result.bitfiles.push_back(makeBitfile(hs, kg, placed.placement, placed.routing));
+    placements[static_cast<size_t>(hs.id)] = &placed;
   }
-  result.placeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  result.placeMs = ms(start);
   if (!plan.hypersections.empty())
     result.placeMsSavedEstimate = result.placeMs / static_cast<double>(plan.hypersections.size()) *
                                   static_cast<double>(plan.sections.size() - plan.hypersections.size());
   for (const partition::Section& s : plan.sections) {
-    const Placement& p = placements.at(static_cast<size_t>(s.hypersection));
+    const Placed* placed = placements.at(static_cast<size_t>(s.hypersection));
+    if (!placed) continue;  // a hypersection without sections has no bitfile
+    const Placement& p = placed->placement;
+    const Routing& routing = placed->routing;
     const auto& e = s.estimate;
     std::set<ir::ValueId> params, produced, consumed;
     for (ir::NodeId id : s.nodes) {
@@ -110,15 +139,16 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
     for (ir::ValueId v : params) paramBytes += static_cast<double>(g.value(v).type.byteSize());
     double fillUs = static_cast<double>(s.nodes.size()) * a.pcuStages / (a.clockGhz * 1e3);
     double chipUs = std::max(0.0, e.latencyUs - std::max(e.computeUs, e.memoryUs) - fillUs);
-    double hopUs = p.criticalPathHops * a.networkHopNs / 1e3;
+    double hopUs = routing.criticalPathHops * a.networkHopNs / 1e3;
     double activationUs = std::max(0.0, e.ddrBytes - paramBytes) / (a.offChipGbps() * 1e9) * 1e6;
     double ddrUs = e.ddrBytes / (a.ddrGbps * 1e9) * 1e6;
     SectionPlacement& sp = result.sections.at(static_cast<size_t>(s.id));
     sp.pcus = p.pcus;
     sp.pmus = p.pmus;
     sp.tiles = p.tiles;
-    sp.totalHops = p.totalHops;
-    sp.criticalPathHops = p.criticalPathHops;
+    sp.totalHops = routing.wireLength;
+    sp.placedHops = p.totalHops;
+    sp.criticalPathHops = routing.criticalPathHops;
     sp.minLatencyUs = std::max({e.computeUs, onChipUs, activationUs}) + fillUs + hopUs;
     sp.maxLatencyUs = std::max({e.computeUs, onChipUs, ddrUs}) + fillUs + hopUs + chipUs;
   }

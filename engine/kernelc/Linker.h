@@ -1,9 +1,10 @@
 #pragma once
 // Linker: for every hypersection, lower one instance (lowering/Lowerer.h),
 // place it (kernelc/Placer.h) and emit its bitfile; all instances share it.
-// Layer 3 of the compile report comes from here: placed PCUs/PMUs, hops, and
+// Each placement is routed (kernelc/Router.h): bitfile routes carry routed
+// hops. Layer 3 of the compile report comes from here: placed PCUs/PMUs, hops, and
 // min/max latency considering DRAM:
-//   hop_us  = critical path hops * network_hop_ns / 1000
+//   hop_us  = critical path hops (routed) * network_hop_ns / 1000
 //   fill_us = ops * pcu_stages / clock (as in the cost model)
 //   onchip_us = bytes passed inside the section / (network_link_gbps * placed PCUs)
 //   min_us  = max(compute_us, onchip_us, activation bytes / HBM-or-DDR bw) + fill_us + hop_us
@@ -24,8 +25,9 @@ namespace dfc::kernelc {
 struct SectionPlacement {
   int pcus = 0, pmus = 0;     // units in use after placement
   int tiles = 0;
-  int64_t totalHops = 0;
-  int criticalPathHops = 0;
+  int64_t totalHops = 0;        // routed (the bitfile's routes)
+  int64_t placedHops = 0;       // Manhattan, as the placer saw them
+  int criticalPathHops = 0;     // routed
   double minLatencyUs = 0;
   double maxLatencyUs = 0;
 };
@@ -34,8 +36,16 @@ struct LinkResult {
   std::vector<pef::Bitfile> bitfiles;        // one per hypersection, in hypersection order
   std::vector<SectionPlacement> sections;    // indexed by section id
   int64_t naiveHops = 0;                     // row-major placement of the same graphs, for the log
-  int64_t placedHops = 0;
-  double placeMs = 0;                        // lowering + placement of the unique hypersections
+  int64_t placedHops = 0;                    // Manhattan hops of the placements, summed over bitfiles
+  int64_t routedHops = 0;                    // routed hops (>= placedHops), summed over bitfiles
+  int overusedLinks = 0;                     // links left over capacity, summed over bitfiles (0: all legal)
+  int forcedLinks = 0;                       // of those, links into units fed by more nets than their links carry
+  int maxLinkUse = 0;                        // most routes on one link, over all bitfiles
+  int linkCapacity = 0;                      // routes one link carries
+  int maxRouteIterations = 0;                // PathFinder iterations of the hardest bitfile
+  int placedGraphs = 0;                      // kernel graphs placed and routed (identical ones once)
+  double placeOnlyMs = 0, routeMs = 0;       // of placeMs: annealing and routing
+  double placeMs = 0;                        // lowering + placement + routing of the unique hypersections
   double placeMsSavedEstimate = 0;           // what placing every instance again would have cost more
 };
 

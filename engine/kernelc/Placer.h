@@ -5,9 +5,20 @@
 //   2. Greedy seeding: kernels in BFS order from the sources, each on the free
 //      unit of its kind nearest to its already-placed neighbours (ring search).
 //   3. Simulated annealing with a fixed seed: move or swap a kernel with a unit
-//      of its kind in a shrinking window around it; accept by the Metropolis
-//      rule under geometric cooling. Moves are bounded (kMovesPerKernel * n,
-//      at most kMaxMoves), so a section places in O(n) moves of O(degree) each.
+//      of its kind in a window around it; accept by the Metropolis rule.
+//      Adaptive schedule (VPR's): T0 = initialTempScale x the spread (standard
+//      deviation) of random moves' cost changes; innerNum * n^(4/3) moves per
+//      temperature (medianMoveRate of them aimed next to the median of the
+//      kernel's neighbours, the rest random in the window); the window (range limiter) follows the acceptance rate to
+//      keep it near 0.44; T shrinks by 0.5 / 0.9 / 0.95 / 0.8 as the acceptance
+//      rate is above 0.96 / above 0.8 / above 0.15 or the window is still wider
+//      than 1 / else; exit when T < exitEpsilon x cost per edge, then a quench
+//      at T = 0. maxMoves caps the total (huge sections: the moves per
+//      temperature shrink to fit), so a section places in O(min(n^(4/3) x
+//      temperatures, maxMoves)) moves of O(degree) each.
+//      Bounded schedule (the first placer, kept as a baseline): kMovesPerKernel
+//      * n moves (at most kMaxMoves), fixed geometric cooling, a window that
+//      shrinks linearly, half the moves aimed at the neighbours' centroid.
 #include <cstdint>
 #include <vector>
 
@@ -26,12 +37,23 @@ struct Placement {
   int maxEdgeHops = 0;
   int criticalPathHops = 0;      // longest source-to-sink path, in hops
   int pcus = 0, pmus = 0;        // units in use
+  int64_t seedHops = 0;          // after greedy seeding, before annealing
+  int64_t moves = 0;             // annealing moves tried
+  int temperatures = 0;          // adaptive schedule: temperatures visited
 };
 
 struct PlacerOptions {
-  static constexpr int kMovesPerKernel = 40;
+  enum class Schedule : uint8_t { Adaptive, Bounded };
+  static constexpr int kMovesPerKernel = 40;  // the bounded schedule
   static constexpr int kMaxMoves = 60000;
   bool anneal = true;            // false: greedy seeding only
+  Schedule schedule = Schedule::Adaptive;
+  // Effort of the adaptive schedule.
+  double innerNum = 0.35;        // moves per temperature = innerNum * n^(4/3)
+  int64_t maxMoves = 400000;     // all temperatures together (~0.1 s: huge sections stay well under a second)
+  double initialTempScale = 1.0; // T0 = scale * std dev of random moves' cost changes (the seed is kept warm, not melted)
+  double exitEpsilon = 0.005;    // stop when T < epsilon * hops per edge
+  double medianMoveRate = 0.3;   // share of moves aimed next to the neighbours' median (the rest: random in the window)
   uint32_t seed = 1;
 };
 

@@ -57,6 +57,14 @@ TEST_CASE("one bitfile per hypersection; placement figures come from it") {
     CHECK(sp.pmus <= s.estimate.pmus);
   }
   CHECK(l.link.placedHops < l.link.naiveHops);
+  // Routes carry routed hops: at least the Manhattan distance of their units.
+  CHECK(l.link.routedHops >= l.link.placedHops);
+  for (const auto& b : l.link.bitfiles)
+    for (const auto& r : b.routes) {
+      const auto& u = b.units.at(r.from);
+      const auto& v = b.units.at(r.to);
+      CHECK(r.hops >= std::abs(u.row - v.row) + std::abs(u.col - v.col));
+    }
 }
 
 TEST_CASE("bitfiles survive a PEF round trip; corrupted ones are refused") {
