@@ -177,10 +177,14 @@ int compileCommand(const std::vector<std::string>& args) {
   if (result->hypersectionInstances > result->hypersectionsUnique)
     std::printf("hypersections: %d unique, %d instances; ~%.2f ms saved\n", result->hypersectionsUnique,
                 result->hypersectionInstances, result->compileMsSavedEstimate);
-  if (result->numBitfiles > 0)
+  if (result->numBitfiles > 0) {
     std::printf("Placed %d bitfiles: %lld hops on the on-chip network (row-major placement: %lld)\n",
                 result->numBitfiles, static_cast<long long>(result->placedHops),
                 static_cast<long long>(result->rowMajorHops));
+    std::printf("Routed: %lld hops with detours; %s\n", static_cast<long long>(result->routedHops),
+                result->overusedLinks == 0 ? "every link within capacity"
+                                           : (std::to_string(result->overusedLinks) + " links over capacity").c_str());
+  }
   std::printf("PEF: %s\nLog: %s\n", result->pefPath.c_str(), result->logPath.c_str());
   return 0;
 }

@@ -234,6 +234,8 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   pef.bitfiles = link->bitfiles;
   result.placedHops = link->placedHops;
   result.rowMajorHops = link->naiveHops;
+  result.routedHops = link->routedHops;
+  result.overusedLinks = link->overusedLinks;
   result.numBitfiles = static_cast<int>(link->bitfiles.size());
   result.compileMsSavedEstimate += link->placeMsSavedEstimate;  // instances reuse their hypersection's bitfile
   spdlog::info("placed {} bitfiles in {:.1f} ms: {} hops ({} row-major); routed {} hops in {:.1f} ms ({} graphs, "

@@ -55,6 +55,8 @@ struct CompileResult {
   double compileMs = 0;
   int64_t placedHops = 0;     // total hops of all placed bitfiles
   int64_t rowMajorHops = 0;   // the same kernel graphs placed naively, row-major
+  int64_t routedHops = 0;     // the placed edges routed over the network (>= placedHops: detours)
+  int overusedLinks = 0;      // network links left over capacity after routing (0: all legal)
   int numBitfiles = 0;
   int hypersectionsUnique = 0;         // distinct compiled hypersections in the plan
   int hypersectionInstances = 0;       // sections that are instances of them
