@@ -1,15 +1,17 @@
 // Compile time of gpt2 with 12 vs 48 layers at -o1 (gpt2 rules) and at -o3
 // --enable-hypersection, through driver::compile (the path dfc takes).
-// Prints every stage, then two ratios: the compiler proper (passes, verify,
-// decompose + hypersections + mapping, lowering + placement) and end to end.
-// Building the model, its gradients and writing its weights into the PEF are
-// linear in the layers by nature (4x the layers is 4x the weights).
+// Prints every stage, then the 48/12 ratio of the whole compile (the target:
+// under 1.5) and of the compiler stages alone (passes, verify, decompose +
+// hypersections + mapping, lowering + place & route). Each mode compiles once
+// untimed first, so both timed compiles find warm caches and allocators.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <string>
+
+#include <spdlog/spdlog.h>
 
 #include "driver/Compiler.h"
 
@@ -59,6 +61,7 @@ Figures compileGpt2(int layers, partition::OptLevel level, bool hypersections) {
 }  // namespace
 
 int main() {
+  spdlog::set_level(spdlog::level::warn);  // the figures below, not every stage's log line
   struct Mode {
     const char* name;
     partition::OptLevel level;
@@ -66,6 +69,7 @@ int main() {
   };
   for (Mode m : {Mode{"-o1 --o1-rule-list gpt2", partition::OptLevel::O1, false},
                  Mode{"-o3 --enable-hypersection", partition::OptLevel::O3, true}}) {
+    compileGpt2(2, m.level, m.hypersections);  // warm-up
     Figures a = compileGpt2(12, m.level, m.hypersections), b = compileGpt2(48, m.level, m.hypersections);
     for (auto [layers, f] : {std::pair{12, a}, std::pair{48, b}}) {
       std::printf("%-26s %2d layers: %5d sections, %3d hypersections for %4d instances (~%.0f ms saved); "
@@ -74,8 +78,8 @@ int main() {
       for (const auto& [name, ms] : f.stages) std::printf(" %s %.0f", name.c_str(), ms);
       std::printf("\n");
     }
-    std::printf("%-26s ratio 48/12 layers: compiler %.2f (target < 1.5), end to end %.2f\n\n", m.name,
-                b.compilerMs / a.compilerMs, b.totalMs / a.totalMs);
+    std::printf("%-26s ratio 48/12 layers: compile time %.2f (target < 1.5), compiler stages %.2f\n\n", m.name,
+                b.totalMs / a.totalMs, b.compilerMs / a.compilerMs);
   }
   return 0;
 }
