@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <unordered_set>
 
 #include "ir/GeneralOps.h"
@@ -35,7 +36,8 @@ class GraphVerifier {
 };
 
 Status GraphVerifier::checkIdsAndNames() {
-  std::unordered_set<std::string> names;
+  std::unordered_set<std::string_view> names;  // views into the graph: no copies
+  names.reserve(std::max(m_g.values.size(), m_g.nodes.size()) * 2);
   for (size_t i = 0; i < m_g.values.size(); ++i) {
     const Value& v = m_g.values[i];
     if (v.id != static_cast<ValueId>(i))
