@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <string_view>
+
+#include "support/NameSet.h"
 
 namespace dfc::passes {
 
@@ -243,23 +244,22 @@ Expected<ir::Graph> GraphRewriter::finish() {
 
   ir::Graph out;
   out.name = m_g.name;
-  out.values.reserve(live.size());  // no reallocation: `names` views the moved strings
-  std::unordered_set<std::string_view> names;
-  names.reserve(std::max(live.size(), order.size()) * 2);
+  out.values.reserve(live.size());  // no reallocation: `valueNames` views the moved strings
+  support::NameSet valueNames(live.size());
   for (ValueId v : live) {
     ir::Value& nv = out.values.emplace_back(std::move(m_g.values[static_cast<size_t>(v)]));
     nv.id = newId[static_cast<size_t>(v)];
     nv.producer = ir::kNoNode;
-    if (!names.insert(nv.name).second) return internalError("two values named '" + nv.name + "' after rewriting");
+    if (!valueNames.insert(nv.name)) return internalError("two values named '" + nv.name + "' after rewriting");
     if (auto it = m_g.initializers.find(v); it != m_g.initializers.end())
       out.initializers.emplace_hint(out.initializers.end(), nv.id, std::move(it->second));
   }
-  names.clear();
-  out.nodes.reserve(order.size());
+  support::NameSet nodeNames(order.size());
+  out.nodes.reserve(order.size());  // no reallocation: `nodeNames` views the moved strings
   for (NodeId old : order) {
     ir::Node& n = out.nodes.emplace_back(std::move(m_g.nodes[static_cast<size_t>(old)]));
     n.id = static_cast<NodeId>(out.nodes.size() - 1);
-    if (!names.insert(n.name).second) return internalError("two nodes named '" + n.name + "' after rewriting");
+    if (!nodeNames.insert(n.name)) return internalError("two nodes named '" + n.name + "' after rewriting");
     for (ValueId& in : n.inputs) {
       ValueId m = mapped(in);
       if (m == ir::kNoValue) return removedError(resolve(in), "node '" + n.name + "'");
