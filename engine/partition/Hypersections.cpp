@@ -38,10 +38,17 @@ void appendAttr(std::string& out, const ir::Attribute& a) {
 
 std::string canonicalForm(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
                           const std::vector<std::vector<ir::NodeId>>& users) {
-  std::unordered_map<ir::NodeId, size_t> local;  // node -> position in `nodes`
+  // node -> position in `nodes`, sorted by node (the last position of a repeated node wins).
+  std::vector<std::pair<ir::NodeId, size_t>> local;
   local.reserve(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) local[nodes[i]] = i;
-  std::unordered_map<ir::ValueId, size_t> external;  // outside value -> order of first use
+  for (size_t i = 0; i < nodes.size(); ++i) local.emplace_back(nodes[i], i);
+  std::stable_sort(local.begin(), local.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto localPos = [&](ir::NodeId n) -> const size_t* {
+    auto it = std::upper_bound(local.begin(), local.end(), n, [](ir::NodeId x, const auto& e) { return x < e.first; });
+    return it != local.begin() && std::prev(it)->first == n ? &std::prev(it)->second : nullptr;
+  };
+  // outside value -> order of first use, sorted by value
+  std::vector<std::pair<ir::ValueId, size_t>> external;
   std::string out;
   out.reserve(nodes.size() * 64);
   for (ir::NodeId id : nodes) {
@@ -59,15 +66,18 @@ std::string canonicalForm(const ir::Graph& g, const std::vector<ir::NodeId>& nod
     out += "}(";
     for (ir::ValueId in : n.inputs) {
       const ir::Value& v = g.value(in);
-      auto it = v.producer == ir::kNoNode ? local.end() : local.find(v.producer);
-      if (it != local.end()) {
+      const size_t* pos = v.producer == ir::kNoNode ? nullptr : localPos(v.producer);
+      if (pos) {
         const auto& outs = g.node(v.producer).outputs;
         out += 'n';
-        appendInt(out, static_cast<int64_t>(it->second));
+        appendInt(out, static_cast<int64_t>(*pos));
         out += '.';
         appendInt(out, std::find(outs.begin(), outs.end(), in) - outs.begin());
       } else {
-        auto [e, fresh] = external.emplace(in, external.size());
+        auto e = std::lower_bound(external.begin(), external.end(), in,
+                                  [](const auto& x, ir::ValueId id) { return x.first < id; });
+        bool fresh = e == external.end() || e->first != in;
+        if (fresh) e = external.insert(e, {in, external.size()});
         out += 'x';
         appendInt(out, static_cast<int64_t>(e->second));
         // Weights vs activations (a graph input and an earlier layer's result look alike to a section).
@@ -82,7 +92,7 @@ std::string canonicalForm(const ir::Graph& g, const std::vector<ir::NodeId>& nod
     out += ")->(";
     for (ir::ValueId o : n.outputs) {
       bool escapes = std::find(g.outputs.begin(), g.outputs.end(), o) != g.outputs.end();
-      for (ir::NodeId u : users[static_cast<size_t>(o)]) escapes |= !local.count(u);
+      for (ir::NodeId u : users[static_cast<size_t>(o)]) escapes |= !localPos(u);
       out += g.value(o).type.toString();
       if (escapes) out += '!';
       out += ',';
