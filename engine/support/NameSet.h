@@ -4,6 +4,7 @@
 // per name. Used where every value/node name of a graph is checked for
 // uniqueness (the verifier, the pass rewriter), which happens on every pass.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string_view>
 #include <utility>
@@ -13,51 +14,52 @@ namespace dfc::support {
 
 class NameSet {
  public:
-  // Room for `expected` names at a load factor of at most 1/2 (more still work, slower).
+  // Room for `expected` names at a load factor of at most 3/4 (more still work, slower).
   explicit NameSet(size_t expected) {
     size_t capacity = 16;
-    while (capacity < 2 * expected) capacity <<= 1;
+    while (capacity * 3 < expected * 4) capacity <<= 1;
     m_slots.assign(capacity, Slot{});
-    m_mask = capacity - 1;
   }
 
   // Adds `name` (which must stay alive as long as the set); false if already there.
   bool insert(std::string_view name) {
-    if (2 * (m_size + 1) > m_slots.size()) grow();
-    size_t hash = std::hash<std::string_view>{}(name);
-    for (size_t i = hash & m_mask;; i = (i + 1) & m_mask) {
+    if (4 * (m_size + 1) > 3 * m_slots.size()) grow();
+    const char* data = name.data() ? name.data() : "";  // null marks an empty slot
+    auto size = static_cast<uint32_t>(name.size());
+    auto hash = static_cast<uint32_t>(std::hash<std::string_view>{}(name));
+    const size_t mask = m_slots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
       Slot& s = m_slots[i];
-      if (!s.used) {
-        s = Slot{hash, name, true};
+      if (!s.data) {
+        s = Slot{data, size, hash};
         ++m_size;
         return true;
       }
-      if (s.hash == hash && s.name == name) return false;
+      if (s.hash == hash && s.size == size && std::string_view(s.data, s.size) == name) return false;
     }
   }
 
  private:
-  struct Slot {
-    size_t hash = 0;
-    std::string_view name;
-    bool used = false;
+  struct Slot {  // 16 bytes: the table for a big graph stays small
+    const char* data = nullptr;
+    uint32_t size = 0;
+    uint32_t hash = 0;
   };
 
   void grow() {
     std::vector<Slot> old = std::move(m_slots);
     m_slots.assign(old.size() * 2, Slot{});
-    m_mask = m_slots.size() - 1;
+    const size_t mask = m_slots.size() - 1;
     for (const Slot& s : old)
-      if (s.used)
-        for (size_t i = s.hash & m_mask;; i = (i + 1) & m_mask)
-          if (!m_slots[i].used) {
+      if (s.data)
+        for (size_t i = s.hash & mask;; i = (i + 1) & mask)
+          if (!m_slots[i].data) {
             m_slots[i] = s;
             break;
           }
   }
 
   std::vector<Slot> m_slots;
-  size_t m_mask = 0;
   size_t m_size = 0;
 };
 
