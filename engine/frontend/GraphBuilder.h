@@ -7,8 +7,8 @@
 // returns ir::kNoValue, so a model builder checks once at the end.
 #include <cstdint>
 #include <random>
-#include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/Graph.h"
@@ -78,7 +78,7 @@ class GraphBuilder {
 
  private:
   std::string scoped(const std::string& name) const;
-  std::string uniqueName(const std::string& base, std::set<std::string>& taken);
+  std::string uniqueName(const std::string& base, std::unordered_set<std::string>& taken);
   bool usable(const std::vector<ir::ValueId>& inputs);
   void fail(Error error);
   float uniform(double bound);
@@ -89,8 +89,8 @@ class GraphBuilder {
   std::vector<size_t> m_scopeLengths;  // m_scope length before each push
   ir::NodeRole m_role = ir::NodeRole::Forward;
   Status m_status;
-  std::set<std::string> m_valueNames;
-  std::set<std::string> m_nodeNames;
+  std::unordered_set<std::string> m_valueNames;
+  std::unordered_set<std::string> m_nodeNames;
 };
 
 }  // namespace dfc::frontend
