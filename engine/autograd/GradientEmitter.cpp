@@ -6,9 +6,9 @@ namespace dfc::autograd {
 
 using ir::ValueId;
 
-GradientEmitter::GradientEmitter(ir::Graph& graph) : m_graph(graph) {
-  m_valueNames.reserve(graph.values.size() * 2);  // autograd about doubles the graph
-  m_nodeNames.reserve(graph.nodes.size() * 2);
+// Sized for the graph to about double (autograd does).
+GradientEmitter::GradientEmitter(ir::Graph& graph)
+    : m_graph(graph), m_valueNames(graph.values.size() * 2), m_nodeNames(graph.nodes.size() * 2) {
   for (const ir::Value& v : graph.values) m_valueNames.insert(v.name);
   for (const ir::Node& n : graph.nodes) m_nodeNames.insert(n.name);
 }
@@ -19,9 +19,9 @@ void GradientEmitter::setContext(std::string scope, ir::NodeRole role, std::stri
   m_prefix = std::move(namePrefix);
 }
 
-std::string GradientEmitter::unique(const std::string& base, std::unordered_set<std::string>& taken) {
+std::string GradientEmitter::unique(const std::string& base, support::StringSet& taken) {
   std::string name = base;
-  for (int i = 1; taken.count(name); ++i) name = base + "_" + std::to_string(i);
+  for (int i = 1; taken.contains(name); ++i) name = base + "_" + std::to_string(i);
   taken.insert(name);
   return name;
 }

@@ -31,9 +31,9 @@ std::string GraphBuilder::scoped(const std::string& name) const {
   return m_scope.empty() ? name : m_scope + "/" + name;
 }
 
-std::string GraphBuilder::uniqueName(const std::string& base, std::unordered_set<std::string>& taken) {
+std::string GraphBuilder::uniqueName(const std::string& base, support::StringSet& taken) {
   std::string name = base;
-  for (int i = 1; taken.count(name); ++i) name = base + "_" + std::to_string(i);
+  for (int i = 1; taken.contains(name); ++i) name = base + "_" + std::to_string(i);
   taken.insert(name);
   return name;
 }

@@ -48,8 +48,8 @@ void GraphRewriter::init() {
 
 void GraphRewriter::ensureNames() const {
   if (m_namesBuilt) return;
-  m_valueNames.reserve(m_g.values.size() * 2);
-  m_nodeNames.reserve(m_g.nodes.size() * 2);
+  m_valueNames = support::StringSet(m_g.values.size() + 64);
+  m_nodeNames = support::StringSet(m_g.nodes.size() + 64);
   for (const ir::Value& v : m_g.values) m_valueNames.insert(v.name);
   for (const ir::Node& n : m_g.nodes) m_nodeNames.insert(n.name);
   m_namesBuilt = true;
@@ -85,14 +85,14 @@ const ir::Tensor* GraphRewriter::constData(ValueId v) const {
 std::string GraphRewriter::uniqueValueName(const std::string& base) const {
   ensureNames();
   std::string name = base;
-  for (int i = 1; m_valueNames.count(name); ++i) name = base + "." + std::to_string(i);
+  for (int i = 1; m_valueNames.contains(name); ++i) name = base + "." + std::to_string(i);
   return name;
 }
 
 std::string GraphRewriter::uniqueNodeName(const std::string& base) const {
   ensureNames();
   std::string name = base;
-  for (int i = 1; m_nodeNames.count(name); ++i) name = base + "." + std::to_string(i);
+  for (int i = 1; m_nodeNames.contains(name); ++i) name = base + "." + std::to_string(i);
   return name;
 }
 

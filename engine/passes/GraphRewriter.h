@@ -10,12 +10,12 @@
 #include <cstdint>
 #include <set>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "ir/Graph.h"
 #include "support/Error.h"
+#include "support/NameSet.h"
 
 namespace dfc::passes {
 
@@ -92,7 +92,7 @@ class GraphRewriter {
   std::vector<std::pair<int64_t, int64_t>> m_newValueKey;     // by id - m_origValues: sort key
   std::vector<ir::NodeId> m_newNodeAnchor;                     // by id - m_origNodes: anchor
   // Every value/node name so far; built on first use (most passes never ask).
-  mutable std::unordered_set<std::string> m_valueNames, m_nodeNames;
+  mutable support::StringSet m_valueNames, m_nodeNames;
   mutable bool m_namesBuilt = false;
   int64_t m_seq = 0;
   bool m_changed = false;

@@ -3,9 +3,13 @@
 // no copies), in one flat open-addressing table sized up front: no allocation
 // per name. Used where every value/node name of a graph is checked for
 // uniqueness (the verifier, the pass rewriter), which happens on every pass.
+// StringSet: the same over copies of the names, kept in large shared blocks.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -23,20 +27,19 @@ class NameSet {
 
   // Adds `name` (which must stay alive as long as the set); false if already there.
   bool insert(std::string_view name) {
-    if (4 * (m_size + 1) > 3 * m_slots.size()) grow();
-    const char* data = name.data() ? name.data() : "";  // null marks an empty slot
-    auto size = static_cast<uint32_t>(name.size());
-    auto hash = static_cast<uint32_t>(std::hash<std::string_view>{}(name));
-    const size_t mask = m_slots.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& s = m_slots[i];
-      if (!s.data) {
-        s = Slot{data, size, hash};
-        ++m_size;
-        return true;
-      }
-      if (s.hash == hash && s.size == size && std::string_view(s.data, s.size) == name) return false;
-    }
+    if (4 * (m_used + 1) > 3 * m_slots.size()) grow();
+    uint32_t hash = hashOf(name);
+    Slot& s = m_slots[slotOf(name, hash)];
+    if (s.data) return false;
+    s = Slot{name.data() ? name.data() : "", static_cast<uint32_t>(name.size()), hash};  // null marks a free slot
+    ++m_used;
+    return true;
+  }
+  bool contains(std::string_view name) const { return m_slots[slotOf(name, hashOf(name))].data != nullptr; }
+  // Removes `name` if there; its slot stays taken (a tombstone) until the table grows.
+  void erase(std::string_view name) {
+    Slot& s = m_slots[slotOf(name, hashOf(name))];
+    if (s.data) s = Slot{tombstone(), 0, 0};
   }
 
  private:
@@ -46,21 +49,78 @@ class NameSet {
     uint32_t hash = 0;
   };
 
+  static const char* tombstone() {
+    static const char mark = 0;
+    return &mark;
+  }
+  static uint32_t hashOf(std::string_view name) {
+    return static_cast<uint32_t>(std::hash<std::string_view>{}(name));
+  }
+  // The slot holding `name`, or the free slot where it would go.
+  size_t slotOf(std::string_view name, uint32_t hash) const {
+    const size_t mask = m_slots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const Slot& s = m_slots[i];
+      if (!s.data) return i;
+      if (s.hash == hash && s.size == name.size() && s.data != tombstone() && std::string_view(s.data, s.size) == name)
+        return i;
+    }
+  }
+
   void grow() {
     std::vector<Slot> old = std::move(m_slots);
     m_slots.assign(old.size() * 2, Slot{});
     const size_t mask = m_slots.size() - 1;
-    for (const Slot& s : old)
-      if (s.data)
-        for (size_t i = s.hash & mask;; i = (i + 1) & mask)
-          if (!m_slots[i].data) {
-            m_slots[i] = s;
-            break;
-          }
+    m_used = 0;
+    for (const Slot& s : old) {
+      if (!s.data || s.data == tombstone()) continue;
+      size_t i = s.hash & mask;
+      while (m_slots[i].data) i = (i + 1) & mask;
+      m_slots[i] = s;
+      ++m_used;
+    }
   }
 
   std::vector<Slot> m_slots;
-  size_t m_size = 0;
+  size_t m_used = 0;  // names and tombstones
+};
+
+// The unique-name sets of the graph builder, autograd and the pass rewriter,
+// which hold every name of a graph: one allocation per 64 KiB of names, not one per name.
+class StringSet {
+ public:
+  explicit StringSet(size_t expected = 0) : m_set(expected) {}
+
+  bool contains(std::string_view name) const { return m_set.contains(name); }
+  // Adds a copy of `name`; false if already there.
+  bool insert(std::string_view name) {
+    if (m_set.contains(name)) return false;
+    m_set.insert(store(name));
+    return true;
+  }
+  void erase(std::string_view name) { m_set.erase(name); }  // its bytes stay in their block
+
+ private:
+  std::string_view store(std::string_view name) {
+    if (name.empty()) return std::string_view("", 0);
+    if (name.size() > m_left) {
+      size_t block = std::max(kBlock, name.size());
+      m_blocks.emplace_back(new char[block]);
+      m_next = m_blocks.back().get();
+      m_left = block;
+    }
+    std::memcpy(m_next, name.data(), name.size());
+    std::string_view kept(m_next, name.size());
+    m_next += name.size();
+    m_left -= name.size();
+    return kept;
+  }
+
+  static constexpr size_t kBlock = 64 * 1024;
+  NameSet m_set;
+  std::vector<std::unique_ptr<char[]>> m_blocks;
+  char* m_next = nullptr;
+  size_t m_left = 0;
 };
 
 }  // namespace dfc::support
