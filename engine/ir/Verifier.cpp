@@ -133,8 +133,10 @@ Status GraphVerifier::checkInitializers() {
     if (!(t.type() == v.type))
       return valueError(id, "initializer type " + t.type().toString() + " differs from value type " + v.type.toString());
   }
+  auto init = m_g.initializers.begin();  // both in id order: one walk, no lookups
   for (const Value& v : m_g.values) {
-    bool has = m_g.initializers.count(v.id) != 0;
+    while (init != m_g.initializers.end() && init->first < v.id) ++init;
+    bool has = init != m_g.initializers.end() && init->first == v.id;
     if (v.kind == ValueKind::Const && !has) return valueError(v.id, "const has no data");
     if (v.kind == ValueKind::Param && !has && m_opts.requireWeights) return valueError(v.id, "param has no initial data");
   }

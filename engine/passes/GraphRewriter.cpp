@@ -251,8 +251,11 @@ Expected<ir::Graph> GraphRewriter::finish() {
     nv.id = newId[static_cast<size_t>(v)];
     nv.producer = ir::kNoNode;
     if (!valueNames.insert(nv.name)) return internalError("two values named '" + nv.name + "' after rewriting");
-    if (auto it = m_g.initializers.find(v); it != m_g.initializers.end())
-      out.initializers.emplace_hint(out.initializers.end(), nv.id, std::move(it->second));
+    if (auto it = m_g.initializers.find(v); it != m_g.initializers.end()) {
+      auto entry = m_g.initializers.extract(it);  // the map node moves over: no allocation
+      entry.key() = nv.id;
+      out.initializers.insert(out.initializers.end(), std::move(entry));
+    }
   }
   support::NameSet nodeNames(order.size());
   out.nodes.reserve(order.size());  // no reallocation: `nodeNames` views the moved strings
