@@ -1,6 +1,7 @@
 #include "partition/FusionMatcher.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <queue>
@@ -29,7 +30,13 @@ class Matcher {
       m_rule = &rule;
       m_order = processingOrder(rule);
       const PatternNode& anchor = rule.nodes[static_cast<size_t>(m_order.front())];
+      // Ops the anchor can take: other nodes are skipped without a try.
+      std::vector<char> anchorOp(static_cast<size_t>(ir::numOpKinds()), 0);
+      for (const PatternOption& opt : anchor.options)
+        for (ir::OpKind op : opt.ops) anchorOp[static_cast<size_t>(op)] = 1;
+      m_scratch.resize(m_order.size());
       for (const ir::Node& n : m_g.nodes) {
+        if (!anchorOp[static_cast<size_t>(n.op)]) continue;
         m_assign.assign(rule.nodes.size(), kUnset);
         m_included.assign(rule.nodes.size(), false);
         m_role = n.role;
@@ -65,6 +72,8 @@ class Matcher {
   std::vector<NodeId> m_assign;
   std::vector<bool> m_included;
   ir::NodeRole m_role{};
+  // Per depth of extend(): its parents, children and candidates (reused, not reallocated).
+  std::vector<std::array<std::vector<NodeId>, 3>> m_scratch;
 
   // Anchor first (the first required node), then always a node adjacent to the processed ones.
   static std::vector<int> processingOrder(const FusionRule& rule) {
@@ -141,7 +150,10 @@ class Matcher {
     if (k == m_order.size()) return accept();
     int p = m_order[k];
     const PatternNode& pn = m_rule->nodes[static_cast<size_t>(p)];
-    std::vector<NodeId> parents, children, candidates;
+    auto& [parents, children, candidates] = m_scratch[k];
+    parents.clear();
+    children.clear();
+    candidates.clear();
     effParents(p, parents);
     effChildren(p, children);
     if (!parents.empty()) {
