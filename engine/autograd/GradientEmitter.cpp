@@ -21,8 +21,7 @@ void GradientEmitter::setContext(std::string scope, ir::NodeRole role, std::stri
 
 std::string GradientEmitter::unique(const std::string& base, support::StringSet& taken) {
   std::string name = base;
-  for (int i = 1; taken.contains(name); ++i) name = base + "_" + std::to_string(i);
-  taken.insert(name);
+  for (int i = 1; !taken.insert(name); ++i) name = base + "_" + std::to_string(i);  // inserts once free
   return name;
 }
 

@@ -33,8 +33,7 @@ std::string GraphBuilder::scoped(const std::string& name) const {
 
 std::string GraphBuilder::uniqueName(const std::string& base, support::StringSet& taken) {
   std::string name = base;
-  for (int i = 1; taken.contains(name); ++i) name = base + "_" + std::to_string(i);
-  taken.insert(name);
+  for (int i = 1; !taken.insert(name); ++i) name = base + "_" + std::to_string(i);  // inserts once free
   return name;
 }
 

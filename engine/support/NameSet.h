@@ -18,20 +18,26 @@ namespace dfc::support {
 
 class NameSet {
  public:
-  // Room for `expected` names at a load factor of at most 3/4 (more still work, slower).
+  // Room for `expected` names at a load factor of at most 1/2 (more still work: the table grows).
   explicit NameSet(size_t expected) {
     size_t capacity = 16;
-    while (capacity * 3 < expected * 4) capacity <<= 1;
+    while (capacity < 2 * expected) capacity <<= 1;
     m_slots.assign(capacity, Slot{});
   }
 
   // Adds `name` (which must stay alive as long as the set); false if already there.
   bool insert(std::string_view name) {
-    if (4 * (m_used + 1) > 3 * m_slots.size()) grow();
+    return insertWith(name, [](std::string_view n) { return n; });
+  }
+  // Adds `name` if absent, keeping the view keep(name) returns (e.g. a copy it made); false if already there.
+  template <typename Keep>
+  bool insertWith(std::string_view name, Keep&& keep) {
+    if (2 * (m_used + 1) > m_slots.size()) grow();
     uint32_t hash = hashOf(name);
     Slot& s = m_slots[slotOf(name, hash)];
     if (s.data) return false;
-    s = Slot{name.data() ? name.data() : "", static_cast<uint32_t>(name.size()), hash};  // null marks a free slot
+    std::string_view kept = keep(name);
+    s = Slot{kept.data() ? kept.data() : "", static_cast<uint32_t>(kept.size()), hash};  // null marks a free slot
     ++m_used;
     return true;
   }
@@ -94,9 +100,7 @@ class StringSet {
   bool contains(std::string_view name) const { return m_set.contains(name); }
   // Adds a copy of `name`; false if already there.
   bool insert(std::string_view name) {
-    if (m_set.contains(name)) return false;
-    m_set.insert(store(name));
-    return true;
+    return m_set.insertWith(name, [this](std::string_view n) { return store(n); });
   }
   void erase(std::string_view name) { m_set.erase(name); }  // its bytes stay in their block
 
