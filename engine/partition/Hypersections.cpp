@@ -21,7 +21,11 @@ void appendAttr(std::string& out, const ir::Attribute& a) {
     appendInt(out, *i);
   } else if (const auto* d = std::get_if<double>(&a)) {
     out += 'd';
-    out += std::to_string(*d);
+    // std::to_string's "%f" text, without going through printf.
+    char buf[400];
+    auto r = std::to_chars(buf, buf + sizeof buf, *d, std::chars_format::fixed, 6);
+    if (r.ec == std::errc()) out.append(buf, r.ptr);
+    else out += std::to_string(*d);
   } else if (const auto* l = std::get_if<std::vector<int64_t>>(&a)) {
     out += 'l';
     for (int64_t x : *l) {
@@ -32,6 +36,17 @@ void appendAttr(std::string& out, const ir::Attribute& a) {
     out += 's';
     out += std::get<std::string>(a);
   }
+}
+
+// The text of TensorType::toString ("f32[4,128]"), appended in place.
+void appendType(std::string& out, const ir::TensorType& t) {
+  out += ir::dtypeName(t.dtype);
+  out += '[';
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    if (i) out += ',';
+    appendInt(out, t.shape[i]);
+  }
+  out += ']';
 }
 
 }  // namespace
@@ -84,7 +99,7 @@ std::string canonicalForm(const ir::Graph& g, const std::vector<ir::NodeId>& nod
         bool weight = v.kind == ir::ValueKind::Param || v.kind == ir::ValueKind::Const;
         if (fresh) {
           out += weight ? ":w" : ":a";
-          out += v.type.toString();
+          appendType(out, v.type);
         }
       }
       out += ',';
@@ -93,7 +108,7 @@ std::string canonicalForm(const ir::Graph& g, const std::vector<ir::NodeId>& nod
     for (ir::ValueId o : n.outputs) {
       bool escapes = std::find(g.outputs.begin(), g.outputs.end(), o) != g.outputs.end();
       for (ir::NodeId u : users[static_cast<size_t>(o)]) escapes |= !localPos(u);
-      out += g.value(o).type.toString();
+      appendType(out, g.value(o).type);
       if (escapes) out += '!';
       out += ',';
     }
