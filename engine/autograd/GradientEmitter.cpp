@@ -19,10 +19,12 @@ void GradientEmitter::setContext(std::string scope, ir::NodeRole role, std::stri
   m_prefix = std::move(namePrefix);
 }
 
-std::string GradientEmitter::unique(const std::string& base, support::StringSet& taken) {
-  std::string name = base;
-  for (int i = 1; !taken.insert(name); ++i) name = base + "_" + std::to_string(i);  // inserts once free
-  return name;
+std::string GradientEmitter::unique(std::string base, support::StringSet& taken) {
+  if (taken.insert(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string name = base + "_" + std::to_string(i);
+    if (taken.insert(name)) return name;
+  }
 }
 
 Expected<std::vector<ValueId>> GradientEmitter::emitMulti(ir::OpKind op, std::vector<ValueId> inputs,
@@ -34,12 +36,13 @@ Expected<std::vector<ValueId>> GradientEmitter::emitMulti(ir::OpKind op, std::ve
   probe.attrs = std::move(attrs);
   auto types = ir::inferOutputTypes(m_graph, probe);
   if (!types) return types.error().withContext("autograd");
-  std::string nodeName = unique(probe.name, m_nodeNames);
+  std::string nodeName = unique(std::move(probe.name), m_nodeNames);
   std::vector<ValueId> outs;
   outs.reserve(types->size());
   for (size_t i = 0; i < types->size(); ++i) {
     std::string valueName = types->size() == 1 ? nodeName : nodeName + "." + std::to_string(i);
-    outs.push_back(m_graph.addValue(unique(valueName, m_valueNames), std::move((*types)[i]), ir::ValueKind::Intermediate));
+    outs.push_back(m_graph.addValue(unique(std::move(valueName), m_valueNames), std::move((*types)[i]),
+                                    ir::ValueKind::Intermediate));
   }
   m_graph.addNode(op, std::move(nodeName), std::move(probe.inputs), outs, std::move(probe.attrs), m_scope, m_role);
   return outs;

@@ -31,7 +31,7 @@ class GradientEmitter {
   std::string uniqueValueName(const std::string& base) { return unique(base, m_valueNames); }
 
  private:
-  std::string unique(const std::string& base, support::StringSet& taken);
+  std::string unique(std::string base, support::StringSet& taken);
 
   ir::Graph& m_graph;
   support::StringSet m_valueNames;

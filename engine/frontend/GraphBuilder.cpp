@@ -31,10 +31,12 @@ std::string GraphBuilder::scoped(const std::string& name) const {
   return m_scope.empty() ? name : m_scope + "/" + name;
 }
 
-std::string GraphBuilder::uniqueName(const std::string& base, support::StringSet& taken) {
-  std::string name = base;
-  for (int i = 1; !taken.insert(name); ++i) name = base + "_" + std::to_string(i);  // inserts once free
-  return name;
+std::string GraphBuilder::uniqueName(std::string base, support::StringSet& taken) {
+  if (taken.insert(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string name = base + "_" + std::to_string(i);
+    if (taken.insert(name)) return name;
+  }
 }
 
 void GraphBuilder::fail(Error error) {

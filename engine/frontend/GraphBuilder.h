@@ -78,7 +78,7 @@ class GraphBuilder {
 
  private:
   std::string scoped(const std::string& name) const;
-  std::string uniqueName(const std::string& base, support::StringSet& taken);
+  std::string uniqueName(std::string base, support::StringSet& taken);
   bool usable(const std::vector<ir::ValueId>& inputs);
   void fail(Error error);
   float uniform(double bound);
