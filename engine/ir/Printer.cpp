@@ -1,8 +1,8 @@
 #include "ir/Printer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <algorithm>
 #include <cstdio>
 
 namespace dfc::ir {
