@@ -6,7 +6,9 @@ namespace dfc::autograd {
 
 using ir::ValueId;
 
-GradientEmitter::GradientEmitter(ir::Graph& graph) : m_graph(graph) {
+// Sized for the graph to about double (autograd does).
+GradientEmitter::GradientEmitter(ir::Graph& graph)
+    : m_graph(graph), m_valueNames(graph.values.size() * 2), m_nodeNames(graph.nodes.size() * 2) {
   for (const ir::Value& v : graph.values) m_valueNames.insert(v.name);
   for (const ir::Node& n : graph.nodes) m_nodeNames.insert(n.name);
 }
@@ -17,11 +19,12 @@ void GradientEmitter::setContext(std::string scope, ir::NodeRole role, std::stri
   m_prefix = std::move(namePrefix);
 }
 
-std::string GradientEmitter::unique(const std::string& base, std::set<std::string>& taken) {
-  std::string name = base;
-  for (int i = 1; taken.count(name); ++i) name = base + "_" + std::to_string(i);
-  taken.insert(name);
-  return name;
+std::string GradientEmitter::unique(std::string base, support::StringSet& taken) {
+  if (taken.insert(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string name = base + "_" + std::to_string(i);
+    if (taken.insert(name)) return name;
+  }
 }
 
 Expected<std::vector<ValueId>> GradientEmitter::emitMulti(ir::OpKind op, std::vector<ValueId> inputs,
@@ -29,17 +32,19 @@ Expected<std::vector<ValueId>> GradientEmitter::emitMulti(ir::OpKind op, std::ve
   ir::Node probe;
   probe.op = op;
   probe.name = m_prefix + "." + suffix;
-  probe.inputs = inputs;
-  probe.attrs = attrs;
+  probe.inputs = std::move(inputs);  // handed on to the node below
+  probe.attrs = std::move(attrs);
   auto types = ir::inferOutputTypes(m_graph, probe);
   if (!types) return types.error().withContext("autograd");
-  std::string nodeName = unique(probe.name, m_nodeNames);
+  std::string nodeName = unique(std::move(probe.name), m_nodeNames);
   std::vector<ValueId> outs;
+  outs.reserve(types->size());
   for (size_t i = 0; i < types->size(); ++i) {
     std::string valueName = types->size() == 1 ? nodeName : nodeName + "." + std::to_string(i);
-    outs.push_back(m_graph.addValue(unique(valueName, m_valueNames), (*types)[i], ir::ValueKind::Intermediate));
+    outs.push_back(m_graph.addValue(unique(std::move(valueName), m_valueNames), std::move((*types)[i]),
+                                    ir::ValueKind::Intermediate));
   }
-  m_graph.addNode(op, nodeName, std::move(inputs), outs, std::move(attrs), m_scope, m_role);
+  m_graph.addNode(op, std::move(nodeName), std::move(probe.inputs), outs, std::move(probe.attrs), m_scope, m_role);
   return outs;
 }
 

@@ -2,12 +2,12 @@
 // GradientEmitter: appends nodes to an existing graph for autograd, with
 // unique names, inferred output types, and the scope/role of the forward node
 // being differentiated (so backward work groups with its hyperfunction).
-#include <set>
 #include <string>
 #include <vector>
 
 #include "ir/Graph.h"
 #include "support/Error.h"
+#include "support/NameSet.h"
 
 namespace dfc::autograd {
 
@@ -31,11 +31,11 @@ class GradientEmitter {
   std::string uniqueValueName(const std::string& base) { return unique(base, m_valueNames); }
 
  private:
-  std::string unique(const std::string& base, std::set<std::string>& taken);
+  std::string unique(std::string base, support::StringSet& taken);
 
   ir::Graph& m_graph;
-  std::set<std::string> m_valueNames;
-  std::set<std::string> m_nodeNames;
+  support::StringSet m_valueNames;
+  support::StringSet m_nodeNames;
   std::string m_scope;
   std::string m_prefix;
   ir::NodeRole m_role = ir::NodeRole::Backward;

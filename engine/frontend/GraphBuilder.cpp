@@ -31,11 +31,12 @@ std::string GraphBuilder::scoped(const std::string& name) const {
   return m_scope.empty() ? name : m_scope + "/" + name;
 }
 
-std::string GraphBuilder::uniqueName(const std::string& base, std::set<std::string>& taken) {
-  std::string name = base;
-  for (int i = 1; taken.count(name); ++i) name = base + "_" + std::to_string(i);
-  taken.insert(name);
-  return name;
+std::string GraphBuilder::uniqueName(std::string base, support::StringSet& taken) {
+  if (taken.insert(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string name = base + "_" + std::to_string(i);
+    if (taken.insert(name)) return name;
+  }
 }
 
 void GraphBuilder::fail(Error error) {
@@ -80,8 +81,8 @@ std::vector<ValueId> GraphBuilder::op(ir::OpKind kind, std::vector<ValueId> inpu
   ir::Node probe;
   probe.op = kind;
   probe.name = uniqueName(scoped(std::string(ir::opName(kind))), m_nodeNames);
-  probe.inputs = inputs;
-  probe.attrs = attrs;
+  probe.inputs = std::move(inputs);  // handed on to the node below
+  probe.attrs = std::move(attrs);
   auto types = ir::inferOutputTypes(m_graph, probe);
   if (!types) {
     m_nodeNames.erase(probe.name);
@@ -89,12 +90,13 @@ std::vector<ValueId> GraphBuilder::op(ir::OpKind kind, std::vector<ValueId> inpu
     return {};
   }
   std::vector<ValueId> outs;
+  outs.reserve(types->size());
   for (size_t i = 0; i < types->size(); ++i) {
     std::string suffix = types->size() == 1 ? ".out" : ".out" + std::to_string(i);
-    outs.push_back(m_graph.addValue(uniqueName(probe.name + suffix, m_valueNames), (*types)[i],
+    outs.push_back(m_graph.addValue(uniqueName(probe.name + suffix, m_valueNames), std::move((*types)[i]),
                                     ir::ValueKind::Intermediate));
   }
-  m_graph.addNode(kind, probe.name, std::move(inputs), outs, std::move(attrs), m_scope, m_role);
+  m_graph.addNode(kind, std::move(probe.name), std::move(probe.inputs), outs, std::move(probe.attrs), m_scope, m_role);
   return outs;
 }
 

@@ -7,12 +7,12 @@
 // returns ir::kNoValue, so a model builder checks once at the end.
 #include <cstdint>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "ir/Graph.h"
 #include "support/Error.h"
+#include "support/NameSet.h"
 
 namespace dfc::frontend {
 
@@ -78,7 +78,7 @@ class GraphBuilder {
 
  private:
   std::string scoped(const std::string& name) const;
-  std::string uniqueName(const std::string& base, std::set<std::string>& taken);
+  std::string uniqueName(std::string base, support::StringSet& taken);
   bool usable(const std::vector<ir::ValueId>& inputs);
   void fail(Error error);
 
@@ -88,8 +88,8 @@ class GraphBuilder {
   std::vector<size_t> m_scopeLengths;  // m_scope length before each push
   ir::NodeRole m_role = ir::NodeRole::Forward;
   Status m_status;
-  std::set<std::string> m_valueNames;
-  std::set<std::string> m_nodeNames;
+  support::StringSet m_valueNames;
+  support::StringSet m_nodeNames;
 };
 
 }  // namespace dfc::frontend

@@ -1,9 +1,9 @@
 #include "ir/Printer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <set>
 
 namespace dfc::ir {
 
@@ -17,8 +17,11 @@ bool isBareName(std::string_view name) {
   return true;
 }
 
-std::string quoteString(std::string_view s) {
-  std::string out = "\"";
+namespace {
+
+// quoteString's text appended to `out` (node lines use it for every name and scope).
+void appendQuoted(std::string& out, std::string_view s) {
+  out += '"';
   for (char c : s) {
     auto u = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\') {
@@ -37,6 +40,13 @@ std::string quoteString(std::string_view s) {
     }
   }
   out += '"';
+}
+
+}  // namespace
+
+std::string quoteString(std::string_view s) {
+  std::string out;
+  appendQuoted(out, s);
   return out;
 }
 
@@ -50,6 +60,12 @@ bool isBareWord(std::string_view s) {
 
 std::string word(std::string_view s) { return isBareWord(s) ? std::string(s) : quoteString(s); }
 
+void appendInt(std::string& out, int64_t x) {  // std::to_string's text
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, x);
+  out.append(buf, r.ptr);
+}
+
 class GraphPrinter {
  public:
   GraphPrinter(const Graph& g, const PrintOptions& opts) : m_g(g), m_opts(opts), m_emitted(g.values.size(), false) {}
@@ -61,6 +77,17 @@ class GraphPrinter {
     if (v < 0 || static_cast<size_t>(v) >= m_g.values.size()) return "%\"<invalid " + std::to_string(v) + ">\"";
     const std::string& n = m_g.values[static_cast<size_t>(v)].name;
     return "%" + (isBareName(n) ? n : quoteString(n));
+  }
+  // ref(v) appended to m_out without a temporary.
+  void appendRef(ValueId v) {
+    if (!valid(v)) {
+      m_out += ref(v);
+      return;
+    }
+    const std::string& n = m_g.values[static_cast<size_t>(v)].name;
+    m_out += '%';
+    if (isBareName(n)) m_out += n;
+    else appendQuoted(m_out, n);
   }
   bool valid(ValueId v) const { return v >= 0 && static_cast<size_t>(v) < m_g.values.size(); }
   bool canEmitNode(const Node& n, ValueId next) const;
@@ -99,9 +126,11 @@ bool GraphPrinter::canEmitNode(const Node& n, ValueId next) const {
   for (ValueId in : n.inputs)
     if (!valid(in) || !m_emitted[static_cast<size_t>(in)]) return false;
   ValueId expect = next;
-  std::set<ValueId> seen;
-  for (ValueId out : n.outputs) {
-    if (!valid(out) || !seen.insert(out).second) return false;
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    ValueId out = n.outputs[k];
+    if (!valid(out) || std::find(n.outputs.begin(), n.outputs.begin() + static_cast<std::ptrdiff_t>(k), out) !=
+                           n.outputs.begin() + static_cast<std::ptrdiff_t>(k))
+      return false;  // listed twice
     if (m_emitted[static_cast<size_t>(out)]) continue;
     if (out != expect) return false;
     ++expect;
@@ -175,9 +204,10 @@ void GraphPrinter::emitNode(const Node& n) {
   for (size_t i = 0; i < n.outputs.size(); ++i) {
     ValueId o = n.outputs[i];
     if (i) m_out += ", ";
-    m_out += ref(o);
+    appendRef(o);
     if (valid(o)) {
-      m_out += " : " + m_g.values[static_cast<size_t>(o)].type.toString();
+      m_out += " : ";
+      m_out += m_g.values[static_cast<size_t>(o)].type.toString();
       m_emitted[static_cast<size_t>(o)] = true;
     }
   }
@@ -186,7 +216,7 @@ void GraphPrinter::emitNode(const Node& n) {
   m_out += '(';
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     if (i) m_out += ", ";
-    m_out += ref(n.inputs[i]);
+    appendRef(n.inputs[i]);
   }
   m_out += ')';
   if (!n.attrs.empty()) {
@@ -195,24 +225,37 @@ void GraphPrinter::emitNode(const Node& n) {
     for (const auto& [key, attr] : n.attrs) {
       if (!first) m_out += ", ";
       first = false;
-      m_out += word(key) + " = ";
+      if (isBareWord(key)) m_out += key;
+      else appendQuoted(m_out, key);
+      m_out += " = ";
       if (auto* i = std::get_if<int64_t>(&attr)) {
-        m_out += std::to_string(*i);
+        appendInt(m_out, *i);
       } else if (auto* d = std::get_if<double>(&attr)) {
         appendFloat(m_out, *d, true);
       } else if (auto* list = std::get_if<std::vector<int64_t>>(&attr)) {
         m_out += '[';
-        for (size_t k = 0; k < list->size(); ++k) m_out += (k ? ", " : "") + std::to_string((*list)[k]);
+        for (size_t k = 0; k < list->size(); ++k) {
+          if (k) m_out += ", ";
+          appendInt(m_out, (*list)[k]);
+        }
         m_out += ']';
       } else {
-        m_out += quoteString(std::get<std::string>(attr));
+        appendQuoted(m_out, std::get<std::string>(attr));
       }
     }
     m_out += '}';
   }
-  if (!n.scope.empty()) m_out += " @" + quoteString(n.scope);
-  if (n.role != NodeRole::Forward) m_out += " role=" + std::string(roleName(n.role));
-  m_out += " name=" + quoteString(n.name) + '\n';
+  if (!n.scope.empty()) {
+    m_out += " @";
+    appendQuoted(m_out, n.scope);
+  }
+  if (n.role != NodeRole::Forward) {
+    m_out += " role=";
+    m_out += roleName(n.role);
+  }
+  m_out += " name=";
+  appendQuoted(m_out, n.name);
+  m_out += '\n';
 }
 
 std::string GraphPrinter::run() {

@@ -23,6 +23,7 @@ Expected<std::vector<TensorType>> inferOutputTypes(const Graph& g, const Node& n
   if (info.numInputs >= 0 && static_cast<int>(n.inputs.size()) != info.numInputs)
     return fail(n, "expects " + std::to_string(info.numInputs) + " inputs, got " + std::to_string(n.inputs.size()));
   std::vector<const TensorType*> in;
+  in.reserve(n.inputs.size());
   for (ValueId v : n.inputs) {
     if (v < 0 || static_cast<size_t>(v) >= g.values.size()) return fail(n, "input refers to an unknown value");
     in.push_back(&g.value(v).type);

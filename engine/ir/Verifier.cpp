@@ -1,11 +1,12 @@
 #include "ir/Verifier.h"
 
 #include <algorithm>
-#include <set>
-#include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "ir/GeneralOps.h"
 #include "ir/ShapeInference.h"
+#include "support/NameSet.h"
 
 namespace dfc::ir {
 namespace {
@@ -35,17 +36,17 @@ class GraphVerifier {
 };
 
 Status GraphVerifier::checkIdsAndNames() {
-  std::unordered_set<std::string> names;
+  support::NameSet names(m_g.values.size());  // views into the graph: no copies
   for (size_t i = 0; i < m_g.values.size(); ++i) {
     const Value& v = m_g.values[i];
     if (v.id != static_cast<ValueId>(i))
       return makeError("value '%" + v.name + "': id " + std::to_string(v.id) + " does not match its index " + std::to_string(i));
     if (v.name.empty()) return makeError("value #" + std::to_string(i) + ": has no name");
-    if (!names.insert(v.name).second) return valueError(v.id, "duplicate value name");
+    if (!names.insert(v.name)) return valueError(v.id, "duplicate value name");
     for (int64_t d : v.type.shape)
       if (d < 0) return valueError(v.id, "negative dimension in type " + v.type.toString());
   }
-  names.clear();
+  support::NameSet nodeNames(m_g.nodes.size());
   for (size_t i = 0; i < m_g.nodes.size(); ++i) {
     const Node& n = m_g.nodes[i];
     if (static_cast<int>(n.op) >= numOpKinds())
@@ -53,7 +54,7 @@ Status GraphVerifier::checkIdsAndNames() {
     if (n.id != static_cast<NodeId>(i))
       return nodeError(n, "id " + std::to_string(n.id) + " does not match its index " + std::to_string(i));
     if (n.name.empty()) return nodeError(n, "has no name");
-    if (!names.insert(n.name).second) return nodeError(n, "duplicate node name");
+    if (!nodeNames.insert(n.name)) return nodeError(n, "duplicate node name");
   }
   return {};
 }
@@ -132,8 +133,10 @@ Status GraphVerifier::checkInitializers() {
     if (!(t.type() == v.type))
       return valueError(id, "initializer type " + t.type().toString() + " differs from value type " + v.type.toString());
   }
+  auto init = m_g.initializers.begin();  // both in id order: one walk, no lookups
   for (const Value& v : m_g.values) {
-    bool has = m_g.initializers.count(v.id) != 0;
+    while (init != m_g.initializers.end() && init->first < v.id) ++init;
+    bool has = init != m_g.initializers.end() && init->first == v.id;
     if (v.kind == ValueKind::Const && !has) return valueError(v.id, "const has no data");
     if (v.kind == ValueKind::Param && !has && m_opts.requireWeights) return valueError(v.id, "param has no initial data");
   }
@@ -141,20 +144,20 @@ Status GraphVerifier::checkInitializers() {
 }
 
 Status GraphVerifier::checkInterface(const std::vector<bool>& defined) {
-  std::set<ValueId> fed;
+  std::vector<char> fed(m_g.values.size(), 0), targets(m_g.values.size(), 0);  // by value id
   for (ValueId in : m_g.inputs) {
     if (!inRange(in)) return makeError("graph input #" + std::to_string(in) + " does not exist");
     if (m_g.values[static_cast<size_t>(in)].kind != ValueKind::Input)
       return valueError(in, "is a graph input but not an input value");
-    if (!fed.insert(in).second) return valueError(in, "is listed twice as a graph input");
+    if (std::exchange(fed[static_cast<size_t>(in)], 1)) return valueError(in, "is listed twice as a graph input");
   }
   for (const Value& v : m_g.values)
-    if (v.kind == ValueKind::Input && !fed.count(v.id)) return valueError(v.id, "input value is not in the graph's input list");
+    if (v.kind == ValueKind::Input && !fed[static_cast<size_t>(v.id)])
+      return valueError(v.id, "input value is not in the graph's input list");
   for (ValueId out : m_g.outputs) {
     if (!inRange(out)) return makeError("graph output #" + std::to_string(out) + " does not exist");
     if (!defined[static_cast<size_t>(out)]) return valueError(out, "graph output is never defined");
   }
-  std::set<ValueId> targets;
   for (const StateUpdate& u : m_g.updates) {
     if (!inRange(u.target)) return makeError("update target #" + std::to_string(u.target) + " does not exist");
     if (!inRange(u.newValue)) return valueError(u.target, "update source #" + std::to_string(u.newValue) + " does not exist");
@@ -166,7 +169,7 @@ Status GraphVerifier::checkInterface(const std::vector<bool>& defined) {
       return valueError(u.target, "update from " + valueRef(u.newValue) + " has type " + nv.type.toString() + ", target is " +
                                       t.type.toString());
     if (!defined[static_cast<size_t>(u.newValue)]) return valueError(u.newValue, "update source is never defined");
-    if (!targets.insert(u.target).second) return valueError(u.target, "is updated twice");
+    if (std::exchange(targets[static_cast<size_t>(u.target)], 1)) return valueError(u.target, "is updated twice");
   }
   return {};
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <queue>
-#include <set>
 #include <tuple>
 
 namespace dfc::mapping {
@@ -13,14 +12,17 @@ Expected<std::vector<int>> scheduleSections(const ir::Graph& g, const std::vecto
   for (size_t i = 0; i < n; ++i)
     for (ir::NodeId id : sections[i].nodes)
       for (ir::ValueId o : g.node(id).outputs) producer[static_cast<size_t>(o)] = static_cast<int>(i);
-  std::vector<std::set<int>> successors(n);
+  std::vector<std::vector<int>> successors(n);  // each ascending, no repeats
   std::vector<int> indegree(n, 0);
+  std::vector<int> linkedTo(n, -1);  // linkedTo[p] == i: edge p -> i already recorded
   for (size_t i = 0; i < n; ++i)
     for (ir::NodeId id : sections[i].nodes)
       for (ir::ValueId in : g.node(id).inputs) {
         int p = producer[static_cast<size_t>(in)];
-        if (p >= 0 && p != static_cast<int>(i) && successors[static_cast<size_t>(p)].insert(static_cast<int>(i)).second)
-          ++indegree[i];
+        if (p < 0 || p == static_cast<int>(i) || linkedTo[static_cast<size_t>(p)] == static_cast<int>(i)) continue;
+        linkedTo[static_cast<size_t>(p)] = static_cast<int>(i);
+        successors[static_cast<size_t>(p)].push_back(static_cast<int>(i));  // i ascends: the list stays sorted
+        ++indegree[i];
       }
   using Key = std::tuple<int, ir::NodeId, int>;  // role, first node, section index
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> ready;

@@ -1,8 +1,10 @@
 #include "partition/FusionMatcher.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
 #include <queue>
-#include <set>
 
 namespace dfc::partition {
 namespace {
@@ -15,8 +17,12 @@ class Matcher {
  public:
   explicit Matcher(const ir::Graph& g)
       : m_g(g), m_users(g.computeUsers()), m_groupOf(g.nodes.size(), -1), m_inMatch(g.nodes.size(), 0),
-        m_seen(g.nodes.size(), 0) {
-    for (ir::ValueId v : g.outputs) m_isGraphOutput.insert(v);
+        m_seen(g.nodes.size(), 0), m_isGraphOutput(g.values.size(), 0) {
+    for (ir::ValueId v : g.outputs)
+      if (v >= 0 && static_cast<size_t>(v) < g.values.size()) m_isGraphOutput[static_cast<size_t>(v)] = 1;
+    for (const ir::Node& n : g.nodes)
+      for (ir::ValueId in : n.inputs)
+        if (NodeId p = g.value(in).producer; p != ir::kNoNode && p >= n.id) m_topological = false;
   }
 
   void run(const FusionRuleList& list, FusionResult& result) {
@@ -24,7 +30,13 @@ class Matcher {
       m_rule = &rule;
       m_order = processingOrder(rule);
       const PatternNode& anchor = rule.nodes[static_cast<size_t>(m_order.front())];
+      // Ops the anchor can take: other nodes are skipped without a try.
+      std::vector<char> anchorOp(static_cast<size_t>(ir::numOpKinds()), 0);
+      for (const PatternOption& opt : anchor.options)
+        for (ir::OpKind op : opt.ops) anchorOp[static_cast<size_t>(op)] = 1;
+      m_scratch.resize(m_order.size());
       for (const ir::Node& n : m_g.nodes) {
+        if (!anchorOp[static_cast<size_t>(n.op)]) continue;
         m_assign.assign(rule.nodes.size(), kUnset);
         m_included.assign(rule.nodes.size(), false);
         m_role = n.role;
@@ -48,13 +60,20 @@ class Matcher {
   std::vector<int> m_seen;
   int m_epoch = 0;
   int m_rejected = 0;
-  std::set<ir::ValueId> m_isGraphOutput;
+  std::vector<char> m_isGraphOutput;  // by value id
+  // Every edge goes from a lower node id to a higher one (the verifier's order);
+  // convex() relies on it to stop early, and searches everything otherwise.
+  bool m_topological = true;
+  // Spans [first, last] node id of the groups formed, merged where they touch.
+  std::map<NodeId, NodeId> m_spans;
 
   const FusionRule* m_rule = nullptr;
   std::vector<int> m_order;
   std::vector<NodeId> m_assign;
   std::vector<bool> m_included;
   ir::NodeRole m_role{};
+  // Per depth of extend(): its parents, children and candidates (reused, not reallocated).
+  std::vector<std::array<std::vector<NodeId>, 3>> m_scratch;
 
   // Anchor first (the first required node), then always a node adjacent to the processed ones.
   static std::vector<int> processingOrder(const FusionRule& rule) {
@@ -131,7 +150,10 @@ class Matcher {
     if (k == m_order.size()) return accept();
     int p = m_order[k];
     const PatternNode& pn = m_rule->nodes[static_cast<size_t>(p)];
-    std::vector<NodeId> parents, children, candidates;
+    auto& [parents, children, candidates] = m_scratch[k];
+    parents.clear();
+    children.clear();
+    candidates.clear();
     effParents(p, parents);
     effChildren(p, children);
     if (!parents.empty()) {
@@ -177,7 +199,7 @@ class Matcher {
       for (NodeId n : fused) {
         if (n == fused.back()) continue;
         for (ir::ValueId out : m_g.node(n).outputs) {
-          if (m_isGraphOutput.count(out)) return false;
+          if (m_isGraphOutput[static_cast<size_t>(out)]) return false;
           for (NodeId u : m_users[static_cast<size_t>(out)])
             if (!std::binary_search(fused.begin(), fused.end(), u)) return false;
         }
@@ -188,6 +210,7 @@ class Matcher {
     }
     int id = static_cast<int>(m_groups.size());
     for (NodeId n : fused) m_groupOf[static_cast<size_t>(n)] = id;
+    addSpan(fused.front(), fused.back());
     m_groups.push_back(std::move(fused));
     m_groupRule.push_back(m_rule->name);
     return true;
@@ -195,8 +218,14 @@ class Matcher {
 
   // No path from the match back into it through other nodes, where reaching one
   // member of an existing group reaches all of it (groups run as units).
+  //
+  // Edges only go up in node id, so a path can come back down only by jumping
+  // within a group. From `limit` (the match's last node, extended through the
+  // spans of groups reaching across it) every group lies wholly below or wholly
+  // above: nodes past it never lead back into the match and are not searched.
   bool convex(const std::vector<NodeId>& fused) {
     ++m_epoch;
+    const NodeId limit = m_topological ? reachLimit(fused.back()) : std::numeric_limits<NodeId>::max();
     auto inFused = [&](NodeId n) { return std::binary_search(fused.begin(), fused.end(), n); };
     std::vector<NodeId> stack;
     for (NodeId n : fused)  // edges inside the match are fine: start from the ones that leave it
@@ -206,7 +235,7 @@ class Matcher {
     while (!stack.empty()) {
       NodeId v = stack.back();
       stack.pop_back();
-      if (m_seen[static_cast<size_t>(v)] == m_epoch) continue;
+      if (v > limit || m_seen[static_cast<size_t>(v)] == m_epoch) continue;
       if (inFused(v)) return false;
       m_seen[static_cast<size_t>(v)] = m_epoch;
       for (ir::ValueId out : m_g.node(v).outputs)
@@ -215,6 +244,29 @@ class Matcher {
         for (NodeId m : m_groups[static_cast<size_t>(gi)]) stack.push_back(m);
     }
     return true;
+  }
+
+  void addSpan(NodeId first, NodeId last) {
+    // Absorb every span touching [first, last] (one that starts at or before last
+    // and ends at or after first).
+    auto it = m_spans.upper_bound(last);
+    while (it != m_spans.begin()) {
+      auto prev = std::prev(it);
+      if (prev->second < first) break;
+      first = std::min(first, prev->first);
+      last = std::max(last, prev->second);
+      it = m_spans.erase(prev);
+    }
+    m_spans[first] = last;
+  }
+
+  // The highest node id a search from below `from` can come back down from: the
+  // end of the merged span reaching past `from`, or `from` itself.
+  NodeId reachLimit(NodeId from) const {
+    auto it = m_spans.upper_bound(from);
+    if (it == m_spans.begin()) return from;
+    --it;
+    return it->second > from ? it->second : from;
   }
 
   // Units (groups, then unmatched nodes) in a topological order that prefers graph order.

@@ -17,8 +17,9 @@ class ConstantFolding final : public Pass {
   std::string_view name() const override { return "constant-folding"; }
 
   Expected<bool> run(ir::Graph& g) override {
-    GraphRewriter rw(g);
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
+    GraphRewriter rw(std::move(g));
+    const size_t numNodes = rw.graph().nodes.size();  // folding adds values, never nodes
+    for (size_t i = 0; i < numNodes; ++i) {
       const ir::Node& n = rw.graph().nodes[i];
       if (n.inputs.empty() || !foldable(rw, n)) continue;
       std::vector<const ir::Tensor*> ins;
@@ -37,7 +38,10 @@ class ConstantFolding final : public Pass {
         rw.replaceAllUses(outputs[k], c);
       }
     }
-    if (!rw.changed()) return false;
+    if (!rw.changed()) {
+      g = rw.release();
+      return false;
+    }
     auto out = rw.finish();
     if (!out) return out.error();
     g = std::move(*out);

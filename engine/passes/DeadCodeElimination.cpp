@@ -19,8 +19,9 @@ class DeadCodeElimination final : public Pass {
       live[static_cast<size_t>(u.target)] = true;
       live[static_cast<size_t>(u.newValue)] = true;
     }
-    GraphRewriter rw(g);
-    for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
+    GraphRewriter rw(std::move(g));
+    const ir::Graph& rg = rw.graph();
+    for (auto it = rg.nodes.rbegin(); it != rg.nodes.rend(); ++it) {
       bool needed = false;
       for (ir::ValueId o : it->outputs) needed = needed || live[static_cast<size_t>(o)];
       if (!needed) {
@@ -29,9 +30,12 @@ class DeadCodeElimination final : public Pass {
       }
       for (ir::ValueId in : it->inputs) live[static_cast<size_t>(in)] = true;
     }
-    for (const ir::Value& v : g.values)
+    for (const ir::Value& v : rg.values)
       if (v.kind == ir::ValueKind::Const && !live[static_cast<size_t>(v.id)]) rw.eraseValue(v.id);
-    if (!rw.changed()) return false;
+    if (!rw.changed()) {
+      g = rw.release();
+      return false;
+    }
     auto out = rw.finish();
     if (!out) return out.error();
     g = std::move(*out);

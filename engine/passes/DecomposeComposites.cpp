@@ -15,9 +15,12 @@ class DecomposeComposites final : public Pass {
   std::string_view name() const override { return "decompose-composites"; }
 
   Expected<bool> run(ir::Graph& g) override {
-    GraphRewriter rw(g);
-    for (const ir::Node& n : g.nodes) {
+    GraphRewriter rw(std::move(g));
+    const size_t numNodes = rw.graph().nodes.size();
+    for (size_t i = 0; i < numNodes; ++i) {
+      const ir::Node& n = rw.graph().nodes[i];  // valid until the inserts below
       if (n.op != OpKind::Linear) continue;
+      const ir::NodeId id = n.id;
       ir::ValueId y = n.outputs[0];
       ir::ValueId t = rw.addValue(n.id, rw.uniqueValueName(rw.value(y).name + ".matmul"), rw.value(y).type);
       ir::Node mm;
@@ -34,11 +37,14 @@ class DecomposeComposites final : public Pass {
       bias.inputs = {t, n.inputs[2]};
       bias.outputs = {y};
       bias.attrs = {};
-      rw.eraseNode(n.id);
-      rw.insertNode(n.id, std::move(mm));
-      rw.insertNode(n.id, std::move(bias));
+      rw.eraseNode(id);
+      rw.insertNode(id, std::move(mm));
+      rw.insertNode(id, std::move(bias));
     }
-    if (!rw.changed()) return false;
+    if (!rw.changed()) {
+      g = rw.release();
+      return false;
+    }
     auto out = rw.finish();
     if (!out) return out.error();
     g = std::move(*out);

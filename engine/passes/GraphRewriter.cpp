@@ -3,81 +3,120 @@
 #include <algorithm>
 #include <limits>
 
+#include "support/NameSet.h"
+
 namespace dfc::passes {
 
 using ir::NodeId;
 using ir::ValueId;
 
-GraphRewriter::GraphRewriter(const ir::Graph& graph)
-    : m_g(graph), m_origValues(graph.values.size()), m_origNodes(graph.nodes.size()) {
-  for (ValueId v : graph.outputs) m_pinned.insert(v);
-  for (const ir::StateUpdate& u : graph.updates) {
-    m_pinned.insert(u.newValue);
-    m_updateTargets.insert(u.target);
+namespace {
+
+// Sets flags[id], growing the vector for ids past its end; true if newly set.
+bool setFlag(std::vector<char>& flags, int32_t id) {
+  if (id < 0) return false;
+  auto i = static_cast<size_t>(id);
+  if (i >= flags.size()) flags.resize(i + 1, 0);
+  if (flags[i]) return false;
+  flags[i] = 1;
+  return true;
+}
+
+}  // namespace
+
+GraphRewriter::GraphRewriter(const ir::Graph& graph) : m_g(graph) { init(); }
+
+GraphRewriter::GraphRewriter(ir::Graph&& graph) : m_g(std::move(graph)) { init(); }
+
+void GraphRewriter::init() {
+  m_origValues = m_g.values.size();
+  m_origNodes = m_g.nodes.size();
+  m_erasedNodes.assign(m_origNodes, 0);
+  m_erasedValues.assign(m_origValues, 0);
+  m_replace.assign(m_origValues, ir::kNoValue);
+  m_pinned.assign(m_origValues, 0);
+  m_updateTargets.assign(m_origValues, 0);
+  for (ValueId v : m_g.outputs)
+    if (setFlag(m_pinned, v)) m_pinnedIds.push_back(v);
+  for (const ir::StateUpdate& u : m_g.updates) {
+    if (setFlag(m_pinned, u.newValue)) m_pinnedIds.push_back(u.newValue);
+    if (setFlag(m_updateTargets, u.target)) m_updateTargetIds.push_back(u.target);
   }
-  for (const ir::Value& v : graph.values) m_valueNames.insert(v.name);
-  for (const ir::Node& n : graph.nodes) m_nodeNames.insert(n.name);
+  std::sort(m_pinnedIds.begin(), m_pinnedIds.end());
+  std::sort(m_updateTargetIds.begin(), m_updateTargetIds.end());
+}
+
+void GraphRewriter::ensureNames() const {
+  if (m_namesBuilt) return;
+  m_valueNames = support::StringSet(m_g.values.size() + 64);
+  m_nodeNames = support::StringSet(m_g.nodes.size() + 64);
+  for (const ir::Value& v : m_g.values) m_valueNames.insert(v.name);
+  for (const ir::Node& n : m_g.nodes) m_nodeNames.insert(n.name);
+  m_namesBuilt = true;
 }
 
 void GraphRewriter::eraseNode(NodeId id) {
-  if (m_erasedNodes.insert(id).second) m_changed = true;
+  if (setFlag(m_erasedNodes, id)) m_changed = true;
 }
 
 void GraphRewriter::eraseValue(ValueId id) {
-  if (m_erasedValues.insert(id).second) m_changed = true;
+  if (setFlag(m_erasedValues, id)) m_changed = true;
 }
 
 void GraphRewriter::replaceAllUses(ValueId from, ValueId to) {
   to = resolve(to);
-  if (from == to) return;
-  m_replace[from] = to;
+  if (from == to || from < 0) return;
+  if (static_cast<size_t>(from) >= m_replace.size()) m_replace.resize(static_cast<size_t>(from) + 1, ir::kNoValue);
+  m_replace[static_cast<size_t>(from)] = to;
   m_changed = true;
 }
 
-ValueId GraphRewriter::resolve(ValueId v) const {
-  for (auto it = m_replace.find(v); it != m_replace.end(); it = m_replace.find(v)) v = it->second;
-  return v;
-}
-
 bool GraphRewriter::isConstant(ValueId v) const {
-  return m_g.value(v).kind == ir::ValueKind::Const && !m_updateTargets.count(v) && m_g.initializers.count(v);
+  return m_g.value(v).kind == ir::ValueKind::Const && !flagged(m_updateTargets, v) && m_g.initializers.count(v);
 }
 
 const ir::Tensor* GraphRewriter::constData(ValueId v) const {
-  if (!isConstant(v)) return nullptr;
-  const ir::Tensor& t = m_g.initializers.at(v);
+  if (m_g.value(v).kind != ir::ValueKind::Const || flagged(m_updateTargets, v)) return nullptr;
+  auto it = m_g.initializers.find(v);
   // Deferred consts (optimizer state recipes) are not folded: they would become data.
-  return t.empty() || t.isDeferred() ? nullptr : &t;
+  if (it == m_g.initializers.end() || it->second.empty() || it->second.isDeferred()) return nullptr;
+  return &it->second;
 }
 
 std::string GraphRewriter::uniqueValueName(const std::string& base) const {
+  ensureNames();
   std::string name = base;
-  for (int i = 1; m_valueNames.count(name); ++i) name = base + "." + std::to_string(i);
+  for (int i = 1; m_valueNames.contains(name); ++i) name = base + "." + std::to_string(i);
   return name;
 }
 
 std::string GraphRewriter::uniqueNodeName(const std::string& base) const {
+  ensureNames();
   std::string name = base;
-  for (int i = 1; m_nodeNames.count(name); ++i) name = base + "." + std::to_string(i);
+  for (int i = 1; m_nodeNames.contains(name); ++i) name = base + "." + std::to_string(i);
   return name;
 }
 
 // New values sort right before the first output of the (original) anchor node.
 ValueId GraphRewriter::addValue(NodeId anchor, std::string name, ir::TensorType type) {
-  while (anchor != ir::kNoNode && static_cast<size_t>(anchor) >= m_origNodes) anchor = m_newNodeAnchor.at(anchor);
+  while (anchor != ir::kNoNode && static_cast<size_t>(anchor) >= m_origNodes)
+    anchor = m_newNodeAnchor.at(static_cast<size_t>(anchor) - m_origNodes);
   int64_t pos = static_cast<int64_t>(m_origValues);
   if (anchor != ir::kNoNode && !m_g.node(anchor).outputs.empty()) {
     const auto& outs = m_g.node(anchor).outputs;
     pos = *std::min_element(outs.begin(), outs.end());
   }
   auto id = static_cast<ValueId>(m_g.values.size());
-  m_valueNames.insert(name);
+  if (m_namesBuilt) m_valueNames.insert(name);
   ir::Value v;
   v.id = id;
   v.name = std::move(name);
   v.type = std::move(type);
   m_g.values.push_back(std::move(v));
-  m_newValueKey[id] = {pos, m_seq++};
+  m_erasedValues.resize(m_g.values.size(), 0);
+  m_replace.resize(std::max(m_replace.size(), m_g.values.size()), ir::kNoValue);
+  m_newValueKey.resize(m_g.values.size() - m_origValues);
+  m_newValueKey.back() = {pos, m_seq++};
   m_changed = true;
   return id;
 }
@@ -92,17 +131,17 @@ ValueId GraphRewriter::addConst(NodeId anchor, std::string name, ir::Tensor data
 NodeId GraphRewriter::insertNode(NodeId anchor, ir::Node node) {
   auto id = static_cast<NodeId>(m_g.nodes.size());
   node.id = id;
-  m_nodeNames.insert(node.name);
+  if (m_namesBuilt) m_nodeNames.insert(node.name);
   for (ValueId o : node.outputs) m_g.value(o).producer = id;
   m_g.nodes.push_back(std::move(node));
-  m_newNodeAnchor[id] = anchor;
+  m_erasedNodes.resize(std::max(m_erasedNodes.size(), m_g.nodes.size()), 0);
+  m_newNodeAnchor.push_back(anchor);
   m_changed = true;
   return id;
 }
 
 std::pair<int64_t, int64_t> GraphRewriter::orderKey(ValueId v) const {
-  auto it = m_newValueKey.find(v);
-  if (it != m_newValueKey.end()) return it->second;
+  if (v >= 0 && static_cast<size_t>(v) >= m_origValues) return m_newValueKey[static_cast<size_t>(v) - m_origValues];
   return {v, std::numeric_limits<int64_t>::max()};
 }
 
@@ -112,8 +151,8 @@ std::vector<int> GraphRewriter::useCounts() const {
     if (isErased(n.id)) continue;
     for (ValueId in : n.inputs) ++uses[static_cast<size_t>(resolve(in))];
   }
-  for (ValueId v : m_pinned) ++uses[static_cast<size_t>(resolve(v))];
-  for (ValueId v : m_updateTargets) ++uses[static_cast<size_t>(v)];
+  for (ValueId v : m_pinnedIds) ++uses[static_cast<size_t>(resolve(v))];
+  for (ValueId v : m_updateTargetIds) ++uses[static_cast<size_t>(v)];
   return uses;
 }
 
@@ -139,91 +178,114 @@ int GraphRewriter::eraseDeadNodes(std::set<NodeId> candidates) {
   return erased;
 }
 
-Expected<ir::Graph> GraphRewriter::finish() const {
-  // Node order: inserted nodes right before their anchor, in creation order.
-  std::map<NodeId, std::vector<NodeId>> before;
-  for (const auto& [id, anchor] : m_newNodeAnchor) {
-    NodeId root = anchor;
-    while (root != ir::kNoNode && static_cast<size_t>(root) >= m_origNodes) root = m_newNodeAnchor.at(root);
-    before[root].push_back(id);
+Expected<ir::Graph> GraphRewriter::finish() {
+  // Node order: inserted nodes right before their (original) anchor, in creation
+  // order; those anchored at kNoNode at the end.
+  std::vector<std::pair<NodeId, NodeId>> inserted;  // (root anchor, new node)
+  inserted.reserve(m_newNodeAnchor.size());
+  for (size_t k = 0; k < m_newNodeAnchor.size(); ++k) {
+    NodeId root = m_newNodeAnchor[k];
+    while (root != ir::kNoNode && static_cast<size_t>(root) >= m_origNodes)
+      root = m_newNodeAnchor.at(static_cast<size_t>(root) - m_origNodes);
+    inserted.emplace_back(root == ir::kNoNode ? std::numeric_limits<NodeId>::max() : root,
+                          static_cast<NodeId>(m_origNodes + k));
   }
+  std::stable_sort(inserted.begin(), inserted.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<NodeId> order;
-  auto emitBefore = [&](NodeId anchor) {
-    auto it = before.find(anchor);
-    if (it == before.end()) return;
-    for (NodeId n : it->second)
-      if (!isErased(n)) order.push_back(n);
+  order.reserve(m_g.nodes.size());
+  size_t next = 0;
+  auto emitBefore = [&](NodeId root) {
+    while (next < inserted.size() && inserted[next].first < root) ++next;  // a bad anchor: never emitted
+    for (; next < inserted.size() && inserted[next].first == root; ++next)
+      if (!isErased(inserted[next].second)) order.push_back(inserted[next].second);
   };
   for (size_t i = 0; i < m_origNodes; ++i) {
     auto id = static_cast<NodeId>(i);
     emitBefore(id);
     if (!isErased(id)) order.push_back(id);
   }
-  emitBefore(ir::kNoNode);
+  emitBefore(std::numeric_limits<NodeId>::max());
 
   // Live values: declarations not erased, and intermediates a kept node produces.
-  std::vector<NodeId> producer(m_g.values.size(), ir::kNoNode);
+  const size_t numValues = m_g.values.size();
+  std::vector<NodeId> producer(numValues, ir::kNoNode);
   for (NodeId n : order)
     for (ValueId o : m_g.node(n).outputs) producer[static_cast<size_t>(o)] = n;
   std::vector<ValueId> live;
-  for (size_t i = 0; i < m_g.values.size(); ++i) {
+  live.reserve(numValues);
+  for (size_t i = 0; i < numValues; ++i) {
     const ir::Value& v = m_g.values[i];
-    bool keep = v.kind == ir::ValueKind::Intermediate ? producer[i] != ir::kNoNode : !m_erasedValues.count(v.id);
+    bool keep = v.kind == ir::ValueKind::Intermediate ? producer[i] != ir::kNoNode : !flagged(m_erasedValues, v.id);
     if (keep) live.push_back(v.id);
   }
-  std::stable_sort(live.begin(), live.end(), [&](ValueId a, ValueId b) { return orderKey(a) < orderKey(b); });
-  std::vector<ValueId> newId(m_g.values.size(), ir::kNoValue);
+  // Original values keep their relative order; new ones slot in by their key.
+  if (numValues > m_origValues) {
+    std::vector<std::pair<std::pair<int64_t, int64_t>, ValueId>> keyed;
+    keyed.reserve(live.size());
+    for (ValueId v : live) keyed.emplace_back(orderKey(v), v);
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < live.size(); ++i) live[i] = keyed[i].second;
+  }
+  std::vector<ValueId> newId(numValues, ir::kNoValue);
   for (size_t i = 0; i < live.size(); ++i) newId[static_cast<size_t>(live[i])] = static_cast<ValueId>(i);
 
-  auto map = [&](ValueId v, const std::string& where) -> Expected<ValueId> {
+  // Only live values are moved out below, so a removed value still has its name here.
+  auto removedError = [&](ValueId r, const std::string& where) {
+    return internalError(where + " reads removed value '" +
+                         (r >= 0 && static_cast<size_t>(r) < numValues ? m_g.values[static_cast<size_t>(r)].name
+                                                                        : std::to_string(r)) +
+                         "'");
+  };
+  auto mapped = [&](ValueId v) -> ValueId {
     ValueId r = resolve(v);
-    if (r < 0 || static_cast<size_t>(r) >= newId.size() || newId[static_cast<size_t>(r)] == ir::kNoValue)
-      return internalError(where + " reads removed value '" + (r >= 0 && static_cast<size_t>(r) < m_g.values.size()
-                                                                    ? m_g.values[static_cast<size_t>(r)].name
-                                                                    : std::to_string(r)) + "'");
+    if (r < 0 || static_cast<size_t>(r) >= numValues) return ir::kNoValue;
     return newId[static_cast<size_t>(r)];
   };
 
   ir::Graph out;
   out.name = m_g.name;
-  std::set<std::string> names;
+  out.values.reserve(live.size());  // no reallocation: `valueNames` views the moved strings
+  support::NameSet valueNames(live.size());
   for (ValueId v : live) {
-    ir::Value nv = m_g.value(v);
+    ir::Value& nv = out.values.emplace_back(std::move(m_g.values[static_cast<size_t>(v)]));
     nv.id = newId[static_cast<size_t>(v)];
     nv.producer = ir::kNoNode;
-    if (!names.insert(nv.name).second) return internalError("two values named '" + nv.name + "' after rewriting");
-    out.values.push_back(std::move(nv));
-    if (auto it = m_g.initializers.find(v); it != m_g.initializers.end()) out.initializers[newId[static_cast<size_t>(v)]] = it->second;
+    if (!valueNames.insert(nv.name)) return internalError("two values named '" + nv.name + "' after rewriting");
+    if (auto it = m_g.initializers.find(v); it != m_g.initializers.end()) {
+      auto entry = m_g.initializers.extract(it);  // the map node moves over: no allocation
+      entry.key() = nv.id;
+      out.initializers.insert(out.initializers.end(), std::move(entry));
+    }
   }
-  names.clear();
+  support::NameSet nodeNames(order.size());
+  out.nodes.reserve(order.size());  // no reallocation: `nodeNames` views the moved strings
   for (NodeId old : order) {
-    ir::Node n = m_g.node(old);
-    n.id = static_cast<NodeId>(out.nodes.size());
-    if (!names.insert(n.name).second) return internalError("two nodes named '" + n.name + "' after rewriting");
+    ir::Node& n = out.nodes.emplace_back(std::move(m_g.nodes[static_cast<size_t>(old)]));
+    n.id = static_cast<NodeId>(out.nodes.size() - 1);
+    if (!nodeNames.insert(n.name)) return internalError("two nodes named '" + n.name + "' after rewriting");
     for (ValueId& in : n.inputs) {
-      auto m = map(in, "node '" + n.name + "'");
-      if (!m) return m.error();
-      in = *m;
+      ValueId m = mapped(in);
+      if (m == ir::kNoValue) return removedError(resolve(in), "node '" + n.name + "'");
+      in = m;
     }
     for (ValueId& o : n.outputs) {
       o = newId[static_cast<size_t>(o)];
       out.values[static_cast<size_t>(o)].producer = n.id;
     }
-    out.nodes.push_back(std::move(n));
   }
   for (ValueId v : m_g.inputs)
     if (newId[static_cast<size_t>(v)] != ir::kNoValue) out.inputs.push_back(newId[static_cast<size_t>(v)]);
   for (ValueId v : m_g.outputs) {
-    auto m = map(v, "graph output");
-    if (!m) return m.error();
-    out.outputs.push_back(*m);
+    ValueId m = mapped(v);
+    if (m == ir::kNoValue) return removedError(resolve(v), "graph output");
+    out.outputs.push_back(m);
   }
   for (const ir::StateUpdate& u : m_g.updates) {
-    auto t = map(u.target, "update");
-    auto nv = map(u.newValue, "update");
-    if (!t) return t.error();
-    if (!nv) return nv.error();
-    out.updates.push_back({*t, *nv});
+    ValueId t = mapped(u.target), nv = mapped(u.newValue);
+    if (t == ir::kNoValue) return removedError(resolve(u.target), "update");
+    if (nv == ir::kNoValue) return removedError(resolve(u.newValue), "update");
+    out.updates.push_back({t, nv});
   }
   return out;
 }

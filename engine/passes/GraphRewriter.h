@@ -3,19 +3,26 @@
 // index-based IR. Edits are recorded against the original ids; finish()
 // rebuilds a Graph with dense ids, fixing producers, node inputs, graph
 // inputs/outputs, updates and initializers.
-#include <map>
+//
+// Bookkeeping is flat (vectors indexed by id) so a pass costs O(nodes + values):
+// passes move the graph in and, when nothing changed, release() hands it back
+// without a rebuild.
+#include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/Graph.h"
 #include "support/Error.h"
+#include "support/NameSet.h"
 
 namespace dfc::passes {
 
 class GraphRewriter {
  public:
-  explicit GraphRewriter(const ir::Graph& graph);
+  explicit GraphRewriter(const ir::Graph& graph);  // edits a copy
+  explicit GraphRewriter(ir::Graph&& graph);       // takes the graph over (no copy)
 
   // The graph being edited (original ids; new values/nodes appended). Nodes
   // may be edited in place (attributes, inputs) through node().
@@ -24,17 +31,23 @@ class GraphRewriter {
   const ir::Value& value(ir::ValueId id) const { return m_g.value(id); }
 
   void eraseNode(ir::NodeId id);
-  bool isErased(ir::NodeId id) const { return m_erasedNodes.count(id) != 0; }
+  bool isErased(ir::NodeId id) const {
+    return id >= 0 && static_cast<size_t>(id) < m_erasedNodes.size() && m_erasedNodes[static_cast<size_t>(id)];
+  }
   // Drops a Const/Param/Input declaration (and its initializer) that nothing uses.
   void eraseValue(ir::ValueId id);
   // Every use of `from` (node inputs, graph outputs, update new values) reads `to`.
   void replaceAllUses(ir::ValueId from, ir::ValueId to);
   // `v` after the replacements recorded so far.
-  ir::ValueId resolve(ir::ValueId v) const;
+  ir::ValueId resolve(ir::ValueId v) const {
+    while (v >= 0 && static_cast<size_t>(v) < m_replace.size() && m_replace[static_cast<size_t>(v)] != ir::kNoValue)
+      v = m_replace[static_cast<size_t>(v)];
+    return v;
+  }
 
   // Graph outputs and update new values: passes keep these values (the PEF and
   // the runtime refer to them by name).
-  bool isPinned(ir::ValueId v) const { return m_pinned.count(v) != 0; }
+  bool isPinned(ir::ValueId v) const { return flagged(m_pinned, v); }
   // A Const whose data never changes (not the target of a state update).
   bool isConstant(ir::ValueId v) const;
   const ir::Tensor* constData(ir::ValueId v) const;  // null unless isConstant
@@ -54,22 +67,33 @@ class GraphRewriter {
 
   bool changed() const { return m_changed; }
   // The rebuilt graph; an internal error if a kept node reads a removed value.
-  Expected<ir::Graph> finish() const;
+  // Moves the edited graph's contents out: call once, as the last thing.
+  Expected<ir::Graph> finish();
+  // The edited graph as it stands, without rebuilding (for a pass that changed
+  // nothing). Call once, as the last thing.
+  ir::Graph release() { return std::move(m_g); }
 
  private:
+  static bool flagged(const std::vector<char>& flags, int32_t id) {
+    return id >= 0 && static_cast<size_t>(id) < flags.size() && flags[static_cast<size_t>(id)];
+  }
+  void init();
+  void ensureNames() const;
   std::vector<int> useCounts() const;
   std::pair<int64_t, int64_t> orderKey(ir::ValueId v) const;
 
   ir::Graph m_g;
   size_t m_origValues = 0, m_origNodes = 0;
-  std::set<ir::NodeId> m_erasedNodes;
-  std::set<ir::ValueId> m_erasedValues;
-  std::map<ir::ValueId, ir::ValueId> m_replace;
-  std::set<ir::ValueId> m_pinned;
-  std::set<ir::ValueId> m_updateTargets;
-  std::map<ir::ValueId, std::pair<int64_t, int64_t>> m_newValueKey;  // new value -> sort key
-  std::map<ir::NodeId, ir::NodeId> m_newNodeAnchor;                  // new node -> anchor
-  std::set<std::string> m_valueNames, m_nodeNames;
+  std::vector<char> m_erasedNodes;              // by node id
+  std::vector<char> m_erasedValues;             // by value id
+  std::vector<ir::ValueId> m_replace;           // by value id; kNoValue: not replaced
+  std::vector<char> m_pinned, m_updateTargets;  // by original value id
+  std::vector<ir::ValueId> m_pinnedIds, m_updateTargetIds;     // each once, ascending
+  std::vector<std::pair<int64_t, int64_t>> m_newValueKey;     // by id - m_origValues: sort key
+  std::vector<ir::NodeId> m_newNodeAnchor;                     // by id - m_origNodes: anchor
+  // Every value/node name so far; built on first use (most passes never ask).
+  mutable support::StringSet m_valueNames, m_nodeNames;
+  mutable bool m_namesBuilt = false;
   int64_t m_seq = 0;
   bool m_changed = false;
 };

@@ -30,6 +30,7 @@ std::vector<std::string> PassManager::pipeline() const {
 Status PassManager::run(ir::Graph& graph) {
   m_records.clear();
   int index = 0;
+  bool verified = false;  // the graph as it stands passed the verifier
   for (const auto& pass : m_passes) {
     ++index;
     std::string name(pass->name());
@@ -43,9 +44,11 @@ Status PassManager::run(ir::Graph& graph) {
     rec.changed = *changed;
     rec.nodesAfter = static_cast<int>(graph.nodes.size());
     m_records.push_back(rec);
-    if (m_opts.verifyEach) {
+    // A pass that changed nothing left the graph as it was: verified once is enough.
+    if (m_opts.verifyEach && (rec.changed || !verified)) {
       if (auto st = ir::verifyGraph(graph, m_opts.verify); !st)
         return internalError("graph invalid after pass " + name + ": " + st.error().message());
+      verified = true;
     }
     if (m_opts.afterPass) m_opts.afterPass(graph, index, name);
   }

@@ -26,10 +26,11 @@ class Peephole final : public Pass {
   std::string_view name() const override { return "peephole"; }
 
   Expected<bool> run(ir::Graph& g) override {
-    GraphRewriter rw(g);
+    GraphRewriter rw(std::move(g));
     std::set<ir::NodeId> orphans;  // nodes that may have lost their last user
     bool edited = false;           // a node rewritten in place
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const size_t numNodes = rw.graph().nodes.size();
+    for (size_t i = 0; i < numNodes; ++i) {
       ir::Node& n = rw.node(static_cast<ir::NodeId>(i));
       if (n.outputs.size() != 1) continue;
       ValueId out = n.outputs[0];
@@ -99,7 +100,10 @@ class Peephole final : public Pass {
       }
     }
     rw.eraseDeadNodes(orphans);
-    if (!rw.changed() && !edited) return false;
+    if (!rw.changed() && !edited) {
+      g = rw.release();
+      return false;
+    }
     auto out = rw.finish();
     if (!out) return out.error();
     g = std::move(*out);

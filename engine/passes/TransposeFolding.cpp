@@ -26,9 +26,10 @@ class TransposeFolding final : public Pass {
   std::string_view name() const override { return "transpose-folding"; }
 
   Expected<bool> run(ir::Graph& g) override {
-    GraphRewriter rw(g);
+    GraphRewriter rw(std::move(g));
     std::set<ir::NodeId> folded;
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const size_t numNodes = rw.graph().nodes.size();
+    for (size_t i = 0; i < numNodes; ++i) {
       ir::Node& n = rw.node(static_cast<ir::NodeId>(i));
       bool batched = n.op == OpKind::BatchMatMul;
       if (n.op != OpKind::MatMul && !batched) continue;
@@ -44,7 +45,10 @@ class TransposeFolding final : public Pass {
         folded.insert(p);
       }
     }
-    if (folded.empty()) return false;
+    if (folded.empty()) {
+      g = rw.release();
+      return false;
+    }
     rw.eraseDeadNodes(folded);
     auto out = rw.finish();
     if (!out) return out.error();
