@@ -213,7 +213,8 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   if (!subgraphs) return subgraphs.error();
   partition::HypersectionCache<partition::MappedSubgraph> mappingCache;  // compile once per hypersection, reuse
   mapping::MappingOptions mappingOptions;
-  mappingOptions.cache = &mappingCache;
+  mappingOptions.cache = opts.reuseHypersections ? &mappingCache : nullptr;
+  mappingOptions.reuseCompiled = opts.reuseHypersections;
   mappingOptions.keepAttentionBlocks = *mode == partition::CompilerMode::Nlp && opts.level == partition::OptLevel::O3;
   if (!opts.scalingFactors.empty()) {
     auto scales = mapping::parseScalingFactors(opts.scalingFactors);

@@ -24,6 +24,9 @@ struct CompileOptions {
   // -o1 rule list `nlp`, -o3 hypersections on, -o3 attention blocks kept within one section). Else an error.
   std::string compilerMode;
   bool enableHypersection = false;     // -o3: compile hyperfunctions independently and dedupe
+  // false: compile every hypersection instance again (same result, more time);
+  // bench_hypersections measures the saving with it. Not a dfc flag.
+  bool reuseHypersections = true;
   std::string arch = "native";       // preset name, "native" or a YAML file
   int nChips = 1;                    // --n-chips 1..8: sections may span chips (PCIe cost)
   int numTiles = 0;                  // --num-tiles 1|2|4|8 per chip (0: all)

@@ -45,6 +45,7 @@ struct Placed {
   Placement placement;
   Routing routing;
   int64_t rowMajorHops = 0;
+  double ms = 0;  // what placing and routing it took
 };
 
 // Structural signature of a kernel graph: identical ones (repeated layers that
@@ -79,28 +80,46 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
   std::vector<const Placed*> placements(plan.hypersections.size(), nullptr);
   auto start = Clock::now();
   std::unordered_map<std::string, Placed> placedBySignature;
+  auto placeAndRoute = [&](const lowering::KernelGraph& kg, const partition::Section& rep) -> Expected<Placed> {
+    auto placeStart = Clock::now();
+    auto placed = placer.place(kg);
+    double placeMs = ms(placeStart);
+    if (!placed) return placed.error().withContext("section '" + rep.name + "'");
+    result.placeOnlyMs += placeMs;
+    auto naive = placer.placeRowMajor(kg);
+    auto routeStart = Clock::now();
+    Grid grid(a, placed->tiles);
+    Routing routing = Router(grid).route(kg, placed->sites, routerOptions);
+    double routeMs = ms(routeStart);
+    result.routeMs += routeMs;
+    ++result.placedGraphs;
+    result.maxRouteIterations = std::max(result.maxRouteIterations, routing.iterations);
+    return Placed{std::move(*placed), std::move(routing), naive ? naive->totalHops : 0, placeMs + routeMs};
+  };
   for (const partition::Hypersection& hs : plan.hypersections) {
     if (hs.sections.empty()) continue;
     const partition::Section& rep = plan.sections.at(static_cast<size_t>(hs.sections.front()));
     int cap = mapping::sectionPcuBudget(a, options, g.node(rep.nodes.front()));
     lowering::KernelGraph kg = lowering::lowerSection(g, rep.nodes, cost, cap);
     std::string sig = signature(kg);
-    auto known = placedBySignature.find(sig);
+    auto known = options.reuseCompiled ? placedBySignature.find(sig) : placedBySignature.end();
     if (known == placedBySignature.end()) {
-      auto placeStart = Clock::now();
-      auto placed = placer.place(kg);
-      if (!placed) return placed.error().withContext("section '" + rep.name + "'");
-      result.placeOnlyMs += ms(placeStart);
-      auto naive = placer.placeRowMajor(kg);
-      auto routeStart = Clock::now();
-      Grid grid(a, placed->tiles);
-      Routing routing = Router(grid).route(kg, placed->sites, routerOptions);
-      result.routeMs += ms(routeStart);
-      ++result.placedGraphs;
-      result.maxRouteIterations = std::max(result.maxRouteIterations, routing.iterations);
-      known = placedBySignature
-                  .emplace(std::move(sig), Placed{std::move(*placed), std::move(routing), naive ? naive->totalHops : 0})
-                  .first;
+      auto placed = placeAndRoute(kg, rep);
+      if (!placed) return placed.error();
+      known = placedBySignature.insert_or_assign(std::move(sig), std::move(*placed)).first;
+    } else {
+      result.placeMsSavedEstimate += known->second.ms;  // an identical kernel graph of another hypersection
+    }
+    if (options.reuseCompiled)
+      result.placeMsSavedEstimate += known->second.ms * static_cast<double>(hs.sections.size() - 1);
+    if (!options.reuseCompiled) {
+      // Measuring what reuse saves: every other instance is lowered, placed and
+      // routed again (identical results, discarded).
+      for (size_t i = 1; i < hs.sections.size(); ++i) {
+        const partition::Section& again = plan.sections.at(static_cast<size_t>(hs.sections[i]));
+        auto placed = placeAndRoute(lowering::lowerSection(g, again.nodes, cost, cap), again);
+        if (!placed) return placed.error();
+      }
     }
     const Placed& placed = known->second;
     result.naiveHops += placed.rowMajorHops;
@@ -113,9 +132,6 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
     placements[static_cast<size_t>(hs.id)] = &placed;
   }
   result.placeMs = ms(start);
-  if (!plan.hypersections.empty())
-    result.placeMsSavedEstimate = result.placeMs / static_cast<double>(plan.hypersections.size()) *
-                                  static_cast<double>(plan.sections.size() - plan.hypersections.size());
   for (const partition::Section& s : plan.sections) {
     const Placed* placed = placements.at(static_cast<size_t>(s.hypersection));
     if (!placed) continue;  // a hypersection without sections has no bitfile

@@ -28,6 +28,9 @@ struct MappingOptions {
   // --compiler-mode nlp at -o3: an attention block (partition::attentionScope) that
   // fits in a section is never cut: the current section closes before it instead.
   bool keepAttentionBlocks = false;
+  // false: the linker lowers, places and routes every section instance, not once
+  // per hypersection or identical kernel graph (to measure what reuse saves).
+  bool reuseCompiled = true;
 };
 
 // PCUs a section whose first node is `first` may use (its scaled share of the chips).

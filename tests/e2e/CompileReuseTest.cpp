@@ -1,4 +1,5 @@
-// Zoo weights and optimizer state travel as init recipes: the PEF stays small
+// Compile-time savings that must not change the result. Zoo weights and
+// optimizer state travel as init recipes: the PEF stays small
 // however large the model, and the runtime makes exactly the builder's numbers.
 #include <catch2/catch.hpp>
 
@@ -7,6 +8,7 @@
 #include "TestEnv.h"
 #include "driver/Compiler.h"
 #include "frontend/ModelZoo.h"
+#include "pef/Bitfile.h"
 #include "pef/Pef.h"
 
 using namespace dfc;
@@ -51,4 +53,28 @@ TEST_CASE("a gpt2 PEF carries weight recipes, not megabytes, and they materializ
     REQUIRE(a.byteSize() == b.byteSize());
     CHECK(std::equal(a.span<float>().begin(), a.span<float>().end(), b.span<float>().begin()));
   }
+}
+
+TEST_CASE("reusing hypersection results gives the same bitfiles as compiling every instance") {
+  test::ScratchDir dir("reuse");
+  auto compileWith = [&](bool reuse) {
+    driver::CompileOptions c;
+    c.model = "gpt2-mini";
+    c.level = partition::OptLevel::O1;
+    c.o1RuleList = "gpt2";
+    c.reuseHypersections = reuse;
+    c.outputFolder = dir / (reuse ? "reuse" : "every");
+    c.dbPath = "-";
+    auto r = driver::compile(c);
+    if (!r) FAIL(r.error().message());
+    auto pef = pef::readPef(r->pefPath);
+    REQUIRE(pef.ok());
+    return std::make_pair(*r, std::move(*pef));
+  };
+  auto [reused, a] = compileWith(true);
+  auto [every, b] = compileWith(false);
+  CHECK(reused.compileMsSavedEstimate > 0);
+  CHECK(reused.placedHops == every.placedHops);
+  CHECK(reused.routedHops == every.routedHops);
+  CHECK(pef::encodeBitfiles(a.bitfiles) == pef::encodeBitfiles(b.bitfiles));
 }
