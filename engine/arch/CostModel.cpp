@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "arch/FanIn.h"
+
 namespace dfc::arch {
 namespace {
 
@@ -121,7 +123,50 @@ double flopOf(const ir::Graph& g, const ir::Node& n) {
   }
 }
 
+// Distinct sources of sink `b` when `sources` units are wired round robin to
+// `sinks` (the lowering's fanInOut).
+int roundRobinFeeders(int sources, int sinks, int b) {
+  if (sources <= 0 || sinks <= 0) return 0;
+  return sources >= sinks ? (sources - b + sinks - 1) / sinks : 1;
+}
+
+// A reduction over leading axes (bias gradients, a scalar loss): replicas
+// splitting the rows each produce a partial result. Reductions over the last
+// axis (softmax, layer norm statistics) keep whole rows per replica.
+bool partialOutput(const ir::Graph& g, const ir::Node& n, ir::ValueId out) {
+  if (n.inputs.empty() || numelOf(g, out) >= numelOf(g, n.inputs[0])) return false;
+  const auto& in = g.value(n.inputs[0]).type.shape;
+  const auto& o = g.value(out).type.shape;
+  return numelOf(g, out) == 1 || (!in.empty() && !o.empty() && o.back() == in.back());
+}
+
 }  // namespace
+
+TreeUnits CostModel::treeUnits(const OpCost& c, int share) const {
+  const int bound = unitFanInBound(m_arch);
+  TreeUnits t;
+  int heads = 0;  // PCUs reading the operands; each replica's last one writes the results
+  if (c.cls == OpClass::Gemm) heads = std::max(1, share);
+  else if (c.cls == OpClass::Elementwise) heads = std::max(1, share / std::max(1, c.minPcus));
+  for (size_t k = 0; k < c.outputPmus.size(); ++k) {
+    const int outs = c.outputPmus[k];
+    for (int b = 0; b < outs; ++b) {
+      int feeders = 0;
+      if (heads > 0) feeders = roundRobinFeeders(heads, outs, b);
+      else
+        for (int p : c.inputPmus) feeders += roundRobinFeeders(p, outs, b);
+      int units = combineTreeUnits(feeders, bound);
+      bool sums = heads > 1 && k < c.outputPartial.size() && c.outputPartial[k];
+      (sums ? t.pcus : t.pmus) += units;
+    }
+  }
+  for (int h = 0; h < heads; ++h) {
+    int feeders = 0;
+    for (int p : c.inputPmus) feeders += roundRobinFeeders(p, heads, h);
+    t.pmus += combineTreeUnits(feeders, bound);
+  }
+  return t;
+}
 
 OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
   OpCost c;
@@ -170,26 +215,44 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
   }
   for (int p : c.inputPmus) c.pmus += p;
   for (int p : c.outputPmus) c.pmus += p;
+  c.outputPartial.assign(n.outputs.size(), false);
+  if (c.cls == OpClass::Elementwise)
+    for (size_t k = 0; k < n.outputs.size(); ++k) c.outputPartial[k] = partialOutput(g, n, n.outputs[k]);
+  TreeUnits trees = treeUnits(c, c.pcus);
+  c.treePcus = trees.pcus;
+  c.treePmus = trees.pmus;
+  c.pmus += c.treePmus;
   return c;
 }
 
 std::vector<int> CostModel::pcuShares(const ir::Graph& g, const std::vector<ir::NodeId>& nodes, int pcuCap) const {
-  std::vector<int> want, min;
+  std::vector<OpCost> costs;
   int total = 0, totalMin = 0;
   for (ir::NodeId id : nodes) {
-    OpCost c = opCost(g, g.node(id));
-    want.push_back(c.pcus);
-    min.push_back(c.minPcus);
-    total += c.pcus;
-    totalMin += c.minPcus;
+    costs.push_back(opCost(g, g.node(id)));
+    total += costs.back().pcus;
+    totalMin += costs.back().minPcus;
   }
-  if (pcuCap <= 0 || total <= pcuCap) return want;
-  // Give every op its minimum, then share what is left in proportion to the extra it wanted.
-  double spare = std::max(0, pcuCap - totalMin);
-  double extra = std::max(1, total - totalMin);
-  for (size_t i = 0; i < want.size(); ++i)
-    want[i] = min[i] + static_cast<int>(std::floor((want[i] - min[i]) * spare / extra));
-  return want;
+  auto shares = [&](int cap) {
+    std::vector<int> s;
+    // Give every op its minimum, then share what is left in proportion to the extra it wanted.
+    double spare = std::max(0, cap - totalMin);
+    double extra = std::max(1, total - totalMin);
+    for (const OpCost& c : costs)
+      s.push_back(total <= cap ? c.pcus : c.minPcus + static_cast<int>(std::floor((c.pcus - c.minPcus) * spare / extra)));
+    return s;
+  };
+  if (pcuCap <= 0) return shares(total);
+  std::vector<int> s = shares(pcuCap);
+  // The combine trees' PCUs come on top: shrink the compute until both fit (or only minimums are left).
+  for (int cap = pcuCap, round = 0; round < 8; ++round) {
+    int used = 0;
+    for (size_t i = 0; i < costs.size(); ++i) used += s[i] + treeUnits(costs[i], s[i]).pcus;
+    if (used <= pcuCap || cap <= totalMin) break;
+    cap = std::max(totalMin, cap - (used - pcuCap));
+    s = shares(cap);
+  }
+  return s;
 }
 
 partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const std::vector<ir::NodeId>& nodes) const {
@@ -211,9 +274,10 @@ partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const 
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ir::Node& n = g.node(nodes[i]);
     OpCost c = opCost(g, n);
+    TreeUnits trees = treeUnits(c, shares[i]);
     e.flop += c.flop;
-    e.pcus += shares[i];
-    e.pmus += c.pmus;
+    e.pcus += shares[i] + trees.pcus;
+    e.pmus += c.pmus - c.treePmus + trees.pmus;
     if (shares[i] > 0) e.computeUs = std::max(e.computeUs, c.flop / (shares[i] * pcuFlopPerUs));
     for (ir::ValueId in : n.inputs)
       if (!produced.count(in)) external.insert(in);

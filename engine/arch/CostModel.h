@@ -16,6 +16,12 @@
 //     pcus = ceil(stages / S) * clamp(ceil(numel / (L*T)), 1, ...).
 //   Params are resident; other operands 2 PMUs each. Layout ops (reshape,
 //   transpose, slice) are PMU address patterns: no PCU.
+//   Combine trees (arch/FanIn.h): a unit may be fed by at most
+//   unitFanInBound nets; the lowering puts trees of Reduce PCUs (partial sums
+//   of a reduction's replicas) or Staging PMUs (gathers) in front of units fed
+//   by more, and treeUnits counts them the same way: the PCUs of the trees
+//   come on top of `pcus` (under a section's cap pcuShares shrinks the
+//   compute to leave room for them), their PMUs are part of `pmus`.
 // Cost model (per section):
 //   compute_us  = max over ops of flop_i / (pcus_i * 2*L*S * f), at least
 //                 total flop / peak: the pipeline runs at its slowest stage.
@@ -40,7 +46,7 @@ struct OpCost {
   double flop = 0;
   double bytes = 0;  // operands and results, as if streamed from/to off-chip memory
   int pcus = 0;      // PCUs wanted to hit the target throughput
-  int pmus = 0;      // sum of inputPmus and outputPmus
+  int pmus = 0;      // sum of inputPmus and outputPmus, plus treePmus
   // Added: the structure the lowering follows.
   OpClass cls = OpClass::Elementwise;
   int minPcus = 0;               // fewest PCUs the op can run on (its stage groups)
@@ -48,6 +54,14 @@ struct OpCost {
   std::vector<int> inputPmus;    // per input: resident buffers or 2 (double-buffered)
   std::vector<int> outputPmus;   // per output
   std::vector<bool> inputResident;  // per input: held whole on chip (weights, reused GEMM operand)
+  std::vector<bool> outputPartial;  // per output: its replicas write partial sums (a reduction over leading axes)
+  int treePcus = 0;                 // combine tree units at `pcus` (treeUnits)
+  int treePmus = 0;
+};
+
+struct TreeUnits {
+  int pcus = 0;  // Reduce PCUs
+  int pmus = 0;  // Staging PMUs
 };
 
 class CostModel {
@@ -67,7 +81,12 @@ class CostModel {
   partition::SectionEstimate sectionEstimate(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes,
                                              int pcuCap) const;
   // PCUs each op of `nodes` gets under `pcuCap` (the figures sectionEstimate used).
+  // Under a cap, the shares leave room for the combine trees' PCUs at those shares.
   std::vector<int> pcuShares(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, int pcuCap) const;
+  // Combine tree units the lowering adds to an op of cost `c` lowered on
+  // `share` PCUs: its replicas into its output buffers, its operands' buffers
+  // into its PCUs (or, for a layout op, into its output buffers).
+  TreeUnits treeUnits(const OpCost& c, int share) const;
 
  private:
   ArchSpec m_arch;

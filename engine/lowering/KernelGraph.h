@@ -18,6 +18,8 @@ enum class KernelRole : uint8_t {
   Weights,      // PMU: a resident operand slice (weights, reused GEMM operand)
   InBuffer,     // PMU: a double-buffered tile of a streamed operand (from DDR or a producer)
   OutBuffer,    // PMU: a double-buffered tile of a result
+  Reduce,       // PCU: adds partial results of a reduction's replicas (a combine tree, FanInBound.h)
+  Staging,      // PMU: gathers a group of units' data on its way into a unit fed by too many (FanInBound.h)
 };
 std::string_view kernelRoleName(KernelRole role);
 

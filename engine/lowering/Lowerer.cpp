@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "arch/FanIn.h"
+#include "lowering/FanInBound.h"
+
 namespace dfc::lowering {
 
 std::string_view kernelRoleName(KernelRole role) {
@@ -12,6 +15,8 @@ std::string_view kernelRoleName(KernelRole role) {
     case KernelRole::Weights: return "weights";
     case KernelRole::InBuffer: return "in_buffer";
     case KernelRole::OutBuffer: return "out_buffer";
+    case KernelRole::Reduce: return "reduce";
+    case KernelRole::Staging: return "staging";
   }
   return "?";
 }
@@ -29,11 +34,12 @@ void fanInOut(KernelGraph& kg, const std::vector<int>& from, const std::vector<i
 }  // namespace
 
 KernelGraph lowerSection(const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const arch::CostModel& cost,
-                         int pcuCap) {
+                         int pcuCap, int maxFanIn) {
   KernelGraph kg;
   const int stagesPerPcu = cost.arch().pcuStages;
   std::vector<int> shares = cost.pcuShares(g, nodes, pcuCap);
   std::unordered_map<ir::ValueId, std::vector<int>> holders;  // value -> PMUs holding it inside the section
+  std::vector<int> partialSinks;  // output buffers the replicas of a reduction write partial sums into
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ir::NodeId id = nodes[i];
     const ir::Node& n = g.node(id);
@@ -88,10 +94,16 @@ KernelGraph lowerSection(const ir::Graph& g, const std::vector<ir::NodeId>& node
         for (const auto& s : sources) fanInOut(kg, s, outs);
       } else {
         fanInOut(kg, tails, outs);
+        if (c.outputPartial[k] && tails.size() > 1) partialSinks.insert(partialSinks.end(), outs.begin(), outs.end());
       }
       holders[n.outputs[k]] = std::move(outs);
     }
   }
+  // No unit fed by more nets than its links carry: combine trees in front of them.
+  if (maxFanIn == 0) return kg;
+  std::vector<bool> partial(kg.ops.size(), false);
+  for (int k : partialSinks) partial[static_cast<size_t>(k)] = true;
+  boundFanIn(kg, maxFanIn < 0 ? arch::unitFanInBound(cost.arch()) : maxFanIn, partial);
   return kg;
 }
 

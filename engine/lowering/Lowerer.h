@@ -7,6 +7,8 @@
 //   layout ops:         a PMU with a different address pattern (reshape: none).
 // A value produced inside the section flows from its producer's output buffer
 // straight into the consumer's PCUs: no second buffer, no DDR round trip.
+// Last, every unit fed by more nets than its switch's links carry gets a
+// combine tree in front of it (FanInBound.h; the cost model counts its units).
 #include <vector>
 
 #include "arch/CostModel.h"
@@ -16,7 +18,10 @@
 namespace dfc::lowering {
 
 // `pcuCap`: the section's PCU budget (0: none), as given to sectionEstimate.
+// `maxFanIn`: most nets a unit may be fed by; -1: the arch's
+// (arch::unitFanInBound, which the cost model counts), 0: no combine trees
+// (the lowering as it was before them, kept to measure what they change).
 KernelGraph lowerSection(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, const arch::CostModel& cost,
-                         int pcuCap = 0);
+                         int pcuCap = 0, int maxFanIn = -1);
 
 }  // namespace dfc::lowering
