@@ -249,7 +249,7 @@ std::vector<int> CostModel::pcuShares(const ir::Graph& g, const std::vector<ir::
     int used = 0;
     for (size_t i = 0; i < costs.size(); ++i) used += s[i] + treeUnits(costs[i], s[i]).pcus;
     if (used <= pcuCap || cap <= totalMin) break;
-    cap = std::max(totalMin, cap - (used - pcuCap));
+    cap = std::max(totalMin, std::min(cap, total) - (used - pcuCap));
     s = shares(cap);
   }
   return s;

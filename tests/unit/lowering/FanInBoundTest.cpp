@@ -19,10 +19,10 @@ namespace {
 // gpt2 as `dfc compile -m gpt2 --hidden-size 256 --num-heads 4 --seq-len 128
 // --vocab-size 1000 -b 4`, two layers: its sections fed single units from
 // more nets than their links carry.
-ir::Graph smallGpt2() {
+ir::Graph smallGpt2(int64_t batch = 4, int64_t seqLen = 128, int64_t vocab = 1000) {
   frontend::ZooOptions o;
-  o.batchSize = 4;
-  o.params = {{"num_layers", 2}, {"hidden_size", 256}, {"num_heads", 4}, {"seq_len", 128}, {"vocab_size", 1000}};
+  o.batchSize = batch;
+  o.params = {{"num_layers", 2}, {"hidden_size", 256}, {"num_heads", 4}, {"seq_len", seqLen}, {"vocab_size", vocab}};
   auto m = frontend::buildZooModel("gpt2", o);
   REQUIRE(m.ok());
   auto tg = autograd::buildTrainingGraph(m->graph, m->image, m->logits, {});
@@ -216,4 +216,27 @@ TEST_CASE("the cost model counts the combine tree units the lowering adds") {
       CHECK((again.edges[e].from == kg.edges[e].from && again.edges[e].to == kg.edges[e].to));
   }
   CHECK(withTrees >= 3);
+}
+
+TEST_CASE("under a PCU cap, an op's share leaves room for the Reduce PCUs that add its partial results") {
+  auto a = test::preset("sn30");
+  ir::Graph g = smallGpt2(8, 512, 4000);  // the loss reads 8 x 512 x 4000 logits: over a hundred replicas
+  arch::CostModel cost(a);
+  ir::NodeId loss = ir::kNoNode;
+  for (const auto& n : g.nodes)
+    if (n.op == ir::OpKind::SoftmaxCrossEntropy) loss = n.id;
+  REQUIRE(loss != ir::kNoNode);
+  arch::OpCost c = cost.opCost(g, g.node(loss));
+  REQUIRE(c.treePcus > 0);
+  auto free = lowering::lowerSection(g, {loss}, cost);
+  CHECK(free.pcus() == c.pcus + c.treePcus);
+  auto capped = lowering::lowerSection(g, {loss}, cost, c.pcus);
+  CHECK(capped.pcus() <= c.pcus);
+  CHECK(capped.pcus() >= c.pcus - 2 * c.treePcus);
+  CHECK(cost.sectionEstimate(g, {loss}, c.pcus).pcus == capped.pcus());
+  int reduce = 0;
+  for (const auto& op : capped.ops) reduce += op.role == KernelRole::Reduce;
+  CHECK(reduce > 0);
+  auto in = lowering::fanIn(capped);
+  CHECK(*std::max_element(in.begin(), in.end()) <= arch::unitFanInBound(a));
 }
