@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "arch/FanIn.h"
 #include "driver/Compiler.h"
 #include "kernelc/Placer.h"
 #include "kernelc/Router.h"
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
   }
   kernelc::Placer placer(*arch);
   kernelc::RouterOptions routerOptions;
-  routerOptions.linkTracks = kernelc::linkTracksFor(*arch);
+  routerOptions.linkTracks = arch::linkTracks(*arch);
   if (const char* v = std::getenv("DFC_STALL")) routerOptions.stallIterations = std::atoi(v);
   if (const char* v = std::getenv("DFC_ITERS")) routerOptions.maxIterations = std::atoi(v);
   for (auto& c : configs) {

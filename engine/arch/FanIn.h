@@ -12,7 +12,7 @@
 
 namespace dfc::arch {
 
-inline constexpr int kDefaultLinkTracks = 8;  // routes per link when the arch does not say (kernelc::linkTracksFor)
+inline constexpr int kDefaultLinkTracks = 8;  // routes per link when the arch does not say (the router's link capacity too)
 inline constexpr int kUnitLinks = 4;          // incoming links of a unit's switch (N, E, S, W)
 inline constexpr int kFanInMargin = 3;        // the bound is links x tracks / this
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "arch/FanIn.h"
 #include "kernelc/Placer.h"
 #include "kernelc/Router.h"
 #include "lowering/Lowerer.h"
@@ -73,7 +74,7 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
   const arch::ArchSpec& a = cost.arch();
   Placer placer(a);
   RouterOptions routerOptions;
-  routerOptions.linkTracks = linkTracksFor(a);
+  routerOptions.linkTracks = arch::linkTracks(a);
   LinkResult result;
   result.linkCapacity = routerOptions.linkTracks;
   result.sections.resize(plan.sections.size());

@@ -1,5 +1,7 @@
 #include "kernelc/Router.h"
 
+#include "arch/FanIn.h"
+
 #include <algorithm>
 #include <cmath>
 #include <array>
@@ -249,10 +251,6 @@ class Negotiation {
 
 }  // namespace
 
-int linkTracksFor(const arch::ArchSpec& arch) {
-  return arch.networkLinkTracks > 0 ? arch.networkLinkTracks : kDefaultLinkTracks;
-}
-
 std::vector<int> Routing::path(size_t edge) const {
   auto [net, node] = edgeNode.at(edge);
   const auto& tree = trees.at(static_cast<size_t>(net));
@@ -280,7 +278,7 @@ int criticalPathHops(const lowering::KernelGraph& g, const std::vector<int>& edg
 
 Routing Router::route(const lowering::KernelGraph& g, const std::vector<Site>& sites, const RouterOptions& options) const {
   Routing r;
-  r.capacity = options.linkTracks > 0 ? options.linkTracks : kDefaultLinkTracks;
+  r.capacity = options.linkTracks > 0 ? options.linkTracks : arch::kDefaultLinkTracks;
   r.trees.resize(g.ops.size());
   r.edgeNode.assign(g.edges.size(), {0, 0});
   Negotiation net(m_grid, g, sites, r.capacity, options.boxMargin);

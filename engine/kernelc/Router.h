@@ -27,7 +27,7 @@
 namespace dfc::kernelc {
 
 struct RouterOptions {
-  int linkTracks = 0;           // routes one link carries; 0: the arch's (linkTracksFor)
+  int linkTracks = 0;           // routes one link carries; 0: arch::kDefaultLinkTracks (callers pass arch::linkTracks)
   int maxIterations = 20;
   int stallIterations = 4;      // stop after this many passes without fewer overused links
   int boxMargin = 3;            // searches stay in the net's bounding box widened by this many cells
@@ -62,9 +62,6 @@ struct Routing {
   std::vector<int> path(size_t edge) const;
 };
 
-// Tracks per link: the arch's network_link_tracks, else kDefaultLinkTracks.
-inline constexpr int kDefaultLinkTracks = 8;
-int linkTracksFor(const arch::ArchSpec& arch);
 
 class Router {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "arch/FanIn.h"
 #include "kernelc/Placer.h"
 #include "kernelc/Router.h"
 #include "lowering/Lowerer.h"
@@ -78,7 +79,7 @@ TEST_CASE("routes of a placed section run from each source's switch to each sink
     REQUIRE(p.ok());
     kernelc::Grid grid(a, p->tiles);
     kernelc::RouterOptions options;
-    options.linkTracks = kernelc::linkTracksFor(a);
+    options.linkTracks = arch::linkTracks(a);
     auto r = kernelc::Router(grid).route(kg, p->sites, options);
     checkConnected(kg, p->sites, grid, r);
     CHECK(r.manhattanLength == p->totalHops);
@@ -155,10 +156,10 @@ TEST_CASE("sinks of one net share its links, and a unit fed by too many nets is 
 TEST_CASE("network_link_tracks sets the routes per link, or if absent the router's default") {
   auto given = arch::parseArchYaml(kTinyArch + "network_link_tracks: 3\n", "tiny.yaml");
   REQUIRE(given.ok());
-  CHECK(kernelc::linkTracksFor(*given) == 3);
+  CHECK(arch::linkTracks(*given) == 3);
   auto absent = arch::parseArchYaml(kTinyArch, "tiny.yaml");
   REQUIRE(absent.ok());
-  CHECK(kernelc::linkTracksFor(*absent) == kernelc::kDefaultLinkTracks);
+  CHECK(arch::linkTracks(*absent) == arch::kDefaultLinkTracks);
   auto bad = arch::parseArchYaml(kTinyArch + "network_link_tracks: -2\n", "tiny.yaml");
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("tiny.yaml") && Catch::Contains("network_link_tracks"));

@@ -52,7 +52,7 @@ kernelc::Routing placeAndRoute(const lowering::KernelGraph& kg, const arch::Arch
   REQUIRE(p.ok());
   kernelc::Grid grid(a, p->tiles);
   kernelc::RouterOptions o;
-  o.linkTracks = kernelc::linkTracksFor(a);
+  o.linkTracks = arch::linkTracks(a);
   return kernelc::Router(grid).route(kg, p->sites, o);
 }
 
@@ -95,8 +95,7 @@ void checkConnectivityKept(const lowering::KernelGraph& before, const lowering::
 
 TEST_CASE("the fan-in bound comes from the arch's links: a third of a switch's incoming tracks") {
   auto a = test::preset("sn30");
-  CHECK(arch::linkTracks(a) == kernelc::linkTracksFor(a));  // the router's capacity
-  CHECK(arch::unitFanInBound(a) == arch::kUnitLinks * kernelc::linkTracksFor(a) / arch::kFanInMargin);
+  CHECK(arch::unitFanInBound(a) == arch::kUnitLinks * arch::linkTracks(a) / arch::kFanInMargin);
   CHECK(arch::unitFanInBound(a) == 10);
   a.networkLinkTracks = 32;
   CHECK(arch::unitFanInBound(a) == 42);
@@ -168,7 +167,7 @@ TEST_CASE("small gpt2: sections with forced overuse before the combine trees rou
     auto in = lowering::fanIn(l.bounded);
     CHECK(*std::max_element(in.begin(), in.end()) <= bound);
     auto before = lowering::fanIn(l.unbounded);
-    if (*std::max_element(before.begin(), before.end()) <= arch::kUnitLinks * kernelc::linkTracksFor(a)) continue;
+    if (*std::max_element(before.begin(), before.end()) <= arch::kUnitLinks * arch::linkTracks(a)) continue;
     ++sections;
     checkConnectivityKept(l.unbounded, l.bounded);
     if (compared < 3) {  // routing the unbounded graphs is the slow part: a few are enough
