@@ -506,6 +506,80 @@
     </message>
 </context>
 <context>
+    <name>dfc::studio::Session</name>
+    <message>
+        <source>Choose a model to compile: a zoo name or a .dfir file.</source>
+        <translation>Wählen Sie ein zu kompilierendes Modell: einen Zoo-Namen oder eine .dfir-Datei.</translation>
+    </message>
+    <message>
+        <source>Compiling %1...</source>
+        <translation>%1 wird kompiliert …</translation>
+    </message>
+    <message>
+        <source>--- compile %1 ---</source>
+        <translation>--- %1 kompilieren ---</translation>
+    </message>
+    <message>
+        <source>Compile cancelled.</source>
+        <translation>Kompilieren abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Compile failed: %1</source>
+        <translation>Kompilieren fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; estimated %7 µs per step.
+PEF: %8</source>
+        <translation>%1 Knoten in %2 Sektionen (%3 vorwärts, %4 rückwärts, %5 Optimierer) in %6 ms kompiliert; geschätzt %7 µs pro Schritt.
+PEF: %8</translation>
+    </message>
+    <message>
+        <source>Compile a model first, or choose a PEF to run.</source>
+        <translation>Kompilieren Sie zuerst ein Modell oder wählen Sie eine auszuführende PEF.</translation>
+    </message>
+    <message>
+        <source>The PEF %1 does not exist.</source>
+        <translation>Die PEF %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>Running %1...</source>
+        <translation>%1 wird ausgeführt …</translation>
+    </message>
+    <message>
+        <source>--- run %1 ---</source>
+        <translation>--- %1 ausführen ---</translation>
+    </message>
+    <message>
+        <source>Run cancelled.</source>
+        <translation>Ausführung abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>Ausführung fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run finished: %n training step(s)</source>
+        <translation>
+            <numerusform>Ausführung beendet: %n Trainingsschritt</numerusform>
+            <numerusform>Ausführung beendet: %n Trainingsschritte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, final loss %1</source>
+        <translation>, abschließender Verlust %1</translation>
+    </message>
+    <message>
+        <source>, test accuracy %1 %</source>
+        <translation>, Testgenauigkeit %1 %</translation>
+    </message>
+    <message>
+        <source>.
+Trace: %1</source>
+        <translation>.
+Trace: %1</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::CompareSummary</name>
     <message>
         <source>Sections</source>
@@ -738,18 +812,6 @@
         <translation>&amp;Datenordner:</translation>
     </message>
     <message>
-        <source>Choose a model to compile: a zoo name or a .dfir file.</source>
-        <translation>Wählen Sie ein zu kompilierendes Modell: einen Zoo-Namen oder eine .dfir-Datei.</translation>
-    </message>
-    <message>
-        <source>Compiling %1...</source>
-        <translation>%1 wird kompiliert …</translation>
-    </message>
-    <message>
-        <source>--- compile %1 ---</source>
-        <translation>--- %1 kompilieren ---</translation>
-    </message>
-    <message>
         <source>%1 (%2/%3)</source>
         <translation>%1 (%2/%3)</translation>
     </message>
@@ -762,67 +824,8 @@
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <source>Compile cancelled.</source>
-        <translation>Kompilieren abgebrochen.</translation>
-    </message>
-    <message>
-        <source>Compile failed: %1</source>
-        <translation>Kompilieren fehlgeschlagen: %1</translation>
-    </message>
-    <message>
         <source>done</source>
         <translation>fertig</translation>
-    </message>
-    <message>
-        <source>Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; estimated %7 µs per step.
-PEF: %8</source>
-        <translation>%1 Knoten in %2 Sektionen (%3 vorwärts, %4 rückwärts, %5 Optimierer) in %6 ms kompiliert; geschätzt %7 µs pro Schritt.
-PEF: %8</translation>
-    </message>
-    <message>
-        <source>Compile a model first, or choose a PEF to run.</source>
-        <translation>Kompilieren Sie zuerst ein Modell oder wählen Sie eine auszuführende PEF.</translation>
-    </message>
-    <message>
-        <source>The PEF %1 does not exist.</source>
-        <translation>Die PEF %1 existiert nicht.</translation>
-    </message>
-    <message>
-        <source>Running %1...</source>
-        <translation>%1 wird ausgeführt …</translation>
-    </message>
-    <message>
-        <source>--- run %1 ---</source>
-        <translation>--- %1 ausführen ---</translation>
-    </message>
-    <message>
-        <source>Run cancelled.</source>
-        <translation>Ausführung abgebrochen.</translation>
-    </message>
-    <message>
-        <source>Run failed: %1</source>
-        <translation>Ausführung fehlgeschlagen: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Run finished: %n training step(s)</source>
-        <translation>
-            <numerusform>Ausführung beendet: %n Trainingsschritt</numerusform>
-            <numerusform>Ausführung beendet: %n Trainingsschritte</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>, final loss %1</source>
-        <translation>, abschließender Verlust %1</translation>
-    </message>
-    <message>
-        <source>, test accuracy %1 %</source>
-        <translation>, Testgenauigkeit %1 %</translation>
-    </message>
-    <message>
-        <source>.
-Trace: %1</source>
-        <translation>.
-Trace: %1</translation>
     </message>
     <message>
         <source>Cancelling...</source>
