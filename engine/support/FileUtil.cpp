@@ -1,6 +1,7 @@
 #include "support/FileUtil.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,54 +9,57 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <random>
-#include <sstream>
+
+#include "support/SafePath.h"
 
 namespace dfc::support {
 
 Status writeFileAtomic(const std::string& path, std::string_view contents) {
   namespace fs = std::filesystem;
+  // Only a regular file is ever replaced: a device, FIFO or directory under
+  // this name is refused, and a symlink is followed only within its folder.
+  auto target = checkOutputFile(path);
+  if (!target) return target.error();
+  const std::string& dest = *target;
   std::error_code ec;
-  fs::path target(path);
-  if (target.has_parent_path()) {
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) return makeError(target.parent_path().string() + ": cannot create directory: " + ec.message());
+  fs::path parent = fs::path(dest).parent_path();
+  if (!parent.empty()) {
+    fs::create_directories(parent, ec);
+    if (ec) return makeError(parent.string() + ": cannot create directory: " + ec.message());
   }
-  std::random_device rd;
-  std::string tmp = path + ".tmp-" + std::to_string(rd() % 1000000);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::string tmp = dest + ".tmp-XXXXXX";
+  int fd = ::mkstemp(tmp.data());  // a fresh name: never opens what someone placed there
   if (fd < 0) return makeError(path + ": cannot write: " + std::strerror(errno));
+  ::fchmod(fd, 0644);
+  auto fail = [&](const std::string& what) {
+    std::string msg = path + ": " + what + ": " + std::strerror(errno);
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return makeError(msg);
+  };
   size_t written = 0;
   while (written < contents.size()) {
     ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string msg = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return makeError(path + ": write failed: " + msg);
-    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return fail("write failed");
     written += static_cast<size_t>(n);
   }
-  ::fsync(fd);
+  if (::fsync(fd) != 0) return fail("write failed");
   ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (::rename(tmp.c_str(), dest.c_str()) != 0) {
     std::string msg = std::strerror(errno);
     ::unlink(tmp.c_str());
     return makeError(path + ": cannot rename into place: " + msg);
   }
+  // The rename itself survives a crash once the folder is synced.
+  if (int dir = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
   return {};
 }
 
-Expected<std::string> readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return makeError(path + ": read failed");
-  return ss.str();
-}
+Expected<std::string> readFile(const std::string& path) { return readRegularFile(path); }
 
 std::string isoTimestampUtc() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

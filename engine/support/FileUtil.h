@@ -1,6 +1,7 @@
 #pragma once
-// Atomic file writes: write `path`.tmp-XXXX, fsync, rename. A crash never
-// leaves a half-written file under the final name.
+// Atomic file writes: write `path`.tmp-XXXXXX, fsync, rename, fsync the
+// folder. A crash never leaves a half-written file under the final name, and
+// only a regular file is ever replaced (support/SafePath.h).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,7 +12,8 @@
 namespace dfc::support {
 
 Status writeFileAtomic(const std::string& path, std::string_view contents);
-Expected<std::string> readFile(const std::string& path);  // error names the file
+// A regular file of at most the memory budget; errors name the file.
+Expected<std::string> readFile(const std::string& path);
 std::string isoTimestampUtc();                            // "2026-11-21T20:31:05Z"
 
 }  // namespace dfc::support
