@@ -22,6 +22,7 @@
 #include "partition/Decomposer.h"
 #include "passes/PassManager.h"
 #include "pef/Pef.h"
+#include "pef/PefValidator.h"
 #include "profile/RunStore.h"
 #include "support/FileUtil.h"
 #include "support/Logging.h"
@@ -253,7 +254,7 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   pef.meta.compilerVersion = DFC_VERSION;
   pef.meta.createdAt = support::isoTimestampUtc();
   pef.meta.args = opts.args;
-  pef.meta.batchSize = opts.batchSize;
+  pef.meta.batchSize = pef::batchSizeOf(pef.graph, pef.meta.imageInput, opts.batchSize);
   pef.meta.inference = opts.inference;
   pef.meta.defaultLr = opts.learningRate;
   double elapsedMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

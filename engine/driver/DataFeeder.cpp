@@ -111,6 +111,42 @@ class TokenFeeder final : public DataFeeder {
   std::vector<int64_t> m_order;
 };
 
+// What the feeder writes and reads must match the PEF's tensors exactly: it
+// copies whole batches into them and indexes the logits by sample and class.
+Status checkRunShapes(const pef::Pef& pef, const ir::TensorType& input, int64_t* classes) {
+  const pef::PefMeta& m = pef.meta;
+  ir::ValueId logitsId = pef.graph.findValue(m.logitsOutput);
+  if (logitsId == ir::kNoValue) return makeError("PEF meta names logits '" + m.logitsOutput + "' that the graph lacks");
+  const ir::TensorType& logits = pef.graph.value(logitsId).type;
+  const int64_t batch = input.rank() ? input.shape[0] : 0;
+  auto refuse = [&](const std::string& what) {
+    return makeError("PEF logits_output '" + m.logitsOutput + "' is " + logits.toString() + "; dfc run needs " + what);
+  };
+  if (logits.dtype != ir::DType::F32 || logits.rank() < 2 || logits.shape[0] != batch || logits.shape.back() < 1)
+    return refuse("f32 scores with a row per sample of the " + input.toString() + " input");
+  if (m.task == "language_model") {
+    if (logits.numElements() != input.numElements() * logits.shape.back())
+      return refuse("a score per token of the " + input.toString() + " input");
+    if (logits.shape.back() < 256) return refuse("a vocabulary of at least 256 (byte tokens)");
+  } else if (logits.rank() != 2) {
+    return refuse("[batch, classes]");
+  }
+  if (input.dtype != (m.task == "language_model" ? ir::DType::I64 : ir::DType::F32))
+    return makeError("PEF input '" + m.imageInput + "' is " + input.toString() + ", which the " + m.task + " data cannot fill");
+  *classes = logits.shape.back();
+  return {};
+}
+
+// Corrupt label files would otherwise surface as a kernel error mid-training.
+Status checkLabels(const frontend::Dataset& d, int64_t classes) {
+  const int64_t* labels = d.labels.data<int64_t>();
+  for (int64_t i = 0; i < d.labels.numElements(); ++i)
+    if (labels[i] < 0 || labels[i] >= classes)
+      return makeError(d.labelsPath + ": label " + std::to_string(labels[i]) + " of record " + std::to_string(i) +
+                       " is outside the PEF's " + std::to_string(classes) + " classes");
+  return {};
+}
+
 }  // namespace
 
 std::string defaultDataFolder(const std::string& task) {
@@ -123,6 +159,8 @@ Expected<std::unique_ptr<DataFeeder>> makeDataFeeder(const pef::Pef& pef, const 
   ir::ValueId input = pef.graph.findValue(pef.meta.imageInput);
   if (input == ir::kNoValue) return makeError("PEF meta names input '" + pef.meta.imageInput + "' that the graph lacks");
   const ir::TensorType& type = pef.graph.value(input).type;
+  int64_t classes = 0;
+  DFC_TRY(checkRunShapes(pef, type, &classes));
   int64_t batch = type.shape.at(0);
   if (pef.meta.task == "language_model") {
     if (type.rank() != 2 || type.dtype != ir::DType::I64)
@@ -143,10 +181,12 @@ Expected<std::unique_ptr<DataFeeder>> makeDataFeeder(const pef::Pef& pef, const 
     if (d->size() < batch)
       return makeError("training set has " + std::to_string(d->size()) + " samples, fewer than the batch size " +
                        std::to_string(batch));
+    DFC_TRY(checkLabels(*d, classes));
     train = std::move(*d);
   }
   auto test = frontend::loadMnistLike(folder, false, limits.testSamples);
   if (!test) return test.error();
+  DFC_TRY(checkLabels(*test, classes));
   const auto& have = test->images.shape();
   if (type.rank() != have.size() || !std::equal(type.shape.begin() + 1, type.shape.end(), have.begin() + 1))
     return makeError("--data-folder " + folder + ": samples of shape " + test->images.type().toString() +

@@ -7,6 +7,7 @@
 #include "onnx/OnnxImporter.h"
 #include "partition/Decomposer.h"
 #include "passes/PassManager.h"
+#include "pef/PefValidator.h"
 #include "runtime/Executor.h"
 #include "support/FileUtil.h"
 
@@ -20,6 +21,7 @@ Expected<pef::Pef> compileGraphForInference(ir::Graph graph, const InferenceComp
   pef.meta.optLevel = std::string(partition::optLevelName(options.level));
   if (!pef.graph.inputs.empty()) pef.meta.imageInput = pef.graph.value(pef.graph.inputs.front()).name;
   if (!pef.graph.outputs.empty()) pef.meta.logitsOutput = pef.graph.value(pef.graph.outputs.front()).name;
+  pef.meta.batchSize = pef::batchSizeOf(pef.graph, pef.meta.imageInput, options.batchSize);
   auto pm = passes::PassManager::create(passes::kDefaultInferencePipeline);
   if (!pm) return pm.error();
   DFC_TRY(pm->run(pef.graph));

@@ -9,6 +9,9 @@
 #include <memory>
 #include <vector>
 
+#include "support/SafePath.h"
+#include "support/SizeBudget.h"
+
 namespace dfc::frontend {
 namespace {
 
@@ -49,6 +52,7 @@ Status readExactly(gzFile file, const std::string& path, void* out, size_t size,
 
 Expected<IdxData> readIdx(const std::string& path, uint32_t magic, size_t rank, int64_t limit) {
   if (!std::filesystem::exists(path)) return fileError(path, "no such file");
+  DFC_TRY(support::checkRegularFile(path, uint64_t{1} << 40));  // a FIFO or device would block or never end
   GzFile file(gzopen(path.c_str(), "rb"));
   if (!file) return fileError(path, "cannot open");
   std::array<uint8_t, 4> word{};
@@ -75,9 +79,16 @@ Expected<IdxData> readIdx(const std::string& path, uint32_t magic, size_t rank, 
   if (data.dims[0] == 0) return fileError(path, "holds no records");
   data.count = static_cast<int64_t>(data.dims[0]);
   if (limit > 0 && limit < data.count) data.count = limit;
-  size_t recordSize = 1;
+  // Each dimension is below 2^24, so a record of rank 3 is below 2^48 bytes and
+  // the products below cannot overflow; the budget counts the f32 copy too.
+  uint64_t recordSize = 1;
   for (size_t i = 1; i < rank; ++i) recordSize *= data.dims[i];
-  data.bytes.resize(static_cast<size_t>(data.count) * recordSize);
+  auto bytes = support::checkedMul(static_cast<uint64_t>(data.count), recordSize);
+  if (!bytes) return fileError(path, "implausible header: the data would overflow a size");
+  DFC_TRY(support::checkBudget(path + ": " + std::to_string(data.count) + " records of " + std::to_string(recordSize) +
+                                   " bytes (as f32)",
+                               *bytes * (rank > 1 ? 5 : 9)));
+  data.bytes.resize(static_cast<size_t>(*bytes));
   DFC_TRY(readExactly(file.get(), path, data.bytes.data(), data.bytes.size(), "data"));
   return data;
 }
@@ -145,6 +156,8 @@ Expected<Dataset> loadMnistLike(const std::string& folder, bool train, int64_t l
   if (!lab) return lab.error();
   ds.images = std::move(*img);
   ds.labels = std::move(*lab);
+  ds.imagesPath = imagesPath;
+  ds.labelsPath = labelsPath;
   return ds;
 }
 

@@ -10,6 +10,7 @@ namespace dfc::frontend {
 struct Dataset {
   ir::Tensor images;  // f32 [N, 1, 28, 28], pixels scaled to [0, 1] then normalized (x - 0.5) / 0.5
   ir::Tensor labels;  // i64 [N]
+  std::string imagesPath, labelsPath;  // the files they came from (for errors)
   int64_t size() const { return labels.numElements(); }
 };
 

@@ -3,11 +3,12 @@
 #include <zlib.h>
 
 #include <map>
-#include <set>
 
 #include "ir/Parser.h"
+#include "ir/TensorBudget.h"
 #include "ir/Verifier.h"
 #include "pef/PefFormat.h"
+#include "pef/PefValidator.h"
 #include "support/FileUtil.h"
 
 namespace dfc::pef {
@@ -22,27 +23,6 @@ std::string readKind(const char raw[8]) {
     kind += (u >= 0x20 && u < 0x7f) ? raw[i] : '?';
   }
   return kind;
-}
-
-// Sections must point at real nodes, hypersections and sections: the runtime
-// indexes with these ids without checking again.
-Status checkPlan(const partition::Plan& plan, const ir::Graph& g) {
-  std::set<int> ids;
-  for (const partition::Section& s : plan.sections) {
-    if (!ids.insert(s.id).second) return makeError("section id " + std::to_string(s.id) + " appears twice");
-    for (ir::NodeId n : s.nodes)
-      if (n < 0 || static_cast<size_t>(n) >= g.nodes.size())
-        return makeError("section '" + s.name + "' refers to node #" + std::to_string(n) + ", the graph has " +
-                         std::to_string(g.nodes.size()));
-    if (s.hypersection < 0 || static_cast<size_t>(s.hypersection) >= plan.hypersections.size())
-      return makeError("section '" + s.name + "' refers to hypersection #" + std::to_string(s.hypersection));
-  }
-  for (const partition::Hypersection& h : plan.hypersections)
-    for (int s : h.sections)
-      if (!ids.count(s)) return makeError("hypersection '" + h.name + "' refers to section #" + std::to_string(s));
-  for (int s : plan.schedule)
-    if (!ids.count(s)) return makeError("schedule refers to section #" + std::to_string(s));
-  return {};
 }
 
 }  // namespace
@@ -90,11 +70,15 @@ Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sou
   auto graph = ir::parseGraph(chunks["graph"], sourceName + ": chunk 'graph'");
   if (!graph) return graph.error();
   pef.graph = std::move(*graph);
+  // Declared sizes against the memory budget before the weights allocate anything.
+  if (auto st = ir::checkGraphBudget(pef.graph); !st) return chunkFail("graph", st.error());
   if (auto st = detail::decodeWeights(chunks["weights"], pef.graph); !st) return chunkFail("weights", st.error());
   if (auto st = ir::verifyGraph(pef.graph); !st) return chunkFail("graph", st.error());
   if (auto st = detail::decodeSections(chunks["sections"], pef.plan); !st) return chunkFail("sections", st.error());
   if (auto st = detail::decodeSchedule(chunks["schedule"], pef.plan); !st) return chunkFail("schedule", st.error());
-  if (auto st = checkPlan(pef.plan, pef.graph); !st) return chunkFail("sections", st.error());
+  if (auto st = validatePlan(pef.plan, pef.graph); !st) return chunkFail("sections", st.error());
+  if (auto st = validateSchedule(pef.plan); !st) return chunkFail("schedule", st.error());
+  if (auto st = validateMeta(pef.meta, pef.graph, pef.plan); !st) return chunkFail("meta", st.error());
   std::string_view report = chunks["report"];
   if (!report.empty())
     if (auto st = detail::checkJson(report); !st) return chunkFail("report", st.error());

@@ -8,47 +8,13 @@
 #include "ir/Printer.h"
 #include "pef/Pef.h"
 #include "unit/ir/SampleGraph.h"
+#include "unit/pef/SamplePef.h"
 
 using namespace dfc;
 using dfc::ir::test::graphDiff;
+using dfc::pef::test::samplePef;
 
 namespace {
-
-pef::Pef samplePef() {
-  pef::Pef p;
-  p.meta.pefName = "every_op";
-  p.meta.model = "zoo:every_op";
-  p.meta.optLevel = "o1";
-  p.meta.arch = "sn30";
-  p.meta.compilerVersion = "0.1.0";
-  p.meta.createdAt = "2026-11-21T20:31:05Z";
-  p.meta.args = {"dfc", "compile", "--model", "every \"op\"", "-o1"};
-  p.meta.batchSize = 2;
-  p.meta.inference = false;
-  p.meta.imageInput = "data/x_0";
-  p.meta.labelsInput = "labels";
-  p.meta.lrInput = "lr";
-  p.meta.lossOutput = "loss";
-  p.meta.logitsOutput = "logits";
-  p.meta.defaultLr = 0.1;
-  p.graph = ir::test::sampleGraph();
-  p.plan.level = partition::OptLevel::O1;
-  for (int i = 0; i < 3; ++i) {
-    partition::Section s;
-    s.id = i;
-    s.name = "s" + std::to_string(i) + "_part";
-    s.type = i == 2 ? ir::NodeRole::Optimizer : ir::NodeRole::Forward;
-    s.nodes = {i * 2, i * 2 + 1};
-    s.hyperfunction = i == 0 ? "features/conv1" : "";
-    s.hypersection = i == 2 ? 1 : 0;
-    s.estimate = {1.5e9 + i, 3.25e6, 12 + i, 7, 0.1 + i, 1.0 / 3.0, 2.75};
-    p.plan.sections.push_back(s);
-  }
-  p.plan.hypersections = {{0, "hs0_part", {0, 1}}, {1, "hs1_opt", {2}}};
-  p.plan.schedule = {0, 1, 0, 2};
-  p.reportJson = R"({"layers":[1,2,3],"note":"ok"})";
-  return p;
-}
 
 std::string tempPath(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("dfc_pef_test_" + std::to_string(std::random_device{}()));
@@ -201,7 +167,7 @@ TEST_CASE("PEF reader names the chunk whose content is inconsistent", "[pef]") {
   REQUIRE(pef::writePef(p, path).ok());
   r = pef::readPef(path);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().message().rfind(path + ": chunk 'sections': section 's1_part' refers to node #999", 0) == 0);
+  CHECK(r.error().message().rfind(path + ": chunk 'sections': section #1 's1_part' refers to node #999", 0) == 0);
 
   p = samplePef();
   p.reportJson = "{\"unterminated\": ";

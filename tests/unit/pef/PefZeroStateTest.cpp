@@ -20,7 +20,7 @@ pef::Pef pefWithState(bool zeroState) {
   p.meta.arch = "sn30";
   p.meta.compilerVersion = "test";
   p.meta.createdAt = "2026-11-21T00:00:00Z";
-  p.meta.batchSize = 1;
+  p.meta.batchSize = 256;
   p.meta.inference = true;
   ir::Graph& g = p.graph;
   g.name = "state";
