@@ -6,8 +6,10 @@
 namespace dfc::cli {
 
 int reportError(const Error& error) {
-  std::fprintf(stderr, "dfc: error: %s\n", error.message().c_str());
-  return error.kind() == ErrorKind::BadInput ? 2 : 1;
+  // Exit 2: the user's input is at fault. Exit 1: ours (or the system's), and the line says so.
+  const bool bad = error.kind() == ErrorKind::BadInput;
+  std::fprintf(stderr, "dfc: %s: %s\n", bad ? "error" : "internal error", error.message().c_str());
+  return bad ? 2 : 1;
 }
 
 int usageError(const std::string& message) {

@@ -1,9 +1,12 @@
 // dfc: the command-line twin of Dataflow Studio. compile -> PEF -> run.
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "Commands.h"
+#include "support/SizeBudget.h"
 
 namespace {
 
@@ -23,8 +26,9 @@ const char* kUsage =
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+namespace {
+
+int dispatch(std::vector<std::string> args) {
   if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
     std::fputs(kUsage, stdout);
     return args.empty() ? 2 : 0;
@@ -41,4 +45,20 @@ int main(int argc, char** argv) {
   if (command == "report") return dfc::cli::reportCommand(args);
   if (command == "conformance") return dfc::cli::conformanceCommand(args);
   return dfc::cli::usageError("unknown command '" + command + "' (commands: compile, run, inspect, report, conformance)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Bad input is refused before anything is allocated or computed; an exception
+  // reaching here is our failure, so it says so (exit 1) instead of aborting.
+  try {
+    return dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dfc: internal error: out of memory (memory budget %s; --max-memory refuses large inputs earlier)\n",
+                 dfc::support::formatBytes(dfc::support::memoryBudget()).c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dfc: internal error: %s\n", e.what());
+  }
+  return 1;
 }

@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "ir/ShapeInference.h"
+#include "ir/TensorBudget.h"
+#include "onnx/OnnxPrecheck.h"
 #include "runtime/Kernels.h"
 
 namespace dfc::onnx {
@@ -49,69 +51,52 @@ Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::st
   if (!dtypeFromOnnx(t.data_type(), dt))
     return makeError(label + ": element type " + onnxTypeName(t.data_type()) + " is not supported (float, int64, int32, bool)");
   ir::TensorType type{dt, {}};
-  for (int64_t d : t.dims()) {
-    if (d < 0) return makeError(label + ": negative dimension");
-    type.shape.push_back(d);
-  }
-  int64_t count = 1;
-  for (int64_t d : type.shape) {
-    if (d > (int64_t{1} << 32) || (count *= std::max<int64_t>(d, 1)) > (int64_t{1} << 32))
-      return makeError(label + ": implausibly large (not a tensor?)");
-  }
+  if (auto st = checkDeclaredSize(t); !st) return makeError(label + ": " + st.error().message());
+  type.shape.assign(t.dims().begin(), t.dims().end());
   if (type.numElements() == 0) return makeError(label + ": empty tensors are not supported");
-  ir::Tensor out(type);
-  const size_t bytes = out.byteSize();
-  const int64_t n = out.numElements();
+  const size_t bytes = type.byteSize();
+  const int64_t n = type.numElements();
+  // The data present must match the declared size before the tensor is allocated.
   std::string raw;
   bool haveRaw = false;
   if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
-    std::string location;
-    int64_t offset = 0, length = -1;
-    for (const auto& kv : t.external_data()) {
-      if (kv.key() == "location") location = kv.value();
-      else if (kv.key() == "offset") offset = std::stoll(kv.value());
-      else if (kv.key() == "length") length = std::stoll(kv.value());
-    }
-    if (location.empty()) return makeError(label + ": external data without a location");
-    fs::path file = fs::path(baseDir) / location;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return makeError(label + ": external data file " + file.string() + " cannot be opened");
-    in.seekg(offset);
-    raw.resize(length >= 0 ? static_cast<size_t>(length) : bytes);
+    // Only a file inside the model's folder, read where and as far as the numbers say.
+    auto ext = externalDataOf(t, baseDir, bytes);
+    if (!ext) return makeError(label + ": " + ext.error().message());
+    std::ifstream in(ext->path, std::ios::binary);
+    if (!in) return makeError(label + ": external data file " + ext->path + " cannot be opened");
+    in.seekg(static_cast<std::streamoff>(ext->offset));
+    raw.resize(static_cast<size_t>(ext->length));
     in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
     if (static_cast<size_t>(in.gcount()) != raw.size())
-      return makeError(label + ": external data file " + file.string() + " is shorter than the tensor");
+      return makeError(label + ": external data file " + ext->path + " is shorter than the tensor");
     haveRaw = true;
   } else if (t.has_raw_data()) {
     raw = t.raw_data();
     haveRaw = true;
   }
+  if (haveRaw && raw.size() != bytes)
+    return makeError(label + ": holds " + std::to_string(raw.size()) + " bytes, " + type.toString() + " needs " +
+                     std::to_string(bytes));
+  const int have = dt == DType::F32 ? t.float_data_size() : dt == DType::I64 ? t.int64_data_size() : t.int32_data_size();
+  if (!haveRaw && have != n)
+    return makeError(label + ": holds " + std::to_string(have) + " values, shape needs " + std::to_string(n));
+  ir::Tensor out(type);
   if (haveRaw) {
-    if (raw.size() != bytes)
-      return makeError(label + ": holds " + std::to_string(raw.size()) + " bytes, " + type.toString() + " needs " +
-                       std::to_string(bytes));
     std::memcpy(out.bytes(), raw.data(), bytes);
     return out;
   }
-  auto need = [&](int have) -> Status {
-    if (have != n) return makeError(label + ": holds " + std::to_string(have) + " values, shape needs " + std::to_string(n));
-    return {};
-  };
   switch (dt) {
     case DType::F32:
-      DFC_TRY(need(t.float_data_size()));
       for (int64_t i = 0; i < n; ++i) out.data<float>()[i] = t.float_data(static_cast<int>(i));
       break;
     case DType::I64:
-      DFC_TRY(need(t.int64_data_size()));
       for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = t.int64_data(static_cast<int>(i));
       break;
     case DType::I32:
-      DFC_TRY(need(t.int32_data_size()));
       for (int64_t i = 0; i < n; ++i) out.data<int32_t>()[i] = t.int32_data(static_cast<int>(i));
       break;
     case DType::Bool:
-      DFC_TRY(need(t.int32_data_size()));
       for (int64_t i = 0; i < n; ++i) out.data<bool>()[i] = t.int32_data(static_cast<int>(i)) != 0;
       break;
   }
@@ -125,8 +110,15 @@ void ImportContext::setNode(const ::onnx::NodeProto* node, std::string irName, s
 }
 
 Error ImportContext::error(const std::string& what) const {
-  return makeError("node '" + (m_node ? m_node->name() : std::string()) + "' (" + (m_node ? m_node->op_type() : "") +
-                   ", opset " + std::to_string(m_opset) + "): " + what);
+  // An unnamed node is called what the graph calls it ("Transpose_3"), never ''.
+  std::string name = m_node && !m_node->name().empty() ? m_node->name() : m_irName;
+  return makeError("node '" + name + "' (" + (m_node ? m_node->op_type() : "") + ", opset " + std::to_string(m_opset) +
+                   "): " + what);
+}
+
+Status ImportContext::checkSize(const ir::TensorType& type, const std::string& what) const {
+  if (auto st = ir::checkTensorBudget(what, type); !st) return error(st.error().message());
+  return {};
 }
 
 ValueId ImportContext::input(int i) const {
@@ -236,6 +228,7 @@ Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs
   if (!types) return error(types.error().message());
   if (types->size() != 1) return error("internal: op with several outputs");
   const ir::TensorType& t = types->front();
+  DFC_TRY(checkSize(t, "output"));
   if (t.numElements() == 0) return error("produces an empty tensor " + t.toString() + " (not supported)");
   bool allConst = m_node && !inputs.empty() && t.numElements() <= kMaxFoldElements;
   for (ValueId v : inputs) allConst = allConst && constData(v);

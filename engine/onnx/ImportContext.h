@@ -50,6 +50,8 @@ class ImportContext {
 
   // "node 'name' (OpType, opset N): what"; the node is the one being mapped.
   Error error(const std::string& what) const;
+  // A tensor this node would make (`what`: "output", "pad block") fits the memory budget.
+  Status checkSize(const ir::TensorType& type, const std::string& what) const;
 
   // Inputs: kNoValue where absent (index past the end, or an empty name).
   int numInputs() const { return m_node->input_size(); }

@@ -74,6 +74,7 @@ Status mapPad(ImportContext& c) {
       const int64_t l = s[d];
       if (mode == "constant") {
         s[d] = n;
+        DFC_TRY(c.checkSize(ir::TensorType{c.type(cur).dtype, s}, "padding"));
         return c.constant(filled(c.type(cur).dtype, s, value), "pad");
       }
       if (mode == "edge") {

@@ -348,6 +348,7 @@ Status mapConstantOfShape(ImportContext& c) {
   }
   for (int64_t d : shape)
     if (d <= 0) return c.error("empty or negative dimensions are not supported");
+  DFC_TRY(c.checkSize(ir::TensorType{fill.dtype(), shape}, "output"));
   ir::Tensor out(ir::TensorType{fill.dtype(), shape});
   const size_t es = ir::dtypeSize(fill.dtype());
   for (int64_t i = 0; i < out.numElements(); ++i) std::memcpy(out.bytes() + i * static_cast<int64_t>(es), fill.bytes(), es);
@@ -366,14 +367,26 @@ Status mapRange(ImportContext& c) {
   DFC_TRY_ASSIGN(in0, c.requireInput(0));
   const DType dt = c.type(in0).dtype;
   if (v[2] == 0) return c.error("delta 0");
-  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((v[1] - v[0]) / v[2])));
+  const double count = std::ceil((v[1] - v[0]) / v[2]);
+  if (!std::isfinite(count) || count > 9.0e15) return c.error("start, limit and delta give no countable range");
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   if (n == 0) return c.error("an empty range is not supported");
+  DFC_TRY(c.checkSize(ir::TensorType{dt, {n}}, "output"));
   ir::Tensor out(ir::TensorType{dt, {n}});
+  // Integer ranges in integers (wrapping, as two's complement does), exact at any magnitude.
+  uint64_t start = 0, delta = 0;
+  if (dt != DType::F32) {
+    DFC_TRY_ASSIGN(s0, c.constInts(in0, "start"));
+    DFC_TRY_ASSIGN(d0, c.constInts(c.input(2), "delta"));
+    start = static_cast<uint64_t>(s0.front());
+    delta = static_cast<uint64_t>(d0.front());
+  }
   for (int64_t i = 0; i < n; ++i) {
+    const uint64_t value = start + static_cast<uint64_t>(i) * delta;
     switch (dt) {
       case DType::F32: out.data<float>()[i] = static_cast<float>(v[0]) + static_cast<float>(i) * static_cast<float>(v[2]); break;
-      case DType::I64: out.data<int64_t>()[i] = static_cast<int64_t>(v[0]) + i * static_cast<int64_t>(v[2]); break;
-      case DType::I32: out.data<int32_t>()[i] = static_cast<int32_t>(v[0] + static_cast<double>(i) * v[2]); break;
+      case DType::I64: out.data<int64_t>()[i] = static_cast<int64_t>(value); break;
+      case DType::I32: out.data<int32_t>()[i] = static_cast<int32_t>(static_cast<uint32_t>(value)); break;
       case DType::Bool: return c.error("bool range");
     }
   }

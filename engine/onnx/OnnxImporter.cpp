@@ -7,10 +7,11 @@
 #include <cctype>
 #include <filesystem>
 #include <set>
-#include <fstream>
-#include <sstream>
 
+#include "ir/TensorBudget.h"
 #include "onnx/ImportContext.h"
+#include "onnx/OnnxPrecheck.h"
+#include "support/SafePath.h"
 
 namespace dfc::onnx {
 namespace fs = std::filesystem;
@@ -126,6 +127,7 @@ class Importer {
         else if (d.has_dim_value()) return makeError(label + " has an empty dimension (not supported)");
         else type.shape.push_back(m_options.batchSize);  // symbolic/unknown: bound by -b
       }
+      if (auto st = ir::checkTensorBudget(label, type); !st) return st.error();
       ValueId v = m_graph.addInput(m_ctx.uniqueValueName(in.name()), type);
       m_ctx.names()[in.name()] = v;
     }
@@ -148,16 +150,16 @@ class Importer {
         continue;
       }
       if (!n.domain().empty() && n.domain() != "ai.onnx")
-        return m_ctx.error("operator domain '" + n.domain() + "' is not supported");
+        return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
       auto it = opTable().find(n.op_type());
-      if (it == opTable().end()) return m_ctx.error("unsupported op");
+      if (it == opTable().end()) return m_ctx.error("unsupported op").withContext(m_label);
       for (int i = 0; i < n.input_size(); ++i)
         if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
-          return m_ctx.error("input '" + n.input(i) + "' is not defined before the node");
-      DFC_TRY(it->second(m_ctx));
+          return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
+      if (auto st = it->second(m_ctx); !st) return st.error().withContext(m_label);
       for (int i = 0; i < n.output_size(); ++i)
         if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
-          return m_ctx.error("output " + std::to_string(i) + " is not supported");
+          return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
     }
     return {};
   }
@@ -166,7 +168,7 @@ class Importer {
   // scoped "<function>.<instance>" so the instances form one hyperfunction.
   Status inlineFunction(const ::onnx::NodeProto& call, const ::onnx::FunctionProto& f, const std::string& outerScope) {
     if (call.attribute_size() > 0 || f.attribute_size() > 0)
-      return m_ctx.error("local function '" + f.name() + "' with attributes is not supported");
+      return m_ctx.error("local function '" + f.name() + "' with attributes is not supported").withContext(m_label);
     int instance = m_instances[f.name()]++;
     std::string scope = (outerScope.empty() ? "" : outerScope + "/") + sanitizeName(f.name()) + "." + std::to_string(instance);
     std::string prefix = scope + "/";
@@ -211,6 +213,8 @@ Expected<ir::Graph> importChecked(const std::string& bytes, const std::string& b
   ::onnx::ModelProto model;
   if (!model.ParseFromString(bytes)) return makeError(label + ": not a valid ONNX model (protobuf parse failed)");
   if (!model.has_graph()) return makeError(label + ": not a valid ONNX model (no graph)");
+  // Before libonnx: its checker and shape inference trust strides, kernels and functions.
+  DFC_TRY(precheckModel(model, baseDir, label));
   try {
     if (checkPath.empty()) ::onnx::checker::check_model(model);
     else ::onnx::checker::check_model(checkPath);
@@ -237,20 +241,19 @@ Expected<ir::Graph> importOnnxBytes(const std::string& bytes, const std::string&
 }
 
 Expected<ir::Graph> importOnnxFile(const std::string& path, const ImportOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(path + ": cannot open the ONNX model");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  auto bytes = support::readRegularFile(path);
+  if (!bytes) return bytes.error();
   std::string base = fs::path(path).parent_path().string();
-  return importChecked(ss.str(), base.empty() ? "." : base, path, options, path);
+  return importChecked(*bytes, base.empty() ? "." : base, path, options, path);
 }
 
 Expected<ir::Tensor> readTensorProtoFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(path + ": cannot open");
+  auto bytes = support::readRegularFile(path);
+  if (!bytes) return bytes.error();
   ::onnx::TensorProto t;
-  if (!t.ParseFromIstream(&in)) return makeError(path + ": not a serialized onnx.TensorProto");
-  auto tensor = tensorFromProto(t, fs::path(path).parent_path().string());
+  if (!t.ParseFromString(*bytes)) return makeError(path + ": not a serialized onnx.TensorProto");
+  std::string base = fs::path(path).parent_path().string();
+  auto tensor = tensorFromProto(t, base.empty() ? "." : base);
   if (!tensor) return tensor.error().withContext(path);
   return tensor;
 }

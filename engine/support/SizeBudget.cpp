@@ -1,5 +1,6 @@
 #include "support/SizeBudget.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -34,7 +35,10 @@ uint64_t machineMemoryBytes() {
     long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     uint64_t physical = pages > 0 && pageSize > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize)
                                                   : uint64_t{8} << 30;
-    if (auto limit = cgroupLimit(); limit && *limit < physical) return *limit;
+    if (auto limit = cgroupLimit(); limit && *limit < physical) physical = *limit;
+    // A process under `ulimit -v` cannot map more than that, whatever the machine has.
+    struct rlimit rl {};
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < physical) physical = rl.rlim_cur;
     return physical;
   }();
   return bytes;

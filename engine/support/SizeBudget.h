@@ -11,7 +11,7 @@
 
 namespace dfc::support {
 
-uint64_t machineMemoryBytes();         // physical memory, or the cgroup limit if lower
+uint64_t machineMemoryBytes();         // physical memory, or the cgroup or ulimit -v limit if lower
 uint64_t memoryBudget();               // setMemoryBudget's value, else machineMemoryBytes()
 void setMemoryBudget(uint64_t bytes);  // 0: back to the machine's memory
 

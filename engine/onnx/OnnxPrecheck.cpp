@@ -1,0 +1,187 @@
+#include "onnx/OnnxPrecheck.h"
+
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "onnx/ImportContext.h"
+#include "support/SafePath.h"
+#include "support/SizeBudget.h"
+
+namespace dfc::onnx {
+namespace {
+
+using NodeList = google::protobuf::RepeatedPtrField<::onnx::NodeProto>;
+
+std::string nodeLabel(const ::onnx::NodeProto& n, int index) {
+  std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
+  return "node '" + name + "' (" + n.op_type() + ")";
+}
+
+// Attributes libonnx's shape inference divides by or loops over.
+Status checkWindowAttributes(const ::onnx::NodeProto& n, const std::string& where) {
+  for (const auto& a : n.attribute()) {
+    const std::string& key = a.name();
+    bool positive = key == "kernel_shape" || key == "strides" || key == "dilations";
+    bool nonNegative = key == "pads" || key == "output_padding" || key == "output_shape";
+    if (positive || nonNegative)
+      for (int64_t v : a.ints())
+        if (positive ? v <= 0 : v < 0)
+          return makeError(where + ": attribute '" + key + "' holds " + std::to_string(v) + "; it must be " +
+                           (positive ? "> 0" : ">= 0"));
+    if ((key == "group" || key == "blocksize") && a.has_i() && a.i() <= 0)
+      return makeError(where + ": attribute '" + key + "' is " + std::to_string(a.i()) + "; it must be > 0");
+    if ((positive || nonNegative) && a.ints_size() > 64)
+      return makeError(where + ": attribute '" + key + "' has " + std::to_string(a.ints_size()) + " entries");
+  }
+  return {};
+}
+
+class ModelChecker {
+ public:
+  ModelChecker(const ::onnx::ModelProto& m, std::string baseDir, std::string label)
+      : m_model(m), m_baseDir(std::move(baseDir)), m_label(std::move(label)) {
+    for (const auto& f : m.functions()) m_functions[f.domain() + ":" + f.name()] = &f;
+  }
+
+  Status run() {
+    for (const auto& t : m_model.graph().initializer()) DFC_TRY(checkTensor(t, "initializer '" + t.name() + "'"));
+    DFC_TRY(checkNodes(m_model.graph().node(), "", 0));
+    for (const auto& [key, f] : m_functions) {
+      auto expanded = expandedNodes(key, 0);
+      DFC_TRY(expanded);
+    }
+    return {};
+  }
+
+ private:
+  Error fail(const std::string& what) const { return makeError(m_label + ": " + what); }
+
+  Status checkTensor(const ::onnx::TensorProto& t, const std::string& what) {
+    auto bytes = checkDeclaredSize(t);
+    if (!bytes) return fail(what + ": " + bytes.error().message());
+    if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+      auto ext = externalDataOf(t, m_baseDir, *bytes);
+      if (!ext) return fail(what + ": " + ext.error().message());
+    }
+    return {};
+  }
+
+  // Nodes of a graph or function body, and the graphs in their attributes.
+  Status checkNodes(const NodeList& nodes, const std::string& in, int depth) {
+    if (depth > kMaxFunctionDepth) return fail("subgraphs nest deeper than " + std::to_string(kMaxFunctionDepth));
+    int index = 0;
+    for (const auto& n : nodes) {
+      std::string where = in + nodeLabel(n, ++index);
+      if (auto st = checkWindowAttributes(n, where); !st) return fail(st.error().message());
+      for (const auto& a : n.attribute()) {
+        if (a.has_t()) DFC_TRY(checkTensor(a.t(), where + " attribute '" + a.name() + "'"));
+        if (a.has_g()) DFC_TRY(checkNodes(a.g().node(), where + " subgraph: ", depth + 1));
+        for (const auto& g : a.graphs()) DFC_TRY(checkNodes(g.node(), where + " subgraph: ", depth + 1));
+      }
+    }
+    return {};
+  }
+
+  // Nodes a local function expands to once inlined; refuses recursion and
+  // runaway nesting (a chain of functions each calling the next twice doubles).
+  Expected<int64_t> expandedNodes(const std::string& key, int depth) {
+    if (auto it = m_expanded.find(key); it != m_expanded.end()) return it->second;
+    const ::onnx::FunctionProto& f = *m_functions.at(key);
+    if (!m_active.insert(key).second) return fail("local function '" + f.name() + "' calls itself");
+    if (depth > kMaxFunctionDepth)
+      return fail("local functions nest deeper than " + std::to_string(kMaxFunctionDepth) + " (at '" + f.name() + "')");
+    DFC_TRY(checkNodes(f.node(), "function '" + f.name() + "' ", 0));
+    int64_t total = 0;
+    for (const auto& n : f.node()) {
+      std::string callee = n.domain() + ":" + n.op_type();
+      int64_t count = 1;
+      if (m_functions.count(callee)) {
+        auto inner = expandedNodes(callee, depth + 1);
+        DFC_TRY(inner);
+        count = *inner;
+      }
+      total += count;
+      if (total > kMaxExpandedNodes)
+        return fail("local function '" + f.name() + "' expands to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
+    }
+    m_active.erase(key);
+    m_expanded[key] = total;
+    return total;
+  }
+
+  const ::onnx::ModelProto& m_model;
+  std::string m_baseDir, m_label;
+  std::map<std::string, const ::onnx::FunctionProto*> m_functions;
+  std::map<std::string, int64_t> m_expanded;
+  std::set<std::string> m_active;
+};
+
+Expected<uint64_t> parseCount(const std::string& key, const std::string& text) {
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    return makeError("external data " + key + " '" + text + "' is not a non-negative integer");
+  return v;
+}
+
+}  // namespace
+
+Expected<uint64_t> checkDeclaredSize(const ::onnx::TensorProto& t) {
+  uint64_t elements = 1;
+  std::string shape;
+  for (int64_t d : t.dims()) {
+    if (d < 0) return makeError("negative dimension " + std::to_string(d));
+    shape += (shape.empty() ? "" : ",") + std::to_string(d);
+    auto next = support::checkedMul(elements, static_cast<uint64_t>(d));
+    if (!next) return makeError("dims [" + shape + "] overflow");
+    elements = *next;
+  }
+  ir::DType dt{};
+  uint64_t es = dtypeFromOnnx(t.data_type(), dt) ? ir::dtypeSize(dt) : 8;
+  auto bytes = support::checkedMul(elements, es);
+  if (!bytes) return makeError("dims [" + shape + "] overflow");
+  DFC_TRY(support::checkBudget("tensor '" + t.name() + "' of dims [" + shape + "]", *bytes));
+  return *bytes;
+}
+
+Expected<ExternalData> externalDataOf(const ::onnx::TensorProto& t, const std::string& baseDir, uint64_t bytes) {
+  ExternalData out;
+  std::string location;
+  bool haveLength = false;
+  for (const auto& kv : t.external_data()) {
+    if (kv.key() == "location") {
+      location = kv.value();
+    } else if (kv.key() == "offset") {
+      auto v = parseCount("offset", kv.value());
+      DFC_TRY(v);
+      out.offset = *v;
+    } else if (kv.key() == "length") {
+      auto v = parseCount("length", kv.value());
+      DFC_TRY(v);
+      out.length = *v;
+      haveLength = true;
+    }
+  }
+  if (location.empty()) return makeError("external data without a location");
+  auto path = support::resolveInside(baseDir, location, "external data location");
+  DFC_TRY(path);
+  out.path = *path;
+  DFC_TRY(support::checkRegularFile(out.path, uint64_t{1} << 62));
+  if (!haveLength) out.length = bytes;
+  if (bytes && out.length != bytes)
+    return makeError("external data length " + std::to_string(out.length) + " differs from the " + std::to_string(bytes) +
+                     " bytes the tensor needs");
+  uint64_t size = std::filesystem::file_size(out.path);
+  if (out.offset > size || out.length > size - out.offset)
+    return makeError("external data " + location + " holds " + std::to_string(size) + " bytes, fewer than offset " +
+                     std::to_string(out.offset) + " + length " + std::to_string(out.length));
+  return out;
+}
+
+Status precheckModel(const ::onnx::ModelProto& model, const std::string& baseDir, const std::string& label) {
+  return ModelChecker(model, baseDir, label).run();
+}
+
+}  // namespace dfc::onnx
