@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ir/Graph.h"
+#include "runtime/IntArith.h"
 #include "support/Error.h"
 
 namespace dfc::runtime::reference {
@@ -157,22 +158,15 @@ Status unary(const ir::Node& n, const Tensor& x, Tensor& y) {
 // Integer binary arithmetic as ONNX defines it (division truncates; mod takes
 // the divisor's sign, fmod the dividend's); division by zero gives 0.
 int64_t intArith(const std::string& fn, int64_t a, int64_t b) {
-  if (fn == "add") return a + b;
-  if (fn == "sub") return a - b;
-  if (fn == "mul") return a * b;
+  if (fn == "add") return wrapAdd(a, b);
+  if (fn == "sub") return wrapSub(a, b);
+  if (fn == "mul") return wrapMul(a, b);
   if (fn == "max") return a > b ? a : b;
   if (fn == "min") return a < b ? a : b;
-  if (fn == "pow") {  // a^b truncated toward zero; 0^negative is a division by zero
-    if (b < 0) return a == 1 ? 1 : (a == -1 ? (b % 2 == 0 ? 1 : -1) : 0);
-    int64_t r = 1;
-    for (int64_t e = 0; e < b; ++e) r *= a;
-    return r;
-  }
-  if (b == 0) return 0;
-  const int64_t q = a / b, rem = a - q * b;
-  if (fn == "div") return q;
-  if (fn == "fmod") return rem;
-  return rem != 0 && (rem < 0) != (b < 0) ? rem + b : rem;  // mod
+  if (fn == "pow") return onnxPow(a, b);
+  if (fn == "div") return onnxDiv(a, b);
+  if (fn == "fmod") return onnxFmod(a, b);
+  return onnxMod(a, b);
 }
 
 double floatArith(const std::string& fn, double a, double b) {

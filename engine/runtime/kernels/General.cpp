@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ir/GeneralOps.h"
+#include "runtime/IntArith.h"
 #include "runtime/kernels/KernelCommon.h"
 
 namespace dfc::runtime::kernels {
@@ -59,18 +60,6 @@ double erfSafe(double x) { return std::erf(x); }
 // Integer pow, exact (through double, 0 to a negative power was inf cast to an
 // integer: undefined behaviour). A negative exponent truncates 1/u^|v| toward
 // zero; 0 to a negative power gives 0, as integer division by zero does here.
-template <typename T>
-T intPow(T u, T v) {
-  if (v < 0) return u == 1 ? T{1} : u == -1 ? (v % 2 == 0 ? T{1} : T{-1}) : T{0};
-  using U = std::make_unsigned_t<T>;
-  U r = 1, b = static_cast<U>(u);
-  for (U e = static_cast<U>(v); e > 0; e >>= 1) {
-    if (e & 1) r = static_cast<U>(r * b);
-    b = static_cast<U>(b * b);
-  }
-  return static_cast<T>(r);  // wraps on overflow, like the other integer ops
-}
-
 Status runUnary(const ir::Node& n, const ir::Tensor& x, ir::Tensor& y) {
   const std::string fn = fnOf(n);
   const int64_t count = x.numElements();
@@ -157,25 +146,25 @@ Status binaryTyped(const ir::Node& n, const std::string& fn, const ir::Tensor& a
     if (fn == "or") return cmp([](bool u, bool v) { return u || v; });
     if (fn == "xor") return cmp([](bool u, bool v) { return u != v; });
   } else {
-    if (fn == "add") return arith([](T u, T v) { return static_cast<T>(u + v); });
-    if (fn == "sub") return arith([](T u, T v) { return static_cast<T>(u - v); });
-    if (fn == "mul") return arith([](T u, T v) { return static_cast<T>(u * v); });
+    if (fn == "add") return arith([](T u, T v) { if constexpr (isFloat) return u + v; else return wrapAdd(u, v); });
+    if (fn == "sub") return arith([](T u, T v) { if constexpr (isFloat) return u - v; else return wrapSub(u, v); });
+    if (fn == "mul") return arith([](T u, T v) { if constexpr (isFloat) return u * v; else return wrapMul(u, v); });
     if (fn == "max") return arith([](T u, T v) { return u >= v || (isFloat && u != u) ? u : v; });
     if (fn == "min") return arith([](T u, T v) { return u <= v || (isFloat && u != u) ? u : v; });
     if (fn == "pow")
       return arith([](T u, T v) {
         if constexpr (isFloat) return static_cast<T>(std::pow(static_cast<double>(u), static_cast<double>(v)));
-        else return intPow(u, v);
+        else return onnxPow(u, v);
       });
     if (fn == "div")
       return arith([](T u, T v) {
         if constexpr (isFloat) return u / v;
-        else return v == 0 ? T{0} : static_cast<T>(u / v);
+        else return onnxDiv(u, v);
       });
     if (fn == "fmod")
       return arith([](T u, T v) {
         if constexpr (isFloat) return static_cast<T>(std::fmod(u, v));
-        else return v == 0 ? T{0} : static_cast<T>(u % v);
+        else return onnxFmod(u, v);
       });
     if (fn == "mod")  // the sign of the divisor, as Python's %
       return arith([](T u, T v) {
@@ -183,9 +172,7 @@ Status binaryTyped(const ir::Node& n, const std::string& fn, const ir::Tensor& a
           T r = std::fmod(u, v);
           return r != 0 && ((r < 0) != (v < 0)) ? r + v : r;
         } else {
-          if (v == 0) return T{0};
-          T r = static_cast<T>(u % v);
-          return r != 0 && ((r < 0) != (v < 0)) ? static_cast<T>(r + v) : r;
+          return onnxMod(u, v);
         }
       });
   }
