@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <variant>
 
 #include "support/FileUtil.h"
 
@@ -31,6 +33,65 @@ std::string presetPath(const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// One arch figure: its key, where it goes, and the range it must lie in. The
+// ranges keep every product the cost model and the placer form (chips x tiles
+// x units, grid cells, lanes x stages x clock) far inside int and double.
+struct Field {
+  const char* key;
+  std::variant<int ArchSpec::*, double ArchSpec::*> member;
+  double min, max;
+  bool required;
+};
+
+const Field kFields[] = {
+    {"tiles", &ArchSpec::tiles, 1, 1024, true},
+    {"pcus_per_tile", &ArchSpec::pcusPerTile, 1, 65536, true},
+    {"pmus_per_tile", &ArchSpec::pmusPerTile, 1, 65536, true},
+    {"pmu_bytes", &ArchSpec::pmuBytes, 1, 1099511627776.0, true},
+    {"pcu_lanes", &ArchSpec::pcuLanes, 1, 4096, true},
+    {"pcu_stages", &ArchSpec::pcuStages, 1, 1024, true},
+    {"clock_ghz", &ArchSpec::clockGhz, 1e-3, 100, true},
+    {"peak_tflops", &ArchSpec::peakTflops, 1e-6, 1e6, true},
+    {"ddr_gbps", &ArchSpec::ddrGbps, 1e-3, 1e6, true},
+    {"hbm_gbps", &ArchSpec::hbmGbps, 0, 1e6, false},
+    {"pcie_gbps", &ArchSpec::pcieGbps, 1e-3, 1e6, true},
+    {"network_hop_ns", &ArchSpec::networkHopNs, 0, 1e6, false},
+    {"grid_rows", &ArchSpec::gridRows, 0, 4096, false},
+    {"grid_cols", &ArchSpec::gridCols, 0, 4096, false},
+    {"network_link_gbps", &ArchSpec::networkLinkGbps, 0, 1e6, false},
+    {"network_link_tracks", &ArchSpec::networkLinkTracks, 0, 1024, false},
+};
+
+std::string rangeText(const Field& f) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%g..%g", f.min, f.max);
+  return buf;
+}
+
+// Reads one figure as a finite number in its range (NaN, inf and 1e400 are refused).
+Status readField(const YAML::Node& root, const Field& f, ArchSpec& a, const std::string& source) {
+  YAML::Node n = root[f.key];
+  if (!n) return f.required ? makeError(source + ": missing key '" + f.key + "'") : Status{};
+  double v = 0;
+  try {
+    if (!n.IsScalar()) throw YAML::Exception(YAML::Mark::null_mark(), "not a scalar");
+    v = n.as<double>();
+  } catch (const YAML::Exception&) {
+    return makeError(source + ": key '" + f.key + "' is not a number");
+  }
+  const bool isInt = std::holds_alternative<int ArchSpec::*>(f.member);
+  if (!std::isfinite(v) || v < f.min || v > f.max || (isInt && v != std::floor(v)))
+    return makeError(source + ": key '" + f.key + "' is " + n.Scalar() + "; it must be " + (isInt ? "an integer in " : "in ") +
+                     rangeText(f));
+  if (isInt) a.*std::get<int ArchSpec::*>(f.member) = static_cast<int>(v);
+  else a.*std::get<double ArchSpec::*>(f.member) = v;
+  return {};
+}
+
+}  // namespace
+
 Expected<ArchSpec> parseArchYaml(const std::string& text, const std::string& source) {
   YAML::Node root;
   try {
@@ -40,49 +101,25 @@ Expected<ArchSpec> parseArchYaml(const std::string& text, const std::string& sou
   }
   if (!root.IsMap()) return makeError(source + ": expected a mapping of arch figures");
   ArchSpec a;
-  std::string missing;
-  auto num = [&](const char* key, auto& out, bool required = true) {
-    YAML::Node n = root[key];
-    if (!n) {
-      if (required && missing.empty()) missing = key;
-      return;
-    }
-    try {
-      out = n.as<std::remove_reference_t<decltype(out)>>();
-    } catch (const YAML::Exception&) {
-      if (missing.empty()) missing = std::string(key) + " (not a number)";
-    }
-  };
-  a.name = root["name"] ? root["name"].as<std::string>() : std::filesystem::path(source).stem().string();
-  num("tiles", a.tiles);
-  num("pcus_per_tile", a.pcusPerTile);
-  num("pmus_per_tile", a.pmusPerTile);
-  num("pmu_bytes", a.pmuBytes);
-  num("pcu_lanes", a.pcuLanes);
-  num("pcu_stages", a.pcuStages);
-  num("clock_ghz", a.clockGhz);
-  num("peak_tflops", a.peakTflops);
-  num("ddr_gbps", a.ddrGbps);
-  num("hbm_gbps", a.hbmGbps, false);
-  num("pcie_gbps", a.pcieGbps);
-  num("network_hop_ns", a.networkHopNs, false);
-  num("grid_rows", a.gridRows, false);
-  num("grid_cols", a.gridCols, false);
-  num("network_link_gbps", a.networkLinkGbps, false);
-  num("network_link_tracks", a.networkLinkTracks, false);
-  if (!missing.empty()) return makeError(source + ": missing or bad key '" + missing + "'");
-  if (a.tiles <= 0 || a.pcusPerTile <= 0 || a.pmusPerTile <= 0 || a.pmuBytes <= 0 || a.pcuLanes <= 0 ||
-      a.pcuStages <= 0 || a.clockGhz <= 0 || a.peakTflops <= 0 || a.ddrGbps <= 0)
-    return makeError(source + ": figures must be positive");
-  if (a.networkLinkTracks < 0) return makeError(source + ": network_link_tracks must be positive");
+  if (YAML::Node name = root["name"]) {
+    if (!name.IsScalar() || name.Scalar().empty()) return makeError(source + ": key 'name' must be a plain string");
+    a.name = name.Scalar();
+  } else {
+    a.name = std::filesystem::path(source).stem().string();
+  }
+  for (const Field& f : kFields) DFC_TRY(readField(root, f, a, source));
   if ((a.gridRows > 0) != (a.gridCols > 0)) return makeError(source + ": give both grid_rows and grid_cols, or neither");
   if (a.gridRows <= 0) {  // near-square grid holding every unit of a tile
     int units = a.pcusPerTile + a.pmusPerTile;
     a.gridRows = std::max(1, static_cast<int>(std::sqrt(static_cast<double>(units))));
     a.gridCols = (units + a.gridRows - 1) / a.gridRows;
   }
-  // The checkerboard must hold the tile's PCUs and PMUs.
-  int cells = a.gridRows * a.gridCols;
+  // The checkerboard must hold the tile's PCUs and PMUs, and not be mostly empty:
+  // the placer anneals over every cell (rows and cols <= 4096: no overflow).
+  int cells = a.gridRows * a.gridCols, units = a.pcusPerTile + a.pmusPerTile;
+  if (cells > 4 * units + 64)
+    return makeError(source + ": a " + std::to_string(a.gridRows) + "x" + std::to_string(a.gridCols) + " grid has " +
+                     std::to_string(cells) + " cells for " + std::to_string(units) + " units; at most 4 per unit");
   if ((cells + 1) / 2 < a.pcusPerTile || cells / 2 < a.pmusPerTile)
     return makeError(source + ": a " + std::to_string(a.gridRows) + "x" + std::to_string(a.gridCols) +
                      " grid cannot hold " + std::to_string(a.pcusPerTile) + " PCUs and " + std::to_string(a.pmusPerTile) +

@@ -1,0 +1,67 @@
+// Hostile arch files (issue 9): every figure a finite number in a range that
+// keeps the cost model's and placer's arithmetic far from overflow; a name
+// that is a list or map is refused instead of throwing out of yaml-cpp.
+#include <catch2/catch.hpp>
+
+#include "arch/ArchSpec.h"
+
+using namespace dfc;
+
+namespace {
+
+const std::string kBase =
+    "tiles: 2\npcus_per_tile: 12\npmus_per_tile: 12\npmu_bytes: 1024\npcu_lanes: 8\n"
+    "pcu_stages: 4\nclock_ghz: 1\npeak_tflops: 1\nddr_gbps: 10\npcie_gbps: 8\n";
+
+// kBase with `key: value` in place of (or added to) its line.
+std::string archError(const std::string& key, const std::string& value) {
+  std::string text;
+  bool replaced = false;
+  size_t pos = 0;
+  while (pos < kBase.size()) {
+    size_t end = kBase.find('\n', pos);
+    std::string line = kBase.substr(pos, end - pos);
+    if (line.rfind(key + ":", 0) == 0) {
+      line = key + ": " + value;
+      replaced = true;
+    }
+    text += line + "\n";
+    pos = end + 1;
+  }
+  if (!replaced) text += key + ": " + value + "\n";
+  auto a = arch::parseArchYaml(text, "evil.yaml");
+  return a ? std::string("<ok>") : a.error().message();
+}
+
+}  // namespace
+
+TEST_CASE("arch figures must be finite numbers in range", "[arch][hostile]") {
+  CHECK(archError("tiles", "2") == "<ok>");
+  // near INT_MAX: a SIGFPE in the cost model before
+  CHECK(archError("pcu_stages", "2147483647") == "evil.yaml: key 'pcu_stages' is 2147483647; it must be an integer in 1..1024");
+  CHECK(archError("pcu_stages", "2147483648") == "evil.yaml: key 'pcu_stages' is 2147483648; it must be an integer in 1..1024");
+  CHECK(archError("tiles", "2.5") == "evil.yaml: key 'tiles' is 2.5; it must be an integer in 1..1024");
+  // "latency nan us" with exit 0 before
+  CHECK(archError("clock_ghz", ".nan") == "evil.yaml: key 'clock_ghz' is .nan; it must be in 0.001..100");
+  CHECK(archError("ddr_gbps", ".inf") == "evil.yaml: key 'ddr_gbps' is .inf; it must be in 0.001..1e+06");
+  CHECK(archError("pcie_gbps", "1e400") == "evil.yaml: key 'pcie_gbps' is not a number");
+  CHECK(archError("network_hop_ns", "-3") == "evil.yaml: key 'network_hop_ns' is -3; it must be in 0..1e+06");
+  CHECK(archError("peak_tflops", "-5") == "evil.yaml: key 'peak_tflops' is -5; it must be in 1e-06..1e+06");
+  CHECK(archError("tiles", "lots") == "evil.yaml: key 'tiles' is not a number");
+  CHECK(archError("tiles", "[1, 2]") == "evil.yaml: key 'tiles' is not a number");
+}
+
+TEST_CASE("an arch name that is a list or map is refused, not thrown", "[arch][hostile]") {
+  CHECK(archError("name", "[a, b]") == "evil.yaml: key 'name' must be a plain string");
+  CHECK(archError("name", "{a: 1}") == "evil.yaml: key 'name' must be a plain string");
+  CHECK(archError("name", "chip") == "<ok>");
+}
+
+TEST_CASE("a grid far larger than the tile's units is refused", "[arch][hostile]") {
+  // 100000x100000 overflowed int and hung the placer before.
+  CHECK(archError("grid_rows", "100000\ngrid_cols: 100000") ==
+        "evil.yaml: key 'grid_rows' is 100000; it must be an integer in 0..4096");
+  CHECK(archError("grid_rows", "4096\ngrid_cols: 4096") ==
+        "evil.yaml: a 4096x4096 grid has 16777216 cells for 24 units; at most 4 per unit");
+  CHECK(archError("grid_rows", "5\ngrid_cols: 6") == "<ok>");
+}
