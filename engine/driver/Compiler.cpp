@@ -12,7 +12,8 @@
 #include "driver/CompileReport.h"
 #include "driver/StoreRecords.h"
 #include "frontend/ModelZoo.h"
-#include "ir/Parser.h"
+#include "ir/DfirFile.h"
+#include "ir/TensorBudget.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "kernelc/Linker.h"
@@ -46,9 +47,7 @@ namespace {
 // A .dfir model: the first graph input is the image batch, the first output the logits.
 // Params without data get PyTorch-style uniform(-1/sqrt(fan_in), +) weights from the seed.
 Expected<frontend::Model> loadDfirModel(const std::string& path, uint64_t seed) {
-  auto text = support::readFile(path);
-  if (!text) return text.error();
-  auto graph = ir::parseGraph(*text, path);
+  auto graph = ir::loadDfirFile(path);  // verified against its own lines before any pass
   if (!graph) return graph.error();
   frontend::Model m;
   m.graph = std::move(*graph);
@@ -155,6 +154,7 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
   DFC_TRY(stage("frontend"));
   auto model = loadModel(opts);
   if (!model) return model.error();
+  if (auto st = ir::checkGraphBudget(model->graph); !st) return st.error().withContext(opts.model);
   dump(model->graph, "frontend");
 
   DFC_TRY(stage("autograd"));
@@ -177,6 +177,7 @@ Expected<CompileResult> compile(const CompileOptions& opts, const ProgressFn& pr
     pef.meta.lrInput = pef.graph.value(training->lr).name;
     pef.meta.lossOutput = pef.graph.value(training->loss).name;
     pef.meta.logitsOutput = pef.graph.value(training->logits).name;
+    if (auto st = ir::checkGraphBudget(pef.graph); !st) return st.error().withContext(opts.model);
     dump(pef.graph, "autograd");
   }
 

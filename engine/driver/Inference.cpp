@@ -1,7 +1,7 @@
 #include "driver/Inference.h"
 
 #include "arch/CostModel.h"
-#include "ir/Parser.h"
+#include "ir/DfirFile.h"
 #include "ir/Verifier.h"
 #include "mapping/SectionMapper.h"
 #include "onnx/OnnxImporter.h"
@@ -9,7 +9,6 @@
 #include "passes/PassManager.h"
 #include "pef/PefValidator.h"
 #include "runtime/Executor.h"
-#include "support/FileUtil.h"
 
 namespace dfc::driver {
 
@@ -49,9 +48,7 @@ Expected<pef::Pef> compileForInference(const std::string& modelPath, const Infer
     if (!g) return g.error();
     graph = std::move(*g);
   } else if (modelPath.ends_with(".dfir")) {
-    auto text = support::readFile(modelPath);
-    if (!text) return text.error();
-    auto g = ir::parseGraph(*text, modelPath);
+    auto g = ir::loadDfirFile(modelPath);
     if (!g) return g.error();
     graph = std::move(*g);
   } else {

@@ -85,8 +85,10 @@ Expected<std::map<std::string, int64_t>> resolveParams(const std::string& model,
       return makeError("model '" + model + "': unknown parameter '" + key + "'" +
                        (known.empty() ? std::string(" (it takes none)") : " (known: " + known + ")"));
     }
-    if (value < 1)
-      return makeError("model '" + model + "': parameter '" + key + "' must be >= 1, got " + std::to_string(value));
+    // Bounded so that products of two sizes (batch x seq_len) stay far inside int64.
+    if (value < 1 || value > kMaxZooParam)
+      return makeError("model '" + model + "': parameter '" + key + "' must be 1.." + std::to_string(kMaxZooParam) +
+                       ", got " + std::to_string(value));
     defaults[key] = value;
   }
   return defaults;
@@ -132,7 +134,9 @@ Expected<Model> buildZooModel(const std::string& name, const ZooOptions& options
     known += ", " + zooName;
   }
   if (!build && !family) return makeError("unknown model '" + name + "'; the zoo has: " + known);
-  if (batchSize < 1) return makeError("model '" + name + "': batch size must be >= 1, got " + std::to_string(batchSize));
+  if (batchSize < 1 || batchSize > zoo::kMaxZooParam)
+    return makeError("model '" + name + "': batch size must be 1.." + std::to_string(zoo::kMaxZooParam) + ", got " +
+                     std::to_string(batchSize));
   if (family) return family(name, options);
   auto params = zoo::resolveParams(name, options, {});
   if (!params) return params.error();

@@ -9,6 +9,9 @@
 
 namespace dfc::frontend::zoo {
 
+// Upper bound of every zoo size parameter and the batch size (2^31).
+constexpr int64_t kMaxZooParam = int64_t{1} << 31;
+
 // Resolves options.params against `defaults` (the model's known keys): an
 // unknown key or a value < 1 fails naming the key.
 Expected<std::map<std::string, int64_t>> resolveParams(const std::string& model, const ZooOptions& options,

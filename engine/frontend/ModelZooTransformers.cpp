@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "frontend/ModelZooInternal.h"
+#include "ir/TensorBudget.h"
 
 namespace dfc::frontend::zoo {
 namespace {
@@ -79,6 +80,17 @@ Expected<Dims> transformerDims(const std::string& name, const ZooOptions& option
   if (d.hidden % d.heads != 0)
     return makeError("model '" + name + "': hidden_size " + std::to_string(d.hidden) +
                      " is not a multiple of num_heads " + std::to_string(d.heads));
+  // The largest tensors the model declares (and the position ids it fills now),
+  // checked before any is built: --seq-len 1000000000 died of bad_alloc.
+  const std::pair<const char*, ir::TensorType> largest[] = {
+      {"position ids", {ir::DType::I64, {d.batch, d.seq}}},
+      {"attention scores", {ir::DType::F32, {d.batch, d.heads, d.seq, d.seq}}},
+      {"logits", {ir::DType::F32, {d.batch, d.seq, d.vocab}}},
+      {"token embedding", {ir::DType::F32, {d.vocab, d.hidden}}},
+      {"hidden states", {ir::DType::F32, {d.batch * d.seq, 4 * d.hidden}}},
+  };
+  for (const auto& [what, type] : largest)
+    if (auto st = ir::checkTensorBudget(what, type); !st) return st.error().withContext("model '" + name + "'");
   return d;
 }
 

@@ -17,7 +17,8 @@ constexpr int64_t kMaxBytes = int64_t{1} << 40;
 
 class Parser {
  public:
-  Parser(std::vector<Token> toks, const std::string& source) : m_toks(std::move(toks)), m_source(source) {}
+  Parser(std::vector<Token> toks, const std::string& source, SourceLines* lines)
+      : m_toks(std::move(toks)), m_source(source), m_lines(lines) {}
   Expected<Graph> run();
 
  private:
@@ -59,6 +60,7 @@ class Parser {
 
   std::vector<Token> m_toks;
   const std::string& m_source;
+  SourceLines* m_lines;  // may be null
   size_t m_pos = 0;
   Graph m_g;
   std::unordered_map<std::string, ValueId> m_byName;
@@ -231,6 +233,7 @@ Expected<std::vector<ValueId>> Parser::parseRefList() {
 Expected<ValueId> Parser::define(const Token& at, const std::string& name, const TensorType& type, ValueKind kind) {
   if (m_byName.count(name)) return failAt(at, "duplicate name: value '%" + name + "' is already defined");
   ValueId id = m_g.addValue(name, type, kind);
+  if (m_lines) m_lines->value.push_back(at.line);
   m_byName[name] = id;
   m_forward.push_back(false);
   return id;
@@ -344,6 +347,7 @@ Status Parser::parseNode() {
     outputs.push_back(*id);
   }
   m_nodeByName[name] = static_cast<NodeId>(m_g.nodes.size());
+  if (m_lines) m_lines->node.push_back(opTok.line);
   m_g.addNode(*op, std::move(name), std::move(*inputs), std::move(outputs), std::move(attrs), std::move(scope), role);
   return {};
 }
@@ -401,10 +405,10 @@ Expected<Graph> Parser::run() {
 
 }  // namespace
 
-Expected<Graph> parseGraph(std::string_view text, const std::string& sourceName) {
+Expected<Graph> parseGraph(std::string_view text, const std::string& sourceName, SourceLines* lines) {
   auto toks = lexDfir(text, sourceName);
   DFC_TRY(toks);
-  return Parser(std::move(*toks), sourceName).run();
+  return Parser(std::move(*toks), sourceName, lines).run();
 }
 
 }  // namespace dfc::ir

@@ -21,8 +21,12 @@ class GraphVerifier {
   std::string valueRef(ValueId v) const {
     return inRange(v) ? "'%" + m_g.values[static_cast<size_t>(v)].name + "'" : "#" + std::to_string(v);
   }
-  Error valueError(ValueId v, const std::string& msg) const { return makeError("value " + valueRef(v) + ": " + msg); }
+  Error valueError(ValueId v, const std::string& msg) const {
+    if (m_opts.culprit && inRange(v)) m_opts.culprit->value = v;
+    return makeError("value " + valueRef(v) + ": " + msg);
+  }
   Error nodeError(const Node& n, const std::string& msg) const {
+    if (m_opts.culprit && n.id >= 0 && static_cast<size_t>(n.id) < m_g.nodes.size()) m_opts.culprit->node = n.id;
     return makeError("node '" + n.name + "' (" + std::string(opName(n.op)) + "): " + msg);
   }
   Status checkIdsAndNames();

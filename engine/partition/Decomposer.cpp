@@ -1,5 +1,7 @@
 #include "partition/Decomposer.h"
 
+#include <spdlog/spdlog.h>
+
 #include "partition/FusionMatcher.h"
 #include "partition/FusionRules.h"
 #include "partition/Hypersections.h"
@@ -30,7 +32,12 @@ Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOpt
         if (!loaded) return loaded.error();
         rules = &*loaded;
       }
-      out = fuseByRules(g, *rules).subgraphs;
+      FusionResult fused = fuseByRules(g, *rules);
+      for (const auto& [rule, anchors] : fused.searchesCut)
+        spdlog::warn("-o1 rule '{}': the match search gave up at {} anchor node(s) after {} steps each "
+                     "(too many optional nodes); those nodes stay unfused",
+                     rule, anchors, kMatchStepsPerAnchor);
+      out = std::move(fused.subgraphs);
       assignHypersections(g, out);
       return out;
     }

@@ -41,7 +41,9 @@ class Matcher {
         m_included.assign(rule.nodes.size(), false);
         m_role = n.role;
         if (!tryAssign(m_order.front(), anchor, n.id)) continue;
+        m_steps = 0;
         if (extend(1)) ++result.matchCounts[rule.name];
+        if (m_steps > kMatchStepsPerAnchor) ++result.searchesCut[rule.name];
         for (NodeId a : m_assign)
           if (a >= 0) m_inMatch[static_cast<size_t>(a)] = 0;
       }
@@ -72,6 +74,7 @@ class Matcher {
   std::vector<NodeId> m_assign;
   std::vector<bool> m_included;
   ir::NodeRole m_role{};
+  int64_t m_steps = 0;  // extend() calls from the current anchor
   // Per depth of extend(): its parents, children and candidates (reused, not reallocated).
   std::vector<std::array<std::vector<NodeId>, 3>> m_scratch;
 
@@ -147,6 +150,7 @@ class Matcher {
   }
 
   bool extend(size_t k) {
+    if (++m_steps > kMatchStepsPerAnchor) return false;  // out of budget: no match from this anchor
     if (k == m_order.size()) return accept();
     int p = m_order[k];
     const PatternNode& pn = m_rule->nodes[static_cast<size_t>(p)];
