@@ -1126,6 +1126,10 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation>läuft</translation>
     </message>
     <message>
+        <source>died (did not finish)</source>
+        <translation>abgebrochen (nicht beendet)</translation>
+    </message>
+    <message>
         <source>Double-click to open the trace of this run
 %1</source>
         <translation>Doppelklicken, um den Trace dieses Laufs zu öffnen

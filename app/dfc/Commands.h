@@ -1,12 +1,15 @@
 #pragma once
 // The dfc subcommands. Each returns the process exit status:
 // 0 success, 2 bad input (one line naming the culprit), 1 internal failure.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "support/Error.h"
 
 namespace dfc::cli {
+
+class ArgParser;
 
 int compileCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
@@ -20,5 +23,10 @@ int usageError(const std::string& message);  // exit status 2
 // Parses a whole-string number; the error names the flag.
 Expected<int64_t> parseInt(const std::string& flag, const std::string& text);
 Expected<double> parseDouble(const std::string& flag, const std::string& text);
+
+// --max-memory SIZE: the budget declared sizes are checked against (support/SizeBudget.h).
+void addMaxMemoryFlag(ArgParser& p);
+// Applies it; an exit status when the value is bad.
+std::optional<int> applyMaxMemory(const ArgParser& p);
 
 }  // namespace dfc::cli

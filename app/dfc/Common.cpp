@@ -1,7 +1,9 @@
 #include <charconv>
 #include <cstdio>
 
+#include "ArgParser.h"
 #include "Commands.h"
+#include "support/SizeBudget.h"
 
 namespace dfc::cli {
 
@@ -30,6 +32,20 @@ Expected<double> parseDouble(const std::string& flag, const std::string& text) {
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size()) return makeError(flag + ": '" + text + "' is not a number");
   return v;
+}
+
+void addMaxMemoryFlag(ArgParser& p) {
+  p.add({{"--max-memory"}, "SIZE", 1,
+         "refuse inputs that declare more memory than SIZE (e.g. 8G, 512M; default: this machine's memory, " +
+             support::formatBytes(support::machineMemoryBytes()) + ")"});
+}
+
+std::optional<int> applyMaxMemory(const ArgParser& p) {
+  if (!p.has("--max-memory")) return std::nullopt;
+  auto bytes = support::parseByteSize("--max-memory", p.get("--max-memory"));
+  if (!bytes) return reportError(bytes.error());
+  support::setMemoryBudget(*bytes);
+  return std::nullopt;
 }
 
 }  // namespace dfc::cli

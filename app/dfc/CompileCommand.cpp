@@ -39,6 +39,7 @@ ArgParser compileFlags() {
   p.add({{"-v", "--verbose"}, "", 0, "print each compile stage"});
   p.add({{"--debug"}, "", 0, "debug logging, IR dumps in the output folder, experimental flags in --help"});
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
+  addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   // Later issues: accepted names so users get a clear "not implemented yet".
   p.add({{"--o1-rule-list"}, "NAME|FILE", 1,
@@ -93,6 +94,7 @@ int compileCommand(const std::vector<std::string>& args) {
   }
   if (!p.positional().empty()) return usageError("compile: unexpected argument '" + p.positional().front() + "'");
   if (auto flag = p.notImplementedFlag()) return usageError(*flag + " is not implemented yet");
+  if (auto rc = applyMaxMemory(p)) return *rc;
   support::LogOptions log{p.has("--verbose"), p.has("--debug"), p.get("--log-dir")};
   if (auto err = support::setupLogging(log); !err.empty()) return usageError(err);
 

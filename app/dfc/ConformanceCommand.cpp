@@ -19,8 +19,10 @@ int conformanceCommand(const std::vector<std::string>& args) {
   p.add({{"-o1"}, "", 0, "compile with -o1 fusion"});
   p.add({{"-o3"}, "", 0, "compile with -o3 sections"});
   p.add({{"-q", "--quiet"}, "", 0, "print only failures and the summary"});
+  addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  if (auto rc = applyMaxMemory(p)) return *rc;
   if (p.has("--help")) {
     std::fputs(p.help(false).c_str(), stdout);
     return 0;

@@ -83,8 +83,10 @@ int inspectCommand(const std::vector<std::string>& args) {
   ArgParser p("inspect", "Print a PEF's metadata, sections and compile report.");
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
   p.add({{"--report"}, "", 0, "also print the compile report JSON"});
+  addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  if (auto rc = applyMaxMemory(p)) return *rc;
   if (p.has("--help")) {
     std::fputs(p.help(false).c_str(), stdout);
     return 0;
@@ -132,8 +134,10 @@ int reportCommand(const std::vector<std::string>& args) {
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
   p.add({{"-o", "--output"}, "FILE", 1, "CSV path (default <pef dir>/section_report.csv)"});
   p.add({{"--db"}, "FILE", 1, "run store to take measured times from ('-' = none)"});
+  addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  if (auto rc = applyMaxMemory(p)) return *rc;
   if (p.has("--help")) {
     std::fputs(p.help(false).c_str(), stdout);
     return 0;
@@ -142,12 +146,22 @@ int reportCommand(const std::vector<std::string>& args) {
   if (!pef) return reportError(pef.error());
   std::string pefPath = std::filesystem::absolute(pefPathArg(p)).lexically_normal().string();
   std::map<int, std::pair<double, int64_t>> measured;  // section -> (sum us, calls)
+  std::string source = "no measured times";
   if (p.get("--db") != "-") {
     auto store = driver::openStore(p.get("--db"));
     if (store) {
-      auto run = store->latestRunForPef(pefPath);
-      if (run && *run) {
-        auto calls = store->sectionCalls((*run)->id);
+      // Measured times come from a run that finished: a killed or failed run's calls are partial.
+      auto latest = store->latestRunForPef(pefPath);
+      auto finished = store->latestFinishedRunForPef(pefPath);
+      bool haveFinished = finished && finished->has_value();
+      if (latest && latest->has_value() && (*latest)->status != "finished")
+        std::printf("note: the latest run (#%lld, started %s) did not finish (%s); %s\n",
+                    static_cast<long long>((*latest)->id), (*latest)->startedAt.c_str(), (*latest)->status.c_str(),
+                    haveFinished ? ("using run #" + std::to_string((*finished)->id) + ", the latest that finished").c_str()
+                                 : "no run of this PEF finished, so no measured times");
+      if (haveFinished) {
+        source = "measured times from run #" + std::to_string((*finished)->id);
+        auto calls = store->sectionCalls((*finished)->id);
         if (calls)
           for (const auto& c : *calls) {
             auto& m = measured[c.sectionId];
@@ -180,8 +194,7 @@ int reportCommand(const std::vector<std::string>& args) {
   }
   std::string out = p.get("--output", (std::filesystem::path(pefPath).parent_path() / "section_report.csv").string());
   if (auto st = support::writeFileAtomic(out, csv); !st) return reportError(st.error());
-  std::printf("wrote %s (%zu sections%s)\n", out.c_str(), pef->plan.sections.size(),
-              measured.empty() ? ", no recorded run" : ", measured times from the latest run");
+  std::printf("wrote %s (%zu sections, %s)\n", out.c_str(), pef->plan.sections.size(), source.c_str());
   return 0;
 }
 

@@ -26,6 +26,7 @@ ArgParser runFlags() {
   p.add({{"-v", "--verbose"}, "", 0, "more detail"});
   p.add({{"--debug"}, "", 0, "debug logging"});
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
+  addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   p.add({{"--data-parallel"}, "", 0, "data parallel over MPI", false, true});
   return p;
@@ -42,6 +43,7 @@ int runCommand(const std::vector<std::string>& args) {
   }
   if (!p.positional().empty()) return usageError("run: unexpected argument '" + p.positional().front() + "'");
   if (auto flag = p.notImplementedFlag()) return usageError(*flag + " is not implemented yet");
+  if (auto rc = applyMaxMemory(p)) return *rc;
   support::LogOptions log{p.has("--verbose"), p.has("--debug"), p.get("--log-dir")};
   if (auto err = support::setupLogging(log); !err.empty()) return usageError(err);
 
@@ -92,7 +94,8 @@ int runCommand(const std::vector<std::string>& args) {
               static_cast<long long>(result->sectionCalls),
               result->samplesPerSecond, result->measuredSectionUs / 1e3, result->estimatedSectionUs / 1e3);
   std::printf("Trace: %s\n", result->tracePath.c_str());
-  if (result->runId) std::printf("Run id %lld in the run store\n", static_cast<long long>(result->runId));
+  if (!result->storeNote.empty()) std::printf("Note: %s\n", result->storeNote.c_str());
+  else if (result->runId) std::printf("Run id %lld in the run store\n", static_cast<long long>(result->runId));
   return 0;
 }
 

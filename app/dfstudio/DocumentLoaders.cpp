@@ -9,8 +9,9 @@
 namespace dfc::studio {
 namespace {
 
+// The latest run that finished: a killed or failed run has a partial record and no trace.
 std::optional<profile::RunRecord> latestRun(profile::RunStore& store, const std::string& pefPath) {
-  auto run = store.latestRunForPef(pefPath);
+  auto run = store.latestFinishedRunForPef(pefPath);
   if (!run || !run->has_value()) return std::nullopt;
   return **run;
 }

@@ -119,6 +119,7 @@ void Session::endRun(const Expected<driver::RunResult>& result) {
   if (r.finalLoss) message += tr(", final loss %1").arg(*r.finalLoss, 0, 'f', 4);
   if (r.testSamples > 0) message += tr(", test accuracy %1 %").arg(r.testAccuracy * 100.0, 0, 'f', 2);
   message += tr(".\nTrace: %1").arg(fromStd(r.tracePath));
+  if (!r.storeNote.empty()) message += QStringLiteral("\n") + fromStd(r.storeNote);
   emit runFinished(true, fromStd(r.tracePath), message);
 }
 

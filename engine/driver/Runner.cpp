@@ -17,12 +17,15 @@
 #include "profile/ChromeTrace.h"
 #include "runtime/Executor.h"
 #include "support/FileUtil.h"
+#include "support/SafePath.h"
 
 namespace dfc::driver {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+constexpr size_t kMaxPendingCalls = 4'000'000;  // ~200 MB of calls held while the store is unavailable
 
 double usSince(Clock::time_point origin, Clock::time_point t) {
   return std::chrono::duration<double, std::micro>(t - origin).count();
@@ -50,14 +53,24 @@ struct Session {
   }
   bool cancelled() const { return cancel && cancel->load(); }
 
+  // Store writes never stop the run: a busy or broken store keeps the rows
+  // for the next try (each waits SQLite's busy timeout) and the run goes on.
   Status flush() {
     if (!store || runId == 0) return {};
-    DFC_TRY(store->addSectionCalls(runId, pendingCalls));
-    DFC_TRY(store->addMetrics(runId, pendingMetrics));
+    if (auto st = store->addSectionCalls(runId, pendingCalls); !st) return storeUnavailable(st.error());
     pendingCalls.clear();
+    if (auto st = store->addMetrics(runId, pendingMetrics); !st) return storeUnavailable(st.error());
     pendingMetrics.clear();
+    storeError.clear();
     return {};
   }
+  Status storeUnavailable(const Error& e) {
+    if (storeError.empty()) spdlog::warn("run store: {} (keeping the run's records to retry)", e.message());
+    storeError = e.message();
+    if (pendingCalls.size() > kMaxPendingCalls) pendingCalls.clear();  // bounded memory: these calls go unrecorded
+    return {};
+  }
+  std::string storeError;  // the last store failure, "" once a write succeeds
 
   Status runStep(bool forwardOnly) {
     auto onSection = [&](const runtime::SectionCall& call) {
@@ -170,8 +183,11 @@ struct Session {
 
     if (opts.dbPath != "-") {
       auto s = openStore(opts.dbPath);
-      if (!s) return s.error();
-      store = std::move(*s);
+      if (!s && s.error().kind() == ErrorKind::BadInput) return s.error();  // not a database: the user's to fix
+      if (s) store = std::move(*s);
+      else storeError = s.error().message();
+    }
+    if (store) {
       profile::RunRecord rec;
       std::string pefPath = fs::absolute(opts.pefPath).lexically_normal().string();
       auto compileId = store->latestCompileForPef(pefPath);
@@ -183,8 +199,8 @@ struct Session {
       rec.tracePath = fs::absolute(result.tracePath).lexically_normal().string();
       rec.epochs = training ? opts.epochs : 0;
       auto id = store->beginRun(rec);
-      if (!id) return id.error();
-      runId = result.runId = *id;
+      if (id) runId = result.runId = *id;
+      else storeError = id.error().message();  // busy or broken: train anyway, without a record
     }
 
     if (training) {
@@ -225,13 +241,20 @@ Expected<RunResult> run(const RunOptions& opts, const LogFn& log, const std::ato
       opts.tracePath.empty()
           ? (pefPath.parent_path() / (pefPath.stem().string() + "_chrome_tracing_report.json")).string()
           : opts.tracePath;
+  if (auto target = support::checkOutputFile(session.result.tracePath, "--trace"); !target) return target.error();
   Status st = session.body();
   if (session.store && session.runId) {
-    (void)session.flush();
-    auto fin = session.store->finishRun(session.runId, st ? "finished" : "failed", session.result.finalLoss,
-                                        st ? std::optional<double>(session.result.testAccuracy) : std::nullopt);
-    if (!fin) spdlog::warn("run store: {}", fin.error().message());
+    Status fin = Error();
+    for (int attempt = 0; attempt < 3 && !fin; ++attempt) {  // each attempt waits out SQLite's busy timeout
+      (void)session.flush();
+      if (!session.storeError.empty()) continue;
+      fin = session.store->finishRun(session.runId, st ? "finished" : "failed", session.result.finalLoss,
+                                     st ? std::optional<double>(session.result.testAccuracy) : std::nullopt);
+      if (!fin) session.storeError = fin.error().message();
+    }
   }
+  if (!session.storeError.empty() && opts.dbPath != "-")
+    session.result.storeNote = "the run's record was not saved in the run store: " + session.storeError;
   if (!st) return st.error();
   return session.result;
 }

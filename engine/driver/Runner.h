@@ -41,6 +41,7 @@ struct RunResult {
   double samplesPerSecond = 0;
   double measuredSectionUs = 0;  // sum of measured section time
   double estimatedSectionUs = 0; // sum of estimated chip latency for the same calls
+  std::string storeNote;         // non-empty: the run finished but its store record is missing or partial
 };
 
 // Each progress line ("Epoch [1/1], Step [100/1875], Loss: 0.6123") goes to `log`.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "profile/ChromeTrace.h"
+#include "support/SafePath.h"
 
 namespace dfc::profile {
 namespace {
@@ -242,6 +243,7 @@ Expected<Trace> parseChromeTrace(const std::string& json, const std::string& sou
 }
 
 Expected<Trace> readChromeTrace(const std::string& path) {
+  DFC_TRY(support::checkRegularFile(path));  // a FIFO or /dev/zero would block or never end
   simdjson::padded_string json;
   if (auto err = simdjson::padded_string::load(path).get(json); err != simdjson::SUCCESS)
     return makeError(path + ": cannot read: " + simdjson::error_message(err));

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "profile/CompactTrace.h"
+#include "support/SafePath.h"
 
 namespace dfc::profile {
 namespace {
@@ -382,6 +383,7 @@ Expected<CompactTrace> parseCompactTrace(const std::string& json, const std::str
 
 Expected<CompactTrace> readCompactTrace(const std::string& path) {
   simdjson::padded_string json;
+  DFC_TRY(support::checkRegularFile(path));  // a FIFO or /dev/zero would block or never end
   if (auto err = simdjson::padded_string::load(path).get(json))
     return makeError(path + ": cannot read: " + simdjson::error_message(err));
   return parsePadded(json, path);

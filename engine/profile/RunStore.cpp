@@ -8,6 +8,8 @@
 #include <mutex>
 
 #include "profile/Sqlite.h"
+#include "profile/StoreLiveness.h"
+#include "support/SafePath.h"
 #include "support/FileUtil.h"
 
 namespace dfc::profile {
@@ -46,6 +48,12 @@ CREATE INDEX runs_compile ON runs(compile_id);
 CREATE INDEX compiles_pef_path ON compiles(pef_path);
 CREATE INDEX sections_compile ON sections(compile_id);
 CREATE INDEX metrics_run ON metrics(run_id);
+)SQL",
+    // 2: which process runs a run, so one that died is told from one still going.
+    R"SQL(
+ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN pid_start TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
 )SQL",
 };
 static_assert(std::size(kMigrations) == RunStore::kSchemaVersion, "one migration per schema version");
@@ -116,6 +124,37 @@ struct RunStore::Impl {
     }
     return tx->commit();
   }
+
+  Expected<std::optional<RunRecord>> latestRun(const std::string& pefPath, bool finishedOnly) {
+    std::lock_guard lock(mutex);
+    auto q = db.prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE pef_path=?" +
+                        (finishedOnly ? " AND status='finished'" : "") + " ORDER BY id DESC LIMIT 1");
+    DFC_TRY(q);
+    q->bind(1, pefPath);
+    auto row = q->step();
+    DFC_TRY(row);
+    if (!*row) return std::optional<RunRecord>();
+    return std::optional<RunRecord>(runFromRow(*q));
+  }
+
+  // Runs still "running" whose process is gone on this host died: say so.
+  Status markDeadRuns() {
+    auto q = db.prepare("SELECT id, pid, pid_start, host FROM runs WHERE status='running' AND pid > 0");
+    DFC_TRY(q);
+    std::vector<int64_t> dead;
+    for (auto row = q->step();; row = q->step()) {
+      DFC_TRY(row);
+      if (!*row) break;
+      if (!mayBeAlive({q->columnInt(1), q->columnText(2), q->columnText(3)})) dead.push_back(q->columnInt(0));
+    }
+    if (dead.empty()) return {};
+    auto tx = SqliteTransaction::begin(db);
+    DFC_TRY(tx);
+    auto upd = db.prepare("UPDATE runs SET status='died' WHERE id=? AND status='running'");
+    DFC_TRY(upd);
+    for (int64_t id : dead) DFC_TRY(upd->bind(1, id).run());
+    return tx->commit();
+  }
 };
 
 RunStore::RunStore(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -136,6 +175,8 @@ std::string RunStore::defaultPath() {
 }
 
 Expected<RunStore> RunStore::open(const std::string& path) {
+  // A FIFO or device under the name would block SQLite or be replaced by a database.
+  if (auto target = support::checkOutputFile(path, "run store"); !target) return target.error();
   std::filesystem::path p(path);
   if (p.has_parent_path()) {
     std::error_code ec;
@@ -146,6 +187,7 @@ Expected<RunStore> RunStore::open(const std::string& path) {
   DFC_TRY(db);
   auto impl = std::make_unique<Impl>(std::move(db).value());
   DFC_TRY(impl->migrate());
+  DFC_TRY(impl->markDeadRuns());
   return RunStore(std::move(impl));
 }
 
@@ -183,12 +225,13 @@ Expected<int64_t> RunStore::beginRun(const RunRecord& r) {
   auto tx = SqliteTransaction::begin(db);
   DFC_TRY(tx);
   auto ins = db.prepare(
-      "INSERT INTO runs(compile_id, pef_path, args, started_at, status, trace_path, epochs) "
-      "VALUES (?,?,?,?,'running',?,?)");
+      "INSERT INTO runs(compile_id, pef_path, args, started_at, status, trace_path, epochs, pid, pid_start, host) "
+      "VALUES (?,?,?,?,'running',?,?,?,?,?)");
   DFC_TRY(ins);
+  const ProcessStamp me = currentProcess();
   ins->bind(1, r.compileId).bind(2, r.pefPath).bind(3, r.args);
   ins->bind(4, r.startedAt.empty() ? support::isoTimestampUtc() : r.startedAt);
-  ins->bind(5, r.tracePath).bind(6, r.epochs);
+  ins->bind(5, r.tracePath).bind(6, r.epochs).bind(7, me.pid).bind(8, me.startTime).bind(9, me.host);
   if (Status s = ins->run(); !s.ok()) return s.error().withContext("cannot record run");
   int64_t id = db.lastInsertId();
   DFC_TRY(tx->commit());
@@ -329,15 +372,11 @@ Expected<std::optional<int64_t>> RunStore::latestCompileForPef(const std::string
 }
 
 Expected<std::optional<RunRecord>> RunStore::latestRunForPef(const std::string& pefPath) {
-  std::lock_guard lock(m_impl->mutex);
-  auto q = m_impl->db.prepare(std::string("SELECT ") + kRunColumns +
-                              " FROM runs WHERE pef_path=? ORDER BY id DESC LIMIT 1");
-  DFC_TRY(q);
-  q->bind(1, pefPath);
-  auto row = q->step();
-  DFC_TRY(row);
-  if (!*row) return std::optional<RunRecord>();
-  return std::optional<RunRecord>(runFromRow(*q));
+  return m_impl->latestRun(pefPath, false);
+}
+
+Expected<std::optional<RunRecord>> RunStore::latestFinishedRunForPef(const std::string& pefPath) {
+  return m_impl->latestRun(pefPath, true);
 }
 
 Expected<std::vector<SectionCallRecord>> RunStore::sectionCalls(int64_t runId) {

@@ -47,7 +47,7 @@ struct RunRecord {
   std::string args;
   std::string startedAt;     // ISO-8601 UTC
   std::string finishedAt;    // empty while running or if killed
-  std::string status;        // running / finished / failed
+  std::string status;        // running / finished / failed / died (its process ended without finishing)
   std::string tracePath;
   int epochs = 0;
   std::optional<double> finalLoss;
@@ -78,10 +78,11 @@ class RunStore {
   RunStore& operator=(RunStore&&) noexcept;
 
   // Opens or creates the database, creating parent directories, and migrates it.
+  // Runs left "running" by a process that is gone are marked "died".
   static Expected<RunStore> open(const std::string& path);
   // $XDG_DATA_HOME/dataflow-studio/runs.sqlite (XDG default: ~/.local/share).
   static std::string defaultPath();
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   Expected<int64_t> recordCompile(const CompileRecord& compile);  // with its sections
   Expected<int64_t> beginRun(const RunRecord& run);               // status "running"
@@ -95,6 +96,7 @@ class RunStore {
   Expected<std::vector<SectionRecord>> sectionsOfCompile(int64_t compileId);
   Expected<std::optional<int64_t>> latestCompileForPef(const std::string& pefPath);
   Expected<std::optional<RunRecord>> latestRunForPef(const std::string& pefPath);
+  Expected<std::optional<RunRecord>> latestFinishedRunForPef(const std::string& pefPath);
   Expected<std::vector<SectionCallRecord>> sectionCalls(int64_t runId);
   Expected<std::vector<MetricRecord>> metrics(int64_t runId);
   Expected<int> schemaVersion();

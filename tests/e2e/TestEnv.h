@@ -1,5 +1,9 @@
 #pragma once
 // Helpers for end-to-end tests: a scratch folder per test and the dataset path.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -25,5 +29,23 @@ class ScratchDir {
  private:
   std::filesystem::path m_path;
 };
+
+struct CommandResult {
+  int status = -1;  // exit status; -1 if killed by a signal
+  std::string output;
+};
+
+// Runs the built dfc with `args` (shell words), stdout and stderr together.
+inline CommandResult runDfc(const std::string& args) {
+  std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc " + args + " 2>&1";
+  CommandResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) r.output.append(buf, n);
+  int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
 
 }  // namespace dfc::test

@@ -50,7 +50,8 @@ std::vector<RunsEntry> RunsTableModel::entriesFrom(const std::vector<profile::Co
     e.details = parts.join(QStringLiteral(", "));
     e.startedAt = QString::fromStdString(r.startedAt);
     e.status = r.status == "finished" ? tr("finished") : r.status == "failed" ? tr("failed")
-               : r.status == "running" ? tr("running") : QString::fromStdString(r.status);
+               : r.status == "running" ? tr("running") : r.status == "died" ? tr("died (did not finish)")
+               : QString::fromStdString(r.status);
     e.tracePath = QString::fromStdString(r.tracePath);
     out.push_back(std::move(e));
   }

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,7 +82,7 @@ TEST_CASE("run store records a compile and a run and reads them back after reope
     REQUIRE(store.ok());
     auto version = store->schemaVersion();
     REQUIRE(version.ok());
-    CHECK(*version == 1);
+    CHECK(*version == RunStore::kSchemaVersion);
 
     auto cid = store->recordCompile(sampleCompile());
     REQUIRE(cid.ok());
@@ -218,7 +219,7 @@ TEST_CASE("run store refuses a database from a newer version and a file that is 
   CHECK(notDb.error().message() == garbage + ": not a SQLite database (is this the right file?)");
 }
 
-TEST_CASE("a run killed mid-way leaves a valid database with the run still 'running'") {
+TEST_CASE("a run killed mid-way leaves a valid database; the next open marks it died") {
   TempDir dir;
   const std::string path = dir.file("runs.sqlite");
   pid_t child = ::fork();
@@ -245,8 +246,9 @@ TEST_CASE("a run killed mid-way leaves a valid database with the run still 'runn
   auto run = store->latestRunForPef("/tmp/killed.pef");
   REQUIRE(run.ok());
   REQUIRE(run->has_value());
-  CHECK(run->value().status == "running");
+  CHECK(run->value().status == "died");  // its process is gone: it will never finish
   CHECK(run->value().finishedAt.empty());
+  CHECK_FALSE(store->latestFinishedRunForPef("/tmp/killed.pef")->has_value());
   CHECK(store->sectionCalls(run->value().id)->size() == 500);
   CHECK(sqliteScalar(path, "PRAGMA integrity_check") == "ok");
 }
@@ -261,4 +263,34 @@ TEST_CASE("run store default path follows XDG_DATA_HOME, then HOME") {
     CHECK(RunStore::defaultPath() == std::string(home) + "/.local/share/dataflow-studio/runs.sqlite");
   ::unsetenv("XDG_DATA_HOME");
   if (oldXdg) ::setenv("XDG_DATA_HOME", savedXdg.c_str(), 1);
+}
+
+TEST_CASE("a run whose process is alive stays running; the latest finished run is found past it") {
+  TempDir dir;
+  auto store = RunStore::open(dir.file("runs.sqlite"));
+  REQUIRE(store.ok());
+  RunRecord run;
+  run.pefPath = "/tmp/live.pef";
+  auto done = store->beginRun(run);
+  REQUIRE(done.ok());
+  REQUIRE(store->finishRun(*done, "finished", 0.5, 0.9).ok());
+  auto live = store->beginRun(run);  // this process: alive
+  REQUIRE(live.ok());
+  auto again = RunStore::open(dir.file("runs.sqlite"));
+  REQUIRE(again.ok());
+  CHECK(again->latestRunForPef("/tmp/live.pef")->value().status == "running");
+  auto finished = again->latestFinishedRunForPef("/tmp/live.pef");
+  REQUIRE(finished.ok());
+  REQUIRE(finished->has_value());
+  CHECK(finished->value().id == *done);
+}
+
+TEST_CASE("a run store path that is a FIFO or a directory is refused") {
+  TempDir dir;
+  fs::create_directories(dir.path);
+  const std::string fifo = dir.file("runs.fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  auto store = RunStore::open(fifo);  // SQLite would block on it
+  REQUIRE_FALSE(store.ok());
+  CHECK(store.error().message() == "run store " + fifo + ": is a FIFO; refusing to replace it (give a file path)");
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <random>
 
+#include "common/FileIdentity.h"
 #include "support/FileUtil.h"
 #include "support/SafePath.h"
 #include "support/SizeBudget.h"
@@ -37,18 +38,6 @@ struct Scratch {
   std::string operator/(const std::string& name) const { return (dir / name).string(); }
 };
 
-struct Identity {
-  dev_t dev;
-  ino_t ino;
-  mode_t mode;
-  bool operator==(const Identity&) const = default;
-};
-
-Identity identity(const std::string& path) {
-  struct stat st {};
-  REQUIRE(::lstat(path.c_str(), &st) == 0);
-  return {st.st_dev, st.st_ino, st.st_mode};
-}
 
 }  // namespace
 
@@ -112,21 +101,21 @@ TEST_CASE("writeFileAtomic replaces regular files only and leaves others untouch
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   fs::create_directories(folder);
   for (const std::string& target : {fifo, folder}) {
-    Identity before = identity(target);
+    test::FileIdentity before = test::fileIdentity(target);
     auto st = support::writeFileAtomic(target, "data");
     INFO(target);
     REQUIRE_FALSE(st);
     CHECK(st.error().message().find(target + ": is a") != std::string::npos);
-    CHECK(identity(target) == before);
+    CHECK(test::fileIdentity(target) == before);
   }
   if (::geteuid() == 0) {  // a copy of /dev/null: what `--trace /dev/null` used to replace
     std::string null = s / "null";
     REQUIRE(::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0);
-    Identity before = identity(null);
+    test::FileIdentity before = test::fileIdentity(null);
     auto st = support::writeFileAtomic(null, "data");
     REQUIRE_FALSE(st);
     CHECK(st.error().message().find("a character device") != std::string::npos);
-    CHECK(identity(null) == before);
+    CHECK(test::fileIdentity(null) == before);
   }
   std::string plain = s.file("plain.json", "old");
   REQUIRE(support::writeFileAtomic(plain, "new"));
