@@ -8,6 +8,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <memory>
+#include <stdexcept>
 
 #include "GuiTestSupport.h"
 #include "support/LatestJob.h"
@@ -131,4 +132,26 @@ TEST_CASE("A result that starts the next job keeps the tracker busy without a fl
   REQUIRE(busy.count() == 2);
   CHECK(busy.at(0).at(0).toBool());
   CHECK(!busy.at(1).at(0).toBool());
+}
+
+TEST_CASE("A job that throws delivers an internal error instead of taking the app down", "[gui][jobs]") {
+  guitest::ensureApp();
+  QThreadPool pool;
+  LatestJob tracker;
+  tracker.setThreadPool(&pool);
+  std::string delivered;
+  tracker.start(
+      [](const JobContext&) -> dfc::Expected<int> {
+        throw std::runtime_error("yaml-cpp: bad conversion");  // a loader's library throwing on a hostile file
+      },
+      [&delivered](const dfc::Expected<int>& result) { delivered = result ? "value" : result.error().message(); });
+  QString plain = QStringLiteral("unset");
+  LatestJob other;
+  other.setThreadPool(&pool);
+  other.start([](const JobContext&) -> QString { throw 42; }, [&plain](const QString& result) { plain = result; });
+  drain(pool);
+  CHECK(delivered == "internal error in a background job: yaml-cpp: bad conversion");
+  CHECK(plain.isEmpty());  // a plain result type gets its default value
+  CHECK(!tracker.isBusy());
+  CHECK(!other.isBusy());
 }

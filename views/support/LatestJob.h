@@ -7,10 +7,14 @@
 // Jobs poll JobContext::isCancelled() and may post progress back.
 #include <QObject>
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
+
+#include "support/Error.h"
 
 class QThreadPool;
 
@@ -20,7 +24,18 @@ class LatestJob;
 
 namespace detail {
 struct JobRelay;
+
+// What a job that threw delivers: an internal Error for Expected results (the
+// owner shows it like any failure), else a default value. An exception must
+// never leave a pool thread: Qt would terminate the whole app.
+template <typename Result>
+std::shared_ptr<Result> thrownResult(const std::string& what) {
+  if constexpr (std::is_constructible_v<Result, Error>)
+    return std::make_shared<Result>(internalError("internal error in a background job: " + what));
+  else
+    return std::make_shared<Result>();
 }
+}  // namespace detail
 
 // What a running job gets: its cancel check and a way to post to the tracker's thread.
 class JobContext {
@@ -61,7 +76,14 @@ class LatestJob : public QObject {
     using Result = std::decay_t<std::invoke_result_t<Job&, const JobContext&>>;
     const JobContext context = begin();
     dispatch([context, job = std::move(job), deliver = std::move(deliver)]() mutable {
-      auto result = std::make_shared<Result>(job(context));
+      std::shared_ptr<Result> result;
+      try {
+        result = std::make_shared<Result>(job(context));
+      } catch (const std::exception& e) {
+        result = detail::thrownResult<Result>(e.what());
+      } catch (...) {
+        result = detail::thrownResult<Result>("unknown exception");
+      }
       context.finish([result, deliver]() mutable { deliver(std::move(*result)); });
     });
   }
