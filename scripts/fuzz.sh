@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fuzzes one reader with libFuzzer (clang-14, ASan + UBSan) for SECONDS:
+#
+#   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
+#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader
+#
+# Builds into ./build-fuzz (-DDFC_BUILD_FUZZERS=ON), seeds the corpus from the
+# project's own files (PEFs and a trace written by the fuzz build's dfc, the
+# ONNX test models, golden .dfir files and IR dumps, the arch and rule YAML),
+# keeps the corpus in build-fuzz/corpus/TARGET between runs and writes crashes
+# to build-fuzz/crashes/TARGET/. A crash fixed is kept as a regression input:
+# copy it to tests/data/fuzz/TARGET/ (test_fuzz replays those in every build).
+# One fuzzer at a time, one job: the machine is shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then
+  sed -n '2,14p' "$0"
+  exit 2
+fi
+target=$1
+seconds=$2
+shift 2
+case "$target" in
+  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader) ;;
+  *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
+esac
+command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 missing (scripts/install-deps.sh)" >&2; exit 2; }
+
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DDFC_BUILD_GUI=OFF -DDFC_BUILD_TESTS=OFF -DDFC_BUILD_FUZZERS=ON \
+  "-DCMAKE_C_FLAGS=$san" "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" \
+  "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target "fuzz_$target" dfc
+
+export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+seeds=build-fuzz/seeds/$target
+corpus=build-fuzz/corpus/$target
+crashes=build-fuzz/crashes/$target
+mkdir -p "$seeds" "$corpus" "$crashes"
+dfc=build-fuzz/app/dfc/dfc
+work=build-fuzz/seed-work
+
+# PEFs of each optimization level and task, and one run's chrome trace.
+make_outputs() {
+  [ -f "$work/done" ] && return
+  rm -rf "$work"
+  mkdir -p "$work"
+  "$dfc" compile --model logreg -o0 -b 4 --db - --output-folder "$work/logreg" --debug >/dev/null
+  "$dfc" compile --model mlp -o1 -b 2 --inference --db - --output-folder "$work/mlp" >/dev/null
+  "$dfc" compile --model lenet -o3 -b 2 --db - --output-folder "$work/lenet" >/dev/null
+  "$dfc" compile --model gpt2-mini -o3 -b 1 --seq-len 8 --num-layers 1 --db - --output-folder "$work/gpt2" >/dev/null
+  "$dfc" run -p "$work/logreg/logreg.pef" --train-limit 8 --test-limit 8 --db - >/dev/null
+  touch "$work/done"
+}
+
+case "$target" in
+  pef_reader) make_outputs; cp "$work"/*/*.pef "$seeds/" ;;
+  onnx_importer) find tests/data/onnx -name '*.onnx' | while read -r f; do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done ;;
+  dfir_parser) make_outputs; cp tests/golden/*/*.dfir "$work"/logreg/*.dfir "$seeds/" 2>/dev/null || true ;;
+  yaml_loaders) cp resources/arch/*.yaml "$seeds/"; for f in resources/fusion_rules/*.yaml; do cp "$f" "$seeds/rules_$(basename "$f")"; done ;;
+  chrome_trace_reader) make_outputs; cp "$work"/logreg/*_chrome_tracing_report.json "$seeds/" ;;
+esac
+
+echo "fuzzing $target for $seconds s (seeds: $(ls "$seeds" | wc -l), corpus: $(ls "$corpus" | wc -l))"
+"build-fuzz/tests/fuzz/fuzz_$target" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 \
+  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$crashes/" "$@"
