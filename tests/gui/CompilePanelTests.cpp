@@ -74,6 +74,28 @@ TEST_CASE("Compile screen names what is wrong with a bad model", "[gui][compile]
   CHECK(panel.compileButton()->isEnabled());
 }
 
+TEST_CASE("Compile screen records dfc's command line and refuses bad options before starting", "[gui][compile]") {
+  guitest::ensureApp();
+  views::CompilePanel panel;
+  panel.setDbPath(QStringLiteral("-"));
+  panel.modelBox()->setCurrentText(QStringLiteral("gpt2-mini"));
+  panel.modelParamsEdit()->setText(QStringLiteral("num_layers=3"));
+  panel.batchSizeBox()->setValue(8);
+  auto options = panel.compileOptions();
+  REQUIRE(options.ok());
+  CHECK(options->args == options->toArgs());
+  std::string line;
+  for (const std::string& a : options->args) line += a + " ";
+  CHECK(line.starts_with("dfc compile --model gpt2-mini --num-layers 3 "));
+  CHECK(line.find(" -b 8 ") != std::string::npos);
+
+  panel.archBox()->setCurrentText(QStringLiteral("sn99"));
+  QSignalSpy busy(&panel, &views::CompilePanel::busyChanged);
+  panel.startCompile();
+  CHECK(busy.isEmpty());  // refused at once, no compile started
+  CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("--arch sn99")));
+}
+
 TEST_CASE("Compile screen hides experimental options until asked", "[gui][compile]") {
   guitest::ensureApp();
   views::CompilePanel panel;
@@ -85,8 +107,9 @@ TEST_CASE("Compile screen hides experimental options until asked", "[gui][compil
   CHECK(!group->isVisible());
   panel.experimentalToggle()->setChecked(true);
   CHECK(group->isVisible());
-  CHECK(panel.compileOptions().batchSize == 32);
-  CHECK(panel.compileOptions().level == partition::OptLevel::O3);
+  REQUIRE(panel.compileOptions().ok());
+  CHECK(panel.compileOptions()->batchSize == 32);
+  CHECK(panel.compileOptions()->level == partition::OptLevel::O3);
 }
 
 TEST_CASE("Running without a PEF says so instead of starting", "[gui][compile]") {

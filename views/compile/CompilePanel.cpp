@@ -31,6 +31,8 @@ namespace {
 
 QString fromStd(const std::string& s) { return QString::fromStdString(s); }
 
+constexpr int kProgressSteps = 1000;  // the compile progress bar's range
+
 // A line edit with a "Browse..." button beside it.
 QWidget* withBrowse(QWidget* field, QPushButton* button) {
   auto* row = new QWidget;
@@ -175,7 +177,7 @@ QWidget* CompilePanel::buildModelForm() {
 
   m_lr = new QDoubleSpinBox;
   m_lr->setDecimals(6);
-  m_lr->setRange(0.0, 10.0);
+  m_lr->setRange(0.000001, 10.0);  // the compile refuses a learning rate <= 0
   m_lr->setSingleStep(0.001);
   m_lr->setValue(0.01);
   form->addRow(tr("Learning &rate:"), m_lr);
@@ -254,7 +256,7 @@ QWidget* CompilePanel::buildRunForm() {
   return box;
 }
 
-driver::CompileOptions CompilePanel::compileOptions() const {
+Expected<driver::CompileOptions> CompilePanel::compileOptions() const {
   driver::CompileOptions o;
   o.model = m_model->currentText().trimmed().toStdString();
   o.pefName = m_pefName->text().trimmed().toStdString();
@@ -267,16 +269,20 @@ driver::CompileOptions CompilePanel::compileOptions() const {
   o.learningRate = m_lr->value();
   o.seed = static_cast<uint64_t>(m_seed->value());
   o.debug = m_debug->isChecked();
-  o.o1RuleList = m_o1Rules->currentText().trimmed().toStdString();
-  if (o.o1RuleList.empty()) o.o1RuleList = "default";
+  if (o.level == partition::OptLevel::O1) {  // the rule list means nothing at the other levels
+    o.o1RuleList = m_o1Rules->currentText().trimmed().toStdString();
+    if (o.o1RuleList.empty()) o.o1RuleList = "default";
+  }
   o.enableHypersection = m_hypersection->isChecked();
   o.nChips = m_nChips->value();
   o.numTiles = m_numTiles->currentData().toInt();
   for (const QString& f : m_scaling->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts))
     o.scalingFactors.push_back(f.toStdString());
-  if (auto params = parseModelParams(m_modelParams->text())) o.modelParams = *params;
+  auto params = parseModelParams(m_modelParams->text());
+  if (!params) return params.error();
+  o.modelParams = std::move(*params);
   o.dbPath = m_dbPath.toStdString();
-  o.args = {"dfstudio", "compile", "--model", o.model};
+  o.args = o.toArgs();
   return o;
 }
 
@@ -321,10 +327,11 @@ void CompilePanel::setBusy(bool busy, const QString& what) {
 
 void CompilePanel::startCompile() {
   if (isBusy()) return;
-  const driver::CompileOptions options = compileOptions();
+  const auto checked = compileOptions();
+  if (!checked) return reportError(fromStd(checked.error().message()));
+  const driver::CompileOptions& options = *checked;
   if (options.model.empty()) return reportError(tr("Choose a model to compile: a zoo name or a .dfir file."));
-  if (auto params = parseModelParams(m_modelParams->text()); !params)
-    return reportError(fromStd(params.error().message()));
+  if (auto valid = options.validate(); !valid) return reportError(fromStd(valid.error().message()));
   m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
   setBusy(true, tr("Compiling %1...").arg(fromStd(options.model)));
   appendLog(QStringLiteral("info"), tr("--- compile %1 ---").arg(fromStd(options.model)));
@@ -332,9 +339,10 @@ void CompilePanel::startCompile() {
   m_compileWatcher.setFuture(QtConcurrent::run([this, options, cancelFlag]() {
     auto progress = [this](const driver::CompileProgress& p) {
       const QString stage = fromStd(p.stage);
-      QMetaObject::invokeMethod(this, [this, stage, index = p.index, total = p.total] {
-        m_progress->setRange(0, total);
-        m_progress->setValue(index);
+      // The bar follows the stages' weights (placement takes most of a big compile), the text the stage.
+      QMetaObject::invokeMethod(this, [this, stage, index = p.index, total = p.total, fraction = p.fraction] {
+        m_progress->setRange(0, kProgressSteps);
+        m_progress->setValue(static_cast<int>(fraction * kProgressSteps));
         m_progress->setFormat(tr("%1 (%2/%3)").arg(stage).arg(index + 1).arg(total));
       }, Qt::QueuedConnection);
     };

@@ -46,7 +46,9 @@ class CompilePanel : public QWidget {
 
   void setDbPath(const QString& path) { m_dbPath = path; }
   // The form as compile options ("" fields mean the driver's default).
-  driver::CompileOptions compileOptions() const;
+  // The options the form shows, model parameters parsed once; an error names the bad entry.
+  // Its args are toArgs(): dfstudio records the same command line dfc would.
+  Expected<driver::CompileOptions> compileOptions() const;
   // "num_layers=2 hidden_size=64" -> map; an error names the bad entry.
   static Expected<std::map<std::string, int64_t>> parseModelParams(const QString& text);
   driver::RunOptions runOptions() const;
@@ -59,6 +61,8 @@ class CompilePanel : public QWidget {
   QLineEdit* outputFolderEdit() const { return m_outputFolder; }
   QSpinBox* batchSizeBox() const { return m_batch; }
   QComboBox* optLevelBox() const { return m_optLevel; }
+  QComboBox* archBox() const { return m_arch; }
+  QLineEdit* modelParamsEdit() const { return m_modelParams; }
   QCheckBox* inferenceBox() const { return m_inference; }
   QLineEdit* runPefEdit() const { return m_runPef; }
   QSpinBox* trainLimitBox() const { return m_trainLimit; }
