@@ -10,10 +10,17 @@ namespace dfc::cli {
 
 namespace {
 
+// "18 forward, 22 backward, 10 optimizer": every role, in the table's order.
+std::string sectionsByRole(const driver::CompileResult& r) {
+  std::string out;
+  for (const ir::RoleInfo& role : ir::roles())
+    out += (out.empty() ? "" : ", ") + std::to_string(r.sections(role.role)) + " " + std::string(role.name);
+  return out;
+}
+
 void printSummary(const driver::CompileOptions& o, const driver::CompileResult& r) {
-  std::printf("Compiled %s: %d nodes -> %d sections (%d forward, %d backward, %d optimizer), %lld parameters\n",
-              o.model.c_str(), r.numNodes, r.numSections, r.numForward, r.numBackward, r.numOptimizer,
-              static_cast<long long>(r.numParams));
+  std::printf("Compiled %s: %d nodes -> %d sections (%s), %lld parameters\n", o.model.c_str(), r.numNodes,
+              r.numSections, sectionsByRole(r).c_str(), static_cast<long long>(r.numParams));
   std::printf("Estimated chip latency per step: %.1f us; compile time %.0f ms\n", r.estLatencyUs, r.compileMs);
   if (r.hypersectionInstances > r.hypersectionsUnique)
     std::printf("hypersections: %d unique, %d instances; ~%.2f ms saved\n", r.hypersectionsUnique,

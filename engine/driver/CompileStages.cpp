@@ -179,11 +179,7 @@ Status recordStage(CompileState& s) {
   const partition::Plan& plan = s.pef.plan;
   r.numNodes = static_cast<int>(s.pef.graph.nodes.size());
   r.numSections = static_cast<int>(plan.sections.size());
-  for (const auto& section : plan.sections) {
-    r.numForward += section.type == ir::NodeRole::Forward;
-    r.numBackward += section.type == ir::NodeRole::Backward;
-    r.numOptimizer += section.type == ir::NodeRole::Optimizer;
-  }
+  for (const auto& section : plan.sections) ++r.sectionsByRole[ir::roleIndex(section.type)];
   r.hypersectionsUnique = static_cast<int>(plan.hypersections.size());
   r.hypersectionInstances = static_cast<int>(plan.sections.size());
   for (int id : plan.schedule) r.estLatencyUs += plan.sections[static_cast<size_t>(id)].estimate.latencyUs;

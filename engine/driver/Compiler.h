@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "driver/CompileOptions.h"
+#include "ir/Role.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
@@ -27,7 +28,7 @@ struct CompileResult {
   int64_t compileId = 0;  // 0 if not recorded
   int numNodes = 0;
   int numSections = 0;
-  int numForward = 0, numBackward = 0, numOptimizer = 0;
+  ir::PerRole<int> sectionsByRole{};  // indexed by ir::roleIndex; sums to numSections
   int64_t numParams = 0;   // parameter elements
   double estLatencyUs = 0; // sum over the schedule
   double compileMs = 0;
@@ -40,6 +41,8 @@ struct CompileResult {
   int hypersectionInstances = 0;       // sections that are instances of them
   double compileMsSavedEstimate = 0;   // time reuse of per-hypersection results saved
   std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time, in stage order
+
+  int sections(ir::NodeRole role) const { return sectionsByRole[ir::roleIndex(role)]; }
 };
 
 using ProgressFn = std::function<void(const CompileProgress&)>;

@@ -24,6 +24,7 @@
 
 #include "arch/ArchSpec.h"
 #include "compile/LogForwarder.h"
+#include "schedule/RoleStyle.h"
 #include "frontend/ModelZoo.h"
 
 namespace dfc::views {
@@ -380,13 +381,10 @@ void CompilePanel::onCompileDone() {
   const auto& r = out.result;
   m_lastPef = fromStd(r.pefPath);
   m_runPef->setText(m_lastPef);
-  const QString message = tr("Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; "
-                             "estimated %7 µs per step.\nPEF: %8")
+  const QString message = tr("Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.\nPEF: %6")
                               .arg(r.numNodes)
                               .arg(r.numSections)
-                              .arg(r.numForward)
-                              .arg(r.numBackward)
-                              .arg(r.numOptimizer)
+                              .arg(roleCounts(r.sectionsByRole))
                               .arg(r.compileMs, 0, 'f', 0)
                               .arg(r.estLatencyUs, 0, 'f', 1)
                               .arg(m_lastPef);
