@@ -66,6 +66,7 @@ Status validateStage(RunState& s) {
   if (o.epochs < 1) return makeError("-e/--num-epochs must be at least 1");
   if (o.learningRate && !(*o.learningRate > 0)) return makeError("--lr must be positive");
   if (o.logEvery < 1) return makeError("log interval must be at least 1");
+  if (o.rank < 0) return makeError("rank must be at least 0");
   fs::path pefPath(o.pefPath);
   s.result.tracePath = o.tracePath.empty()
                            ? (pefPath.parent_path() / (pefPath.stem().string() + "_chrome_tracing_report.json")).string()
@@ -83,7 +84,7 @@ Status loadPefStage(RunState& s) {
   if (!executor) return executor.error().withContext(s.opts.pefPath);
   s.exec.emplace(std::move(*executor));
   const pef::PefMeta& meta = s.pef.meta;
-  s.trace.emplace(s.pef, meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)");
+  s.trace.emplace(s.pef, meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)", s.opts.rank);
   s.trace->addHostPhase("load PEF", 0, s.usSince(t0));
   s.training = !meta.inference && !s.opts.inference;
   if (!meta.inference && s.opts.inference) spdlog::info("--inference: evaluating the training PEF's forward sections only");

@@ -8,6 +8,7 @@
 #include "driver/Compiler.h"
 #include "driver/Runner.h"
 #include "e2e/TestEnv.h"
+#include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"
 
 using namespace dfc;
@@ -80,4 +81,30 @@ TEST_CASE("a refused run option stops the run before the PEF is read; a failed r
   REQUIRE(runs.ok());
   REQUIRE(runs->size() == 1);  // only the run that got as far as the store
   CHECK(runs->front().status == "failed");
+}
+
+TEST_CASE("the trace's process id comes from the rank; rank 0 keeps pid 1 and its name", "[driver][rank]") {
+  test::ScratchDir dir("run-rank");
+  const std::string pef = compileLogreg(dir);
+  for (int rank : {0, 3}) {
+    INFO("rank " << rank);
+    auto options = smallRun(dir, pef);
+    options.dbPath = "-";
+    options.rank = rank;
+    options.tracePath = dir / ("rank" + std::to_string(rank) + ".json");
+    auto result = driver::run(options);
+    REQUIRE(result.ok());
+    auto trace = profile::readChromeTrace(result->tracePath);
+    REQUIRE(trace.ok());
+    const int64_t pid = rank + 1;
+    const std::string label = "logreg (sn30, -o0, host CPU)";
+    REQUIRE(trace->processNames.size() == 1);
+    CHECK(trace->processNames.begin()->first == pid);
+    CHECK(trace->processNames.begin()->second == (rank == 0 ? label : label + " rank 3"));
+    REQUIRE(!trace->events.empty());
+    for (const auto& e : trace->events) CHECK(e.pid == pid);
+  }
+  auto negative = smallRun(dir, pef);
+  negative.rank = -1;
+  REQUIRE(!driver::run(negative));
 }
