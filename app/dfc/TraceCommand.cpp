@@ -19,10 +19,11 @@ using profile::AggregateGroup;
 using profile::TraceIndex;
 
 ArgParser traceFlags() {
-  ArgParser p("trace", "Search and aggregate a chrome trace (ours or another tool's): dfc trace FILE [options].\n"
-                       "Times are microseconds from the trace's start, as on dfstudio's timeline ruler.\n"
-                       "wall = time some slice of the group runs (nested or repeated slices count once);\n"
-                       "self = wall time of a slice minus its children's, summed.");
+  ArgParser p("trace",
+              "Search and aggregate a chrome trace (ours or another tool's): dfc trace FILE [options].\n"
+              "Times are microseconds from the trace's start, as on dfstudio's timeline ruler.\n"
+              "wall = time some slice of the group runs (nested or repeated slices count once);\n"
+              "self = wall time of a slice minus its children's, summed.");
   p.add({{"--search"}, "TEXT", 1, "slice names containing TEXT (any case), with counts and times per name"});
   p.add({{"--aggregate"}, "", 0, "per-group count, wall, self, mean, min, max over a range"});
   p.add({{"--from"}, "US", 1, "range start for --aggregate (default: the trace's start)"});
@@ -48,7 +49,8 @@ Expected<std::vector<uint32_t>> selectRows(const TraceIndex& index, const std::v
     bool found = false;
     for (uint32_t r = 0; r < trace.threads.size(); ++r) {
       const auto& t = trace.threads[r];
-      if (w == rowName(trace, r) || w == std::to_string(t.tid) || w == std::to_string(t.pid) + ":" + std::to_string(t.tid)) {
+      if (w == rowName(trace, r) || w == std::to_string(t.tid) ||
+          w == std::to_string(t.pid) + ":" + std::to_string(t.tid)) {
         rows.push_back(r);
         found = true;
       }
@@ -69,8 +71,8 @@ struct Table {
       std::printf("%s,count,%s,self_us,mean_us,min_us,max_us\n", keyTitle.c_str(), timeTitle);
       return;
     }
-    std::printf("%-*s %9s %14s %14s %12s %12s %12s\n", static_cast<int>(keyWidth), keyTitle.c_str(), "count",
-                timeTitle, "self_us", "mean_us", "min_us", "max_us");
+    std::printf("%-*s %9s %14s %14s %12s %12s %12s\n", static_cast<int>(keyWidth), keyTitle.c_str(), "count", timeTitle,
+                "self_us", "mean_us", "min_us", "max_us");
   }
   void row(const std::string& key, size_t count, double wall, double self, double mean, double min, double max) const {
     if (csv) {
@@ -167,7 +169,8 @@ int traceCommand(const std::vector<std::string>& args) {
     return 0;
   }
   const auto files = p.positional();
-  if (files.size() != 1) return usageError("trace: give one trace file (dfc trace out/lenet/lenet_chrome_tracing_report.json)");
+  if (files.size() != 1)
+    return usageError("trace: give one trace file (dfc trace out/lenet/lenet_chrome_tracing_report.json)");
   auto compact = profile::readCompactTrace(files.front());
   if (!compact) return reportError(compact.error());
   const TraceIndex index(std::make_shared<const profile::CompactTrace>(std::move(compact.value())));

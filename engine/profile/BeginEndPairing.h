@@ -21,16 +21,16 @@
 namespace dfc::profile {
 
 struct BeginEndMark {
-  uint32_t row = 0;        // the reader's (pid, tid) key, 0..rowEnds.size()-1
-  double ts = 0;           // microseconds
-  std::string_view name;   // "" when the event has none (common on E)
+  uint32_t row = 0;       // the reader's (pid, tid) key, 0..rowEnds.size()-1
+  double ts = 0;          // microseconds
+  std::string_view name;  // "" when the event has none (common on E)
   bool begin = true;
 };
 
 struct BeginEndPair {
   static constexpr size_t kOpen = std::numeric_limits<size_t>::max();
-  size_t begin = 0;        // index into the marks
-  size_t end = kOpen;      // index into the marks, or kOpen: ended with its row
+  size_t begin = 0;    // index into the marks
+  size_t end = kOpen;  // index into the marks, or kOpen: ended with its row
   double durUs = 0;
 };
 

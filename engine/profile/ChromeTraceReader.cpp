@@ -165,8 +165,10 @@ class Reader {
 
   void noteRowTime(int64_t pid, int64_t tid, double t) {
     auto [it, inserted] = m_rowIds.try_emplace({pid, tid}, static_cast<uint32_t>(m_rowEnds.size()));
-    if (inserted) m_rowEnds.push_back(t);
-    else m_rowEnds[it->second] = std::max(m_rowEnds[it->second], t);
+    if (inserted)
+      m_rowEnds.push_back(t);
+    else
+      m_rowEnds[it->second] = std::max(m_rowEnds[it->second], t);
   }
 
   // B/E pairs become X slices (the rule is in BeginEndPairing.h); E args

@@ -4,64 +4,44 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <queue>
 #include <unordered_map>
 
 #include "profile/RawArgs.h"
 #include "profile/TraceIndex.h"
-#include "profile/TraceIndexKeys.h"
+#include "profile/TraceIndexLazy.h"
 
 namespace dfc::profile {
 namespace {
 
-// Count, clipped-duration statistics, self time and the union of clipped
-// parts. Within a row parts arrive by start, so runs merge as they come;
-// runs of different rows are merged once at the end.
+// Count, clipped-duration statistics, self time, and the union of clipped
+// parts, which must see them in start order across all rows (merged runs).
 struct GroupAccumulator {
   size_t count = 0;
-  double sum = 0, self = 0;
+  double sum = 0, self = 0, wall = 0;
   double min = std::numeric_limits<double>::max(), max = 0;
-  std::vector<std::pair<double, double>> runs;
   double runStart = 0, runEnd = 0;
   bool runOpen = false;
 
-  void add(double start, double end, double selfUs) {
+  void add(double clippedUs, double selfUs) {
     ++count;
-    sum += end - start;
+    sum += clippedUs;
     self += selfUs;
-    min = std::min(min, end - start);
-    max = std::max(max, end - start);
+    min = std::min(min, clippedUs);
+    max = std::max(max, clippedUs);
+  }
+  void cover(double start, double end) {
     if (runOpen && start <= runEnd) {
       runEnd = std::max(runEnd, end);
       return;
     }
-    endRow();
+    if (runOpen) wall += runEnd - runStart;
     runStart = start;
     runEnd = end;
     runOpen = true;
   }
-  void endRow() {
-    if (runOpen && runEnd > runStart) runs.emplace_back(runStart, runEnd);
-    runOpen = false;
-  }
-  double wall() {
-    endRow();
-    std::sort(runs.begin(), runs.end());
-    double total = 0, start = 0, end = 0;
-    bool open = false;
-    for (const auto& [s, e] : runs) {
-      if (open && s <= end) {
-        end = std::max(end, e);
-        continue;
-      }
-      if (open) total += end - start;
-      start = s;
-      end = e;
-      open = true;
-    }
-    return open ? total + (end - start) : total;
-  }
-  AggregateGroup result(std::string key) {
-    return {std::move(key), count, wall(), self, sum, count ? min : 0.0, max};
+  AggregateGroup result(std::string key) const {
+    return {std::move(key), count, wall + (runOpen ? runEnd - runStart : 0.0), self, sum, count ? min : 0.0, max};
   }
 };
 
@@ -83,9 +63,9 @@ std::string sectionKey(const RawArg* id, const RawArg* name) {
 
 }  // namespace
 
-const TraceIndex::ArgKeys& TraceIndex::argKeys() const {
-  ArgKeys& k = *m_argKeys;
-  std::call_once(k.once, [&] {
+const TraceIndex::Lazy& TraceIndex::argKeys() const {
+  Lazy& k = *m_lazy;
+  std::call_once(k.argsOnce, [&] {
     const auto& events = m_trace->events;
     std::unordered_map<std::string, uint32_t> ids{{std::string(), 0}};
     auto intern = [&](std::string key) {
@@ -109,22 +89,25 @@ const TraceIndex::ArgKeys& TraceIndex::argKeys() const {
 
 namespace {
 
-// One aggregation: rows are walked one at a time, groups made as keys appear.
+// One aggregation. Each row is walked once for counts and self times; then
+// the rows' slices are merged in start order (a heap over the rows) so each
+// group's union of clipped parts is one streaming pass.
 class Aggregator {
  public:
   Aggregator(const TraceIndex& index, double t0, double t1, const std::vector<uint32_t>* keyOf, size_t keySpace)
-      : m_index(index), m_events(index.trace().events), m_t0(t0), m_t1(t1), m_keyOf(keyOf), m_slotOfKey(keySpace, kNone) {}
+      : m_index(index),
+        m_events(index.trace().events),
+        m_t0(t0),
+        m_t1(t1),
+        m_keyOf(keyOf),
+        m_slotOfKey(keySpace, kNone) {}
 
   void addRow(uint32_t row) {
     const auto [first, last] = window(row);
-    m_taking.clear();
     m_self.assign(last - first, 0.0);
     for (uint32_t i = first; i < last; ++i) {
-      const CompactEvent& e = m_events[i];
-      if (e.ph != 'X') continue;
-      const auto [s, end] = clipped(e);
-      if (!(end > s || (e.dur == 0 && e.ts >= m_t0))) continue;
-      m_taking.push_back(i);
+      if (!takesPart(m_events[i])) continue;
+      const auto [s, end] = clipped(m_events[i]);
       m_self[i - first] += end - s;
       // The child's part inside its parent is not the parent's self time.
       const uint32_t p = m_index.parent(i);
@@ -132,18 +115,19 @@ class Aggregator {
       const double inParent = std::min(end, m_events[p].ts + m_events[p].dur) - s;
       if (inParent > 0 && p >= first) m_self[p - first] -= inParent;
     }
-    for (uint32_t i : m_taking) {
+    for (uint32_t i = first; i < last; ++i) {
+      if (!takesPart(m_events[i])) continue;
       const auto [s, end] = clipped(m_events[i]);
       const double self = std::max(0.0, m_self[i - first]);
-      groupOf(m_keyOf ? (*m_keyOf)[i] : m_events[i].name).add(s, std::max(s, end), self);
-      m_total.add(s, std::max(s, end), self);
+      m_groups[slotOf(i)].add(std::max(0.0, end - s), self);
+      m_total.add(std::max(0.0, end - s), self);
     }
-    for (GroupAccumulator& g : m_groups) g.endRow();
-    m_total.endRow();
+    m_windows.emplace_back(first, last);
   }
 
   template <typename KeyText>
   Aggregate finish(GroupBy groupBy, KeyText keyText) {
+    coverInStartOrder();
     Aggregate out;
     out.startUs = m_t0;
     out.endUs = m_t1;
@@ -167,7 +151,8 @@ class Aggregator {
     const double from = m_t0 - m_index.rowMaxDurationUs(row);
     auto first = std::partition_point(begin + m_index.rowBegin(row), begin + m_index.rowEnd(row),
                                       [&](const CompactEvent& e) { return e.ts < from; });
-    auto last = std::partition_point(first, begin + m_index.rowEnd(row), [&](const CompactEvent& e) { return e.ts <= m_t1; });
+    auto last =
+        std::partition_point(first, begin + m_index.rowEnd(row), [&](const CompactEvent& e) { return e.ts <= m_t1; });
     return {static_cast<uint32_t>(first - begin), static_cast<uint32_t>(last - begin)};
   }
 
@@ -175,14 +160,48 @@ class Aggregator {
     return {std::max(e.ts, m_t0), std::min(e.ts + e.dur, m_t1)};
   }
 
-  GroupAccumulator& groupOf(uint32_t key) {
+  // A slice of the window takes part if it overlaps the range for a positive
+  // time, or has zero duration inside it (the window ends at t1).
+  bool takesPart(const CompactEvent& e) const {
+    if (e.ph != 'X') return false;
+    const auto [s, end] = clipped(e);
+    return end > s || (e.dur == 0 && e.ts >= m_t0);
+  }
+
+  uint32_t slotOf(uint32_t event) {
+    const uint32_t key = m_keyOf ? (*m_keyOf)[event] : m_events[event].name;
     uint32_t& slot = m_slotOfKey[key];
     if (slot == kNone) {
       slot = static_cast<uint32_t>(m_groups.size());
       m_groups.emplace_back();
       m_keyOfSlot.push_back(key);
     }
-    return m_groups[slot];
+    return slot;
+  }
+
+  // Within a row the clipped starts ascend; a min-heap over the rows' next
+  // slices yields every slice in start order.
+  void coverInStartOrder() {
+    using Next = std::pair<double, size_t>;  // clipped start, window
+    std::priority_queue<Next, std::vector<Next>, std::greater<>> heap;
+    std::vector<uint32_t> at(m_windows.size());
+    auto advance = [&](size_t w) {
+      while (at[w] < m_windows[w].second && !takesPart(m_events[at[w]])) ++at[w];
+      if (at[w] < m_windows[w].second) heap.emplace(clipped(m_events[at[w]]).first, w);
+    };
+    for (size_t w = 0; w < m_windows.size(); ++w) {
+      at[w] = m_windows[w].first;
+      advance(w);
+    }
+    while (!heap.empty()) {
+      const size_t w = heap.top().second;
+      heap.pop();
+      const uint32_t i = at[w]++;
+      const auto [s, end] = clipped(m_events[i]);
+      m_groups[m_slotOfKey[m_keyOf ? (*m_keyOf)[i] : m_events[i].name]].cover(s, std::max(s, end));
+      m_total.cover(s, std::max(s, end));
+      advance(w);
+    }
   }
 
   const TraceIndex& m_index;
@@ -193,15 +212,15 @@ class Aggregator {
   std::vector<uint32_t> m_keyOfSlot;
   std::vector<GroupAccumulator> m_groups;
   GroupAccumulator m_total;
-  std::vector<uint32_t> m_taking;  // slices of the current row that take part
-  std::vector<double> m_self;      // their clipped self time, by event - window start
+  std::vector<std::pair<uint32_t, uint32_t>> m_windows;  // each row's events that may take part
+  std::vector<double> m_self;  // the current row's clipped self times, by event - window start
 };
 
 }  // namespace
 
 Aggregate TraceIndex::aggregate(double t0, double t1, const std::vector<uint32_t>& rows, GroupBy groupBy) const {
   if (t1 < t0) std::swap(t0, t1);
-  const ArgKeys* keys = groupBy == GroupBy::Name ? nullptr : &argKeys();
+  const Lazy* keys = groupBy == GroupBy::Name ? nullptr : &argKeys();
   const std::vector<uint32_t>* keyOf =
       keys ? (groupBy == GroupBy::Section ? &keys->section : &keys->hypersection) : nullptr;
   Aggregator aggregator(*this, t0, t1, keyOf, keys ? keys->keys.size() : m_trace->strings.size());
@@ -211,9 +230,8 @@ Aggregate TraceIndex::aggregate(double t0, double t1, const std::vector<uint32_t
     for (uint32_t r : rows)
       if (r < rowCount()) aggregator.addRow(r);
   }
-  return aggregator.finish(groupBy, [&](uint32_t key) {
-    return keys ? keys->keys[key] : std::string(m_trace->string(key));
-  });
+  return aggregator.finish(groupBy,
+                           [&](uint32_t key) { return keys ? keys->keys[key] : std::string(m_trace->string(key)); });
 }
 
 }  // namespace dfc::profile

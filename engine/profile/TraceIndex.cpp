@@ -6,7 +6,7 @@
 #include <cctype>
 #include <mutex>
 
-#include "profile/TraceIndexKeys.h"
+#include "profile/TraceIndexLazy.h"
 
 namespace dfc::profile {
 namespace {
@@ -21,9 +21,12 @@ bool containsIgnoringCase(std::string_view haystack, std::string_view needle) {
 
 std::string_view groupByName(GroupBy groupBy) {
   switch (groupBy) {
-    case GroupBy::Name: return "name";
-    case GroupBy::Section: return "section";
-    case GroupBy::Hypersection: return "hypersection";
+    case GroupBy::Name:
+      return "name";
+    case GroupBy::Section:
+      return "section";
+    case GroupBy::Hypersection:
+      return "hypersection";
   }
   return "name";
 }
@@ -35,7 +38,7 @@ std::optional<GroupBy> groupByFromName(std::string_view name) {
 }
 
 TraceIndex::TraceIndex(std::shared_ptr<const CompactTrace> trace)
-    : m_trace(std::move(trace)), m_argKeys(std::make_unique<ArgKeys>()) {
+    : m_trace(std::move(trace)), m_lazy(std::make_unique<Lazy>()) {
   nestRows();
   collectNameStats();
   for (const CounterSeries& series : m_trace->counters)
@@ -87,8 +90,7 @@ void TraceIndex::nestRows() {
   for (double& self : m_self) self = std::max(0.0, self);  // rounding of nested sums
 }
 
-// Running statistics per name, then each name's slices in time order
-// (bucketed by name in one pass, each bucket sorted by start).
+// Running statistics per name, in one pass.
 void TraceIndex::collectNameStats() {
   const auto& events = m_trace->events;
   m_statsSlot.assign(m_trace->strings.size(), kNoSlice);
@@ -107,22 +109,31 @@ void TraceIndex::collectNameStats() {
     s.minUs = std::min(s.minUs, e.dur);
     s.maxUs = std::max(s.maxUs, e.dur);
   }
-  m_nameOffsets.assign(m_stats.size() + 1, 0);
-  for (size_t k = 0; k < m_stats.size(); ++k) m_nameOffsets[k + 1] = m_nameOffsets[k] + static_cast<uint32_t>(m_stats[k].count);
-  m_nameSlices.resize(m_sliceCount);
-  std::vector<uint32_t> next(m_nameOffsets.begin(), m_nameOffsets.end() - 1);
-  for (uint32_t i = 0; i < events.size(); ++i)
-    if (events[i].ph == 'X') m_nameSlices[next[m_statsSlot[events[i].name]]++] = i;
-  auto before = [&](uint32_t a, uint32_t b) { return events[a].ts != events[b].ts ? events[a].ts < events[b].ts : a < b; };
-  for (size_t k = 0; k < m_stats.size(); ++k) {
-    auto first = m_nameSlices.begin() + m_nameOffsets[k];
-    auto last = m_nameSlices.begin() + m_nameOffsets[k + 1];
-    if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
-  }
 }
 
+// Each name's slices in time order: bucketed by name in one pass (row after
+// row), each bucket then sorted by start.
 std::pair<const uint32_t*, const uint32_t*> TraceIndex::slicesNamed(uint32_t slot) const {
-  return {m_nameSlices.data() + m_nameOffsets[slot], m_nameSlices.data() + m_nameOffsets[slot + 1]};
+  Lazy& lazy = *m_lazy;
+  std::call_once(lazy.namesOnce, [&] {
+    const auto& events = m_trace->events;
+    lazy.nameOffsets.assign(m_stats.size() + 1, 0);
+    for (size_t k = 0; k < m_stats.size(); ++k)
+      lazy.nameOffsets[k + 1] = lazy.nameOffsets[k] + static_cast<uint32_t>(m_stats[k].count);
+    lazy.nameSlices.resize(m_sliceCount);
+    std::vector<uint32_t> next(lazy.nameOffsets.begin(), lazy.nameOffsets.end() - 1);
+    for (uint32_t i = 0; i < events.size(); ++i)
+      if (events[i].ph == 'X') lazy.nameSlices[next[m_statsSlot[events[i].name]]++] = i;
+    auto before = [&](uint32_t a, uint32_t b) {
+      return events[a].ts != events[b].ts ? events[a].ts < events[b].ts : a < b;
+    };
+    for (size_t k = 0; k < m_stats.size(); ++k) {
+      auto first = lazy.nameSlices.begin() + lazy.nameOffsets[k];
+      auto last = lazy.nameSlices.begin() + lazy.nameOffsets[k + 1];
+      if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+    }
+  });
+  return {lazy.nameSlices.data() + lazy.nameOffsets[slot], lazy.nameSlices.data() + lazy.nameOffsets[slot + 1]};
 }
 
 const NameStats* TraceIndex::statsFor(std::string_view name) const {

@@ -47,7 +47,7 @@
 namespace dfc::profile {
 
 enum class GroupBy { Name, Section, Hypersection };
-std::string_view groupByName(GroupBy groupBy);                // "name", "section", "hypersection"
+std::string_view groupByName(GroupBy groupBy);  // "name", "section", "hypersection"
 std::optional<GroupBy> groupByFromName(std::string_view name);
 
 // Whole-trace statistics of one slice name (durations in microseconds).
@@ -134,12 +134,12 @@ class TraceIndex {
                       GroupBy groupBy = GroupBy::Name) const;
 
  private:
-  struct ArgKeys;
+  struct Lazy;  // TraceIndexLazy.h
   void nestRows();
   void collectNameStats();
   void noteSpan(double startUs, double endUs);
-  const ArgKeys& argKeys() const;  // section / hypersection of each slice, read on first use
-  std::pair<const uint32_t*, const uint32_t*> slicesNamed(uint32_t statsSlot) const;
+  const Lazy& argKeys() const;  // section / hypersection of each slice, read on first use
+  std::pair<const uint32_t*, const uint32_t*> slicesNamed(uint32_t statsSlot) const;  // sorted on first use
 
   std::shared_ptr<const CompactTrace> m_trace;
   size_t m_sliceCount = 0;
@@ -152,10 +152,8 @@ class TraceIndex {
   std::vector<uint32_t> m_parent;
   std::vector<double> m_self;
   std::vector<NameStats> m_stats;
-  std::vector<uint32_t> m_statsSlot;      // per string id: index into m_stats, or kNoSlice
-  std::vector<uint32_t> m_nameOffsets;    // per stats slot, into m_nameSlices
-  std::vector<uint32_t> m_nameSlices;     // event indices per name, in time order
-  std::unique_ptr<ArgKeys> m_argKeys;
+  std::vector<uint32_t> m_statsSlot;  // per string id: index into m_stats, or kNoSlice
+  std::unique_ptr<Lazy> m_lazy;
 };
 
 }  // namespace dfc::profile

@@ -2,7 +2,6 @@
 // aggregated by section as a table and as CSV; one clear line and exit 2 for
 // a file that is not a trace or a bad flag value.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 

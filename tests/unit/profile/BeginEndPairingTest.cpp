@@ -1,7 +1,6 @@
 // One rule pairs B/E events for both readers; others' files cross B/E pairs
 // on a row, and each slice must keep its own span.
 #include <catch2/catch.hpp>
-
 #include <memory>
 
 #include "profile/BeginEndPairing.h"
@@ -45,8 +44,8 @@ double durationOf(const CompactTrace& t, const std::string& name) {
 
 TEST_CASE("B/E pairing closes the open B an E names, else the innermost", "[profile][pairing]") {
   const std::vector<BeginEndMark> marks = {
-      {0, 0, "a", true}, {0, 5, "b", true}, {0, 10, "a", false}, {0, 15, "b", false},
-      {1, 3, "x", true}, {1, 1, "", false},  // an E before anything opened is dropped
+      {0, 0, "a", true},   {0, 5, "b", true}, {0, 10, "a", false},
+      {0, 15, "b", false}, {1, 3, "x", true}, {1, 1, "", false},  // an E before anything opened is dropped
   };
   const auto pairs = pairBeginEnd(marks, {15, 20});
   REQUIRE(pairs.size() == 3);

@@ -2,7 +2,6 @@
 // per-name statistics, search and walking the matches, range aggregation
 // (wall as a union, self without children, clipping, rows, groups).
 #include <catch2/catch.hpp>
-
 #include <memory>
 
 #include "profile/CompactTrace.h"
