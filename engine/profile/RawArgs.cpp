@@ -14,12 +14,6 @@ size_t skipSpace(std::string_view s, size_t i) {
   return i;
 }
 
-// True when the quote at `quote` opens a key: the text before it is '{' or ','.
-bool opensKey(std::string_view s, size_t quote) {
-  while (quote > 0 && isSpace(s[quote - 1])) --quote;
-  return quote > 0 && (s[quote - 1] == '{' || s[quote - 1] == ',');
-}
-
 std::optional<RawArg> valueAt(std::string_view s, size_t i) {
   i = skipSpace(s, i);
   if (i >= s.size()) return std::nullopt;
@@ -42,7 +36,7 @@ std::optional<RawArg> findRawArg(std::string_view args, std::string_view key) {
   for (size_t at = args.find(key); at != std::string_view::npos; at = args.find(key, at + 1)) {
     const size_t close = at + key.size();
     if (at == 0 || args[at - 1] != '"' || close >= args.size() || args[close] != '"') continue;
-    if (!opensKey(args, at - 1)) continue;
+    // In JSON a string followed by ':' is a key; a value spelling the key is not.
     const size_t colon = skipSpace(args, close + 1);
     if (colon >= args.size() || args[colon] != ':') continue;
     return valueAt(args, colon + 1);

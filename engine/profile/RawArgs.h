@@ -2,10 +2,9 @@
 // One value out of an args object kept as raw JSON text, without parsing the
 // rest: the compact reader's colour key, the trace index's section and
 // hypersection groups and the timeline's link to the graph each want one key
-// of up to millions of small objects. Keys are looked for at the object's top
-// level (a match must follow '{' or ','); a nested object that repeats the
-// key before the top-level one is taken instead, a price worth the speed on
-// the args objects trace writers emit.
+// of up to millions of small objects. The first key of that name counts: a
+// nested object that repeats it before the top-level one is taken instead, a
+// price worth the speed on the flat args objects trace writers emit.
 #include <optional>
 #include <string>
 #include <string_view>
