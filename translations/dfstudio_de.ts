@@ -1294,17 +1294,47 @@ Hyperfunktion: %3</translation>
     </message>
 </context>
 <context>
+    <name>dfc::views::TimelinePanel</name>
+    <message>
+        <source>Find slices by name</source>
+        <translation>Abschnitte nach Namen suchen</translation>
+    </message>
+    <message>
+        <source>Counts the slices whose name contains the text; Enter shows the next, Shift+Enter the previous</source>
+        <translation>Zählt die Abschnitte, deren Name den Text enthält; Eingabe zeigt den nächsten, Umschalt+Eingabe den vorigen</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>Voriger Treffer</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>Nächster Treffer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s)</source>
+        <translation>
+            <numerusform>%n Abschnitt</numerusform>
+            <numerusform>%n Abschnitte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> in %n name(s)</source>
+        <translation>
+            <numerusform> in %n Namen</numerusform>
+            <numerusform> in %n Namen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no more matches</source>
+        <translation>keine weiteren Treffer</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::TimelineView</name>
     <message>
         <source>Open a trace to see the run&apos;s timeline</source>
         <translation>Öffnen Sie einen Trace, um die Zeitleiste des Laufs zu sehen</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n slice(s), total %1 in %2</source>
-        <translation>
-            <numerusform>%n Abschnitt, insgesamt %1 in %2</numerusform>
-            <numerusform>%n Abschnitte, insgesamt %1 in %2</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>%n slice(s)</source>
@@ -1316,6 +1346,51 @@ Hyperfunktion: %3</translation>
     <message>
         <source>start %1, duration %2</source>
         <translation>Beginn %1, Dauer %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s), wall %1 in %2</source>
+        <translation>
+            <numerusform>%n Abschnitt, Wandzeit %1 in %2</numerusform>
+            <numerusform>%n Abschnitte, Wandzeit %1 in %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Range of %1</source>
+        <translation>Bereich von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s); rows busy (wall) %1, self time %2</source>
+        <translation>
+            <numerusform>%n Abschnitt; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+            <numerusform>%n Abschnitte; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>wall</source>
+        <translation>Wandzeit</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <translation>Eigenzeit</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%n more name(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%n weiterer Name&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%n weitere Namen&lt;/p&gt;</numerusform>
+        </translation>
     </message>
 </context>
 <context>
