@@ -506,6 +506,80 @@
     </message>
 </context>
 <context>
+    <name>dfc::studio::Session</name>
+    <message>
+        <source>Choose a model to compile: a zoo name or a .dfir file.</source>
+        <translation>Wählen Sie ein zu kompilierendes Modell: einen Zoo-Namen oder eine .dfir-Datei.</translation>
+    </message>
+    <message>
+        <source>Compiling %1...</source>
+        <translation>%1 wird kompiliert …</translation>
+    </message>
+    <message>
+        <source>--- compile %1 ---</source>
+        <translation>--- %1 kompilieren ---</translation>
+    </message>
+    <message>
+        <source>Compile cancelled.</source>
+        <translation>Kompilieren abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Compile failed: %1</source>
+        <translation>Kompilieren fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.
+PEF: %6</source>
+        <translation>%1 Knoten in %2 Sektionen (%3) in %4 ms kompiliert; geschätzt %5 µs pro Schritt.
+PEF: %6</translation>
+    </message>
+    <message>
+        <source>Compile a model first, or choose a PEF to run.</source>
+        <translation>Kompilieren Sie zuerst ein Modell oder wählen Sie eine auszuführende PEF.</translation>
+    </message>
+    <message>
+        <source>The PEF %1 does not exist.</source>
+        <translation>Die PEF %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>Running %1...</source>
+        <translation>%1 wird ausgeführt …</translation>
+    </message>
+    <message>
+        <source>--- run %1 ---</source>
+        <translation>--- %1 ausführen ---</translation>
+    </message>
+    <message>
+        <source>Run cancelled.</source>
+        <translation>Ausführung abgebrochen.</translation>
+    </message>
+    <message>
+        <source>Run failed: %1</source>
+        <translation>Ausführung fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run finished: %n training step(s)</source>
+        <translation>
+            <numerusform>Ausführung beendet: %n Trainingsschritt</numerusform>
+            <numerusform>Ausführung beendet: %n Trainingsschritte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, final loss %1</source>
+        <translation>, abschließender Verlust %1</translation>
+    </message>
+    <message>
+        <source>, test accuracy %1 %</source>
+        <translation>, Testgenauigkeit %1 %</translation>
+    </message>
+    <message>
+        <source>.
+Trace: %1</source>
+        <translation>.
+Trace: %1</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::CompareSummary</name>
     <message>
         <source>Sections</source>
@@ -738,18 +812,6 @@
         <translation>&amp;Datenordner:</translation>
     </message>
     <message>
-        <source>Choose a model to compile: a zoo name or a .dfir file.</source>
-        <translation>Wählen Sie ein zu kompilierendes Modell: einen Zoo-Namen oder eine .dfir-Datei.</translation>
-    </message>
-    <message>
-        <source>Compiling %1...</source>
-        <translation>%1 wird kompiliert …</translation>
-    </message>
-    <message>
-        <source>--- compile %1 ---</source>
-        <translation>--- %1 kompilieren ---</translation>
-    </message>
-    <message>
         <source>%1 (%2/%3)</source>
         <translation>%1 (%2/%3)</translation>
     </message>
@@ -762,67 +824,8 @@
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <source>Compile cancelled.</source>
-        <translation>Kompilieren abgebrochen.</translation>
-    </message>
-    <message>
-        <source>Compile failed: %1</source>
-        <translation>Kompilieren fehlgeschlagen: %1</translation>
-    </message>
-    <message>
         <source>done</source>
         <translation>fertig</translation>
-    </message>
-    <message>
-        <source>Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.
-PEF: %6</source>
-        <translation>%1 Knoten in %2 Sektionen (%3) in %4 ms kompiliert; geschätzt %5 µs pro Schritt.
-PEF: %6</translation>
-    </message>
-    <message>
-        <source>Compile a model first, or choose a PEF to run.</source>
-        <translation>Kompilieren Sie zuerst ein Modell oder wählen Sie eine auszuführende PEF.</translation>
-    </message>
-    <message>
-        <source>The PEF %1 does not exist.</source>
-        <translation>Die PEF %1 existiert nicht.</translation>
-    </message>
-    <message>
-        <source>Running %1...</source>
-        <translation>%1 wird ausgeführt …</translation>
-    </message>
-    <message>
-        <source>--- run %1 ---</source>
-        <translation>--- %1 ausführen ---</translation>
-    </message>
-    <message>
-        <source>Run cancelled.</source>
-        <translation>Ausführung abgebrochen.</translation>
-    </message>
-    <message>
-        <source>Run failed: %1</source>
-        <translation>Ausführung fehlgeschlagen: %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Run finished: %n training step(s)</source>
-        <translation>
-            <numerusform>Ausführung beendet: %n Trainingsschritt</numerusform>
-            <numerusform>Ausführung beendet: %n Trainingsschritte</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>, final loss %1</source>
-        <translation>, abschließender Verlust %1</translation>
-    </message>
-    <message>
-        <source>, test accuracy %1 %</source>
-        <translation>, Testgenauigkeit %1 %</translation>
-    </message>
-    <message>
-        <source>.
-Trace: %1</source>
-        <translation>.
-Trace: %1</translation>
     </message>
     <message>
         <source>Cancelling...</source>
@@ -1294,17 +1297,47 @@ Hyperfunktion: %3</translation>
     </message>
 </context>
 <context>
+    <name>dfc::views::TimelinePanel</name>
+    <message>
+        <source>Find slices by name</source>
+        <translation>Abschnitte nach Namen suchen</translation>
+    </message>
+    <message>
+        <source>Counts the slices whose name contains the text; Enter shows the next, Shift+Enter the previous</source>
+        <translation>Zählt die Abschnitte, deren Name den Text enthält; Eingabe zeigt den nächsten, Umschalt+Eingabe den vorigen</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>Voriger Treffer</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>Nächster Treffer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s)</source>
+        <translation>
+            <numerusform>%n Abschnitt</numerusform>
+            <numerusform>%n Abschnitte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> in %n name(s)</source>
+        <translation>
+            <numerusform> in %n Namen</numerusform>
+            <numerusform> in %n Namen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no more matches</source>
+        <translation>keine weiteren Treffer</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::TimelineView</name>
     <message>
         <source>Open a trace to see the run&apos;s timeline</source>
         <translation>Öffnen Sie einen Trace, um die Zeitleiste des Laufs zu sehen</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n slice(s), total %1 in %2</source>
-        <translation>
-            <numerusform>%n Abschnitt, insgesamt %1 in %2</numerusform>
-            <numerusform>%n Abschnitte, insgesamt %1 in %2</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>%n slice(s)</source>
@@ -1316,6 +1349,51 @@ Hyperfunktion: %3</translation>
     <message>
         <source>start %1, duration %2</source>
         <translation>Beginn %1, Dauer %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s), wall %1 in %2</source>
+        <translation>
+            <numerusform>%n Abschnitt, Wandzeit %1 in %2</numerusform>
+            <numerusform>%n Abschnitte, Wandzeit %1 in %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Range of %1</source>
+        <translation>Bereich von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s); rows busy (wall) %1, self time %2</source>
+        <translation>
+            <numerusform>%n Abschnitt; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+            <numerusform>%n Abschnitte; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>wall</source>
+        <translation>Wandzeit</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <translation>Eigenzeit</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%n more name(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%n weiterer Name&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%n weitere Namen&lt;/p&gt;</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -2,14 +2,13 @@
 
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "compare/CompareView.h"
+#include "support/LatestJob.h"
 
 namespace dfc::studio {
 namespace {
@@ -21,6 +20,30 @@ struct SideLoad {
   QString tracePath;
 };
 
+SideLoad readSide(const DocumentLoaders& loaders, const QString& pefPath, const QString& dbPath) {
+  SideLoad load;
+  if (!loaders.readPef) {
+    load.error = ComparePage::tr("Reading PEF files is not available in this build");
+    return load;
+  }
+  auto pef = loaders.readPef(pefPath.toStdString());
+  if (!pef) {
+    load.error = QString::fromStdString(pef.error().message());
+    return load;
+  }
+  load.pef = std::make_shared<const pef::Pef>(std::move(pef.value()));
+  load.tracePath = findTraceForPef(loaders, pefPath, dbPath);
+  if (load.tracePath.isEmpty()) return load;
+  if (loaders.readCompactTrace) {
+    if (auto trace = loaders.readCompactTrace(load.tracePath.toStdString()))
+      load.trace = std::make_shared<const profile::CompactTrace>(std::move(trace.value()));
+  } else if (loaders.readTrace) {
+    if (auto trace = loaders.readTrace(load.tracePath.toStdString()))
+      load.trace = std::make_shared<const profile::CompactTrace>(profile::compactTrace(*trace));
+  }
+  return load;
+}
+
 }  // namespace
 
 ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* parent)
@@ -30,6 +53,7 @@ ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* paren
   auto* bar = new QHBoxLayout;
   const QString sideNames[2] = {tr("Left"), tr("Right")};
   for (int side = 0; side < 2; ++side) {
+    m_sideJob[side] = new views::LatestJob(this);
     auto* open = new QPushButton(tr("%1: open PEF...").arg(sideNames[side]), this);
     m_useOpen[side] = new QPushButton(tr("%1: use the open PEF").arg(sideNames[side]), this);
     m_useOpen[side]->setEnabled(false);
@@ -54,54 +78,27 @@ void ComparePage::setCurrentPef(const QString& pefPath) {
   for (auto* button : m_useOpen) button->setEnabled(!pefPath.isEmpty());
 }
 
+bool ComparePage::isBusy() const { return m_sideJob[0]->isBusy() || m_sideJob[1]->isBusy(); }
+
 void ComparePage::loadSide(int side, const QString& pefPath) {
   if (side < 0 || side > 1 || pefPath.isEmpty()) return;
-  const quint64 generation = ++m_generation[side];
-  ++m_inFlight;
   m_status->setText(tr("Loading %1...").arg(QFileInfo(pefPath).fileName()));
-  auto* watcher = new QFutureWatcher<SideLoad>(this);
-  connect(watcher, &QFutureWatcher<SideLoad>::finished, this, [this, watcher, side, generation, pefPath] {
-    watcher->deleteLater();
-    const SideLoad load = watcher->result();
-    --m_inFlight;
-    if (generation != m_generation[side]) return;
-    if (!load.error.isEmpty()) {
-      m_status->setText(load.error);
-      emit loadFailed(load.error);
-      return;
-    }
-    if (side == 0) m_view->setLeft(load.pef, load.trace);
-    else m_view->setRight(load.pef, load.trace);
-    m_status->setText(load.trace ? tr("%1 with its run %2").arg(QFileInfo(pefPath).fileName(), QFileInfo(load.tracePath).fileName())
-                                 : tr("%1 (no run found: estimates only)").arg(QFileInfo(pefPath).fileName()));
-    emit sideLoaded(side);
-  });
-  const DocumentLoaders loaders = m_loaders;
-  const QString dbPath = m_dbPath;
-  watcher->setFuture(QtConcurrent::run([loaders, pefPath, dbPath]() {
-    SideLoad load;
-    if (!loaders.readPef) {
-      load.error = tr("Reading PEF files is not available in this build");
-      return load;
-    }
-    auto pef = loaders.readPef(pefPath.toStdString());
-    if (!pef) {
-      load.error = QString::fromStdString(pef.error().message());
-      return load;
-    }
-    load.pef = std::make_shared<const pef::Pef>(std::move(pef.value()));
-    load.tracePath = findTraceForPef(loaders, pefPath, dbPath);
-    if (!load.tracePath.isEmpty()) {
-      if (loaders.readCompactTrace) {
-        if (auto trace = loaders.readCompactTrace(load.tracePath.toStdString()))
-          load.trace = std::make_shared<const profile::CompactTrace>(std::move(trace.value()));
-      } else if (loaders.readTrace) {
-        if (auto trace = loaders.readTrace(load.tracePath.toStdString()))
-          load.trace = std::make_shared<const profile::CompactTrace>(profile::compactTrace(*trace));
-      }
-    }
-    return load;
-  }));
+  m_sideJob[side]->start(
+      [loaders = m_loaders, pefPath, dbPath = m_dbPath](const views::JobContext&) {
+        return readSide(loaders, pefPath, dbPath);
+      },
+      [this, side, pefPath](const SideLoad& load) {
+        if (!load.error.isEmpty()) {
+          m_status->setText(load.error);
+          emit loadFailed(load.error);
+          return;
+        }
+        if (side == 0) m_view->setLeft(load.pef, load.trace);
+        else m_view->setRight(load.pef, load.trace);
+        m_status->setText(load.trace ? tr("%1 with its run %2").arg(QFileInfo(pefPath).fileName(), QFileInfo(load.tracePath).fileName())
+                                     : tr("%1 (no run found: estimates only)").arg(QFileInfo(pefPath).fileName()));
+        emit sideLoaded(side);
+      });
 }
 
 }  // namespace dfc::studio

@@ -11,6 +11,7 @@ class QPushButton;
 
 namespace dfc::views {
 class CompareView;
+class LatestJob;
 }
 
 namespace dfc::studio {
@@ -24,7 +25,7 @@ class ComparePage : public QWidget {
   void loadSide(int side, const QString& pefPath);  // 0 = left, 1 = right
   void setCurrentPef(const QString& pefPath);       // what "Use open PEF" takes
   views::CompareView* compareView() const { return m_view; }
-  bool isBusy() const { return m_inFlight > 0; }
+  bool isBusy() const;
 
  signals:
   void sideLoaded(int side);
@@ -37,8 +38,7 @@ class ComparePage : public QWidget {
   views::CompareView* m_view = nullptr;
   QLabel* m_status = nullptr;
   QPushButton* m_useOpen[2] = {nullptr, nullptr};
-  quint64 m_generation[2] = {0, 0};
-  int m_inFlight = 0;
+  views::LatestJob* m_sideJob[2] = {nullptr, nullptr};
 };
 
 }  // namespace dfc::studio

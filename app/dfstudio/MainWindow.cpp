@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QMessageBox>
 #include <QSettings>
@@ -11,17 +10,21 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "ComparePage.h"
 #include "GraphPane.h"
+#include "Session.h"
+#include "SessionBinding.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
 #include "schedule/SchedulePanel.h"
+#include "selection/SelectionState.h"
+#include "support/LatestJob.h"
 #include "timeline/TimelineData.h"
+#include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
 
 namespace dfc::studio {
@@ -42,6 +45,53 @@ struct TraceLoad {
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
 
+PefLoad readPefLoad(const DocumentLoaders& loaders, const QString& path, const QString& dbPath, bool withTrace) {
+  PefLoad load;
+  if (!loaders.readPef) {
+    load.error = MainWindow::tr("Reading PEF files is not available in this build");
+    return load;
+  }
+  auto pef = loaders.readPef(path.toStdString());
+  if (!pef) {
+    load.error = fromStd(pef.error().message());
+    return load;
+  }
+  auto shared = std::make_shared<pef::Pef>(std::move(pef.value()));
+  const std::string absolute = QFileInfo(path).absoluteFilePath().toStdString();
+  load.schedule = views::buildScheduleData(
+      *shared, loaders.measuredSections ? loaders.measuredSections(absolute, dbPath.toStdString()) : views::MeasuredSections{});
+  load.title = QStringLiteral("%1 (%2, %3)")
+                   .arg(fromStd(shared->meta.pefName.empty() ? shared->meta.model : shared->meta.pefName),
+                        fromStd(shared->meta.optLevel), fromStd(shared->meta.arch));
+  load.pef = std::move(shared);
+  if (withTrace) load.tracePath = findTraceForPef(loaders, path, dbPath);
+  return load;
+}
+
+TraceLoad readTraceLoad(const DocumentLoaders& loaders, const QString& path) {
+  TraceLoad load;
+  if (loaders.readCompactTrace) {
+    auto compact = loaders.readCompactTrace(path.toStdString());
+    if (!compact) {
+      load.error = fromStd(compact.error().message());
+      return load;
+    }
+    load.timeline = views::buildTimelineData(std::move(compact.value()));
+    return load;
+  }
+  if (!loaders.readTrace) {
+    load.error = MainWindow::tr("Reading traces is not available in this build");
+    return load;
+  }
+  auto trace = loaders.readTrace(path.toStdString());
+  if (!trace) {
+    load.error = fromStd(trace.error().message());
+    return load;
+  }
+  load.timeline = views::buildTimelineData(trace.value());
+  return load;
+}
+
 // Fold by hyperfunction from ~150 ops: a training graph of a 2-layer GPT
 // (gpt2-mini, ~170 ops) then opens as its layers, which reads far better
 // in the screen's half-width graph pane than a flat tower of ops.
@@ -57,11 +107,19 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     : QMainWindow(parent), m_loaders(std::move(loaders)), m_dbPath(std::move(dbPath)) {
   setWindowTitle(tr("Dataflow Studio"));
   setObjectName(QStringLiteral("MainWindow"));
+  m_session = new Session(this);
+  m_pefJob = new views::LatestJob(this);
+  m_traceJob = new views::LatestJob(this);
+  m_exportJob = new views::LatestJob(this);
   m_compile = new views::CompilePanel(this);
   m_compile->setDbPath(m_dbPath);
   m_graphPane = new GraphPane(this);
   m_graph = m_graphPane->view();
-  m_timeline = new views::TimelineView(this);
+  auto* timelinePanel = new views::TimelinePanel(this);
+  m_timeline = timelinePanel->view();
+  m_selection = new views::SelectionState(this);
+  m_timeline->setSelectionState(m_selection);
+  m_graphPane->setSelectionState(m_selection);
   m_schedule = new views::SchedulePanel(this);
   m_runs = new views::RunsPanel(this);
   m_comparePage = new ComparePage(m_loaders, m_dbPath, this);
@@ -70,7 +128,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   auto* top = new QSplitter(Qt::Horizontal);
   top->addWidget(m_graphPane);
-  top->addWidget(m_timeline);
+  top->addWidget(timelinePanel);
   top->setStretchFactor(0, 2);
   top->setStretchFactor(1, 3);
   top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
@@ -97,9 +155,9 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   createMenus();
 
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
-  connect(m_timeline, &views::TimelineView::selectionCleared, this, [this] {
-    m_details->clear();
-    m_graph->highlightSection(-1);
+  connect(m_timeline, &views::TimelineView::selectionCleared, m_details, &QTextBrowser::clear);
+  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this](const views::RangeSummary& range) {
+    m_details->setHtml(views::TimelineView::rangeSummaryHtml(range));
   });
   connect(m_graph, &views::GraphView::nodeSelected, this, &MainWindow::showNode);
   connect(m_graph, &views::GraphView::layoutShown, this, [this] {
@@ -110,29 +168,10 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     showError(tr("Graph layout failed: %1").arg(message));
     checkIdle();
   });
-  connect(m_schedule, &views::SchedulePanel::sectionSelected, m_graph, &views::GraphView::highlightSection);
+  connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
+          [this](int id) { m_selection->selectSection(id); });
 
-  connect(m_compile, &views::CompilePanel::busyChanged, this, &MainWindow::updateActions);
-  connect(m_compile, &views::CompilePanel::compileFinished, this, [this](bool ok, const QString& pef, const QString& message) {
-    m_runs->refresh();
-    if (!ok) {
-      statusBar()->showMessage(message, 10000);
-      return;
-    }
-    statusBar()->showMessage(tr("Compiled %1").arg(QFileInfo(pef).fileName()), 8000);
-    loadPef(pef, false);  // a fresh PEF has no run yet; an older trace beside it would mislead
-  });
-  connect(m_compile, &views::CompilePanel::runFinished, this, [this](bool ok, const QString& trace, const QString& message) {
-    m_runs->refresh();
-    if (!ok) {
-      statusBar()->showMessage(message, 10000);
-      return;
-    }
-    const QString pef = m_compile->runOptions().pefPath.empty() ? QString() : fromStd(m_compile->runOptions().pefPath);
-    if (!pef.isEmpty()) loadPef(pef, false);  // refreshes the schedule's measured times
-    openTrace(trace);
-    showScreen(Screen::GraphTimeline);
-  });
+  connectSession();
   connect(m_runs, &views::RunsPanel::openPefRequested, this, [this](const QString& pef) {
     openPef(pef);
     showScreen(Screen::GraphTimeline);
@@ -143,6 +182,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     showScreen(Screen::GraphTimeline);
   });
   connect(m_runs, &views::RunsPanel::errorOccurred, this, &MainWindow::showError);
+  for (views::LatestJob* job : {m_pefJob, m_traceJob})
+    connect(job, &views::LatestJob::busyChanged, this, [this](bool busy) {
+      if (!busy) checkIdle();
+    });
+  connect(m_runs, &views::RunsPanel::refreshed, this, &MainWindow::checkIdle);
   connect(m_comparePage, &ComparePage::loadFailed, this, &MainWindow::showError);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
@@ -155,6 +199,32 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/screen"), 0).toInt());
   m_runs->setDbPath(m_dbPath);
   updateActions();
+}
+
+void MainWindow::connectSession() {
+  bindCompilePanel(m_session, m_compile);
+  connect(m_session, &Session::busyChanged, this, &MainWindow::updateActions);
+  connect(m_session, &Session::compileFinished, this, [this](bool ok, const QString& pef, const QString& message) {
+    m_runs->refresh();
+    if (!ok) {
+      statusBar()->showMessage(message, 10000);
+      return;
+    }
+    statusBar()->showMessage(tr("Compiled %1").arg(QFileInfo(pef).fileName()), 8000);
+    loadPef(pef, false);  // a fresh PEF has no run yet; an older trace beside it would mislead
+    showScreen(Screen::GraphTimeline);  // the result opens where it can be seen
+  });
+  connect(m_session, &Session::runFinished, this, [this](bool ok, const QString& trace, const QString& message) {
+    m_runs->refresh();
+    if (!ok) {
+      statusBar()->showMessage(message, 10000);
+      return;
+    }
+    const QString pef = m_compile->runOptions().pefPath.empty() ? QString() : fromStd(m_compile->runOptions().pefPath);
+    if (!pef.isEmpty()) loadPef(pef, false);  // refreshes the schedule's measured times
+    openTrace(trace);
+    showScreen(Screen::GraphTimeline);
+  });
 }
 
 void MainWindow::openFile(const QString& path) {
@@ -171,115 +241,47 @@ void MainWindow::openFile(const QString& path) {
 void MainWindow::openPef(const QString& path) { loadPef(path, true); }
 
 void MainWindow::loadPef(const QString& path, bool withTrace) {
-  const quint64 generation = ++m_pefGeneration;
-  ++m_loadsInFlight;
   statusBar()->showMessage(tr("Loading %1...").arg(QFileInfo(path).fileName()));
-  auto* watcher = new QFutureWatcher<PefLoad>(this);
-  connect(watcher, &QFutureWatcher<PefLoad>::finished, this, [this, watcher, generation, path] {
-    watcher->deleteLater();
-    PefLoad result = watcher->result();
-    finishOne();
-    if (generation != m_pefGeneration) return checkIdle();  // superseded by a newer open
-    if (!result.error.isEmpty()) {
-      showError(result.error);
-      return checkIdle();
-    }
-    m_pefPath = path;
-    m_comparePage->setCurrentPef(path);
-    setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
-    m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
-    m_details->clear();
-    // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
-    m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
-                      std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
-    // Folded, a node spans many sections: colour by hyperfunction instead.
-    if (m_graph->graph().collapsed) m_graphPane->setColorMode(views::GraphColorMode::Hyperfunction);
-    m_schedule->setData(std::move(result.schedule));
-    if (!result.tracePath.isEmpty()) {
-      openTrace(result.tracePath);
-    } else {
-      statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
-    }
-    updateActions();
-    checkIdle();
-  });
-  const DocumentLoaders loaders = m_loaders;
-  const QString dbPath = m_dbPath;
-  watcher->setFuture(QtConcurrent::run([loaders, path, dbPath, withTrace]() -> PefLoad {
-    PefLoad load;
-    if (!loaders.readPef) {
-      load.error = tr("Reading PEF files is not available in this build");
-      return load;
-    }
-    auto pef = loaders.readPef(path.toStdString());
-    if (!pef) {
-      load.error = fromStd(pef.error().message());
-      return load;
-    }
-    auto shared = std::make_shared<pef::Pef>(std::move(pef.value()));
-    const std::string absolute = QFileInfo(path).absoluteFilePath().toStdString();
-    load.schedule = views::buildScheduleData(
-        *shared, loaders.measuredSections ? loaders.measuredSections(absolute, dbPath.toStdString()) : views::MeasuredSections{});
-    load.title = QStringLiteral("%1 (%2, %3)")
-                     .arg(fromStd(shared->meta.pefName.empty() ? shared->meta.model : shared->meta.pefName),
-                          fromStd(shared->meta.optLevel), fromStd(shared->meta.arch));
-    load.pef = std::move(shared);
-    if (withTrace) load.tracePath = findTraceForPef(loaders, path, dbPath);
-    return load;
-  }));
+  m_pefJob->start(
+      [loaders = m_loaders, path, dbPath = m_dbPath, withTrace](const views::JobContext&) {
+        return readPefLoad(loaders, path, dbPath, withTrace);
+      },
+      [this, path](PefLoad result) {
+        if (!result.error.isEmpty()) return showError(result.error);
+        m_pefPath = path;
+        m_comparePage->setCurrentPef(path);
+        setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
+        m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
+        m_details->clear();
+        // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
+        m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
+                          std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
+        // Folded, a node spans many sections: colour by hyperfunction instead.
+        if (m_graph->graph().collapsed) m_graphPane->setColorMode(views::GraphColorMode::Hyperfunction);
+        m_schedule->setData(std::move(result.schedule));
+        if (!result.tracePath.isEmpty()) openTrace(result.tracePath);
+        else statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
+        updateActions();
+      });
 }
 
 void MainWindow::openTrace(const QString& path) {
-  const quint64 generation = ++m_traceGeneration;
-  ++m_loadsInFlight;
   statusBar()->showMessage(tr("Loading trace %1...").arg(QFileInfo(path).fileName()));
-  auto* watcher = new QFutureWatcher<TraceLoad>(this);
-  connect(watcher, &QFutureWatcher<TraceLoad>::finished, this, [this, watcher, generation, path] {
-    watcher->deleteLater();
-    TraceLoad result = watcher->result();
-    finishOne();
-    if (generation != m_traceGeneration) return checkIdle();
-    if (!result.error.isEmpty()) {
-      showError(result.error);
-      return checkIdle();
-    }
-    m_tracePath = path;
-    const size_t slices = result.timeline.sliceCount;
-    m_timeline->setData(std::move(result.timeline));
-    statusBar()->showMessage(tr("Trace %1: %n slice(s)", nullptr, static_cast<int>(slices))
-                                 .arg(QFileInfo(path).fileName()), 8000);
-    updateActions();
-    checkIdle();
-  });
-  const DocumentLoaders loaders = m_loaders;
-  watcher->setFuture(QtConcurrent::run([loaders, path]() -> TraceLoad {
-    TraceLoad load;
-    if (loaders.readCompactTrace) {
-      auto compact = loaders.readCompactTrace(path.toStdString());
-      if (!compact) {
-        load.error = fromStd(compact.error().message());
-        return load;
-      }
-      load.timeline = views::buildTimelineData(std::move(compact.value()));
-      return load;
-    }
-    if (!loaders.readTrace) {
-      load.error = tr("Reading traces is not available in this build");
-      return load;
-    }
-    auto trace = loaders.readTrace(path.toStdString());
-    if (!trace) {
-      load.error = fromStd(trace.error().message());
-      return load;
-    }
-    load.timeline = views::buildTimelineData(trace.value());
-    return load;
-  }));
+  m_traceJob->start([loaders = m_loaders, path](const views::JobContext&) { return readTraceLoad(loaders, path); },
+                    [this, path](TraceLoad result) {
+                      if (!result.error.isEmpty()) return showError(result.error);
+                      m_tracePath = path;
+                      const size_t slices = result.timeline.sliceCount;
+                      m_timeline->setData(std::move(result.timeline));
+                      statusBar()->showMessage(tr("Trace %1: %n slice(s)", nullptr, static_cast<int>(slices))
+                                                   .arg(QFileInfo(path).fileName()), 8000);
+                      updateActions();
+                    });
 }
 
-bool MainWindow::isBusy() const { return m_loadsInFlight > 0 || m_graph->isLayoutPending(); }
-
-void MainWindow::finishOne() { m_loadsInFlight = std::max(0, m_loadsInFlight - 1); }
+bool MainWindow::isBusy() const {
+  return m_pefJob->isBusy() || m_traceJob->isBusy() || m_runs->isBusy() || m_graph->isLayoutPending();
+}
 
 void MainWindow::checkIdle() {
   if (!isBusy()) emit idle();
@@ -306,9 +308,6 @@ void MainWindow::showSlice(const views::SliceInfo& slice) {
   for (const auto& [key, value] : slice.args) row(key, value);
   html += QStringLiteral("</table>");
   m_details->setHtml(html);
-  bool ok = false;
-  const int section = static_cast<int>(slice.arg(QStringLiteral("section_id")).toDouble(&ok));
-  m_graph->highlightSection(ok ? section : -1);
 }
 
 void MainWindow::showNode(const views::NodeDetails& node) {
@@ -343,7 +342,6 @@ void MainWindow::showNode(const views::NodeDetails& node) {
   // Multi-line cells (shapes) keep their line breaks.
   html.replace(QStringLiteral("\n"), QStringLiteral("<br>"));
   m_details->setHtml(html);
-  m_graph->highlightSection(node.section);
 }
 
 }  // namespace dfc::studio

@@ -1,8 +1,9 @@
 #pragma once
 // The four screens as tabs: Compile, Graph + Timeline (slice details below),
 // Schedule and Runs; a toolbar, menus with shortcuts, Export, About.
-// Files load on worker threads; a newer open supersedes an older one still
-// loading. Window geometry and state are remembered (QSettings).
+// Files load on worker threads (views::LatestJob); a newer open supersedes an
+// older one still loading. Compile and run belong to a Session. Window
+// geometry and state are remembered (QSettings).
 #include <QMainWindow>
 
 #include "DocumentLoaders.h"
@@ -17,8 +18,10 @@ namespace dfc::views {
 struct NodeDetails;
 class CompilePanel;
 class GraphView;
+class LatestJob;
 class RunsPanel;
 class SchedulePanel;
+class SelectionState;
 class TimelineView;
 }  // namespace dfc::views
 
@@ -26,6 +29,7 @@ namespace dfc::studio {
 
 class ComparePage;
 class GraphPane;
+class Session;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -46,16 +50,19 @@ class MainWindow : public QMainWindow {
   void showScreen(Screen screen);
   static QStringList screenNames();
 
-  // True while a file loads or the graph layout runs.
+  // True while a file loads, the graph layout runs or the run store is read.
   bool isBusy() const;
   views::GraphView* graphView() const { return m_graph; }
   GraphPane* graphPane() const { return m_graphPane; }
   views::TimelineView* timelineView() const { return m_timeline; }
   QTextBrowser* detailsPane() const { return m_details; }
   views::CompilePanel* compilePanel() const { return m_compile; }
+  Session* session() const { return m_session; }
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
   views::RunsPanel* runsPanel() const { return m_runs; }
   ComparePage* comparePage() const { return m_comparePage; }
+  // Selected time range, section and zoom history, shared by timeline and graph.
+  views::SelectionState* selection() const { return m_selection; }
   QTabWidget* tabs() const { return m_tabs; }
   QString pefPath() const { return m_pefPath; }
   QString tracePath() const { return m_tracePath; }
@@ -81,14 +88,19 @@ class MainWindow : public QMainWindow {
   void showNode(const views::NodeDetails& node);
   void showAbout();
   void updateActions();
-  void finishOne();
   void checkIdle();
+  void connectSession();
 
   DocumentLoaders m_loaders;
   QString m_dbPath;
   QString m_pefPath;
   QString m_tracePath;
+  Session* m_session = nullptr;
+  views::LatestJob* m_pefJob = nullptr;
+  views::LatestJob* m_traceJob = nullptr;
+  views::LatestJob* m_exportJob = nullptr;
   QTabWidget* m_tabs = nullptr;
+  views::SelectionState* m_selection = nullptr;
   views::CompilePanel* m_compile = nullptr;
   GraphPane* m_graphPane = nullptr;
   views::GraphView* m_graph = nullptr;
@@ -109,9 +121,6 @@ class MainWindow : public QMainWindow {
   QAction* m_exportReport = nullptr;
   QAction* m_exportGraph[3] = {nullptr, nullptr, nullptr};  // DOT, SVG, PNG
   QAction* m_quit = nullptr;
-  int m_loadsInFlight = 0;
-  quint64 m_pefGeneration = 0;
-  quint64 m_traceGeneration = 0;
 };
 
 }  // namespace dfc::studio

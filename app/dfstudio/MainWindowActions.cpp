@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -15,14 +14,15 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "GraphPane.h"
 #include "MainWindow.h"
+#include "Session.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphView.h"
 #include "profile/ChromeTrace.h"
 #include "schedule/SchedulePanel.h"
+#include "support/LatestJob.h"
 #include "timeline/TimelineView.h"
 
 namespace dfc::studio {
@@ -67,19 +67,19 @@ void MainWindow::createActions() {
   m_compileAction->setStatusTip(tr("Compile the model set on the Compile screen"));
   connect(m_compileAction, &QAction::triggered, this, [this] {
     showScreen(Screen::Compile);
-    m_compile->startCompile();
+    m_compile->requestCompile();
   });
   m_runAction = new QAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("&Run"), this);
   m_runAction->setShortcut(QKeySequence(tr("Ctrl+R")));
   m_runAction->setStatusTip(tr("Train or evaluate the compiled PEF and load its trace"));
   connect(m_runAction, &QAction::triggered, this, [this] {
     showScreen(Screen::Compile);
-    m_compile->startRun();
+    m_compile->requestRun();
   });
   m_cancelAction = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("C&ancel"), this);
   m_cancelAction->setShortcut(QKeySequence(tr("Ctrl+.")));
   m_cancelAction->setStatusTip(tr("Stop the running compile or run"));
-  connect(m_cancelAction, &QAction::triggered, m_compile, &views::CompilePanel::cancel);
+  connect(m_cancelAction, &QAction::triggered, m_compile, &views::CompilePanel::requestCancel);
   m_exportTrace = new QAction(tr("Chrome tracing &JSON..."), this);
   connect(m_exportTrace, &QAction::triggered, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export chrome tracing JSON"),
@@ -167,7 +167,7 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::updateActions() {
-  const bool busy = m_compile->isBusy();
+  const bool busy = m_session->isBusy();
   m_compileAction->setEnabled(!busy);
   m_runAction->setEnabled(!busy);
   m_cancelAction->setEnabled(busy);
@@ -218,19 +218,17 @@ void MainWindow::exportChromeTrace(const QString& path) {
   }
   // Re-read rather than keep a second copy of a possibly huge trace in memory;
   // writing through the engine turns any accepted trace into our object form.
-  auto* watcher = new QFutureWatcher<QString>(this);
-  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
-    watcher->deleteLater();
-    const QString error = watcher->result();
-    emit exportFinished(error.isEmpty(), error.isEmpty() ? tr("Wrote %1").arg(path) : error);
-  });
-  const QString source = m_tracePath;
-  watcher->setFuture(QtConcurrent::run([source, path]() -> QString {
-    auto trace = profile::readChromeTrace(source.toStdString());
-    if (!trace) return QString::fromStdString(trace.error().message());
-    const Status st = profile::writeChromeTrace(*trace, path.toStdString());
-    return st ? QString() : QString::fromStdString(st.error().message());
-  }));
+  m_exportJob->start(
+      [source = m_tracePath, path](const views::JobContext& job) -> QString {
+        auto trace = profile::readChromeTrace(source.toStdString());
+        if (!trace) return QString::fromStdString(trace.error().message());
+        if (job.isCancelled()) return {};  // a newer export supersedes this one: write nothing
+        const Status st = profile::writeChromeTrace(*trace, path.toStdString());
+        return st ? QString() : QString::fromStdString(st.error().message());
+      },
+      [this, path](const QString& error) {
+        emit exportFinished(error.isEmpty(), error.isEmpty() ? tr("Wrote %1").arg(path) : error);
+      });
 }
 
 void MainWindow::showAbout() {
@@ -247,7 +245,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
   settings.setValue(QStringLiteral("window/state"), saveState());
   settings.setValue(QStringLiteral("window/screen"), m_tabs->currentIndex());
-  m_compile->cancel();  // the panel's destructor waits for it
+  m_session->cancel();  // it stops at its next check; its result goes nowhere
   QMainWindow::closeEvent(event);
 }
 

@@ -1,11 +1,9 @@
 // Bad input gets one clear error naming the culprit (exit status 2 in dfc),
 // never a crash and never a half-written file.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 
 #include "TestEnv.h"
 #include "driver/Compiler.h"
@@ -13,26 +11,7 @@
 
 using namespace dfc;
 
-namespace {
-
-struct CommandResult {
-  int status = -1;
-  std::string output;
-};
-
-CommandResult runDfc(const std::string& args) {
-  std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc " + args + " 2>&1";
-  CommandResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) r.output.append(buf, n);
-  int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
-
-}  // namespace
+using test::runDfc;
 
 TEST_CASE("dfc refuses bad flags and models with exit status 2 and names the culprit") {
   test::ScratchDir dir("badflags");

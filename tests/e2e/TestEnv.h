@@ -1,5 +1,9 @@
 #pragma once
-// Helpers for end-to-end tests: a scratch folder per test and the dataset path.
+// Helpers for end-to-end tests: a scratch folder per test, the dataset path
+// and running the dfc binary.
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -25,5 +29,22 @@ class ScratchDir {
  private:
   std::filesystem::path m_path;
 };
+
+struct CommandResult {
+  int status = -1;     // exit status; -1 if dfc did not run or exit normally
+  std::string output;  // stdout and stderr together
+};
+
+inline CommandResult runDfc(const std::string& args) {
+  const std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc " + args + " 2>&1";
+  CommandResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) r.output.append(buf, n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
 
 }  // namespace dfc::test

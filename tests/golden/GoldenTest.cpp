@@ -20,7 +20,8 @@ using namespace dfc;
 
 namespace {
 
-fs::path goldenDir() { return fs::path(__FILE__).parent_path(); }
+// From the build definition, not __FILE__: ccache with base_dir makes __FILE__ relative.
+fs::path goldenDir() { return fs::path(DFC_TEST_DATA_DIR).parent_path() / "golden"; }
 
 std::string readText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

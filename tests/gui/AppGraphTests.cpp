@@ -19,6 +19,7 @@
 #include "compile/CompilePanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
+#include "Session.h"
 #include "driver/Compiler.h"
 #include "graph/GraphLegend.h"
 #include "graph/GraphView.h"
@@ -122,15 +123,16 @@ TEST_CASE("File > Open Model puts an ONNX file into the Compile form, which comp
   form->inferenceBox()->setChecked(true);
   form->outputFolderEdit()->setText(dir.filePath(QStringLiteral("out")));
   form->optLevelBox()->setCurrentIndex(0);  // o0
-  QSignalSpy done(form, &views::CompilePanel::compileFinished);
+  QSignalSpy done(window.session(), &studio::Session::compileFinished);
   QSignalSpy shown(window.graphView(), &views::GraphView::layoutShown);
   QTest::mouseClick(form->compileButton(), Qt::LeftButton);
   REQUIRE(done.wait(60000));
   INFO(done.at(0).at(2).toString().toStdString());
   REQUIRE(done.at(0).at(0).toBool());
   CHECK(QFileInfo(done.at(0).at(1).toString()).fileName() == QStringLiteral("model.pef"));
-  // The fresh PEF opens into the graph: the depthwise convolutions are there.
+  // The fresh PEF opens into the graph, which is shown: the depthwise convolutions are there.
   REQUIRE(waitForLayout(window, shown));
   CHECK(window.pefPath() == done.at(0).at(1).toString());
+  CHECK(window.tabs()->currentIndex() == static_cast<int>(studio::MainWindow::Screen::GraphTimeline));
   CHECK_FALSE(window.graphView()->findNodes(QStringLiteral("conv")).isEmpty());
 }

@@ -19,12 +19,10 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <climits>
 
 #include "arch/ArchSpec.h"
 #include "compile/LogForwarder.h"
-#include "schedule/RoleStyle.h"
 #include "frontend/ModelZoo.h"
 
 namespace dfc::views {
@@ -101,17 +99,9 @@ CompilePanel::CompilePanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split);
 
   connect(LogForwarder::instance(), &LogForwarder::lineLogged, this, &CompilePanel::appendLog, Qt::QueuedConnection);
-  connect(m_compile, &QPushButton::clicked, this, &CompilePanel::startCompile);
-  connect(m_run, &QPushButton::clicked, this, &CompilePanel::startRun);
-  connect(m_cancel, &QPushButton::clicked, this, &CompilePanel::cancel);
-  connect(&m_compileWatcher, &QFutureWatcher<CompileOutcome>::finished, this, &CompilePanel::onCompileDone);
-  connect(&m_runWatcher, &QFutureWatcher<RunOutcome>::finished, this, &CompilePanel::onRunDone);
-}
-
-CompilePanel::~CompilePanel() {
-  cancel();
-  m_compileWatcher.waitForFinished();
-  m_runWatcher.waitForFinished();
+  connect(m_compile, &QPushButton::clicked, this, &CompilePanel::requestCompile);
+  connect(m_run, &QPushButton::clicked, this, &CompilePanel::requestRun);
+  connect(m_cancel, &QPushButton::clicked, this, &CompilePanel::requestCancel);
 }
 
 QWidget* CompilePanel::buildModelForm() {
@@ -283,7 +273,6 @@ Expected<driver::CompileOptions> CompilePanel::compileOptions() const {
   if (!params) return params.error();
   o.modelParams = std::move(*params);
   o.dbPath = m_dbPath.toStdString();
-  o.args = o.toArgs();
   return o;
 }
 
@@ -296,7 +285,6 @@ driver::RunOptions CompilePanel::runOptions() const {
   o.dataFolder = m_dataFolder->text().trimmed().toStdString();
   o.inference = m_inference->isChecked();
   o.dbPath = m_dbPath.toStdString();
-  o.args = {"dfstudio", "run", "--pef", o.pefPath};
   return o;
 }
 
@@ -313,126 +301,60 @@ Expected<std::map<std::string, int64_t>> CompilePanel::parseModelParams(const QS
   return params;
 }
 
-bool CompilePanel::isBusy() const { return m_compileWatcher.isRunning() || m_runWatcher.isRunning(); }
+void CompilePanel::requestCompile() {
+  auto options = compileOptions();
+  if (!options) return reportError(fromStd(options.error().message()));
+  m_cancelRequested = false;
+  emit compileRequested(*options);  // the Session validates them and records toArgs()
+}
 
-void CompilePanel::setBusy(bool busy, const QString& what) {
+void CompilePanel::requestRun() {
+  m_cancelRequested = false;
+  emit runRequested(runOptions());
+}
+
+void CompilePanel::requestCancel() {
+  if (!m_cancel->isEnabled()) return;  // nothing runs
+  m_cancelRequested = true;
+  m_status->setText(tr("Cancelling..."));
+  emit cancelRequested();
+}
+
+void CompilePanel::setBusy(bool busy) {
   m_compile->setEnabled(!busy);
   m_run->setEnabled(!busy);
   m_cancel->setEnabled(busy);
-  if (busy) {
-    m_status->setText(what);
-    m_progress->setRange(0, 0);  // busy until the first progress report
-  }
-  emit busyChanged(busy);
 }
 
-void CompilePanel::startCompile() {
-  if (isBusy()) return;
-  const auto checked = compileOptions();
-  if (!checked) return reportError(fromStd(checked.error().message()));
-  const driver::CompileOptions& options = *checked;
-  if (options.model.empty()) return reportError(tr("Choose a model to compile: a zoo name or a .dfir file."));
-  if (auto valid = options.validate(); !valid) return reportError(fromStd(valid.error().message()));
-  m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
-  setBusy(true, tr("Compiling %1...").arg(fromStd(options.model)));
-  appendLog(QStringLiteral("info"), tr("--- compile %1 ---").arg(fromStd(options.model)));
-  auto cancelFlag = m_cancelFlag;
-  m_compileWatcher.setFuture(QtConcurrent::run([this, options, cancelFlag]() {
-    auto progress = [this](const driver::CompileProgress& p) {
-      const QString stage = fromStd(p.stage);
-      // The bar follows the stages' weights (placement takes most of a big compile), the text the stage.
-      QMetaObject::invokeMethod(this, [this, stage, index = p.index, total = p.total, fraction = p.fraction] {
-        m_progress->setRange(0, kProgressSteps);
-        m_progress->setValue(static_cast<int>(fraction * kProgressSteps));
-        m_progress->setFormat(tr("%1 (%2/%3)").arg(stage).arg(index + 1).arg(total));
-      }, Qt::QueuedConnection);
-    };
-    CompileOutcome out;
-    auto result = driver::compile(options, progress, cancelFlag.get());
-    if (!result) out.error = fromStd(result.error().message());
-    else out.result = *result;
-    return out;
-  }));
+void CompilePanel::showStarted(const QString& what) {
+  m_status->setText(what);
+  m_progress->setRange(0, 0);  // busy until the first progress report
 }
 
-std::optional<QString> CompilePanel::endWork(const QString& error, const QString& cancelledText,
-                                             const QString& failedText) {
-  const bool cancelled = m_cancelFlag && m_cancelFlag->load();
-  setBusy(false, {});
+// The bar follows the stages' weights (placement takes most of a big compile), the text the stage.
+void CompilePanel::showProgress(const QString& stage, int index, int total, double fraction) {
+  m_progress->setRange(0, kProgressSteps);
+  m_progress->setValue(static_cast<int>(fraction * kProgressSteps));
+  m_progress->setFormat(tr("%1 (%2/%3)").arg(stage).arg(index + 1).arg(total));
+}
+
+void CompilePanel::showFinished(bool ok, const QString& message) {
   m_progress->setRange(0, 1);
-  if (error.isEmpty()) {
-    m_progress->setValue(1);
-    m_progress->setFormat(tr("done"));
-    return std::nullopt;
-  }
-  m_progress->setValue(0);
-  m_progress->setFormat(cancelled ? tr("cancelled") : tr("failed"));
-  const QString message = cancelled ? cancelledText : failedText;
-  reportError(message);
-  return message;
+  m_progress->setValue(ok ? 1 : 0);
+  m_progress->setFormat(ok ? tr("done") : m_cancelRequested ? tr("cancelled") : tr("failed"));
+  if (ok) m_status->setText(message);
+  else reportError(message);
 }
 
-void CompilePanel::onCompileDone() {
-  const CompileOutcome out = m_compileWatcher.result();
-  if (auto failure = endWork(out.error, tr("Compile cancelled."), tr("Compile failed: %1").arg(out.error))) {
-    emit compileFinished(false, {}, *failure);
-    return;
+void CompilePanel::showCompileFinished(bool ok, const QString& pefPath, const QString& message) {
+  if (ok) {
+    m_lastPef = pefPath;
+    m_runPef->setText(pefPath);
   }
-  const auto& r = out.result;
-  m_lastPef = fromStd(r.pefPath);
-  m_runPef->setText(m_lastPef);
-  const QString message = tr("Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.\nPEF: %6")
-                              .arg(r.numNodes)
-                              .arg(r.numSections)
-                              .arg(roleCounts(r.sectionsByRole))
-                              .arg(r.compileMs, 0, 'f', 0)
-                              .arg(r.estLatencyUs, 0, 'f', 1)
-                              .arg(m_lastPef);
-  m_status->setText(message);
-  emit compileFinished(true, m_lastPef, message);
+  showFinished(ok, message);
 }
 
-void CompilePanel::startRun() {
-  if (isBusy()) return;
-  const driver::RunOptions options = runOptions();
-  if (options.pefPath.empty()) return reportError(tr("Compile a model first, or choose a PEF to run."));
-  if (!QFileInfo::exists(fromStd(options.pefPath)))
-    return reportError(tr("The PEF %1 does not exist.").arg(fromStd(options.pefPath)));
-  m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
-  setBusy(true, tr("Running %1...").arg(QFileInfo(fromStd(options.pefPath)).fileName()));
-  appendLog(QStringLiteral("info"), tr("--- run %1 ---").arg(fromStd(options.pefPath)));
-  auto cancelFlag = m_cancelFlag;
-  m_runWatcher.setFuture(QtConcurrent::run([options, cancelFlag]() {
-    auto log = [](const std::string& line) { LogForwarder::instance()->forward(QStringLiteral("info"), fromStd(line)); };
-    RunOutcome out;
-    auto result = driver::run(options, log, cancelFlag.get());
-    if (!result) out.error = fromStd(result.error().message());
-    else out.result = *result;
-    return out;
-  }));
-}
-
-void CompilePanel::onRunDone() {
-  const RunOutcome out = m_runWatcher.result();
-  if (auto failure = endWork(out.error, tr("Run cancelled."), tr("Run failed: %1").arg(out.error))) {
-    emit runFinished(false, {}, *failure);
-    return;
-  }
-  const auto& r = out.result;
-  QString message = tr("Run finished: %n training step(s)", nullptr, static_cast<int>(r.steps));
-  if (r.finalLoss) message += tr(", final loss %1").arg(*r.finalLoss, 0, 'f', 4);
-  if (r.testSamples > 0) message += tr(", test accuracy %1 %").arg(r.testAccuracy * 100.0, 0, 'f', 2);
-  message += tr(".\nTrace: %1").arg(fromStd(r.tracePath));
-  m_status->setText(message);
-  emit runFinished(true, fromStd(r.tracePath), message);
-}
-
-void CompilePanel::cancel() {
-  if (m_cancelFlag && isBusy()) {
-    m_cancelFlag->store(true);
-    m_status->setText(tr("Cancelling..."));
-  }
-}
+void CompilePanel::showRunFinished(bool ok, const QString&, const QString& message) { showFinished(ok, message); }
 
 void CompilePanel::reportError(const QString& message) {
   m_status->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(message.toHtmlEscaped()));

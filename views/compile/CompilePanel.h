@@ -1,15 +1,10 @@
 #pragma once
-
-#include <optional>
-// The compile screen: pick a model, set every `dfc compile` option, Compile
-// on a worker thread with a progress bar that follows the stages and a Cancel
-// that stops it between stages; then Run the PEF (also on a worker). A log
-// pane shows spdlog's lines and the run's progress lines.
-#include <QFutureWatcher>
+// The compile screen: pick a model and set every `dfc compile` option, then
+// ask for a Compile, a Run of the PEF or a Cancel. The work itself runs
+// elsewhere (dfstudio's Session); this screen shows its progress bar, status
+// and log (spdlog's lines and the run's progress lines).
 #include <QWidget>
-#include <atomic>
 #include <map>
-#include <memory>
 
 #include "driver/Compiler.h"
 #include "driver/Runner.h"
@@ -27,33 +22,20 @@ class QSpinBox;
 
 namespace dfc::views {
 
-struct CompileOutcome {
-  QString error;  // empty on success
-  driver::CompileResult result;
-};
-
-struct RunOutcome {
-  QString error;
-  driver::RunResult result;
-};
-
 class CompilePanel : public QWidget {
   Q_OBJECT
 
  public:
   explicit CompilePanel(QWidget* parent = nullptr);
-  ~CompilePanel() override;  // cancels and waits for a running job
 
   void setDbPath(const QString& path) { m_dbPath = path; }
-  // The form as compile options ("" fields mean the driver's default).
-  // The options the form shows, model parameters parsed once; an error names the bad entry.
-  // Its args are toArgs(): dfstudio records the same command line dfc would.
+  // The form as compile options ("" fields mean the driver's default), model
+  // parameters parsed once; an error names the bad entry.
   Expected<driver::CompileOptions> compileOptions() const;
   // "num_layers=2 hidden_size=64" -> map; an error names the bad entry.
   static Expected<std::map<std::string, int64_t>> parseModelParams(const QString& text);
   driver::RunOptions runOptions() const;
 
-  bool isBusy() const;
   QString lastPefPath() const { return m_lastPef; }
 
   // Form access for tests and the main window.
@@ -75,27 +57,30 @@ class CompilePanel : public QWidget {
   QCheckBox* experimentalToggle() const { return m_showExperimental; }
 
  public slots:
-  void startCompile();
-  void startRun();
-  void cancel();
+  // The buttons: each emits its request (a model parameter typo is reported here).
+  void requestCompile();
+  void requestRun();
+  void requestCancel();
+
+  // What the work reports back.
+  void setBusy(bool busy);
+  void showStarted(const QString& what);
+  void showProgress(const QString& stage, int index, int total, double fraction);  // fraction: 0..1 of the work
+  void appendLog(const QString& level, const QString& text);
+  // ok: `pefPath` becomes the PEF to run.
+  void showCompileFinished(bool ok, const QString& pefPath, const QString& message);
+  void showRunFinished(bool ok, const QString& tracePath, const QString& message);
 
  signals:
-  void busyChanged(bool busy);
-  // ok: `path` is the PEF; else `path` is empty and `message` says what's wrong.
-  void compileFinished(bool ok, const QString& path, const QString& message);
-  // ok: `path` is the trace.
-  void runFinished(bool ok, const QString& path, const QString& message);
+  void compileRequested(const driver::CompileOptions& options);
+  void runRequested(const driver::RunOptions& options);
+  void cancelRequested();
 
  private:
   QWidget* buildModelForm();
   QWidget* buildRunForm();
-  void appendLog(const QString& level, const QString& text);
-  void setBusy(bool busy, const QString& what);
-  void onCompileDone();
-  void onRunDone();
-  // The shared ending of a compile or a run: idles the form and, when `error` is set,
-  // reports the failure (or the cancel) and returns its message.
-  std::optional<QString> endWork(const QString& error, const QString& cancelledText, const QString& failedText);
+  // Idles the progress bar as done, failed or cancelled and shows `message`.
+  void showFinished(bool ok, const QString& message);
   void reportError(const QString& message);
 
   QString m_dbPath;
@@ -133,10 +118,7 @@ class CompilePanel : public QWidget {
   QProgressBar* m_progress = nullptr;
   QLabel* m_status = nullptr;
   QPlainTextEdit* m_log = nullptr;
-
-  std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-  QFutureWatcher<CompileOutcome> m_compileWatcher;
-  QFutureWatcher<RunOutcome> m_runWatcher;
+  bool m_cancelRequested = false;
 };
 
 }  // namespace dfc::views

@@ -11,10 +11,26 @@
 #include <QVBoxLayout>
 
 #include "models/RunsTableModel.h"
+#include "support/LatestJob.h"
 
 namespace dfc::views {
+namespace {
+
+std::string storePathFor(const QString& dbPath) {
+  return dbPath.isEmpty() ? profile::RunStore::defaultPath() : dbPath.toStdString();
+}
+
+struct StoreJobResult {
+  RunsSnapshot snapshot;
+  QString changeError;  // what went wrong with the change made before the read
+};
+
+}  // namespace
 
 RunsPanel::RunsPanel(QWidget* parent) : QWidget(parent) {
+  m_storeThread.setMaxThreadCount(1);
+  m_job = new LatestJob(this);
+  m_job->setThreadPool(&m_storeThread);
   m_model = new RunsTableModel(this);
   m_proxy = new QSortFilterProxyModel(this);
   m_proxy->setSourceModel(m_model);
@@ -79,32 +95,65 @@ void RunsPanel::setDbPath(const QString& path) {
   refresh();
 }
 
-void RunsPanel::refresh() {
-  if (m_dbPath == QLatin1String("-")) {
-    m_model->setEntries({});
-    m_status->setText(tr("Not recording runs (--db -)."));
-    return;
-  }
-  const std::string path = m_dbPath.isEmpty() ? profile::RunStore::defaultPath() : m_dbPath.toStdString();
+RunsSnapshot RunsPanel::readStore(const QString& dbPath) {
+  RunsSnapshot snapshot;
+  const std::string path = storePathFor(dbPath);
+  snapshot.storePath = QString::fromStdString(path);
   auto store = profile::RunStore::open(path);
   if (!store) {
-    m_model->setEntries({});
-    m_status->setText(tr("Cannot open the run store: %1").arg(QString::fromStdString(store.error().message())));
-    return;
+    snapshot.error = tr("Cannot open the run store: %1").arg(QString::fromStdString(store.error().message()));
+    return snapshot;
   }
+  snapshot.opened = true;
   auto compiles = store->listCompiles();
   auto runs = store->listRuns();
   if (!compiles || !runs) {
-    m_status->setText(tr("Cannot read the run store: %1")
-                          .arg(QString::fromStdString(!compiles ? compiles.error().message() : runs.error().message())));
-    return;
+    snapshot.error = tr("Cannot read the run store: %1")
+                         .arg(QString::fromStdString(!compiles ? compiles.error().message() : runs.error().message()));
+    return snapshot;
   }
-  m_model->setEntries(RunsTableModel::entriesFrom(*compiles, *runs));
-  m_table->resizeColumnsToContents();
-  m_status->setText(tr("%1: %2 compile(s), %3 run(s). Double-click a row to open it.")
-                        .arg(QString::fromStdString(path))
-                        .arg(compiles->size())
-                        .arg(runs->size()));
+  snapshot.entries = RunsTableModel::entriesFrom(*compiles, *runs);
+  snapshot.compiles = compiles->size();
+  snapshot.runs = runs->size();
+  return snapshot;
+}
+
+void RunsPanel::refresh() { startStoreJob({}); }
+
+bool RunsPanel::isBusy() const { return m_job->isBusy(); }
+
+void RunsPanel::startStoreJob(std::function<QString(const std::string& storePath)> change) {
+  m_job->start(
+      [reader = m_reader, dbPath = m_dbPath, change = std::move(change)](const JobContext& job) {
+        StoreJobResult result;
+        if (dbPath == QLatin1String("-")) {
+          result.snapshot.error = tr("Not recording runs (--db -).");
+          return result;
+        }
+        // A confirmed change is made even when superseded; only its read is skipped.
+        if (change) result.changeError = change(storePathFor(dbPath));
+        if (!job.isCancelled()) result.snapshot = reader(dbPath);
+        return result;
+      },
+      [this](StoreJobResult result) {
+        if (!result.changeError.isEmpty()) emit errorOccurred(result.changeError);
+        showSnapshot(result.snapshot);
+      });
+}
+
+void RunsPanel::showSnapshot(const RunsSnapshot& snapshot) {
+  if (!snapshot.opened) m_model->setEntries({});
+  if (!snapshot.error.isEmpty()) {
+    m_status->setText(snapshot.error);
+  } else {
+    m_model->setEntries(snapshot.entries);
+    m_table->resizeColumnsToContents();
+    m_status->setText(tr("%1: %2 compile(s), %3 run(s). Double-click a row to open it.")
+                          .arg(snapshot.storePath)
+                          .arg(snapshot.compiles)
+                          .arg(snapshot.runs));
+  }
+  emit refreshed();
 }
 
 const RunsEntry* RunsPanel::selectedEntry() const {
@@ -137,18 +186,12 @@ bool RunsPanel::deleteSelected() {
                                        .arg(e->id)
                                        .arg(e->name);
   if (m_confirm && !m_confirm(question)) return false;
-  const std::string path = m_dbPath.isEmpty() ? profile::RunStore::defaultPath() : m_dbPath.toStdString();
-  auto store = profile::RunStore::open(path);
-  if (!store) {
-    emit errorOccurred(QString::fromStdString(store.error().message()));
-    return false;
-  }
-  const Status st = isRun ? store->deleteRun(e->id) : store->deleteCompile(e->id);
-  if (!st) {
-    emit errorOccurred(tr("Delete failed: %1").arg(QString::fromStdString(st.error().message())));
-    return false;
-  }
-  refresh();
+  startStoreJob([id = e->id, isRun](const std::string& storePath) -> QString {
+    auto store = profile::RunStore::open(storePath);
+    if (!store) return QString::fromStdString(store.error().message());
+    const Status st = isRun ? store->deleteRun(id) : store->deleteCompile(id);
+    return st ? QString() : tr("Delete failed: %1").arg(QString::fromStdString(st.error().message()));
+  });
   return true;
 }
 

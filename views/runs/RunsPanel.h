@@ -1,9 +1,14 @@
 #pragma once
 // Browser of past compiles and runs in the run store: sortable, filterable by
 // text, delete with confirmation; double-click opens a compile's PEF or a
-// run's trace.
+// run's trace. The store is read and written off the UI thread, one job at a
+// time and in order; a newer refresh supersedes an older one.
+#include <QThreadPool>
 #include <QWidget>
 #include <functional>
+#include <vector>
+
+#include "models/RunsTableModel.h"
 
 class QLabel;
 class QLineEdit;
@@ -13,8 +18,17 @@ class QTableView;
 
 namespace dfc::views {
 
-class RunsTableModel;
-struct RunsEntry;
+class LatestJob;
+
+// What one read of the store found.
+struct RunsSnapshot {
+  QString storePath;
+  QString error;        // empty when the store was read
+  bool opened = false;  // false: the store could not be opened (or none is kept): no rows to show
+  std::vector<RunsEntry> entries;
+  size_t compiles = 0;
+  size_t runs = 0;
+};
 
 class RunsPanel : public QWidget {
   Q_OBJECT
@@ -22,13 +36,23 @@ class RunsPanel : public QWidget {
  public:
   explicit RunsPanel(QWidget* parent = nullptr);
 
+  // Reads the store at `dbPath` ("" = the default one); runs on a worker thread.
+  using StoreReader = std::function<RunsSnapshot(const QString& dbPath)>;
+  static RunsSnapshot readStore(const QString& dbPath);
+
   // "" = the default store. Reloads.
   void setDbPath(const QString& path);
   QString dbPath() const { return m_dbPath; }
+  // Reloads in the background; refreshed() says when the rows are in.
   void refresh();
+  bool isBusy() const;
+  // Replaces readStore (tests watch where and how often the store is read).
+  void setStoreReader(StoreReader reader) { m_reader = std::move(reader); }
   // Asked before deleting; default: a QMessageBox question. Tests replace it.
   void setConfirm(std::function<bool(const QString& question)> confirm) { m_confirm = std::move(confirm); }
-  bool deleteSelected();  // true if something was deleted
+  // Deletes the selected row from the store in the background, then reloads;
+  // false if nothing was selected or the question was declined.
+  bool deleteSelected();
 
   RunsTableModel* model() const { return m_model; }
   QSortFilterProxyModel* proxy() const { return m_proxy; }
@@ -39,10 +63,14 @@ class RunsPanel : public QWidget {
   void openPefRequested(const QString& pefPath);
   void openTraceRequested(const QString& tracePath, const QString& pefPath);
   void errorOccurred(const QString& message);
+  void refreshed();  // the table shows a fresh read of the store (or says why it cannot)
 
  private:
   void activate(const QModelIndex& proxyIndex);
   const RunsEntry* selectedEntry() const;
+  // Runs `change` (may be empty) and a read of the store on the store's thread, then shows the rows.
+  void startStoreJob(std::function<QString(const std::string& storePath)> change);
+  void showSnapshot(const RunsSnapshot& snapshot);
 
   QString m_dbPath;
   RunsTableModel* m_model = nullptr;
@@ -53,6 +81,9 @@ class RunsPanel : public QWidget {
   QPushButton* m_delete = nullptr;
   QLabel* m_status = nullptr;
   std::function<bool(const QString&)> m_confirm;
+  StoreReader m_reader = &RunsPanel::readStore;
+  QThreadPool m_storeThread;  // one thread: the store's reads and deletes stay in order
+  LatestJob* m_job = nullptr;
 };
 
 }  // namespace dfc::views
