@@ -528,10 +528,10 @@
         <translation>Kompilieren fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; estimated %7 µs per step.
-PEF: %8</source>
-        <translation>%1 Knoten in %2 Sektionen (%3 vorwärts, %4 rückwärts, %5 Optimierer) in %6 ms kompiliert; geschätzt %7 µs pro Schritt.
-PEF: %8</translation>
+        <source>Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.
+PEF: %6</source>
+        <translation>%1 Knoten in %2 Sektionen (%3) in %4 ms kompiliert; geschätzt %5 µs pro Schritt.
+PEF: %6</translation>
     </message>
     <message>
         <source>Compile a model first, or choose a PEF to run.</source>
@@ -590,8 +590,8 @@ Trace: %1</translation>
         <translation>Hypersektionen</translation>
     </message>
     <message>
-        <source>Forward / backward / optimizer sections</source>
-        <translation>Vorwärts-/Rückwärts-/Optimierer-Sektionen</translation>
+        <source>Sections by role (%1)</source>
+        <translation>Sektionen nach Rolle (%1)</translation>
     </message>
     <message>
         <source>Estimated step latency</source>
@@ -918,18 +918,6 @@ Trace: %1</translation>
         <translation>geschätzt</translation>
     </message>
     <message>
-        <source>forward</source>
-        <translation>vorwärts</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>rückwärts</translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation>Optimierer</translation>
-    </message>
-    <message>
         <source>Call %1: section %2 %3 (%4)
 hypersection %5
 estimated %6</source>
@@ -1015,6 +1003,21 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>double-click to unfold</source>
         <translation>Doppelklicken zum Aufklappen</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::Roles</name>
+    <message>
+        <source>forward</source>
+        <translation>vorwärts</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>rückwärts</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
     </message>
 </context>
 <context>

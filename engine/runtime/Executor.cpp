@@ -246,7 +246,7 @@ Status Executor::setInput(ir::ValueId id, const ir::Tensor& tensor) {
 Status Executor::step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection) {
   for (size_t s : m_impl->schedule) {
     const SectionRun& run = m_impl->sections[s];
-    if (forwardOnly && run.section->type != ir::NodeRole::Forward) continue;
+    if (forwardOnly && !ir::roleInfo(run.section->type).inEvaluation) continue;
     const auto start = std::chrono::steady_clock::now();
     for (const NodeCall& call : run.calls) {
       Status st = runKernel(*call.node, call.inputs, call.outputs);
