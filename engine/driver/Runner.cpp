@@ -150,7 +150,7 @@ struct Session {
     auto loaded = pef::readPef(opts.pefPath);
     if (!loaded) return loaded.error();
     pef = std::move(*loaded);
-    auto executor = runtime::Executor::create(pef.graph, pef.plan);
+    auto executor = runtime::Executor::create(pef.graph, pef.plan, {opts.threads});
     if (!executor) return executor.error().withContext(opts.pefPath);
     exec = &*executor;
     RunTrace runTrace(pef, pef.meta.pefName + " (" + pef.meta.arch + ", -" + pef.meta.optLevel + ", host CPU)");
