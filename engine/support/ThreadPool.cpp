@@ -56,7 +56,7 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
   std::unique_lock submit(m_submit, std::try_to_lock);
   if (!submit.owns_lock()) return runInline(begin, end, fn);
 
-  const int chunks = static_cast<int>(std::min<int64_t>(size / grain, int64_t{4} * m_threads));
+  const int chunks = static_cast<int>(std::min<int64_t>(size / grain, int64_t{kChunksPerThread} * m_threads));
   if (chunks <= 1) return runInline(begin, end, fn);
   Job job;
   job.fn = fn;

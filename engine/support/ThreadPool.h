@@ -24,13 +24,16 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
+  static constexpr int kChunksPerThread = 8;
+
   int threads() const { return m_threads; }
   // The machine's hardware threads, at least 1.
   static int defaultThreads();
 
   // Calls fn(chunkBegin, chunkEnd) over contiguous chunks covering [begin, end)
-  // exactly once, each chunk at least `grain` long, at most four chunks per
-  // thread. fn returns void or Status. Runs inline as one call fn(begin, end)
+  // exactly once, each chunk at least `grain` long, at most kChunksPerThread
+  // chunks per thread (taken as threads come free, so one that is late or
+  // descheduled holds back little). fn returns void or Status. Runs inline as one call fn(begin, end)
   // when the range is shorter than two grains, the pool has one
   // thread, or the call is nested in another parallelFor (of any pool) or meets
   // the pool busy with another caller: nesting never deadlocks. Returns the

@@ -50,7 +50,7 @@ TEST_CASE("parallelFor visits every index exactly once, in chunks of at least th
     INFO("size " << size);
     CHECK(r.eachOnce());
     CHECK(r.chunks.size() > 1);
-    CHECK(r.chunks.size() <= 16);  // at most four per thread
+    CHECK(r.chunks.size() <= static_cast<size_t>(4 * ThreadPool::kChunksPerThread));
     for (const Chunk& c : r.chunks) CHECK(c.end - c.begin >= 1000);
   }
   // An offset range: only [begin, end) is visited.
