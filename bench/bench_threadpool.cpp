@@ -2,12 +2,15 @@
 // (16M floats: add, then relu, as prepared kernel objects) and a lenet
 // training step (batch 64, -o3, through the executor; BLAS gets as many
 // threads as the pool). Each figure is the fastest of several runs, the two
-// thread counts interleaved so both see the same machine load.
+// thread counts interleaved so both see the same machine load. The first line
+// is the ceiling: how much two plain threads spinning on registers gain on
+// this machine right now (a shared or loaded machine gives far less than 2).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
@@ -28,7 +31,7 @@ namespace {
 
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-// y = relu(a + b) over n floats with the given pool; the best time of `reps` in ms.
+// y = relu(a + b) over n floats (memory-bound), and gelu(a) (compute-bound: tanh per element).
 struct Elementwise {
   explicit Elementwise(int64_t n) {
     const ir::TensorType type{ir::DType::F32, {n}};
@@ -39,24 +42,33 @@ struct Elementwise {
     for (float& v : b.span<float>()) v = dist(rng);
     add.op = ir::OpKind::Add, add.name = "add";
     relu.op = ir::OpKind::Relu, relu.name = "relu";
+    gelu.op = ir::OpKind::Gelu, gelu.name = "gelu";
     const ir::Tensor* addIn[] = {&a, &b};
     ir::Tensor* addOut[] = {&sum};
     const ir::Tensor* reluIn[] = {&sum};
     ir::Tensor* reluOut[] = {&y};
     auto k1 = runtime::prepareKernel(add, addIn, addOut);
     auto k2 = runtime::prepareKernel(relu, reluIn, reluOut);
-    if (!k1 || !k2) die("cannot prepare the elementwise kernels");
+    const ir::Tensor* geluIn[] = {&a};
+    auto k3 = runtime::prepareKernel(gelu, geluIn, reluOut);
+    if (!k1 || !k2 || !k3) die("cannot prepare the elementwise kernels");
     addKernel = std::move(*k1);
     reluKernel = std::move(*k2);
+    geluKernel = std::move(*k3);
   }
   double run(runtime::ExecContext& ctx) {
     auto t0 = Clock::now();
     if (!addKernel->run(ctx) || !reluKernel->run(ctx)) die("elementwise kernel failed");
     return msSince(t0);
   }
+  double runGelu(runtime::ExecContext& ctx) {
+    auto t0 = Clock::now();
+    if (!geluKernel->run(ctx)) die("gelu kernel failed");
+    return msSince(t0);
+  }
   ir::Tensor a, b, sum, y;
-  ir::Node add, relu;
-  runtime::KernelPtr addKernel, reluKernel;
+  ir::Node add, relu, gelu;
+  runtime::KernelPtr addKernel, reluKernel, geluKernel;
 };
 
 pef::Pef compileLenet() {
@@ -98,6 +110,19 @@ struct LenetStep {
   std::unique_ptr<runtime::Executor> exec;
 };
 
+// Seconds for `jobs` register-only loops on as many std::threads.
+double spin(int jobs) {
+  auto work = [] {
+    volatile double x = 0;
+    for (int64_t i = 0; i < 100000000; ++i) x = x + static_cast<double>(i) * 1e-9;
+  };
+  auto t0 = Clock::now();
+  std::vector<std::thread> threads;
+  for (int j = 0; j < jobs; ++j) threads.emplace_back(work);
+  for (std::thread& t : threads) t.join();
+  return msSince(t0);
+}
+
 void report(const char* what, double one, double two) {
   std::printf("%-44s 1 thread %9.2f ms   2 threads %9.2f ms   speedup x%.2f\n", what, one, two, one / two);
 }
@@ -108,13 +133,16 @@ int main() {
   spdlog::set_level(spdlog::level::warn);
   const int64_t n = int64_t{1} << 24;
   std::printf("machine: %d hardware threads\n", support::ThreadPool::defaultThreads());
+  const double spin1 = spin(1), spin2 = spin(2);
+  std::printf("%-44s 1 job     %9.2f ms   2 jobs    %9.2f ms   parallel gain x%.2f (ideal 2)\n",
+              "ceiling: plain threads on a register loop", spin1, spin2, 2 * spin1 / spin2);
 
   Elementwise ew(n);
   support::ThreadPool pool1(1), pool2(2);
   runtime::ExecContext ctx1(pool1), ctx2(pool2);
   double best1 = 1e30, best2 = 1e30;
   ew.run(ctx1), ew.run(ctx2);  // warm: pages touched, workers started
-  for (int rep = 0; rep < 15; ++rep) {
+  for (int rep = 0; rep < 40; ++rep) {
     best1 = std::min(best1, ew.run(ctx1));
     best2 = std::min(best2, ew.run(ctx2));
   }
@@ -122,13 +150,19 @@ int main() {
   const double gbps = 5.0 * static_cast<double>(n) * sizeof(float) / 1e9;  // add reads 2 and writes 1, relu 1 and 1
   std::printf("%-44s 1 thread %9.2f GB/s  2 threads %9.2f GB/s\n", "  memory traffic", gbps / (best1 / 1e3),
               gbps / (best2 / 1e3));
+  best1 = best2 = 1e30;
+  for (int rep = 0; rep < 10; ++rep) {
+    best1 = std::min(best1, ew.runGelu(ctx1));
+    best2 = std::min(best2, ew.runGelu(ctx2));
+  }
+  report("gelu(a), 16M floats (compute-bound)", best1, best2);
 
   const pef::Pef lenet = compileLenet();
   LenetStep step1(lenet, 1), step2(lenet, 2), step2blas1(lenet, 2, 1);
   for (int rep = 0; rep < 3; ++rep) step1.run(), step2.run(), step2blas1.run();  // warm
   double best2blas1 = 1e30;
   best1 = best2 = 1e30;
-  for (int rep = 0; rep < 20; ++rep) {
+  for (int rep = 0; rep < 40; ++rep) {
     best1 = std::min(best1, step1.run());
     best2 = std::min(best2, step2.run());
     best2blas1 = std::min(best2blas1, step2blas1.run());
