@@ -80,7 +80,7 @@ Status loadPefStage(RunState& s) {
   auto loaded = pef::readPef(s.opts.pefPath);
   if (!loaded) return loaded.error();
   s.pef = std::move(*loaded);
-  auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan);
+  auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, {s.opts.threads});
   if (!executor) return executor.error().withContext(s.opts.pefPath);
   s.exec.emplace(std::move(*executor));
   const pef::PefMeta& meta = s.pef.meta;

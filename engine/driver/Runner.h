@@ -26,6 +26,7 @@ struct RunOptions {
   int64_t testLimit = 0;               // > 0: use only the first N test samples
   int64_t logEvery = 100;              // print a loss line every N steps (and the last)
   uint64_t seed = 1;                   // shuffling
+  int threads = 0;                     // runtime thread pool (and BLAS threads); <= 0: the machine's hardware threads
   int rank = 0;                        // this process's rank (data parallel, later set by the communicator): trace pid rank + 1
   std::vector<std::string> args;
 };
