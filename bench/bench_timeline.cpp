@@ -1,14 +1,16 @@
 // Timeline benchmark: writes a chrome trace with N slices (default 1M,
 // ~125 MB; --gigabyte for ~1 GB), then measures what a user waits for:
-// opening it (parse into the compact trace + TimelineData) and repainting
-// the TimelineView at five zoom levels (QWidget::render into a QImage,
-// offscreen). Prints the figures; asserts nothing.
+// opening it (parse into the compact trace + the trace index + TimelineData),
+// repainting the TimelineView at five zoom levels (QWidget::render into a
+// QImage, offscreen), and the index's answers (a range summary as a drag
+// computes it, grouping by section, a name search). Prints the figures;
+// asserts nothing.
 //   bench_timeline [--slices N] [--gigabyte] [--file trace.json] [--dom]
+#include <sys/resource.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QImage>
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +19,7 @@
 
 #include "profile/ChromeTrace.h"
 #include "profile/CompactTrace.h"
+#include "profile/TraceIndex.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelineView.h"
 
@@ -72,6 +75,44 @@ size_t writeTrace(const std::string& path, size_t slices) {
   return written;
 }
 
+// The median of 5 runs of `work`, in milliseconds.
+template <typename Work>
+double medianMs(Work work) {
+  std::vector<double> ms;
+  for (int rep = 0; rep < 5; ++rep) {
+    QElapsedTimer t;
+    t.start();
+    work();
+    ms.push_back(t.nsecsElapsed() / 1e6);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// What a range drag, a group-by and a search cost on the index.
+void measureIndex(const dfc::views::TimelineData& data) {
+  const dfc::profile::TraceIndex& index = *data.index;
+  const double span = data.endUs - data.startUs;
+  for (double fraction : {1.0, 1e-1, 1e-3}) {
+    dfc::views::RangeSummary summary;
+    const double ms =
+        medianMs([&] { summary = dfc::views::summarizeRange(data, data.startUs, data.startUs + span * fraction); });
+    std::printf("range summary over %-6g of the trace: median %.2f ms (%zu slices, wall %s)\n", fraction, ms,
+                summary.slices, dfc::views::formatDuration(summary.wallUs).toUtf8().constData());
+  }
+  QElapsedTimer first;
+  first.start();
+  size_t groups = index.aggregate(data.startUs, data.endUs, {}, dfc::profile::GroupBy::Section).groups.size();
+  const double firstMs = first.nsecsElapsed() / 1e6;
+  const double ms = medianMs(
+      [&] { groups = index.aggregate(data.startUs, data.endUs, {}, dfc::profile::GroupBy::Section).groups.size(); });
+  std::printf("whole trace by section: first %.1f ms (reads the args), then median %.2f ms (%zu groups)\n", firstMs, ms,
+              groups);
+  size_t matches = 0;
+  const double searchMs = medianMs([&] { matches = index.search("hs3").count; });
+  std::printf("search 'hs3': median %.3f ms (%zu slices)\n", searchMs, matches);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,17 +150,23 @@ int main(int argc, char** argv) {
   }
   const double parseS = timer.nsecsElapsed() / 1e9;
   timer.restart();
-  dfc::views::TimelineData data = dfc::views::buildTimelineData(std::move(trace.value()));
+  auto index = std::make_shared<const dfc::profile::TraceIndex>(
+      std::make_shared<const dfc::profile::CompactTrace>(std::move(trace.value())));
+  const double indexS = timer.nsecsElapsed() / 1e9;
+  timer.restart();
+  dfc::views::TimelineData data = dfc::views::buildTimelineData(index);
   const double buildS = timer.nsecsElapsed() / 1e9;
   const double openCpu = cpuSeconds() - cpu0;
   size_t lodItems = 0;
   for (const auto& row : data.rows)
     for (const auto& lod : row.lods) lodItems += lod.itemCount;
   // CPU time too: on a shared, loaded machine wall time mostly measures waiting.
-  std::printf("open: parse %.3f s + timeline data %.3f s = %.3f s wall, %.3f s CPU (%zu slices, %zu rows, "
-              "%zu counters, %zu LOD items), peak RSS %.0f MB\n",
-              parseS, buildS, parseS + buildS, openCpu, data.sliceCount, data.rows.size(), data.counters.size(), lodItems,
-              peakRssMb());
+  std::printf(
+      "open: parse %.3f s + trace index %.3f s + timeline data %.3f s = %.3f s wall, %.3f s CPU (%zu slices, "
+      "%zu rows, %zu counters, %zu LOD items), peak RSS %.0f MB\n",
+      parseS, indexS, buildS, parseS + indexS + buildS, openCpu, data.sliceCount, data.rows.size(),
+      data.counters.size(), lodItems, peakRssMb());
+  measureIndex(data);
 
   dfc::views::TimelineView view;
   view.resize(1600, 900);

@@ -528,10 +528,10 @@
         <translation>Kompilieren fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; estimated %7 µs per step.
-PEF: %8</source>
-        <translation>%1 Knoten in %2 Sektionen (%3 vorwärts, %4 rückwärts, %5 Optimierer) in %6 ms kompiliert; geschätzt %7 µs pro Schritt.
-PEF: %8</translation>
+        <source>Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.
+PEF: %6</source>
+        <translation>%1 Knoten in %2 Sektionen (%3) in %4 ms kompiliert; geschätzt %5 µs pro Schritt.
+PEF: %6</translation>
     </message>
     <message>
         <source>Compile a model first, or choose a PEF to run.</source>
@@ -590,8 +590,8 @@ Trace: %1</translation>
         <translation>Hypersektionen</translation>
     </message>
     <message>
-        <source>Forward / backward / optimizer sections</source>
-        <translation>Vorwärts-/Rückwärts-/Optimierer-Sektionen</translation>
+        <source>Sections by role (%1)</source>
+        <translation>Sektionen nach Rolle (%1)</translation>
     </message>
     <message>
         <source>Estimated step latency</source>
@@ -918,18 +918,6 @@ Trace: %1</translation>
         <translation>geschätzt</translation>
     </message>
     <message>
-        <source>forward</source>
-        <translation>vorwärts</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>rückwärts</translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation>Optimierer</translation>
-    </message>
-    <message>
         <source>Call %1: section %2 %3 (%4)
 hypersection %5
 estimated %6</source>
@@ -1015,6 +1003,21 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>double-click to unfold</source>
         <translation>Doppelklicken zum Aufklappen</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::Roles</name>
+    <message>
+        <source>forward</source>
+        <translation>vorwärts</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>rückwärts</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
     </message>
 </context>
 <context>
@@ -1298,17 +1301,47 @@ Hyperfunktion: %3</translation>
     </message>
 </context>
 <context>
+    <name>dfc::views::TimelinePanel</name>
+    <message>
+        <source>Find slices by name</source>
+        <translation>Abschnitte nach Namen suchen</translation>
+    </message>
+    <message>
+        <source>Counts the slices whose name contains the text; Enter shows the next, Shift+Enter the previous</source>
+        <translation>Zählt die Abschnitte, deren Name den Text enthält; Eingabe zeigt den nächsten, Umschalt+Eingabe den vorigen</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>Voriger Treffer</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>Nächster Treffer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s)</source>
+        <translation>
+            <numerusform>%n Abschnitt</numerusform>
+            <numerusform>%n Abschnitte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> in %n name(s)</source>
+        <translation>
+            <numerusform> in %n Namen</numerusform>
+            <numerusform> in %n Namen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no more matches</source>
+        <translation>keine weiteren Treffer</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::TimelineView</name>
     <message>
         <source>Open a trace to see the run&apos;s timeline</source>
         <translation>Öffnen Sie einen Trace, um die Zeitleiste des Laufs zu sehen</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n slice(s), total %1 in %2</source>
-        <translation>
-            <numerusform>%n Abschnitt, insgesamt %1 in %2</numerusform>
-            <numerusform>%n Abschnitte, insgesamt %1 in %2</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>%n slice(s)</source>
@@ -1320,6 +1353,51 @@ Hyperfunktion: %3</translation>
     <message>
         <source>start %1, duration %2</source>
         <translation>Beginn %1, Dauer %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s), wall %1 in %2</source>
+        <translation>
+            <numerusform>%n Abschnitt, Wandzeit %1 in %2</numerusform>
+            <numerusform>%n Abschnitte, Wandzeit %1 in %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Range of %1</source>
+        <translation>Bereich von %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slice(s); rows busy (wall) %1, self time %2</source>
+        <translation>
+            <numerusform>%n Abschnitt; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+            <numerusform>%n Abschnitte; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>wall</source>
+        <translation>Wandzeit</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <translation>Eigenzeit</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;%n more name(s)&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;%n weiterer Name&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;%n weitere Namen&lt;/p&gt;</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@ int runCommand(const std::vector<std::string>& args);
 int inspectCommand(const std::vector<std::string>& args);
 int reportCommand(const std::vector<std::string>& args);
 int conformanceCommand(const std::vector<std::string>& args);
+int traceCommand(const std::vector<std::string>& args);
 
 // Prints "dfc: error: <message>" and returns the exit status for the error's kind.
 int reportError(const Error& error);

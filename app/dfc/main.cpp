@@ -20,6 +20,7 @@ const char* kUsage =
     "  run        run a PEF: train (or evaluate) on an IDX dataset, write a chrome trace\n"
     "  inspect    print a PEF's metadata, sections and compile report\n"
     "  report     write section_report.csv for a PEF (with measured times of its latest run)\n"
+    "  trace      search a chrome trace, or aggregate a time range by name, section or hypersection\n"
     "  conformance  check ONNX models against expected outputs (ONNX backend test case folders)\n"
     "\n"
     "Run 'dfc <command> --help' for the options of a command. 'dfc --version' prints the version.\n";
@@ -44,7 +45,9 @@ int dispatch(std::vector<std::string> args) {
   if (command == "inspect") return dfc::cli::inspectCommand(args);
   if (command == "report") return dfc::cli::reportCommand(args);
   if (command == "conformance") return dfc::cli::conformanceCommand(args);
-  return dfc::cli::usageError("unknown command '" + command + "' (commands: compile, run, inspect, report, conformance)");
+  if (command == "trace") return dfc::cli::traceCommand(args);
+  return dfc::cli::usageError("unknown command '" + command +
+                              "' (commands: compile, run, inspect, report, trace, conformance)");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "graph/GraphLegend.h"
 #include "graph/GraphView.h"
+#include "selection/SelectionState.h"
 
 namespace dfc::studio {
 
@@ -65,6 +66,15 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
 void GraphPane::setColorMode(views::GraphColorMode mode) {
   m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(mode)));
   m_view->setColorMode(mode);
+}
+
+void GraphPane::setSelectionState(views::SelectionState* selection) {
+  connect(selection, &views::SelectionState::sectionChanged, m_view,
+          [this](int section) { m_view->highlightSection(section); });
+  connect(m_view, &views::GraphView::nodeSelected, selection, [selection](const views::NodeDetails& node) {
+    if (node.isValid()) selection->selectSection(node.section, node.hypersectionName);
+  });
+  m_view->highlightSection(selection->section());
 }
 
 void GraphPane::focusSearch() {

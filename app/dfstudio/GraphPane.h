@@ -12,6 +12,7 @@ class QLineEdit;
 namespace dfc::views {
 class GraphLegend;
 class GraphView;
+class SelectionState;
 }  // namespace dfc::views
 
 namespace dfc::studio {
@@ -28,6 +29,9 @@ class GraphPane : public QWidget {
   QLineEdit* searchBox() const { return m_search; }
   void focusSearch();  // Ctrl+F
   void setColorMode(views::GraphColorMode mode);  // view and selector
+  // The shared selection: its section is outlined in the graph, and a clicked
+  // node selects its own section.
+  void setSelectionState(views::SelectionState* selection);
 
  private:
   void search();

@@ -21,8 +21,10 @@
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
 #include "schedule/SchedulePanel.h"
+#include "selection/SelectionState.h"
 #include "support/LatestJob.h"
 #include "timeline/TimelineData.h"
+#include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
 
 namespace dfc::studio {
@@ -113,7 +115,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_compile->setDbPath(m_dbPath);
   m_graphPane = new GraphPane(this);
   m_graph = m_graphPane->view();
-  m_timeline = new views::TimelineView(this);
+  auto* timelinePanel = new views::TimelinePanel(this);
+  m_timeline = timelinePanel->view();
+  m_selection = new views::SelectionState(this);
+  m_timeline->setSelectionState(m_selection);
+  m_graphPane->setSelectionState(m_selection);
   m_schedule = new views::SchedulePanel(this);
   m_runs = new views::RunsPanel(this);
   m_comparePage = new ComparePage(m_loaders, m_dbPath, this);
@@ -122,7 +128,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   auto* top = new QSplitter(Qt::Horizontal);
   top->addWidget(m_graphPane);
-  top->addWidget(m_timeline);
+  top->addWidget(timelinePanel);
   top->setStretchFactor(0, 2);
   top->setStretchFactor(1, 3);
   top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
@@ -149,9 +155,9 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   createMenus();
 
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
-  connect(m_timeline, &views::TimelineView::selectionCleared, this, [this] {
-    m_details->clear();
-    m_graph->highlightSection(-1);
+  connect(m_timeline, &views::TimelineView::selectionCleared, m_details, &QTextBrowser::clear);
+  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this](const views::RangeSummary& range) {
+    m_details->setHtml(views::TimelineView::rangeSummaryHtml(range));
   });
   connect(m_graph, &views::GraphView::nodeSelected, this, &MainWindow::showNode);
   connect(m_graph, &views::GraphView::layoutShown, this, [this] {
@@ -162,7 +168,8 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     showError(tr("Graph layout failed: %1").arg(message));
     checkIdle();
   });
-  connect(m_schedule, &views::SchedulePanel::sectionSelected, m_graph, &views::GraphView::highlightSection);
+  connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
+          [this](int id) { m_selection->selectSection(id); });
 
   connectSession();
   connect(m_runs, &views::RunsPanel::openPefRequested, this, [this](const QString& pef) {
@@ -301,9 +308,6 @@ void MainWindow::showSlice(const views::SliceInfo& slice) {
   for (const auto& [key, value] : slice.args) row(key, value);
   html += QStringLiteral("</table>");
   m_details->setHtml(html);
-  bool ok = false;
-  const int section = static_cast<int>(slice.arg(QStringLiteral("section_id")).toDouble(&ok));
-  m_graph->highlightSection(ok ? section : -1);
 }
 
 void MainWindow::showNode(const views::NodeDetails& node) {
@@ -338,7 +342,6 @@ void MainWindow::showNode(const views::NodeDetails& node) {
   // Multi-line cells (shapes) keep their line breaks.
   html.replace(QStringLiteral("\n"), QStringLiteral("<br>"));
   m_details->setHtml(html);
-  m_graph->highlightSection(node.section);
 }
 
 }  // namespace dfc::studio

@@ -21,6 +21,7 @@ class GraphView;
 class LatestJob;
 class RunsPanel;
 class SchedulePanel;
+class SelectionState;
 class TimelineView;
 }  // namespace dfc::views
 
@@ -60,6 +61,8 @@ class MainWindow : public QMainWindow {
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
   views::RunsPanel* runsPanel() const { return m_runs; }
   ComparePage* comparePage() const { return m_comparePage; }
+  // Selected time range, section and zoom history, shared by timeline and graph.
+  views::SelectionState* selection() const { return m_selection; }
   QTabWidget* tabs() const { return m_tabs; }
   QString pefPath() const { return m_pefPath; }
   QString tracePath() const { return m_tracePath; }
@@ -97,6 +100,7 @@ class MainWindow : public QMainWindow {
   views::LatestJob* m_traceJob = nullptr;
   views::LatestJob* m_exportJob = nullptr;
   QTabWidget* m_tabs = nullptr;
+  views::SelectionState* m_selection = nullptr;
   views::CompilePanel* m_compile = nullptr;
   GraphPane* m_graphPane = nullptr;
   views::GraphView* m_graph = nullptr;

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include "schedule/RoleStyle.h"
 #include "support/LatestJob.h"
 
 namespace dfc::studio {
@@ -26,10 +27,9 @@ void Session::cancel() {
   m_job->cancel();
 }
 
-// The one place where the app decides what it records as a compile's command line.
-std::vector<std::string> Session::compileArgs(const driver::CompileOptions& options) {
-  return {"dfstudio", "compile", "--model", options.model};
-}
+// The one place where the app decides what it records as a compile's command
+// line: the one dfc records for the same options.
+std::vector<std::string> Session::compileArgs(const driver::CompileOptions& options) { return options.toArgs(); }
 
 std::vector<std::string> Session::runArgs(const driver::RunOptions& options) {
   return {"dfstudio", "run", "--pef", options.pefPath};
@@ -41,6 +41,10 @@ bool Session::compile(driver::CompileOptions options) {
     emit compileFinished(false, {}, tr("Choose a model to compile: a zoo name or a .dfir file."));
     return false;
   }
+  if (auto valid = options.validate(); !valid) {  // bad options never start a job
+    emit compileFinished(false, {}, tr("Compile failed: %1").arg(fromStd(valid.error().message())));
+    return false;
+  }
   options.args = compileArgs(options);
   m_cancelRequested = false;
   emit started(tr("Compiling %1...").arg(fromStd(options.model)));
@@ -50,8 +54,8 @@ bool Session::compile(driver::CompileOptions options) {
         // Progress reaches the UI through the job, so it stops with it; `this`
         // is only used on the UI thread, where the job's tracker (our child) lives.
         auto progress = [this, &job](const driver::CompileProgress& p) {
-          job.post([this, stage = fromStd(p.stage), index = p.index, total = p.total] {
-            emit compileProgress(stage, index, total);
+          job.post([this, stage = fromStd(p.stage), index = p.index, total = p.total, fraction = p.fraction] {
+            emit compileProgress(stage, index, total, fraction);
           });
         };
         return driver::compile(options, progress, job.cancelFlag());
@@ -68,13 +72,10 @@ void Session::endCompile(const Expected<driver::CompileResult>& result) {
   }
   const driver::CompileResult& r = *result;
   m_lastPef = QFileInfo(fromStd(r.pefPath)).absoluteFilePath();
-  const QString message = tr("Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; "
-                             "estimated %7 µs per step.\nPEF: %8")
+  const QString message = tr("Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.\nPEF: %6")
                               .arg(r.numNodes)
                               .arg(r.numSections)
-                              .arg(r.numForward)
-                              .arg(r.numBackward)
-                              .arg(r.numOptimizer)
+                              .arg(views::roleCounts(r.sectionsByRole))
                               .arg(r.compileMs, 0, 'f', 0)
                               .arg(r.estLatencyUs, 0, 'f', 1)
                               .arg(m_lastPef);

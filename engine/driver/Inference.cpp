@@ -16,7 +16,6 @@ Expected<pef::Pef> compileGraphForInference(ir::Graph graph, const InferenceComp
   pef::Pef pef;
   pef.graph = std::move(graph);
   pef.meta.inference = true;
-  pef.meta.batchSize = options.batchSize;
   pef.meta.optLevel = std::string(partition::optLevelName(options.level));
   if (!pef.graph.inputs.empty()) pef.meta.imageInput = pef.graph.value(pef.graph.inputs.front()).name;
   if (!pef.graph.outputs.empty()) pef.meta.logitsOutput = pef.graph.value(pef.graph.outputs.front()).name;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "profile/BeginEndPairing.h"
 #include "profile/ChromeTrace.h"
 #include "support/SafePath.h"
 
@@ -52,7 +53,6 @@ ArgValue argOf(dom::element el) {
 }
 
 struct BeginEnd {
-  size_t fileIndex;
   bool begin;
   TraceEvent event;
 };
@@ -81,7 +81,8 @@ class Reader {
       dom::object ev;
       if (el.get_object().get(ev) != simdjson::SUCCESS)
         return makeError(m_source + ": event " + std::to_string(index) + " is not an object");
-      readEvent(ev, index++);
+      readEvent(ev);
+      ++index;
     }
     pairBeginEnd();
     sortEvents();
@@ -106,7 +107,7 @@ class Reader {
     return id;
   }
 
-  void readEvent(dom::object ev, size_t index) {
+  void readEvent(dom::object ev) {
     std::string_view phs;
     if (ev["ph"].get_string().get(phs) != simdjson::SUCCESS || phs.size() != 1) return;
     char ph = phs[0];
@@ -142,7 +143,7 @@ class Reader {
     if (ph == 'I') e.ph = 'i';
     noteRowTime(e.pid, e.tid, e.ts + (ph == 'X' ? e.dur : 0.0));
     if (ph == 'B' || ph == 'E') {
-      m_beginEnd.push_back({index, ph == 'B', std::move(e)});
+      m_beginEnd.push_back({ph == 'B', std::move(e)});
       return;
     }
     m_trace.events.push_back(std::move(e));
@@ -160,45 +161,32 @@ class Reader {
     }
   }
 
+  // Every B/E event noted its row's time first, so its row id exists.
+  uint32_t rowOf(int64_t pid, int64_t tid) const { return m_rowIds.at({pid, tid}); }
+
   void noteRowTime(int64_t pid, int64_t tid, double t) {
-    auto [it, inserted] = m_rowEnd.try_emplace(rowKey(pid, tid), t);
-    if (!inserted) it->second = std::max(it->second, t);
+    auto [it, inserted] = m_rowIds.try_emplace({pid, tid}, static_cast<uint32_t>(m_rowEnds.size()));
+    if (inserted)
+      m_rowEnds.push_back(t);
+    else
+      m_rowEnds[it->second] = std::max(m_rowEnds[it->second], t);
   }
 
-  static std::pair<int64_t, int64_t> rowKey(int64_t pid, int64_t tid) { return {pid, tid}; }
-
-  // B/E pairs become X slices; per row a stack, in time order (files are not
-  // always sorted). Unmatched E is dropped; unmatched B ends with its row.
+  // B/E pairs become X slices (the rule is in BeginEndPairing.h); E args
+  // merge into the slice's, as in catapult.
   void pairBeginEnd() {
-    std::stable_sort(m_beginEnd.begin(), m_beginEnd.end(), [](const BeginEnd& a, const BeginEnd& b) {
-      if (a.event.pid != b.event.pid) return a.event.pid < b.event.pid;
-      if (a.event.tid != b.event.tid) return a.event.tid < b.event.tid;
-      return a.event.ts < b.event.ts;
-    });
-    std::vector<TraceEvent> open;
-    auto closeAll = [&](double rowEnd) {
-      for (TraceEvent& b : open) {
-        b.ph = 'X';
-        b.dur = std::max(0.0, rowEnd - b.ts);
-        m_trace.events.push_back(std::move(b));
-      }
-      open.clear();
-    };
-    for (size_t i = 0; i < m_beginEnd.size(); ++i) {
-      BeginEnd& be = m_beginEnd[i];
-      if (be.begin) {
-        open.push_back(std::move(be.event));
-      } else if (!open.empty()) {
-        TraceEvent b = std::move(open.back());
-        open.pop_back();
-        b.ph = 'X';
-        b.dur = std::max(0.0, be.event.ts - b.ts);
-        for (auto& arg : be.event.args) b.args.push_back(std::move(arg));  // E args merge, as in catapult
-        m_trace.events.push_back(std::move(b));
-      }
-      bool rowEnds = i + 1 == m_beginEnd.size() || m_beginEnd[i + 1].event.pid != be.event.pid ||
-                     m_beginEnd[i + 1].event.tid != be.event.tid;
-      if (rowEnds && !open.empty()) closeAll(m_rowEnd[rowKey(open.back().pid, open.back().tid)]);
+    std::vector<BeginEndMark> marks;
+    marks.reserve(m_beginEnd.size());
+    for (const BeginEnd& be : m_beginEnd)
+      marks.push_back({rowOf(be.event.pid, be.event.tid), be.event.ts, be.event.name, be.begin});
+    const std::vector<BeginEndPair> pairs = profile::pairBeginEnd(marks, m_rowEnds);
+    for (const BeginEndPair& pair : pairs) {
+      TraceEvent b = std::move(m_beginEnd[pair.begin].event);
+      b.ph = 'X';
+      b.dur = pair.durUs;
+      if (pair.end != BeginEndPair::kOpen)
+        for (auto& arg : m_beginEnd[pair.end].event.args) b.args.push_back(std::move(arg));
+      m_trace.events.push_back(std::move(b));
     }
   }
 
@@ -223,7 +211,8 @@ class Reader {
   std::string m_source;
   Trace m_trace;
   std::vector<BeginEnd> m_beginEnd;
-  std::map<std::pair<int64_t, int64_t>, double> m_rowEnd;
+  std::map<std::pair<int64_t, int64_t>, uint32_t> m_rowIds;
+  std::vector<double> m_rowEnds;  // latest time per row id
   std::unordered_map<std::string, int64_t> m_stringIds;
   std::map<int64_t, std::string> m_pidLabels, m_tidLabels;
 };

@@ -12,7 +12,9 @@
 #include <optional>
 #include <unordered_map>
 
+#include "profile/BeginEndPairing.h"
 #include "profile/CompactTrace.h"
+#include "profile/RawArgs.h"
 #include "support/SafePath.h"
 
 namespace dfc::profile {
@@ -38,23 +40,6 @@ std::string_view textOf(od::value& v) {
   if (v.get_string().get(s) == simdjson::SUCCESS) return s;
   return v.raw_json_token();  // numbers, booleans: as written
 }
-
-// The value of "hypersection" in a raw args object, without parsing it all.
-std::string_view findHypersection(std::string_view args) {
-  static constexpr std::string_view kKey = "\"hypersection\"";
-  const size_t at = args.find(kKey);
-  if (at == std::string_view::npos) return {};
-  size_t i = at + kKey.size();
-  while (i < args.size() && (args[i] == ' ' || args[i] == ':' || args[i] == '\n' || args[i] == '\t')) ++i;
-  if (i >= args.size() || args[i] != '"') return {};
-  const size_t end = args.find('"', i + 1);
-  return end == std::string_view::npos ? std::string_view{} : args.substr(i + 1, end - i - 1);
-}
-
-struct Pending {
-  CompactEvent event;
-  size_t order = 0;  // file order, keeps B/E stable
-};
 
 class CompactReader {
  public:
@@ -206,8 +191,9 @@ class CompactReader {
     e.dur = p == 'X' ? std::max(0.0, dur) : 0.0;
     e.name = intern(name);
     e.cat = intern(cat);
-    const std::string_view hs = findHypersection(args);
-    e.colorKey = hs.empty() ? e.name : intern(hs);
+    e.colorKey = e.name;
+    if (const auto hs = findRawArg(args, "hypersection"); hs && hs->isString && !hs->text.empty())
+      e.colorKey = hs->text.find('\\') == std::string_view::npos ? intern(hs->text) : intern(hs->unescaped());
     e.thread = threadOf(pid, tid);
     if (!args.empty() && args != "{}") {
       e.argsOffset = m_trace.argsText.size();
@@ -217,7 +203,7 @@ class CompactReader {
     double& end = m_threadEnd[e.thread];
     end = std::max(end, e.ts + e.dur);
     if (p == 'B' || p == 'E') {
-      m_beginEnd.push_back({e, m_beginEnd.size()});
+      m_beginEnd.push_back(e);
     } else {
       m_trace.events.push_back(e);
     }
@@ -266,37 +252,23 @@ class CompactReader {
     return {};
   }
 
-  // Per row a stack in time order; unmatched E dropped, unmatched B ends with its row.
+  std::string_view nameOf(uint32_t id) const { return id == 0 ? std::string_view() : m_pool[id - 1]; }
+
+  // B/E pairs become X slices (the rule is in BeginEndPairing.h); args stay
+  // raw, so E args count only when the B had none, as in catapult.
   void pairBeginEnd() {
-    std::stable_sort(m_beginEnd.begin(), m_beginEnd.end(), [](const Pending& a, const Pending& b) {
-      if (a.event.thread != b.event.thread) return a.event.thread < b.event.thread;
-      return a.event.ts < b.event.ts;
-    });
-    std::vector<CompactEvent> open;
-    for (size_t i = 0; i < m_beginEnd.size(); ++i) {
-      const CompactEvent& e = m_beginEnd[i].event;
-      if (e.ph == 'B') {
-        open.push_back(e);
-      } else if (!open.empty()) {
-        CompactEvent b = open.back();
-        open.pop_back();
-        b.ph = 'X';
-        b.dur = std::max(0.0, e.ts - b.ts);
-        if (b.argsSize == 0) {  // E args count too, as in catapult
-          b.argsOffset = e.argsOffset;
-          b.argsSize = e.argsSize;
-        }
-        m_trace.events.push_back(b);
+    std::vector<BeginEndMark> marks;
+    marks.reserve(m_beginEnd.size());
+    for (const CompactEvent& e : m_beginEnd) marks.push_back({e.thread, e.ts, nameOf(e.name), e.ph == 'B'});
+    for (const BeginEndPair& pair : profile::pairBeginEnd(marks, m_threadEnd)) {
+      CompactEvent b = m_beginEnd[pair.begin];
+      b.ph = 'X';
+      b.dur = pair.durUs;
+      if (pair.end != BeginEndPair::kOpen && b.argsSize == 0) {
+        b.argsOffset = m_beginEnd[pair.end].argsOffset;
+        b.argsSize = m_beginEnd[pair.end].argsSize;
       }
-      const bool rowEnds = i + 1 == m_beginEnd.size() || m_beginEnd[i + 1].event.thread != e.thread;
-      if (rowEnds) {
-        for (CompactEvent& b : open) {
-          b.ph = 'X';
-          b.dur = std::max(0.0, m_threadEnd[b.thread] - b.ts);
-          m_trace.events.push_back(b);
-        }
-        open.clear();
-      }
+      m_trace.events.push_back(b);
     }
   }
 
@@ -359,7 +331,7 @@ class CompactReader {
   std::vector<double> m_threadEnd;
   std::optional<uint32_t> m_lastThread;
   int64_t m_lastPid = 0, m_lastTid = 0;
-  std::vector<Pending> m_beginEnd;
+  std::vector<CompactEvent> m_beginEnd;
   std::unordered_map<std::string, int64_t> m_stringIds;
   std::map<int64_t, std::string> m_pidLabels, m_tidLabels;
   std::map<std::pair<int64_t, std::string>, size_t> m_counterIds;

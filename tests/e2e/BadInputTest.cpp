@@ -1,11 +1,9 @@
 // Bad input gets one clear error naming the culprit (exit status 2 in dfc),
 // never a crash and never a half-written file.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 
 #include "TestEnv.h"
 #include "driver/Compiler.h"

@@ -1,8 +1,8 @@
 #pragma once
-// Helpers for end-to-end tests: a scratch folder per test and the dataset path.
+// Helpers for end-to-end tests: a scratch folder per test, the dataset path
+// and running the dfc binary.
 #include <sys/wait.h>
 
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -31,19 +31,18 @@ class ScratchDir {
 };
 
 struct CommandResult {
-  int status = -1;  // exit status; -1 if killed by a signal
-  std::string output;
+  int status = -1;     // exit status; -1 if dfc did not run or exit normally
+  std::string output;  // stdout and stderr together
 };
 
-// Runs the built dfc with `args` (shell words), stdout and stderr together.
 inline CommandResult runDfc(const std::string& args) {
-  std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc " + args + " 2>&1";
+  const std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc " + args + " 2>&1";
   CommandResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
+  if (!pipe) return r;
   char buf[4096];
   while (size_t n = fread(buf, 1, sizeof buf, pipe)) r.output.append(buf, n);
-  int raw = pclose(pipe);
+  const int raw = pclose(pipe);
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return r;
 }

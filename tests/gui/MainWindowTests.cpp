@@ -30,6 +30,14 @@ studio::DocumentLoaders fakeLoaders(const std::string& tracePath) {
   return loaders;
 }
 
+// Opens tiny.pef (and, through the fake store, its trace) and waits for the window to be idle.
+void openAndWait(studio::MainWindow& window, const QTemporaryDir& dir) {
+  window.show();
+  QSignalSpy idle(&window, &studio::MainWindow::idle);
+  window.openPef(dir.filePath(QStringLiteral("tiny.pef")));
+  for (int i = 0; i < 100 && (window.isBusy() || idle.isEmpty()); ++i) idle.wait(100);
+}
+
 }  // namespace
 
 TEST_CASE("MainWindow opens a PEF, finds its run's trace and shows both", "[gui][app]") {
@@ -38,10 +46,7 @@ TEST_CASE("MainWindow opens a PEF, finds its run's trace and shows both", "[gui]
   const QString trace = dir.filePath(QStringLiteral("run.json"));
   QFile(trace).open(QIODevice::WriteOnly);  // the store's trace path must exist
   studio::MainWindow window(fakeLoaders(trace.toStdString()));
-  window.show();
-  QSignalSpy idle(&window, &studio::MainWindow::idle);
-  window.openPef(dir.filePath(QStringLiteral("tiny.pef")));
-  for (int i = 0; i < 100 && (window.isBusy() || idle.isEmpty()); ++i) idle.wait(100);
+  openAndWait(window, dir);
   REQUIRE(!window.isBusy());
   CHECK(window.graphView()->hasLayout());
   CHECK(window.timelineView()->data().sliceCount == guitest::kModelSlices + 5);
@@ -77,4 +82,48 @@ TEST_CASE("MainWindow reports a broken file instead of crashing", "[gui][app]") 
   CHECK(!window.isBusy());
   window.openFile(QStringLiteral("/nowhere/trace.json"));  // no trace reader: error, no crash
   REQUIRE(failed.wait(5000));
+}
+
+TEST_CASE("The shared selection links timeline slices, graph nodes and the graph outline", "[gui][app]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  const QString trace = dir.filePath(QStringLiteral("run.json"));
+  QFile(trace).open(QIODevice::WriteOnly);
+  studio::MainWindow window(fakeLoaders(trace.toStdString()));
+  openAndWait(window, dir);
+  REQUIRE(!window.isBusy());
+  auto* timeline = window.timelineView();
+  auto* selection = window.selection();
+  REQUIRE(timeline->selectionState() == selection);
+  const auto& rows = timeline->data().rows;
+  const auto model =
+      std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.name == QStringLiteral("model"); });
+  REQUIRE(model != rows.end());
+  const int modelRow = static_cast<int>(model - rows.begin());
+
+  // A section call on the timeline (call 4: section_id 4 % 3 = 1) outlines section 1 in the graph.
+  timeline->selectSlice({modelRow, 4});
+  CHECK(selection->section() == 1);
+  CHECK(window.graphView()->highlightedSection() == 1);
+  // The selection, set from anywhere (the schedule, a script), drives the graph too.
+  selection->selectSection(2);
+  CHECK(window.graphView()->highlightedSection() == 2);
+  // A slice with no section (the "layers" row's parent) clears it.
+  const auto layers =
+      std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.name == QStringLiteral("layers"); });
+  REQUIRE(layers != rows.end());
+  timeline->selectSlice({static_cast<int>(layers - rows.begin()), 0});
+  CHECK(selection->section() == -1);
+  CHECK(window.graphView()->highlightedSection() == -1);
+  // A node picked in the graph selects its section (layer2/matmul is in s1, hypersection hs0).
+  window.graphView()->selectNode(2);
+  CHECK(selection->section() == window.graphView()->nodeDetails(2).section);
+  CHECK(selection->section() >= 0);
+  CHECK(window.graphView()->highlightedSection() == selection->section());
+
+  // A range selected on the timeline lands in the shared state and its summary in the details.
+  timeline->selectRange(1000.0, 1100.0);
+  REQUIRE(selection->timeRange());
+  CHECK(selection->timeRange()->startUs == 1000.0);
+  CHECK(window.detailsPane()->toPlainText().contains(QStringLiteral("wall")));
 }

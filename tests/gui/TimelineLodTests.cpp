@@ -64,16 +64,16 @@ TEST_CASE("Zoomed out, the view walks blocks, not every slice, and still shows t
   CHECK(stats.drawn == 1);  // the long slice keeps its colour and box
 }
 
-TEST_CASE("A range selection counts the slices in it and sums their clipped durations", "[gui][timeline]") {
+TEST_CASE("A range selection counts the slices in it and their clipped wall time", "[gui][timeline]") {
   const TimelineData data = buildTimelineData(denseTrace());
   // [0, 30) us holds slices at 0,3,...,27: 10 slices of 1 us.
   RangeSummary r = summarizeRange(data, 0.0, 30.0);
   CHECK(r.slices == 10);
-  CHECK(r.totalUs == Approx(10.0));
+  CHECK(r.wallUs == Approx(10.0));
   // Half of the long slice.
   r = summarizeRange(data, 42500.0, 50000.0);
   CHECK(r.slices == 1);
-  CHECK(r.totalUs == Approx(2500.0));
+  CHECK(r.wallUs == Approx(2500.0));
 
   guitest::ensureApp();
   TimelineView view;
@@ -94,7 +94,7 @@ TEST_CASE("A range selection counts the slices in it and sums their clipped dura
   REQUIRE(spy.count() >= 1);
   const auto range = qvariant_cast<RangeSummary>(spy.last().at(0));
   CHECK(range.slices == 10);
-  CHECK(range.totalUs == Approx(10.0).epsilon(0.05));
+  CHECK(range.wallUs == Approx(10.0).epsilon(0.05));
   REQUIRE(view.selectedRange());
   QSignalSpy cleared(&view, &TimelineView::rangeCleared);
   QTest::keyClick(&view, Qt::Key_Escape);

@@ -34,6 +34,7 @@ class GraphView : public QGraphicsView {
   void clear();
   // Draws a thick border around the nodes of one section (-1: none).
   void highlightSection(int sectionId);
+  int highlightedSection() const { return m_highlighted; }
 
   // Folding (needs setModel). Each call relays out what is then shown.
   bool isCollapsed(const QString& scope) const { return m_data.collapsedScopes.count(scope) > 0; }

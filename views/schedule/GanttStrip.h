@@ -1,7 +1,7 @@
 #pragma once
 // The section calls of one step in schedule order, one box per call, its
 // width the call's latency (measured mean if known, else estimated), coloured
-// forward / backward / optimizer. Custom painted: a step can have thousands
+// by role (schedule/RoleStyle.h). Custom painted: a step can have thousands
 // of calls. Hover shows the call; click selects its section.
 #include <QWidget>
 
@@ -16,7 +16,7 @@ class GanttStrip : public QWidget {
   explicit GanttStrip(QWidget* parent = nullptr);
   void setData(const ScheduleData* data);  // not owned; must outlive the strip or be reset
   void setSelectedSection(int sectionId);
-  static QColor typeColor(const QString& type);
+  static QColor typeColor(const QString& type);  // a role name's colour
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
 

@@ -92,100 +92,118 @@ TimelineData buildTimelineData(const profile::Trace& trace) {
 }
 
 TimelineData buildTimelineData(profile::CompactTrace compact) {
-  TimelineData data;
-  auto shared = std::make_shared<const profile::CompactTrace>(std::move(compact));
-  data.trace = shared;
-  const profile::CompactTrace& trace = *shared;
-  const auto& events = trace.events;
+  auto trace = std::make_shared<const profile::CompactTrace>(std::move(compact));
+  return buildTimelineData(std::make_shared<const profile::TraceIndex>(std::move(trace)));
+}
 
-  std::vector<QRgb> colorOf(trace.strings.size(), 0);
-  std::vector<bool> colorKnown(trace.strings.size(), false);
-  auto colorFor = [&](uint32_t key) {
-    if (!colorKnown[key]) {
-      colorOf[key] = sliceColor(trace.string(key));
-      colorKnown[key] = true;
-    }
-    return colorOf[key];
-  };
+namespace {
 
-  std::set<int64_t> pids;
-  for (const auto& t : trace.threads) pids.insert(t.pid);
-  for (const auto& c : trace.counters) pids.insert(c.pid);
+class TimelineBuilder {
+ public:
+  explicit TimelineBuilder(std::shared_ptr<const profile::TraceIndex> index)
+      : m_index(*index),
+        m_trace(index->trace()),
+        m_colorOf(m_trace.strings.size(), 0),
+        m_colorKnown(m_trace.strings.size(), false) {
+    m_data.trace = index->sharedTrace();
+    m_data.index = std::move(index);
+    std::set<int64_t> pids;
+    for (const auto& t : m_trace.threads) pids.insert(t.pid);
+    for (const auto& c : m_trace.counters) pids.insert(c.pid);
+    m_singleProcess = pids.size() <= 1;
+  }
+
+  TimelineData build() {
+    for (uint32_t thread = 0; thread < m_index.rowCount(); ++thread)
+      if (m_index.rowEnd(thread) > m_index.rowBegin(thread)) addRow(thread);
+    for (const profile::CounterSeries& series : m_trace.counters)
+      if (!series.ts.empty()) addCounter(series);
+    std::stable_sort(m_data.rows.begin(), m_data.rows.end(), [](const TimelineRow& a, const TimelineRow& b) {
+      if (a.pid != b.pid) return a.pid < b.pid;
+      if (a.sortIndex != b.sortIndex) return a.sortIndex < b.sortIndex;
+      return a.tid < b.tid;
+    });
+    const double span = m_data.endUs - m_data.startUs;
+    for (TimelineRow& row : m_data.rows) buildLods(row, span);
+    return std::move(m_data);
+  }
+
+ private:
   // With one process the row label is the thread name alone; with several, "process: thread".
-  const bool singleProcess = pids.size() <= 1;
-  auto processName = [&](int64_t pid) {
-    const auto it = trace.processNames.find(pid);
-    return it != trace.processNames.end() ? QString::fromStdString(it->second) : QStringLiteral("pid %1").arg(pid);
-  };
+  QString processName(int64_t pid) const {
+    const auto it = m_trace.processNames.find(pid);
+    return it != m_trace.processNames.end() ? QString::fromStdString(it->second) : QStringLiteral("pid %1").arg(pid);
+  }
 
-  bool first = true;
-  size_t begin = 0;
-  while (begin < events.size()) {
-    const uint32_t thread = events[begin].thread;
-    size_t end = begin;
-    while (end < events.size() && events[end].thread == thread) ++end;
-    const auto key = std::make_pair(trace.threads[thread].pid, trace.threads[thread].tid);
+  QRgb colorFor(uint32_t key) {
+    if (!m_colorKnown[key]) {
+      m_colorOf[key] = sliceColor(m_trace.string(key));
+      m_colorKnown[key] = true;
+    }
+    return m_colorOf[key];
+  }
+
+  void noteTime(double start, double end) {
+    m_data.startUs = m_first ? start : std::min(m_data.startUs, start);
+    m_data.endUs = m_first ? end : std::max(m_data.endUs, end);
+    m_first = false;
+  }
+
+  void nameRow(TimelineRow& row) const {
+    const auto key = std::make_pair(row.pid, row.tid);
+    const auto sortIt = m_trace.threadSortIndex.find(key);
+    row.sortIndex = sortIt != m_trace.threadSortIndex.end() ? sortIt->second : row.tid;
+    const auto threadIt = m_trace.threadNames.find(key);
+    row.processName = processName(row.pid);
+    const QString threadName = threadIt != m_trace.threadNames.end() ? QString::fromStdString(threadIt->second)
+                                                                     : QStringLiteral("tid %1").arg(row.tid);
+    row.name = m_singleProcess ? threadName : row.processName + QStringLiteral(": ") + threadName;
+  }
+
+  // Events arrive sorted by (ts, longer first): parents before children, and
+  // the index has given each slice its depth.
+  void addRow(uint32_t thread) {
     TimelineRow row;
-    row.pid = key.first;
-    row.tid = key.second;
-    const auto sortIt = trace.threadSortIndex.find(key);
-    row.sortIndex = sortIt != trace.threadSortIndex.end() ? sortIt->second : key.second;
-    const auto threadIt = trace.threadNames.find(key);
-    const QString process = processName(key.first);
-    const QString threadName = threadIt != trace.threadNames.end() ? QString::fromStdString(threadIt->second)
-                                                                  : QStringLiteral("tid %1").arg(key.second);
-    row.name = singleProcess ? threadName : process + QStringLiteral(": ") + threadName;
-    row.processName = process;
-
-    const size_t n = end - begin;
-    row.starts.reserve(n);
-    row.durations.reserve(n);
-    row.depths.reserve(n);
-    row.events.reserve(n);
-    row.colors.reserve(n);
-    // Events arrive sorted by (ts, longer first): parents before children.
-    std::vector<double> openEnds;  // end times of the enclosing slices
-    for (size_t idx = begin; idx < end; ++idx) {
-      const profile::CompactEvent& ev = events[idx];
+    row.pid = m_trace.threads[thread].pid;
+    row.tid = m_trace.threads[thread].tid;
+    row.thread = thread;
+    nameRow(row);
+    const uint32_t begin = m_index.rowBegin(thread), end = m_index.rowEnd(thread);
+    row.starts.reserve(end - begin);
+    row.durations.reserve(end - begin);
+    row.depths.reserve(end - begin);
+    row.events.reserve(end - begin);
+    row.colors.reserve(end - begin);
+    for (uint32_t idx = begin; idx < end; ++idx) {
+      const profile::CompactEvent& ev = m_trace.events[idx];
       if (ev.ph == 'i') {
         row.instants.push_back(ev.ts);
-        row.instantEvents.push_back(static_cast<uint32_t>(idx));
+        row.instantEvents.push_back(idx);
         continue;
       }
-      const double dur = std::max(0.0, ev.dur);
-      const double stop = ev.ts + dur;
-      while (!openEnds.empty() && openEnds.back() <= ev.ts) openEnds.pop_back();
-      const auto depth = static_cast<uint16_t>(std::min<size_t>(openEnds.size(), 65535));
-      openEnds.push_back(stop);
+      const uint16_t depth = m_index.depth(idx);
       if (row.laneSlices.size() <= depth) row.laneSlices.resize(depth + 1u);
       row.laneSlices[depth].push_back(static_cast<uint32_t>(row.starts.size()));
       row.starts.push_back(ev.ts);
-      row.durations.push_back(dur);
+      row.durations.push_back(ev.dur);
       row.depths.push_back(depth);
-      row.events.push_back(static_cast<uint32_t>(idx));
+      row.events.push_back(idx);
       row.colors.push_back(colorFor(ev.colorKey));
       row.depthCount = std::max(row.depthCount, depth + 1);
-      row.maxDurationUs = std::max(row.maxDurationUs, dur);
-      data.startUs = first ? ev.ts : std::min(data.startUs, ev.ts);
-      data.endUs = first ? stop : std::max(data.endUs, stop);
-      first = false;
+      row.maxDurationUs = std::max(row.maxDurationUs, ev.dur);
+      noteTime(ev.ts, ev.ts + ev.dur);
     }
-    for (double t : row.instants) {
-      data.startUs = first ? t : std::min(data.startUs, t);
-      data.endUs = first ? t : std::max(data.endUs, t);
-      first = false;
-    }
+    for (double t : row.instants) noteTime(t, t);
     if (row.laneSlices.empty()) row.laneSlices.resize(1);
-    data.sliceCount += row.size();
-    data.rows.push_back(std::move(row));
-    begin = end;
+    m_data.sliceCount += row.size();
+    m_data.rows.push_back(std::move(row));
   }
-  for (const profile::CounterSeries& series : trace.counters) {
-    if (series.ts.empty()) continue;
+
+  void addCounter(const profile::CounterSeries& series) {
     TimelineCounter counter;
     counter.pid = series.pid;
     const QString name = QString::fromStdString(series.name);
-    counter.name = singleProcess ? name : processName(series.pid) + QStringLiteral(": ") + name;
+    counter.name = m_singleProcess ? name : processName(series.pid) + QStringLiteral(": ") + name;
     // Samples sorted by time; files from other tools may not be.
     std::vector<size_t> order(series.ts.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -197,43 +215,41 @@ TimelineData buildTimelineData(profile::CompactTrace compact) {
       counter.values.push_back(series.values[i]);
       counter.minValue = std::min(counter.minValue, series.values[i]);
       counter.maxValue = std::max(counter.maxValue, series.values[i]);
-      data.startUs = first ? series.ts[i] : std::min(data.startUs, series.ts[i]);
-      data.endUs = first ? series.ts[i] : std::max(data.endUs, series.ts[i]);
-      first = false;
+      noteTime(series.ts[i], series.ts[i]);
     }
-    data.counters.push_back(std::move(counter));
+    m_data.counters.push_back(std::move(counter));
   }
-  std::stable_sort(data.rows.begin(), data.rows.end(), [](const TimelineRow& a, const TimelineRow& b) {
-    if (a.pid != b.pid) return a.pid < b.pid;
-    if (a.sortIndex != b.sortIndex) return a.sortIndex < b.sortIndex;
-    return a.tid < b.tid;
-  });
-  const double span = data.endUs - data.startUs;
-  for (TimelineRow& row : data.rows) buildLods(row, span);
-  return data;
+
+  const profile::TraceIndex& m_index;
+  const profile::CompactTrace& m_trace;
+  TimelineData m_data;
+  std::vector<QRgb> m_colorOf;
+  std::vector<bool> m_colorKnown;
+  bool m_singleProcess = true;
+  bool m_first = true;
+};
+
+}  // namespace
+
+TimelineData buildTimelineData(std::shared_ptr<const profile::TraceIndex> index) {
+  return TimelineBuilder(std::move(index)).build();
 }
 
 RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow, int lastRow) {
   RangeSummary summary;
   summary.startUs = std::min(startUs, endUs);
   summary.endUs = std::max(startUs, endUs);
+  if (!data.index) return summary;
   const int rows = static_cast<int>(data.rows.size());
   if (lastRow < 0 || lastRow >= rows) lastRow = rows - 1;
-  for (int r = std::max(0, firstRow); r <= lastRow; ++r) {
-    const TimelineRow& row = data.rows[static_cast<size_t>(r)];
-    for (const auto& lane : row.laneSlices) {
-      // Within a lane slices do not overlap, so ends ascend with starts.
-      auto it = std::lower_bound(lane.begin(), lane.end(), summary.startUs, [&](uint32_t i, double t) {
-        return row.starts[i] + row.durations[i] <= t;
-      });
-      for (; it != lane.end() && row.starts[*it] < summary.endUs; ++it) {
-        const double s = std::max(row.starts[*it], summary.startUs);
-        const double e = std::min(row.starts[*it] + row.durations[*it], summary.endUs);
-        ++summary.slices;
-        summary.totalUs += std::max(0.0, e - s);
-      }
-    }
-  }
+  std::vector<uint32_t> threads;
+  for (int r = std::max(0, firstRow); r <= lastRow; ++r) threads.push_back(data.rows[static_cast<size_t>(r)].thread);
+  if (threads.empty()) return summary;  // no rows: nothing, not "every row"
+  profile::Aggregate aggregate = data.index->aggregate(summary.startUs, summary.endUs, threads);
+  summary.slices = aggregate.total.count;
+  summary.wallUs = aggregate.total.wallUs;
+  summary.selfUs = aggregate.total.selfUs;
+  summary.byName = std::move(aggregate.groups);
   return summary;
 }
 

@@ -14,6 +14,7 @@
 
 #include "profile/CompactTrace.h"
 #include "profile/Trace.h"
+#include "profile/TraceIndex.h"
 
 namespace dfc::views {
 
@@ -35,6 +36,7 @@ struct TimelineLod {
 struct TimelineRow {
   int64_t pid = 0;
   int64_t tid = 0;
+  uint32_t thread = 0;          // the trace's (and its index's) row
   QString name;                 // thread name, or "process: thread" when several processes
   QString processName;
   int64_t sortIndex = 0;
@@ -65,6 +67,7 @@ struct TimelineCounter {
 
 struct TimelineData {
   std::shared_ptr<const profile::CompactTrace> trace;
+  std::shared_ptr<const profile::TraceIndex> index;  // nesting, search, range aggregation
   std::vector<TimelineRow> rows;  // display order
   std::vector<TimelineCounter> counters;
   double startUs = 0;             // earliest slice start
@@ -73,19 +76,24 @@ struct TimelineData {
   bool empty() const { return sliceCount == 0 && counters.empty() && rows.empty(); }
 };
 
-// Groups slices into rows ordered by (pid, thread sort index, tid) and
-// assigns depths by nesting. Overlaps that do not nest (others' files) are
-// put one lane deeper rather than dropped.
-TimelineData buildTimelineData(profile::CompactTrace trace);
+// Groups slices into rows ordered by (pid, thread sort index, tid), with the
+// nesting depths of the trace index. Overlaps that do not nest (others'
+// files) are put one lane deeper rather than dropped.
+TimelineData buildTimelineData(std::shared_ptr<const profile::TraceIndex> index);
+TimelineData buildTimelineData(profile::CompactTrace trace);  // builds the index too
 TimelineData buildTimelineData(const profile::Trace& trace);
 
-// What a range selection covers: slices of rows [firstRow, lastRow] that
-// overlap [startUs, endUs], and the sum of their durations clipped to the range.
+// What a range selection covers on rows [firstRow, lastRow] (-1: to the last
+// row), from TraceIndex::aggregate: slices taking part, the wall time in which
+// some of those rows is busy (nested slices count once), the summed self time
+// and the same per name, longest wall first.
 struct RangeSummary {
   double startUs = 0;
   double endUs = 0;
   size_t slices = 0;
-  double totalUs = 0;
+  double wallUs = 0;
+  double selfUs = 0;
+  std::vector<profile::AggregateGroup> byName;
 };
 RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow = 0,
                             int lastRow = -1);

@@ -1,6 +1,6 @@
-// TimelineView's painting: cull each lane by binary search, pick the row's
-// level of detail for the current zoom, fold what is still narrower than
-// kFoldPx, draw. Kept apart from input handling to keep files short.
+// TimelineView's painting: each visible track paints itself (SliceTrack,
+// CounterTrack), then the selected range and the ruler go on top. Kept apart
+// from input handling to keep files short.
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -35,8 +35,6 @@ QString tickLabel(double us, double stepUs) {
   return QStringLiteral("%1 %2").arg(us / unit, 0, 'f', decimals).arg(suffix);
 }
 
-const QColor kFoldColor(0x8a, 0x8f, 0xa0);
-
 }  // namespace
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -49,174 +47,17 @@ void TimelineView::paintEvent(QPaintEvent*) {
     painter.drawText(rect(), Qt::AlignCenter, tr("Open a trace to see the run's timeline"));
     return;
   }
-  for (size_t r = 0; r < m_data.rows.size(); ++r) {
-    const int top = rowTop(static_cast<int>(r));
-    const int bottom = top + m_data.rows[r].depthCount * kLaneHeight;
-    if (bottom < kRulerHeight || top > height()) continue;
-    paintRow(painter, static_cast<int>(r), top);
-  }
-  for (size_t c = 0; c < m_data.counters.size(); ++c) {
-    const int top = counterTop(c);
-    if (top + kCounterHeight < kRulerHeight || top > height()) continue;
-    paintCounter(painter, m_data.counters[c], top);
+  const TimelineViewport view = viewport();
+  for (size_t t = 0; t < m_tracks.size(); ++t) {
+    const int top = rowTop(static_cast<int>(t));
+    if (top + m_tracks[t]->height() < kRulerHeight || top > height()) continue;
+    TrackPaintState state{view, m_stats, std::nullopt, std::nullopt};
+    if (m_hovered && m_hovered->row == static_cast<int>(t)) state.hovered = m_hovered->index;
+    if (m_selected && m_selected->row == static_cast<int>(t)) state.selected = m_selected->index;
+    m_tracks[t]->paint(painter, state, top);
   }
   paintRange(painter);
   paintRuler(painter);
-}
-
-void TimelineView::paintRow(QPainter& painter, int rowIndex, int top) {
-  const TimelineRow& row = m_data.rows[static_cast<size_t>(rowIndex)];
-  const int rowHeight = row.depthCount * kLaneHeight;
-  painter.setClipping(false);
-  painter.setPen(QColor(0xdd, 0xdd, 0xe2));
-  painter.drawLine(0, top + rowHeight + kRowGap / 2, width(), top + rowHeight + kRowGap / 2);
-  painter.setPen(QColor(0x30, 0x30, 0x38));
-  const QRect labelRect(6, top, kLabelWidth - 10, kLaneHeight);
-  painter.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft,
-                   painter.fontMetrics().elidedText(row.name, Qt::ElideMiddle, labelRect.width()));
-
-  painter.setClipRect(QRect(kLabelWidth, kRulerHeight, width() - kLabelWidth, height() - kRulerHeight));
-  const double t0 = m_viewStart;
-  const double t1 = m_viewStart + m_viewDuration;
-  const double scale = pxPerUs();
-  const double left = kLabelWidth;
-  const double right = width();
-  const QFontMetrics metrics = painter.fontMetrics();
-  const profile::CompactTrace& trace = *m_data.trace;
-  // The coarsest precomputed level whose merged runs are narrower than a fold.
-  const TimelineLod* lod = row.lodFor(kFoldPx / scale);
-
-  for (size_t lane = 0; lane < row.laneSlices.size(); ++lane) {
-    const double y = top + static_cast<double>(lane) * kLaneHeight;
-    // One pending fold: consecutive narrow items merge into one block.
-    double foldX0 = 0, foldX1 = -1;
-    size_t foldCount = 0;
-    auto flush = [&] {
-      if (foldCount == 0) return;
-      painter.fillRect(QRectF(foldX0, y, std::max(foldX1 - foldX0, 1.0), kLaneHeight - 2), kFoldColor);
-      ++m_stats.blocks;
-      foldCount = 0;
-    };
-    auto visit = [&](double start, double end, size_t sliceCount, size_t slice) {
-      ++m_stats.visited;
-      const double x0 = std::max(left - 1, left + (start - t0) * scale);
-      const double x1 = std::min(right + 1, left + (end - t0) * scale);
-      if (x1 - x0 < kFoldPx || sliceCount > 1) {
-        if (foldCount > 0 && x0 > foldX1 + 1) flush();
-        if (foldCount == 0) foldX0 = x0;
-        foldX1 = std::max(foldX1, x1);
-        foldCount += sliceCount;
-        m_stats.folded += sliceCount;
-        return;
-      }
-      flush();
-      const QRectF box(x0, y, x1 - x0, kLaneHeight - 2);
-      const QColor fill = QColor::fromRgb(row.colors[slice]);
-      const bool hovered = m_hovered && m_hovered->row == rowIndex && m_hovered->index == slice;
-      painter.fillRect(box, hovered ? fill.lighter(115) : fill);
-      ++m_stats.drawn;
-      if (box.width() > 24) {
-        const std::string_view name = trace.string(trace.events[row.events[slice]].name);
-        painter.setPen(QColor(0x10, 0x10, 0x10));
-        const QRectF textBox = box.adjusted(3, 0, -3, 0);
-        painter.drawText(textBox, Qt::AlignVCenter | Qt::AlignLeft,
-                         metrics.elidedText(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())),
-                                            Qt::ElideRight, static_cast<int>(textBox.width())));
-      }
-    };
-    const auto& slices = row.laneSlices[lane];
-    if (lod) {
-      const auto& items = lod->lanes[lane];
-      auto it = std::lower_bound(items.begin(), items.end(), t0,
-                                 [](const TimelineLodItem& item, double t) { return item.end < t; });
-      for (; it != items.end() && it->start <= t1; ++it)
-        visit(it->start, it->end, it->count, it->count == 1 ? slices[it->first] : 0);
-    } else {
-      // Lanes never overlap, so ends ascend: binary search on the end.
-      auto it = std::lower_bound(slices.begin(), slices.end(), t0,
-                                 [&](uint32_t i, double t) { return row.starts[i] + row.durations[i] < t; });
-      for (; it != slices.end() && row.starts[*it] <= t1; ++it)
-        visit(row.starts[*it], row.starts[*it] + row.durations[*it], 1, *it);
-    }
-    flush();
-  }
-  paintInstants(painter, row, top);
-
-  if (m_selected && m_selected->row == rowIndex) {
-    painter.setPen(QPen(QColor(0x10, 0x10, 0x10), 2));
-    painter.setBrush(Qt::NoBrush);
-    painter.drawRect(sliceRect(rowIndex, m_selected->index).adjusted(-1, -1, 1, 1));
-  }
-  painter.setClipping(false);
-}
-
-// Instants as short dark ticks with a small head; at most one per pixel.
-void TimelineView::paintInstants(QPainter& painter, const TimelineRow& row, int top) {
-  if (row.instants.empty()) return;
-  const double t0 = m_viewStart;
-  const double t1 = m_viewStart + m_viewDuration;
-  auto it = std::lower_bound(row.instants.begin(), row.instants.end(), t0);
-  int lastX = -1;
-  painter.setPen(QPen(QColor(0x30, 0x30, 0x50), 1));
-  painter.setBrush(QColor(0x30, 0x30, 0x50));
-  for (; it != row.instants.end() && *it <= t1; ++it) {
-    const int x = static_cast<int>(xAt(*it));
-    if (x == lastX) continue;
-    lastX = x;
-    painter.drawLine(x, top, x, top + kLaneHeight - 2);
-    painter.drawPolygon(QPolygon({QPoint(x - 3, top), QPoint(x + 3, top), QPoint(x, top + 4)}));
-  }
-}
-
-// A counter as a stepped line over its own row, with its range in the label.
-void TimelineView::paintCounter(QPainter& painter, const TimelineCounter& counter, int top) {
-  painter.setClipping(false);
-  painter.setPen(QColor(0xdd, 0xdd, 0xe2));
-  painter.drawLine(0, top + kCounterHeight + kRowGap / 2, width(), top + kCounterHeight + kRowGap / 2);
-  painter.setPen(QColor(0x30, 0x30, 0x38));
-  painter.drawText(QRect(6, top, kLabelWidth - 10, kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                   painter.fontMetrics().elidedText(counter.name, Qt::ElideMiddle, kLabelWidth - 10));
-  painter.setPen(QColor(0x70, 0x70, 0x78));
-  painter.drawText(QRect(6, top + kLaneHeight, kLabelWidth - 10, kLaneHeight), Qt::AlignVCenter | Qt::AlignLeft,
-                   QStringLiteral("%1 … %2").arg(counter.minValue, 0, 'g', 4).arg(counter.maxValue, 0, 'g', 4));
-  painter.setClipRect(QRect(kLabelWidth, kRulerHeight, width() - kLabelWidth, height() - kRulerHeight));
-  const double span = counter.maxValue - counter.minValue;
-  auto yOf = [&](double v) {
-    const double f = span > 0 ? (v - counter.minValue) / span : 0.5;
-    return top + kCounterHeight - 2 - f * (kCounterHeight - 4);
-  };
-  // From the sample before the view to the one after it; one point per pixel column.
-  auto it = std::lower_bound(counter.ts.begin(), counter.ts.end(), m_viewStart);
-  size_t i = static_cast<size_t>(it - counter.ts.begin());
-  if (i > 0) --i;
-  // A stepped polyline; samples sharing a pixel column keep only their range.
-  QPolygonF line;
-  int column = std::numeric_limits<int>::min();
-  double columnMin = 0, columnMax = 0, lastY = 0;
-  auto flushColumn = [&] {
-    if (column == std::numeric_limits<int>::min()) return;
-    line << QPointF(column, columnMin) << QPointF(column, columnMax) << QPointF(column, lastY);
-  };
-  for (; i < counter.ts.size(); ++i) {
-    const double x = xAt(counter.ts[i]);
-    const double y = yOf(counter.values[i]);
-    const int col = static_cast<int>(std::floor(x));
-    if (col != column) {
-      flushColumn();
-      if (column != std::numeric_limits<int>::min()) line << QPointF(col, lastY);  // hold until the next sample
-      column = col;
-      columnMin = columnMax = y;
-    }
-    columnMin = std::min(columnMin, y);
-    columnMax = std::max(columnMax, y);
-    lastY = y;
-    if (x > width()) break;
-  }
-  flushColumn();
-  if (!line.isEmpty()) line << QPointF(std::max(line.last().x(), static_cast<double>(width())), lastY);
-  painter.setPen(QPen(QColor(0x2a, 0x6f, 0xc9), 1.5));
-  painter.drawPolyline(line);
-  painter.setClipping(false);
 }
 
 void TimelineView::paintRange(QPainter& painter) {
@@ -230,8 +71,8 @@ void TimelineView::paintRange(QPainter& painter) {
     painter.drawLine(QPointF(x0, kRulerHeight), QPointF(x0, height()));
     painter.drawLine(QPointF(x1, kRulerHeight), QPointF(x1, height()));
   }
-  const QString text = tr("%n slice(s), total %1 in %2", nullptr, static_cast<int>(m_range->slices))
-                           .arg(formatDuration(m_range->totalUs), formatDuration(m_range->endUs - m_range->startUs));
+  const QString text = tr("%n slice(s), wall %1 in %2", nullptr, static_cast<int>(m_range->slices))
+                           .arg(formatDuration(m_range->wallUs), formatDuration(m_range->endUs - m_range->startUs));
   const QFontMetrics metrics = painter.fontMetrics();
   const int w = metrics.horizontalAdvance(text) + 16;
   const double boxX = std::clamp(x0 + 4, static_cast<double>(kLabelWidth + 4), static_cast<double>(width() - w - 4));
@@ -264,6 +105,32 @@ void TimelineView::paintRuler(QPainter& painter) {
     painter.setPen(QColor(0x40, 0x40, 0x48));
     painter.drawText(QPointF(x + 3, kRulerHeight - 9), tickLabel(rel, step));
   }
+}
+
+QString TimelineView::rangeSummaryHtml(const RangeSummary& range) {
+  constexpr size_t kNames = 15;
+  QString html =
+      QStringLiteral("<h3>%1</h3><p>").arg(tr("Range of %1").arg(formatDuration(range.endUs - range.startUs)));
+  html += tr("%n slice(s); rows busy (wall) %1, self time %2", nullptr, static_cast<int>(range.slices))
+              .arg(formatDuration(range.wallUs), formatDuration(range.selfUs))
+              .toHtmlEscaped();
+  html += QStringLiteral(
+              "</p><table cellspacing=\"6\"><tr><th "
+              "align=\"left\">%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+              .arg(tr("name"), tr("count"), tr("wall"), tr("self"), tr("mean"));
+  for (size_t i = 0; i < std::min(kNames, range.byName.size()); ++i) {
+    const profile::AggregateGroup& g = range.byName[i];
+    html += QStringLiteral(
+                "<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
+                "<td align=\"right\">%4</td><td align=\"right\">%5</td></tr>")
+                .arg(QString::fromStdString(g.key).toHtmlEscaped())
+                .arg(g.count)
+                .arg(formatDuration(g.wallUs), formatDuration(g.selfUs), formatDuration(g.meanUs()));
+  }
+  html += QStringLiteral("</table>");
+  if (range.byName.size() > kNames)
+    html += tr("<p>%n more name(s)</p>", nullptr, static_cast<int>(range.byName.size() - kNames));
+  return html;
 }
 
 }  // namespace dfc::views

@@ -9,6 +9,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "profile/RawArgs.h"
+#include "timeline/CounterTrack.h"
+#include "timeline/SliceTrack.h"
+
 namespace dfc::views {
 namespace {
 
@@ -26,21 +30,43 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setAttribute(Qt::WA_OpaquePaintEvent);
   setMinimumSize(300, 120);
+  setSelectionState(new SelectionState(this));
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setSelectionState(SelectionState* selection) {
+  if (!selection || selection == m_selection) return;
+  if (m_selection) disconnect(m_selection, nullptr, this, nullptr);
+  m_selection = selection;
+  connect(m_selection, &SelectionState::timeRangeChanged, this, &TimelineView::showRange);
+  connect(m_selection, &SelectionState::zoomChanged, this, &TimelineView::showZoom);
+  showRange(m_selection->timeRange());
 }
 
 void TimelineView::setData(TimelineData data) {
   m_data = std::move(data);
   m_selected.reset();
   m_hovered.reset();
-  m_range.reset();
   m_scrollY = 0;
-  m_rowOffsets.clear();
+  m_tracks.clear();
+  m_trackOffsets.clear();
+  for (const TimelineRow& row : m_data.rows) m_tracks.push_back(std::make_unique<SliceTrack>(row, *m_data.trace));
+  for (const TimelineCounter& counter : m_data.counters) m_tracks.push_back(std::make_unique<CounterTrack>(counter));
+  m_search = {};
+  m_rowOfThread.assign(m_data.trace ? m_data.trace->threads.size() : 0, -1);
+  for (size_t r = 0; r < m_data.rows.size(); ++r) m_rowOfThread[m_data.rows[r].thread] = static_cast<int>(r);
   int y = 0;
-  for (const TimelineRow& row : m_data.rows) {
-    m_rowOffsets.push_back(y);
-    y += row.depthCount * kLaneHeight + kRowGap;
+  for (const auto& track : m_tracks) {
+    m_trackOffsets.push_back(y);
+    y += track->height() + kRowGap;
   }
+  // A range or zoom of the previous trace means nothing in this one.
+  m_range.reset();
+  m_selection->clearTimeRange();
+  m_selection->resetZoom();
   zoomToFit();
+  emit dataChanged();
 }
 
 void TimelineView::zoomToFit() {
@@ -66,31 +92,48 @@ void TimelineView::notifyVisibleRange() {
 void TimelineView::selectRange(double startUs, double endUs, int firstRow, int lastRow) {
   m_rangeFirstRow = firstRow;
   m_rangeLastRow = lastRow;
-  m_range = summarizeRange(m_data, startUs, endUs, firstRow, lastRow);
+  const TimeRange range{std::min(startUs, endUs), std::max(startUs, endUs)};
+  if (m_selection->timeRange() == range) {
+    showRange(range);  // only the rows changed: the state has nothing to announce
+  } else {
+    m_selection->setTimeRange(range);
+  }
+}
+
+void TimelineView::clearRange() { m_selection->clearTimeRange(); }
+
+// The selection's range changed (here or elsewhere): summarize it over the
+// rows of the last drag.
+void TimelineView::showRange(std::optional<TimeRange> range) {
+  if (!range) {
+    if (!m_range) return;
+    m_range.reset();
+    update();
+    emit rangeCleared();
+    return;
+  }
+  m_range = summarizeRange(m_data, range->startUs, range->endUs, m_rangeFirstRow, m_rangeLastRow);
   update();
   emit rangeSelected(*m_range);
 }
 
-void TimelineView::clearRange() {
-  if (!m_range) return;
-  m_range.reset();
-  update();
-  emit rangeCleared();
+void TimelineView::showZoom(std::optional<TimeRange> range) {
+  if (range)
+    setVisibleRange(range->startUs, range->durationUs());
+  else
+    zoomToFit();
 }
 
-double TimelineView::plotWidth() const { return std::max(1, width() - kLabelWidth); }
-double TimelineView::pxPerUs() const { return plotWidth() / m_viewDuration; }
-double TimelineView::timeAt(double x) const { return m_viewStart + (x - kLabelWidth) / pxPerUs(); }
-double TimelineView::xAt(double us) const { return kLabelWidth + (us - m_viewStart) * pxPerUs(); }
-int TimelineView::rowTop(int row) const { return kRulerHeight + 4 + m_rowOffsets[static_cast<size_t>(row)] - m_scrollY; }
+TimelineViewport TimelineView::viewport() const { return {m_viewStart, m_viewDuration, width(), height()}; }
+double TimelineView::plotWidth() const { return viewport().plotWidth(); }
+double TimelineView::pxPerUs() const { return viewport().pxPerUs(); }
+double TimelineView::timeAt(double x) const { return viewport().timeAt(x); }
+double TimelineView::xAt(double us) const { return viewport().xAt(us); }
+int TimelineView::rowTop(int row) const {
+  return kRulerHeight + 4 + m_trackOffsets[static_cast<size_t>(row)] - m_scrollY;
+}
 int TimelineView::contentHeight() const {
-  const int rows = m_data.rows.empty() ? 0 : m_rowOffsets.back() + m_data.rows.back().depthCount * kLaneHeight + kRowGap;
-  return rows + static_cast<int>(m_data.counters.size()) * (kCounterHeight + kRowGap);
-}
-
-int TimelineView::counterTop(size_t counter) const {
-  const int rows = m_data.rows.empty() ? 0 : m_rowOffsets.back() + m_data.rows.back().depthCount * kLaneHeight + kRowGap;
-  return kRulerHeight + 4 + rows + static_cast<int>(counter) * (kCounterHeight + kRowGap) - m_scrollY;
+  return m_tracks.empty() ? 0 : m_trackOffsets.back() + m_tracks.back()->height() + kRowGap;
 }
 
 void TimelineView::clampView() {
@@ -102,45 +145,22 @@ void TimelineView::clampView() {
 }
 
 QRectF TimelineView::sliceRect(int row, size_t index) const {
-  const TimelineRow& r = m_data.rows[static_cast<size_t>(row)];
-  const double x0 = xAt(r.starts[index]);
-  const double x1 = xAt(r.starts[index] + r.durations[index]);
-  const int top = rowTop(row) + r.depths[index] * kLaneHeight;
-  return QRectF(x0, top, std::max(x1 - x0, 1.0), kLaneHeight - 2);
+  return m_tracks[static_cast<size_t>(row)]->itemRect(viewport(), index, rowTop(row));
 }
 
 std::optional<TimelineView::SliceRef> TimelineView::sliceAt(QPoint pos) const {
   if (pos.x() < kLabelWidth || pos.y() < kRulerHeight) return std::nullopt;
   const int r = rowAtY(pos.y());
   if (r < 0) return std::nullopt;
-  const TimelineRow& row = m_data.rows[static_cast<size_t>(r)];
-  const auto lane = static_cast<size_t>((pos.y() - rowTop(r)) / kLaneHeight);
-  if (lane >= row.laneSlices.size()) return std::nullopt;
-  const auto& slices = row.laneSlices[lane];
-  const double t = timeAt(pos.x());
-  const double tolerance = 2.0 / pxPerUs();  // narrow slices stay clickable
-  // Slices of one lane never overlap: their ends ascend, so binary search on the end.
-  auto it = std::lower_bound(slices.begin(), slices.end(), t - tolerance,
-                             [&](uint32_t i, double v) { return row.starts[i] + row.durations[i] < v; });
-  std::optional<SliceRef> best;
-  double bestDistance = tolerance;
-  for (; it != slices.end() && row.starts[*it] <= t + tolerance; ++it) {
-    const double start = row.starts[*it];
-    const double end = start + row.durations[*it];
-    const double distance = t < start ? start - t : (t > end ? t - end : 0.0);
-    if (distance <= bestDistance) {
-      best = SliceRef{r, *it};
-      bestDistance = distance;
-      if (distance == 0) break;
-    }
-  }
-  return best;
+  const auto index = m_tracks[static_cast<size_t>(r)]->itemAt(viewport(), pos, rowTop(r));
+  if (!index) return std::nullopt;
+  return SliceRef{r, *index};
 }
 
 int TimelineView::rowAtY(int y) const {
   for (size_t r = 0; r < m_data.rows.size(); ++r) {
     const int top = rowTop(static_cast<int>(r));
-    if (y >= top && y < top + m_data.rows[r].depthCount * kLaneHeight) return static_cast<int>(r);
+    if (y >= top && y < top + m_tracks[r]->height()) return static_cast<int>(r);
   }
   return -1;
 }
@@ -170,6 +190,24 @@ void TimelineView::selectSlice(const SliceRef& ref) {
   m_selected = ref;
   update();
   emit sliceSelected(sliceInfo(ref));
+  publishSection(ref);
+}
+
+// A slice of a section call names its section and hypersection in its args
+// (DESIGN §8); other slices (host phases, others' traces) select none.
+void TimelineView::publishSection(const SliceRef& ref) {
+  int section = -1;
+  QString hypersection;
+  if (ref.row >= 0 && static_cast<size_t>(ref.row) < m_data.rows.size() &&
+      ref.index < m_data.rows[static_cast<size_t>(ref.row)].size()) {
+    const profile::CompactTrace& trace = *m_data.trace;
+    const std::string_view args =
+        trace.argsJson(trace.events[m_data.rows[static_cast<size_t>(ref.row)].events[ref.index]]);
+    if (const auto id = profile::findRawArg(args, "section_id")) section = static_cast<int>(id->number().value_or(-1));
+    if (const auto hs = profile::findRawArg(args, "hypersection"); hs && hs->isString)
+      hypersection = QString::fromStdString(hs->unescaped());
+  }
+  m_selection->selectSection(section, hypersection);
 }
 
 void TimelineView::zoomAround(double x, double factor) {
@@ -269,6 +307,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     m_selected.reset();
     update();
     emit selectionCleared();
+    m_selection->clearSection();
   }
 }
 
@@ -280,8 +319,16 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_S: zoomAround(centre, 1.25); break;
     case Qt::Key_A: panPixels(plotWidth() / 10, 0); break;
     case Qt::Key_D: panPixels(-plotWidth() / 10, 0); break;
+    case Qt::Key_F:  // Perfetto's "focus": zoom to the selected range, remembered for Backspace
+      if (m_range && m_range->endUs > m_range->startUs) m_selection->zoomIn({m_range->startUs, m_range->endUs});
+      break;
+    case Qt::Key_Backspace:
+      m_selection->zoomOut();
+      break;
     case Qt::Key_0:
-    case Qt::Key_Home: zoomToFit(); break;
+    case Qt::Key_Home:
+      m_selection->resetZoom();
+      break;
     case Qt::Key_Escape: clearRange(); break;
     default: QWidget::keyPressEvent(event);
   }

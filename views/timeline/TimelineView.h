@@ -1,43 +1,43 @@
 #pragma once
-// A self-painting timeline: time ruler on top, row labels on the left, slices
-// as coloured boxes by nesting depth. Painting culls to the visible time range
-// by binary search and folds slices narrower than kFoldPx into one block, so
-// a million-slice trace paints as fast as a small one. Wheel (or W/S) zooms
-// around the cursor, drag (or A/D) pans, Shift+wheel scrolls rows, hover
-// shows a tooltip, click selects, right-drag (or Shift+drag) selects a time
-// range and reports its slice count and summed duration. Counter tracks (C
-// events) are drawn as line charts below the slice rows, instants as ticks.
+// A self-painting timeline: time ruler on top, then a stack of tracks (slice
+// rows, then counter series; TimelineTrack.h), labels on the left. Tracks cull
+// to the visible time range by binary search and fold slices narrower than
+// kFoldPx into one block, so a million-slice trace paints as fast as a small
+// one. Wheel (or W/S) zooms around the cursor, drag (or A/D) pans,
+// Shift+wheel scrolls rows, hover shows a tooltip, click selects, right-drag
+// (or Shift+drag) selects a time range and reports what it holds (from the
+// trace index: nested slices count once). F zooms to the selected range,
+// Backspace goes back, 0 or Home shows everything. The selected range, the
+// section of the selected slice and the zoom history live in a
+// SelectionState, which the window shares with the graph.
 #include <QWidget>
+#include <memory>
 #include <optional>
+#include <vector>
 
+#include "selection/SelectionState.h"
 #include "timeline/SliceInfo.h"
 #include "timeline/TimelineData.h"
+#include "timeline/TimelineTrack.h"
 
 namespace dfc::views {
 
-class TimelineView : public QWidget {
+class TimelineView : public QWidget, public TimelineMetrics {
   Q_OBJECT
 
  public:
-  struct PaintStats {
-    size_t visited = 0;   // slices looked at (inside the culled range)
-    size_t drawn = 0;     // boxes drawn, one per slice wide enough
-    size_t folded = 0;    // narrow slices folded into merged blocks
-    size_t blocks = 0;    // merged blocks drawn
-  };
+  using PaintStats = TimelinePaintStats;
   struct SliceRef {
     int row = -1;
     size_t index = 0;
   };
 
-  static constexpr int kLabelWidth = 180;
-  static constexpr int kRulerHeight = 26;
-  static constexpr int kLaneHeight = 18;
-  static constexpr int kRowGap = 8;
-  static constexpr int kCounterHeight = 40;
-  static constexpr double kFoldPx = 2.0;
-
   explicit TimelineView(QWidget* parent = nullptr);
+  ~TimelineView() override;
+
+  // The shared selection (the view makes its own until given one; not owned).
+  void setSelectionState(SelectionState* selection);
+  SelectionState* selectionState() const { return m_selection; }
 
   void setData(TimelineData data);  // shows the whole trace
   const TimelineData& data() const { return m_data; }
@@ -54,10 +54,22 @@ class TimelineView : public QWidget {
   std::optional<SliceRef> selectedSlice() const { return m_selected; }
   void selectSlice(const SliceRef& ref);
 
-  // Range selection over rows [firstRow, lastRow] (-1: to the last row).
+  // Range selection over rows [firstRow, lastRow] (-1: to the last row); the
+  // time range goes into the selection state, the summary comes back from it.
   void selectRange(double startUs, double endUs, int firstRow = 0, int lastRow = -1);
   void clearRange();
   std::optional<RangeSummary> selectedRange() const { return m_range; }
+  // The range's summary and its busiest names as HTML, for a details pane.
+  static QString rangeSummaryHtml(const RangeSummary& range);
+
+  // Search by slice name (the trace index: case-insensitive substring).
+  // findSlices returns how many slices match; showMatch selects the next (or
+  // previous) one in time order after the selected slice, or after the left
+  // edge of the view, and scrolls it into view. False when there is none.
+  size_t findSlices(const QString& text);
+  bool showMatch(bool forward = true);
+  const profile::TraceSearch& search() const { return m_search; }
+  std::optional<SliceRef> sliceOfEvent(uint32_t event) const;
 
   const PaintStats& lastPaintStats() const { return m_stats; }
   QSize sizeHint() const override { return {800, 400}; }
@@ -67,6 +79,7 @@ class TimelineView : public QWidget {
   void selectionCleared();
   void rangeSelected(const dfc::views::RangeSummary& range);
   void rangeCleared();
+  void dataChanged();  // setData was called
   // Emitted whenever zoom or pan changes what is visible (CompareView syncs on it).
   void visibleRangeChanged(double startUs, double durationUs);
 
@@ -81,26 +94,30 @@ class TimelineView : public QWidget {
   bool event(QEvent* event) override;
 
  private:
+  TimelineViewport viewport() const;
   double plotWidth() const;
   double pxPerUs() const;
   double timeAt(double x) const;
   double xAt(double us) const;
-  int rowTop(int row) const;  // widget y of a row's first lane
+  int rowTop(int row) const;  // widget y of a track (slice rows first, then counters)
   int contentHeight() const;
   void zoomAround(double x, double factor);
   void panPixels(double dx, double dy);
   void clampView();
-  void paintRow(QPainter& painter, int rowIndex, int top);
   void paintRuler(QPainter& painter);
-  void paintInstants(QPainter& painter, const TimelineRow& row, int top);
-  void paintCounter(QPainter& painter, const TimelineCounter& counter, int top);
   void paintRange(QPainter& painter);
-  int rowAtY(int y) const;  // -1 if none
-  int counterTop(size_t counter) const;
+  int rowAtY(int y) const;  // slice row at y, -1 if none
   void notifyVisibleRange();
+  void showRange(std::optional<TimeRange> range);
+  void showZoom(std::optional<TimeRange> range);
+  void publishSection(const SliceRef& ref);
 
   TimelineData m_data;
-  std::vector<int> m_rowOffsets;  // content y of each row
+  std::vector<std::unique_ptr<TimelineTrack>> m_tracks;  // one per data row, then one per counter
+  std::vector<int> m_trackOffsets;                       // content y of each track
+  SelectionState* m_selection = nullptr;
+  std::vector<int> m_rowOfThread;  // the data row showing each trace row, -1 if none
+  profile::TraceSearch m_search;
   double m_viewStart = 0;
   double m_viewDuration = 1;
   int m_scrollY = 0;

@@ -1,0 +1,87 @@
+// dfc trace on a real run's trace: the summary, a search with counts, a range
+// aggregated by section as a table and as CSV; one clear line and exit 2 for
+// a file that is not a trace or a bad flag value.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "TestEnv.h"
+#include "driver/Compiler.h"
+#include "driver/Runner.h"
+
+using namespace dfc;
+using test::runDfc;
+
+namespace {
+
+std::vector<std::string> linesOf(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("dfc trace searches and aggregates a real run's trace", "[e2e][trace]") {
+  test::ScratchDir dir("trace-cmd");
+  driver::CompileOptions c;
+  c.model = "logreg";
+  c.level = partition::OptLevel::O0;
+  c.outputFolder = dir / "out";
+  c.dbPath = "-";
+  auto compiled = driver::compile(c);
+  REQUIRE(compiled);
+  driver::RunOptions r;
+  r.pefPath = compiled->pefPath;
+  r.dataFolder = test::kFashionMnist;
+  r.dbPath = "-";
+  r.trainLimit = 32 * 10;
+  r.testLimit = 64;
+  auto run = driver::run(r);
+  REQUIRE(run);
+  const std::string trace = run->tracePath;
+
+  auto summary = runDfc("trace " + trace);
+  CHECK(summary.status == 0);
+  CHECK(summary.output.find("whole model run") != std::string::npos);
+
+  auto search = runDfc("trace " + trace + " --search HS");  // hypersection names: "hs3_matmul"
+  REQUIRE(search.status == 0);
+  CHECK(search.output.find(" slices in ") != std::string::npos);
+  CHECK(search.output.find("total_us") != std::string::npos);
+
+  auto table = runDfc("trace " + trace + " --aggregate --group-by section --row 0");
+  REQUIRE(table.status == 0);
+  const auto lines = linesOf(table.output);
+  REQUIRE(lines.size() >= 4);  // range line, header, a section, total
+  CHECK(lines[1].rfind("section", 0) == 0);
+  CHECK(lines.back().rfind("total", 0) == 0);
+  // Every section call of the run is on the whole-model row, each once.
+  std::istringstream total(lines.back());
+  std::string word;
+  size_t count = 0;
+  total >> word >> count;
+  CHECK(static_cast<int64_t>(count) == run->sectionCalls);
+
+  auto csv = runDfc("trace " + trace + " --aggregate --group-by hypersection --from 0 --to 1e12 --csv");
+  REQUIRE(csv.status == 0);
+  CHECK(linesOf(csv.output).front() == "hypersection,count,wall_us,self_us,mean_us,min_us,max_us");
+}
+
+TEST_CASE("dfc trace refuses a file that is not a trace with exit status 2", "[e2e][trace]") {
+  test::ScratchDir dir("trace-bad");
+  std::ofstream(dir / "broken.json") << R"({"traceEvents":[{"ph":"X","name":"a"},)";
+  auto r = runDfc("trace " + (dir / "broken.json") + " --aggregate");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("broken.json") != std::string::npos);
+  CHECK(linesOf(r.output).size() == 1);
+  r = runDfc("trace " + (dir / "missing.json"));
+  CHECK(r.status == 2);
+  std::ofstream(dir / "ok.json") << R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5}]})";
+  r = runDfc("trace " + (dir / "ok.json") + " --aggregate --group-by colour");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("--group-by 'colour'") != std::string::npos);
+  r = runDfc("trace " + (dir / "ok.json") + " --aggregate --from 9 --to 2");
+  CHECK(r.status == 2);
+}

@@ -1,0 +1,65 @@
+#include "timeline/TimelinePanel.h"
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "timeline/TimelineView.h"
+
+namespace dfc::views {
+
+TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
+  m_view = new TimelineView(this);
+  m_find = new QLineEdit(this);
+  m_find->setPlaceholderText(tr("Find slices by name"));
+  m_find->setClearButtonEnabled(true);
+  m_find->setToolTip(
+      tr("Counts the slices whose name contains the text; Enter shows the next, Shift+Enter the previous"));
+  m_matches = new QLabel(this);
+  m_previous = new QToolButton(this);
+  m_previous->setArrowType(Qt::LeftArrow);
+  m_previous->setToolTip(tr("Previous match"));
+  m_next = new QToolButton(this);
+  m_next->setArrowType(Qt::RightArrow);
+  m_next->setToolTip(tr("Next match"));
+  connect(m_find, &QLineEdit::textChanged, this, &TimelinePanel::find);
+  connect(m_find, &QLineEdit::returnPressed, this,
+          [this] { step(!(QApplication::keyboardModifiers() & Qt::ShiftModifier)); });
+  connect(m_previous, &QToolButton::clicked, this, [this] { step(false); });
+  connect(m_next, &QToolButton::clicked, this, [this] { step(true); });
+  connect(m_view, &TimelineView::dataChanged, this, &TimelinePanel::find);  // a new trace, new names
+
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(4, 2, 4, 2);
+  bar->addWidget(m_find, 1);
+  bar->addWidget(m_matches);
+  bar->addWidget(m_previous);
+  bar->addWidget(m_next);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addLayout(bar);
+  layout->addWidget(m_view, 1);
+  find();
+}
+
+void TimelinePanel::find() {
+  const QString text = m_find->text().trimmed();
+  const size_t count = m_view->findSlices(text);
+  const size_t names = m_view->search().names.size();
+  m_matches->setText(text.isEmpty()
+                         ? QString()
+                         : tr("%n slice(s)", nullptr, static_cast<int>(count)) +
+                               (names > 1 ? tr(" in %n name(s)", nullptr, static_cast<int>(names)) : QString()));
+  m_previous->setEnabled(count > 0);
+  m_next->setEnabled(count > 0);
+}
+
+void TimelinePanel::step(bool forward) {
+  if (!m_view->showMatch(forward)) m_matches->setText(tr("no more matches"));
+}
+
+}  // namespace dfc::views

@@ -1,0 +1,36 @@
+#pragma once
+// The timeline with a find bar above it: type part of a slice name, see how
+// many slices match, step through them in time order (Enter / Shift+Enter,
+// or the arrows).
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QToolButton;
+
+namespace dfc::views {
+
+class TimelineView;
+
+class TimelinePanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelinePanel(QWidget* parent = nullptr);
+
+  TimelineView* view() const { return m_view; }
+  QLineEdit* findBox() const { return m_find; }
+  QLabel* matchLabel() const { return m_matches; }
+
+ private:
+  void find();
+  void step(bool forward);
+
+  TimelineView* m_view = nullptr;
+  QLineEdit* m_find = nullptr;
+  QLabel* m_matches = nullptr;
+  QToolButton* m_previous = nullptr;
+  QToolButton* m_next = nullptr;
+};
+
+}  // namespace dfc::views
