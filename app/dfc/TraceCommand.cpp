@@ -31,6 +31,7 @@ ArgParser traceFlags() {
   p.add({{"--group-by"}, "KEY", 1, "name (default), section or hypersection (from the slice args)"});
   p.add({{"--row"}, "ROW", 1, "only this row: its thread name, tid or pid:tid (repeatable; default all rows)"});
   p.add({{"--csv"}, "", 0, "print CSV instead of a table"});
+  addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   return p;
 }
@@ -164,6 +165,7 @@ void printSummary(const TraceIndex& index, const std::string& path) {
 int traceCommand(const std::vector<std::string>& args) {
   ArgParser p = traceFlags();
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  if (auto rc = applyMaxMemory(p)) return *rc;
   if (p.has("--help")) {
     std::fputs(p.help(false).c_str(), stdout);
     return 0;

@@ -25,10 +25,6 @@ const char* kUsage =
     "\n"
     "Run 'dfc <command> --help' for the options of a command. 'dfc --version' prints the version.\n";
 
-}  // namespace
-
-namespace {
-
 int dispatch(std::vector<std::string> args) {
   if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
     std::fputs(kUsage, stdout);

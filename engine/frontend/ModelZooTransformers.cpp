@@ -89,8 +89,11 @@ Expected<Dims> transformerDims(const std::string& name, const ZooOptions& option
       {"token embedding", {ir::DType::F32, {d.vocab, d.hidden}}},
       {"hidden states", {ir::DType::F32, {d.batch * d.seq, 4 * d.hidden}}},
   };
+  const std::string sizes = "model '" + name + "' (batch " + std::to_string(d.batch) + ", seq_len " +
+                            std::to_string(d.seq) + ", hidden_size " + std::to_string(d.hidden) + ", num_heads " +
+                            std::to_string(d.heads) + ", vocab_size " + std::to_string(d.vocab) + ")";
   for (const auto& [what, type] : largest)
-    if (auto st = ir::checkTensorBudget(what, type); !st) return st.error().withContext("model '" + name + "'");
+    if (auto st = ir::checkTensorBudget(what, type); !st) return st.error().withContext(sizes);
   return d;
 }
 
