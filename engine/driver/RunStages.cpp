@@ -153,7 +153,9 @@ Status openStoreStage(RunState& s) {
 Status noteLoss(RunState& s, ir::ValueId loss, int epoch, int64_t i, int64_t stepsPerEpoch) {
   double l = s.exec->tensor(loss).data<float>()[0];
   if (!std::isfinite(l))
-    return makeError("loss became " + std::to_string(l) + " at step " + std::to_string(s.step) + "; try a smaller --lr");
+    return makeError("loss became " + std::to_string(l) + " at step " + std::to_string(s.step) + " with learning rate " +
+                     std::to_string(s.opts.learningRate.value_or(s.pef.meta.defaultLr)) +
+                     (s.opts.learningRate ? " (--lr)" : " (the PEF's default_lr)") + "; try a smaller --lr");
   if (!s.result.firstLoss) s.result.firstLoss = l;
   s.result.finalLoss = l;
   if ((i + 1) % s.opts.logEvery != 0 && i + 1 != stepsPerEpoch) return {};

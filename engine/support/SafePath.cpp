@@ -105,14 +105,15 @@ Expected<std::string> checkOutputFile(const std::string& path, const std::string
   if (S_ISREG(st.st_mode)) return path;
   if (!S_ISLNK(st.st_mode))
     return makeError(label(flag, path) + ": is " + fileKindName(st.st_mode) + "; refusing to replace it (give a file path)");
-  // A symlink: followed only to a regular file in the link's own folder.
+  // A symlink: followed only to an existing regular file in the link's own folder.
   std::error_code ec;
   fs::path link(path);
   fs::path folder = fs::canonical(link.has_parent_path() ? link.parent_path() : fs::path("."), ec);
-  fs::path target = ec ? fs::path() : fs::weakly_canonical(link, ec);
-  if (ec || target.parent_path() != folder)
+  fs::path target = ec ? fs::path() : fs::canonical(link, ec);
+  if (ec) return makeError(label(flag, path) + ": is a symlink to a missing file; refusing to write through it");
+  if (target.parent_path() != folder)
     return makeError(label(flag, path) + ": is a symlink out of its folder; refusing to write through it");
-  if (::stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+  if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
     return makeError(label(flag, path) + ": links to " + fileKindName(st.st_mode) + "; refusing to replace it");
   return target.string();
 }

@@ -130,7 +130,7 @@ def idx_folder(env, name, images_dims, label_value=1, labels_dims=None):
     size = 1
     for d in images_dims[1:]:
         size *= d
-    payload = bytes(min(size, 1 << 20) * min(n, 64))
+    payload = bytes(min(size, 1 << 16) * min(n, 64))
     for split in ("train", "t10k"):
         idx(os.path.join(folder, split + "-images-idx3-ubyte"), 0x803, images_dims, payload)
         ldims = labels_dims or [n]

@@ -136,6 +136,11 @@ TEST_CASE("writeFileAtomic writes through a symlink only within its folder", "[s
   REQUIRE_FALSE(st);
   CHECK(st.error().message().find("symlink out of its folder") != std::string::npos);
   CHECK(support::readFile(outside).value() == "keep");
+  fs::create_symlink("/nonexistent/x", s / "out/dangling.json");
+  st = support::writeFileAtomic(s / "out/dangling.json", "data");
+  REQUIRE_FALSE(st);
+  CHECK(st.error().message().find("a symlink to a missing file") != std::string::npos);
+  CHECK(fs::is_symlink(s / "out/dangling.json"));
 }
 
 TEST_CASE("sizes: parsing, formatting, overflow-checked arithmetic and the budget", "[support][budget]") {
