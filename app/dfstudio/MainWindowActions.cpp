@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -22,6 +21,7 @@
 #include "graph/GraphView.h"
 #include "profile/ChromeTrace.h"
 #include "schedule/SchedulePanel.h"
+#include "support/ExportFile.h"
 #include "support/LatestJob.h"
 #include "timeline/TimelineView.h"
 
@@ -202,13 +202,7 @@ bool MainWindow::exportSectionReport(const QString& path, QString* error) {
     if (error) *error = tr("No PEF is loaded; open or compile one first.");
     return false;
   }
-  QSaveFile file(path);
-  if (file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-    file.write(views::sectionReportCsv(m_schedule->data()).toUtf8());
-    if (file.commit()) return true;
-  }
-  if (error) *error = tr("Cannot write %1: %2").arg(path, file.errorString());
-  return false;
+  return views::writeExportFile(path, views::sectionReportCsv(m_schedule->data()).toUtf8(), error);
 }
 
 void MainWindow::exportChromeTrace(const QString& path) {

@@ -1,11 +1,14 @@
 #include <QDir>
 #include <QXmlStreamReader>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include "GuiTestSupport.h"
@@ -169,6 +172,25 @@ TEST_CASE("Exports write DOT, SVG and PNG files that parse", "[gui][graph]") {
 
   CHECK(!view.exportDot(QStringLiteral("/nonexistent/dir/g.dot"), &error));
   CHECK(!error.isEmpty());
+
+  // A FIFO or a directory under the chosen name is refused and left as it was (issue 9).
+  const QString fifo = dir.filePath(QStringLiteral("g.fifo"));
+  REQUIRE(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+  for (const QString& target : {fifo, dir.path()}) {
+    for (int format = 0; format < 3; ++format) {
+      error.clear();
+      const bool ok = format == 0 ? view.exportDot(target, &error) : format == 1 ? view.exportSvg(target, &error)
+                                                                               : view.exportPng(target, &error);
+      INFO(target.toStdString() << " format " << format);
+      CHECK(!ok);
+      CHECK(error.contains(QStringLiteral("refusing to replace it")));
+    }
+    CHECK(QFileInfo(target).isDir() == (target == dir.path()));
+  }
+  CHECK(QFileInfo(fifo).exists());
+  struct stat st {};
+  REQUIRE(::stat(fifo.toLocal8Bit().constData(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
 }
 
 TEST_CASE("Labels hide when zoomed far out and come back when zoomed in", "[gui][graph]") {

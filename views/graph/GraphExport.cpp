@@ -1,15 +1,15 @@
 // GraphView's exports: the DOT source of what is shown (colours included, so
 // `dot -Tsvg` gives the same picture), and SVG / PNG renderings of the scene.
-#include <QFile>
+#include <QBuffer>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <map>
 
 #include "graph/GraphView.h"
+#include "support/ExportFile.h"
 
 namespace dfc::views {
 namespace {
@@ -58,11 +58,7 @@ QString GraphView::dotSource() const {
 }
 
 bool GraphView::exportDot(const QString& path, QString* error) const {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
-  file.write(dotSource().toUtf8());
-  if (!file.commit()) return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
-  return true;
+  return writeExportFile(path, dotSource().toUtf8(), error);
 }
 
 bool GraphView::exportSvg(const QString& path, QString* error) {
@@ -70,8 +66,10 @@ bool GraphView::exportSvg(const QString& path, QString* error) {
   const bool labels = m_labelsVisible;
   for (QGraphicsItem* label : m_labelItems) label->setVisible(true);  // a file is read zoomed in
   const QRectF source = m_scene->sceneRect();
+  QBuffer svg;  // rendered in memory, then written in one piece
+  svg.open(QIODevice::WriteOnly);
   QSvgGenerator generator;
-  generator.setFileName(path);
+  generator.setOutputDevice(&svg);
   generator.setSize(source.size().toSize());
   generator.setViewBox(QRectF(QPointF(0, 0), source.size()));
   generator.setTitle(m_irGraph ? QString::fromStdString(m_irGraph->name) : QStringLiteral("graph"));
@@ -83,8 +81,8 @@ bool GraphView::exportSvg(const QString& path, QString* error) {
   m_scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
   painter.end();
   for (QGraphicsItem* label : m_labelItems) label->setVisible(labels);
-  if (!QFile::exists(path) || QFile(path).size() == 0) return fail(error, tr("Cannot write %1").arg(path));
-  return true;
+  if (svg.data().isEmpty()) return fail(error, tr("Cannot write %1").arg(path));
+  return writeExportFile(path, svg.data(), error);
 }
 
 bool GraphView::exportPng(const QString& path, QString* error) {
@@ -102,8 +100,10 @@ bool GraphView::exportPng(const QString& path, QString* error) {
     m_scene->render(&painter, QRectF(QPointF(0, 0), image.size()), source);
   }
   for (QGraphicsItem* label : m_labelItems) label->setVisible(labels);
-  if (!image.save(path, "PNG")) return fail(error, tr("Cannot write %1").arg(path));
-  return true;
+  QBuffer png;
+  png.open(QIODevice::WriteOnly);
+  if (!image.save(&png, "PNG")) return fail(error, tr("Cannot write %1").arg(path));
+  return writeExportFile(path, png.data(), error);
 }
 
 }  // namespace dfc::views
