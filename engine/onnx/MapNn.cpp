@@ -231,7 +231,7 @@ Status mapConvTranspose(ImportContext& c) {
   if (c.attr("output_shape")) return c.error("output_shape is not supported (give pads)");
   std::string autoPad = c.attrString("auto_pad", "NOTSET");
   if (autoPad != "NOTSET" && autoPad != "VALID") return c.error("auto_pad " + autoPad + " is not supported");
-  auto lift = [&](std::vector<int64_t> v, int64_t fill) {
+  auto lift = [&, lifted = lifted](std::vector<int64_t> v, int64_t fill) {  // clang 14 cannot capture a binding
     if (lifted && v.size() == 1) v.insert(v.begin(), fill);
     return v;
   };

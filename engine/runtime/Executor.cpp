@@ -10,6 +10,7 @@
 
 #include "runtime/Kernels.h"
 #include "runtime/MemoryPlanner.h"
+#include "support/SizeBudget.h"
 
 namespace dfc::runtime {
 namespace {
@@ -153,6 +154,7 @@ Status Executor::Impl::allocate() {
   }
   MemoryPlanner::Result layout = MemoryPlanner::plan(buffers);
   arenaBytes = layout.arenaBytes;
+  DFC_TRY(support::checkBudget("the runtime's arena for intermediate values", arenaBytes));  // before allocating it
   if (arenaBytes > 0) {
     auto* p = static_cast<std::byte*>(std::aligned_alloc(MemoryPlanner::kAlignment, arenaBytes));
     if (!p) return internalError("cannot allocate a runtime arena of " + std::to_string(arenaBytes) + " bytes");

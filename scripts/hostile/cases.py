@@ -68,6 +68,11 @@ class Env:
         return ["run", "-p", pef, "--train-limit", "64", "--test-limit", "64", "--db", "-"] + list(extra)
 
 
+def compile_onnx(model, out):
+    """dfc compile of an ONNX model for inference, batch 1, -o0, into `out`."""
+    return ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder", out]
+
+
 def set_meta(**fields):
     def mutate(p):
         m = p.json("meta")
@@ -202,7 +207,7 @@ def make_cases(env):
         onnxcraft.external_weight(model, location, length=64)
         out = env.path("onnx", name, "out", "x")[:-2]
         add(Case("file-disclosure", "external data " + name,
-                 ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--output-folder", out, "--db", "-"],
+                 compile_onnx(model, out),
                  culprit="passwd", nothing_written=out))
     model = env.path("onnx", "symlink", "m.onnx")
     link = env.path("onnx", "symlink", "weights.bin")
@@ -212,7 +217,7 @@ def make_cases(env):
     onnxcraft.external_weight(model, "weights.bin", length=64)
     out = env.path("onnx", "symlink", "out", "x")[:-2]
     add(Case("file-disclosure", "external data via symlink",
-             ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--output-folder", out, "--db", "-"],
+             compile_onnx(model, out),
              culprit="weights.bin", nothing_written=out))
     conf = env.path("conf", "abs_pb", "case", "model.onnx")
     onnxcraft.int_binary_runtime(os.path.dirname(conf), "Add", 1, 2)
@@ -245,8 +250,7 @@ def make_cases(env):
         model = env.path("onnx", "%s_%s" % (op, "_".join(attrs)), "m.onnx")
         onnxcraft.conv_like(model, op, attrs)
         add(Case("crash-by-signal", "%s %s" % (op, attrs),
-                 ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-                  env.path("onnx", "o", op)], culprit="m.onnx"))
+                 compile_onnx(model, env.path("onnx", "o", op)), culprit="m.onnx"))
         caseDir = env.path("conf", "%s_%s" % (op, "_".join(attrs)), "case", "x")[:-2]
         onnxcraft.conv_like_case(caseDir, op, attrs)
         add(Case("crash-by-signal", "conformance %s %s" % (op, attrs),
@@ -255,8 +259,7 @@ def make_cases(env):
         model = env.path("onnx", "fold_" + op, "m.onnx")
         onnxcraft.int_binary(model, op, -(1 << 63), -1)
         add(Case("crash-by-signal", "fold INT64_MIN %s -1" % op,
-                 ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-                  env.path("onnx", "fold_" + op, "out")], expect="ok"))
+                 compile_onnx(model, env.path("onnx", "fold_" + op, "out")), expect="ok"))
         caseDir = env.path("conf", "run_" + op, "case", "x")[:-2]
         onnxcraft.int_binary_runtime(caseDir, op, -(1 << 63), -1)
         add(Case("crash-by-signal", "run INT64_MIN %s -1" % op, ["conformance", os.path.dirname(caseDir)],
@@ -274,31 +277,26 @@ def make_cases(env):
     model = env.path("onnx", "recursive", "m.onnx")
     onnxcraft.recursive_function(model)
     add(Case("crash-by-signal", "recursive local function",
-             ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-              env.path("onnx", "recursive", "out")], culprit="Rec"))
+             compile_onnx(model, env.path("onnx", "recursive", "out")), culprit="Rec"))
     model = env.path("onnx", "stoll", "m.onnx")
     onnxcraft.external_weight(model, "w.bin", offset="abc")
     open(env.path("onnx", "stoll", "w.bin"), "wb").write(b"\0" * 64)
     add(Case("crash-by-signal", "external-data offset 'abc'",
-             ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-              env.path("onnx", "stoll", "out")], culprit="offset"))
+             compile_onnx(model, env.path("onnx", "stoll", "out")), culprit="offset"))
     model = env.path("onnx", "extlen", "m.onnx")
     onnxcraft.external_weight(model, "w.bin", length=1 << 40)
     open(env.path("onnx", "extlen", "w.bin"), "wb").write(b"\0" * 64)
     add(Case("crash-by-signal", "external-data length 2^40",
-             ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-              env.path("onnx", "extlen", "out")], culprit="length"))
+             compile_onnx(model, env.path("onnx", "extlen", "out")), culprit="length"))
     model = env.path("onnx", "hugeinit", "m.onnx")
     onnxcraft.huge_initializer(model)
     add(Case("crash-by-signal", "initializer dims 65536x65536",
-             ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-              env.path("onnx", "hugeinit", "out")], culprit="w"))
+             compile_onnx(model, env.path("onnx", "hugeinit", "out")), culprit="w"))
     for op in ("Range", "ConstantOfShape", "Pad"):
         model = env.path("onnx", "huge" + op, "m.onnx")
         onnxcraft.huge_shape_op(model, op)
         add(Case("crash-by-signal", op + " of 2^40 elements",
-                 ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-                  env.path("onnx", "huge" + op, "out")], culprit="m.onnx"))
+                 compile_onnx(model, env.path("onnx", "huge" + op, "out")), culprit="m.onnx"))
     for flag, label in ((1, "zero-filled"), (2, "recipe")):
         add(Case("crash-by-signal", "256 GiB %s weight in a PEF" % label,
                  env.run(pef("big_" + label, big_weight(flag))), culprit="big"))
@@ -372,6 +370,5 @@ def make_cases(env):
     model = env.path("onnx", "unnamed", "m.onnx")
     onnxcraft.unnamed_bad_node(model)
     add(Case("wrong-culprit", "ONNX mapper error on an unnamed node",
-             ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-              env.path("onnx", "unnamed", "out")], culprit="m.onnx: node 'Transpose_1'"))
+             compile_onnx(model, env.path("onnx", "unnamed", "out")), culprit="m.onnx: node 'Transpose_1'"))
     return cases

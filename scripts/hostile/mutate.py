@@ -152,8 +152,7 @@ class Campaign:
         model = os.path.join(folder, "m.onnx")
         onnxcraft.external_weight(model, location, offset=offset, length=length)
         out = os.path.join(folder, "out")
-        return (["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder", out],
-                {"disclosure": out})
+        return hostile.compile_onnx(model, out), {"disclosure": out}
 
     def onnx_attributes(self):
         op = self.rng.choice(["Conv", "MaxPool", "AveragePool"])
@@ -169,8 +168,7 @@ class Campaign:
         onnxcraft.conv_like_case(case, op, attrs)
         if self.rng.random() < 0.5:
             return ["conformance", os.path.dirname(case)], {"conformance": True}
-        return ["compile", "--model", os.path.join(case, "model.onnx"), "--inference", "-b", "1", "-o0", "--db", "-",
-                "--output-folder", os.path.join(case, "out")], {}
+        return hostile.compile_onnx(os.path.join(case, "model.onnx"), os.path.join(case, "out")), {}
 
     def onnx_sizes(self):
         folder = self.fresh("m")
@@ -187,8 +185,7 @@ class Campaign:
             a, b = self.rng.choice(INTS), self.rng.choice(INTS)
             a, b = max(min(a, 2 ** 63 - 1), -2 ** 63), max(min(b, 2 ** 63 - 1), -2 ** 63)
             onnxcraft.int_binary(model, self.rng.choice(["Div", "Mod"]), a, b)
-        return ["compile", "--model", model, "--inference", "-b", "1", "-o0", "--db", "-", "--output-folder",
-                os.path.join(folder, "out")], {}
+        return hostile.compile_onnx(model, os.path.join(folder, "out")), {}
 
     def arch(self):
         override = {}

@@ -13,13 +13,4 @@ void setUp() {
   spdlog::set_level(spdlog::level::off);
 }
 
-const std::vector<Target>& targets() {
-  static const std::vector<Target> all = {
-      {"pef_reader", pefReader},       {"onnx_importer", onnxImporter},
-      {"dfir_parser", dfirParser},     {"yaml_loaders", yamlLoaders},
-      {"chrome_trace_reader", chromeTraceReader},
-  };
-  return all;
-}
-
 }  // namespace dfc::fuzz

@@ -7,25 +7,14 @@
 // then fixed), so CI checks them under ASan+UBSan without clang.
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <vector>
 
 namespace dfc::fuzz {
-
-using Entry = void (*)(const uint8_t* data, size_t size);
-
-struct Target {
-  const char* name;  // the folder under tests/data/fuzz and the binary fuzz_<name>
-  Entry entry;
-};
 
 void pefReader(const uint8_t* data, size_t size);
 void onnxImporter(const uint8_t* data, size_t size);
 void dfirParser(const uint8_t* data, size_t size);
 void yamlLoaders(const uint8_t* data, size_t size);
 void chromeTraceReader(const uint8_t* data, size_t size);
-
-const std::vector<Target>& targets();
 
 // Once per process: a small memory budget, so inputs that declare huge
 // tensors are refused by the readers' own checks (what is fuzzed) rather
