@@ -90,3 +90,22 @@ TEST_CASE("RunsTableModel passes QAbstractItemModelTester and lists compiles and
   model.setEntries({});
   CHECK(proxy.rowCount() == 0);
 }
+
+TEST_CASE("RunsTableModel labels a run that died or is still running as not finished", "[gui][runs]") {
+  guitest::ensureApp();
+  std::vector<profile::RunRecord> runs(3);
+  const char* statuses[] = {"finished", "died", "running"};
+  for (int i = 0; i < 3; ++i) {
+    runs[i].id = i + 1;
+    runs[i].pefPath = "/tmp/a/logreg.pef";
+    runs[i].startedAt = "2026-01-02T04:00:0" + std::to_string(i) + "Z";
+    runs[i].status = statuses[i];
+  }
+  views::RunsTableModel model;
+  model.setEntries(views::RunsTableModel::entriesFrom({}, runs));
+  REQUIRE(model.rowCount() == 3);
+  using C = views::RunsTableModel;
+  CHECK(model.data(model.index(0, C::Status)).toString() == QStringLiteral("running"));  // newest first
+  CHECK(model.data(model.index(1, C::Status)).toString() == QStringLiteral("died (did not finish)"));
+  CHECK(model.data(model.index(2, C::Status)).toString() == QStringLiteral("finished"));
+}

@@ -4,9 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "profile/RunStore.h"
 
@@ -293,4 +295,82 @@ TEST_CASE("a run store path that is a FIFO or a directory is refused") {
   auto store = RunStore::open(fifo);  // SQLite would block on it
   REQUIRE_FALSE(store.ok());
   CHECK(store.error().message() == "run store " + fifo + ": is a FIFO; refusing to replace it (give a file path)");
+}
+
+namespace {
+
+// Runs `sql` on the file with a plain SQLite connection (what another program would do).
+void sqliteExec(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  char* message = nullptr;
+  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  INFO(sql << ": " << (message ? message : ""));
+  sqlite3_free(message);
+  sqlite3_close(db);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+}  // namespace
+
+TEST_CASE("a store file of schema version 1 is migrated in place and keeps its runs") {
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  {
+    auto store = RunStore::open(path);
+    REQUIRE(store.ok());
+  }
+  // Back to what version 1 wrote: no process columns, one finished run and
+  // one left 'running' by a process version 1 could not name.
+  sqliteExec(path,
+             "ALTER TABLE runs DROP COLUMN pid; ALTER TABLE runs DROP COLUMN pid_start; "
+             "ALTER TABLE runs DROP COLUMN host; UPDATE schema_version SET version=1; "
+             "INSERT INTO runs(pef_path, status, finished_at) VALUES ('/tmp/old.pef', 'finished', 'x'); "
+             "INSERT INTO runs(pef_path, status) VALUES ('/tmp/old.pef', 'running');");
+  REQUIRE(sqliteScalar(path, "SELECT COUNT(*) FROM pragma_table_info('runs') WHERE name='pid'") == "0");
+
+  auto store = RunStore::open(path);
+  REQUIRE(store.ok());
+  CHECK(*store->schemaVersion() == RunStore::kSchemaVersion);
+  CHECK(sqliteScalar(path, "SELECT COUNT(*) FROM pragma_table_info('runs') WHERE name IN ('pid','pid_start','host')") == "3");
+  auto runs = store->listRuns();
+  REQUIRE(runs.ok());
+  REQUIRE(runs->size() == 2);
+  CHECK(runs->front().status == "running");  // no process recorded: cannot tell, left as it was
+  CHECK(store->latestFinishedRunForPef("/tmp/old.pef")->value().id == runs->back().id);
+  RunRecord fresh;
+  fresh.pefPath = "/tmp/old.pef";
+  auto id = store->beginRun(fresh);
+  REQUIRE(id.ok());
+  CHECK(sqliteScalar(path, "SELECT pid FROM runs WHERE id=" + std::to_string(*id)) == std::to_string(::getpid()));
+  CHECK(sqliteScalar(path, "PRAGMA integrity_check") == "ok");
+}
+
+TEST_CASE("a store write waits for another writer, and fails with a message when it never lets go") {
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  auto store = RunStore::open(path);
+  REQUIRE(store.ok());
+  RunRecord run;
+  run.pefPath = "/tmp/busy.pef";
+
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  std::thread release([other] {  // a writer that holds the store for a second
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
+  });
+  auto waited = store->beginRun(run);
+  release.join();
+  REQUIRE(waited.ok());  // the busy timeout waited it out
+
+  REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);  // now held throughout
+  auto refused = store->finishRun(*waited, "finished", 0.5, 0.9);
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message().find("locked") != std::string::npos);
+  REQUIRE(store->finishRun(*waited, "finished", 0.5, 0.9).ok());  // the store is usable again
+  CHECK(store->latestFinishedRunForPef("/tmp/busy.pef")->value().id == *waited);
 }
