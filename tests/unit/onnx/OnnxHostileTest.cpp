@@ -4,8 +4,10 @@
 // model's folder.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "onnx/OnnxImporter.h"
 #include "support/SizeBudget.h"
@@ -137,19 +139,35 @@ TEST_CASE("external data outside the model's folder is refused and never read", 
   refused(externalModel("w.bin", "32", "64"), "fewer than offset 32 + length 64");
   CHECK(importFile(externalModel("w.bin")) == "<ok>");
 
-  // dfc compile: exit 2, the culprit named, no PEF written.
-  test::writeModel(externalModel("../secret.bin"), dir / "model/m.onnx");
-  std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc compile --model " + (dir / "model/m.onnx") +
-                    " --inference -b 1 -o0 --db - --output-folder " + (dir / "out") + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buf[512];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  int status = pclose(pipe);
-  CHECK(WEXITSTATUS(status) == 2);
-  CHECK(out.find("secret.bin") != std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(dir / "out/m.pef"));
+  // dfc compile: exit 2, the culprit named, no PEF written and the secret's
+  // bytes in no file (the output folder holds only the compile log).
+  const std::pair<std::string, std::string> escapes[] = {
+      {"../secret.bin", "climbs out of"}, {dir / "secret.bin", "is an absolute path"}, {"link.bin", "outside the model's folder"}};
+  for (const auto& [location, why] : escapes) {
+    test::writeModel(externalModel(location), model);
+    const std::string out = dir / "out";
+    std::string cmd = std::string(DFC_BINARY_DIR) + "/app/dfc/dfc compile --model " + model +
+                      " --inference -b 1 -o0 --db - --output-folder " + out + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe);
+    std::string said;
+    char buf[512];
+    while (size_t n = fread(buf, 1, sizeof buf, pipe)) said.append(buf, n);
+    int status = pclose(pipe);
+    INFO(location << ": " << said);
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(said.find(location) != std::string::npos);
+    CHECK(said.find(why) != std::string::npos);
+    CHECK(std::count(said.begin(), said.end(), '\n') == 1);  // one line
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(out)) {
+      INFO(entry.path().string());
+      CHECK(entry.path().extension() != ".pef");
+      std::ifstream in(entry.path(), std::ios::binary);
+      const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+      CHECK(bytes.find(std::string(64, 'S')) == std::string::npos);
+    }
+    std::filesystem::remove_all(out);
+  }
 }
 
 TEST_CASE("declared sizes are checked against the memory budget before allocation", "[onnx][hostile]") {
