@@ -6,6 +6,7 @@
 // is destroyed (with the widget that owns it) nothing more is delivered.
 // Jobs poll JobContext::isCancelled() and may post progress back.
 #include <QObject>
+#include <QString>
 #include <atomic>
 #include <exception>
 #include <functional>
@@ -25,15 +26,20 @@ class LatestJob;
 namespace detail {
 struct JobRelay;
 
-// What a job that threw delivers: an internal Error for Expected results (the
-// owner shows it like any failure), else a default value. An exception must
-// never leave a pool thread: Qt would terminate the whole app.
+// What a job that threw delivers: an internal Error for Expected results, the
+// same message in the `QString error` of a load struct (the owner shows either
+// like any failure), else a default value. An exception must never leave a
+// pool thread: Qt would terminate the whole app.
 template <typename Result>
 std::shared_ptr<Result> thrownResult(const std::string& what) {
-  if constexpr (std::is_constructible_v<Result, Error>)
-    return std::make_shared<Result>(internalError("internal error in a background job: " + what));
-  else
-    return std::make_shared<Result>();
+  const std::string message = "internal error in a background job: " + what;
+  if constexpr (std::is_constructible_v<Result, Error>) {
+    return std::make_shared<Result>(internalError(message));
+  } else {
+    auto result = std::make_shared<Result>();
+    if constexpr (requires { result->error = QString(); }) result->error = QString::fromStdString(message);
+    return result;
+  }
 }
 }  // namespace detail
 
