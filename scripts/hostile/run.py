@@ -4,6 +4,10 @@ whether dfc answered as it must: a refusal is exit 2 with one error line naming
 the culprit; never a signal, a hang, exit 0 on bad input, or a clobbered file.
 
     scripts/hostile/run.py --dfc build/app/dfc/dfc [--work /tmp/hostile] [--filter TEXT]
+
+ctest runs it (test hostile_crafted), so CI runs it against the ASan + UBSan
+dfc of scripts/test-sanitizers.sh too: there --no-memory-limit, as ASan
+reserves far more address space than the limit allows.
 """
 import argparse
 import collections
@@ -27,11 +31,14 @@ def limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
+MEMORY_LIMITED = True
+
+
 def run_dfc(dfc, argv, timeout, cwd):
     start = time.time()
     try:
         p = subprocess.run([dfc] + argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                           preexec_fn=limit_memory, cwd=cwd)
+                           preexec_fn=limit_memory if MEMORY_LIMITED else None, cwd=cwd)
         return p.returncode, p.stdout, p.stderr, time.time() - start
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -93,6 +100,22 @@ def run_case(dfc, case, env):
     return v, secs, (err.strip().splitlines() or [""])[-1][:160]
 
 
+def wait_until_running(db, process, seconds=60):
+    """Until the store lists a run as 'running' (a slow, sanitized dfc takes a while to get there)."""
+    end = time.time() + seconds
+    while time.time() < end and process.poll() is None:
+        try:
+            c = sqlite3.connect(db, timeout=1)
+            running = c.execute("SELECT COUNT(*) FROM runs WHERE status='running'").fetchone()[0]
+            c.close()
+            if running:
+                time.sleep(0.5)  # some section calls recorded
+                return
+        except sqlite3.Error:
+            pass
+        time.sleep(0.1)
+
+
 def store_cases(dfc, env):
     """kill -9 mid-run, then report; a store held by another writer for 8 s during a run."""
     results = []
@@ -109,7 +132,7 @@ def store_cases(dfc, env):
                    check=True, capture_output=True)
     p = subprocess.Popen([dfc, "run", "-p", pef, "-e", "100", "--db", db], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
-    time.sleep(2.5)
+    wait_until_running(db, p)
     p.send_signal(signal.SIGKILL)
     p.wait()
     rc, out, err, secs = run_dfc(dfc, ["report", pef, "--db", db, "-o", os.path.join(folder, "r.csv")], 30, folder)
@@ -145,7 +168,10 @@ def main():
     ap.add_argument("--work", default="/tmp/dfc-hostile")
     ap.add_argument("--filter", default="")
     ap.add_argument("--no-store", action="store_true")
+    ap.add_argument("--no-memory-limit", action="store_true", help="for a sanitized dfc (ASan maps terabytes)")
     args = ap.parse_args()
+    global MEMORY_LIMITED
+    MEMORY_LIMITED = not args.no_memory_limit
     dfc = os.path.abspath(args.dfc)
     env = hostile.Env(dfc, os.path.abspath(args.work))
     rows = []
