@@ -221,7 +221,7 @@ TEST_CASE("run store refuses a database from a newer version and a file that is 
   CHECK(notDb.error().message() == garbage + ": not a SQLite database (is this the right file?)");
 }
 
-TEST_CASE("a run killed mid-way leaves a valid database; the next open marks it died") {
+TEST_CASE("a run killed mid-way leaves a valid database, the next open marks it died") {
   TempDir dir;
   const std::string path = dir.file("runs.sqlite");
   pid_t child = ::fork();
@@ -267,7 +267,7 @@ TEST_CASE("run store default path follows XDG_DATA_HOME, then HOME") {
   if (oldXdg) ::setenv("XDG_DATA_HOME", savedXdg.c_str(), 1);
 }
 
-TEST_CASE("a run whose process is alive stays running; the latest finished run is found past it") {
+TEST_CASE("a run whose process is alive stays running, the latest finished run is found past it") {
   TempDir dir;
   auto store = RunStore::open(dir.file("runs.sqlite"));
   REQUIRE(store.ok());
