@@ -38,10 +38,39 @@ Status checkWindowAttributes(const ::onnx::NodeProto& n, const std::string& wher
   return {};
 }
 
+// Ranks the model declares: graph inputs, outputs and value_info with a
+// shape, and initializers.
+std::map<std::string, int> declaredRanks(const ::onnx::GraphProto& g) {
+  std::map<std::string, int> ranks;
+  auto add = [&](const ::onnx::ValueInfoProto& v) {
+    if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+      ranks[v.name()] = v.type().tensor_type().shape().dim_size();
+  };
+  for (const auto& v : g.input()) add(v);
+  for (const auto& v : g.output()) add(v);
+  for (const auto& v : g.value_info()) add(v);
+  for (const auto& t : g.initializer()) ranks[t.name()] = t.dims_size();
+  return ranks;
+}
+
+// libonnx 1.12's ConvTranspose shape inference indexes its attribute vectors
+// by the weight's rank and the weight's dim(1) unchecked: an image of rank 2
+// with a weight of rank 4 read through a null pointer (found by fuzz_onnx_importer).
+Status checkConvRanks(const ::onnx::NodeProto& n, const std::map<std::string, int>& ranks, const std::string& where) {
+  if ((n.op_type() != "Conv" && n.op_type() != "ConvTranspose") || n.input_size() < 2) return {};
+  auto x = ranks.find(n.input(0));
+  auto w = ranks.find(n.input(1));
+  if (x == ranks.end() || w == ranks.end()) return {};
+  if (x->second < 3 || w->second != x->second)
+    return makeError(where + ": input '" + n.input(0) + "' has rank " + std::to_string(x->second) + " and weight '" +
+                     n.input(1) + "' rank " + std::to_string(w->second) + "; both must have the same rank, at least 3");
+  return {};
+}
+
 class ModelChecker {
  public:
   ModelChecker(const ::onnx::ModelProto& m, std::string baseDir, std::string label)
-      : m_model(m), m_baseDir(std::move(baseDir)), m_label(std::move(label)) {
+      : m_model(m), m_baseDir(std::move(baseDir)), m_label(std::move(label)), m_ranks(declaredRanks(m.graph())) {
     for (const auto& f : m.functions()) m_functions[f.domain() + ":" + f.name()] = &f;
   }
 
@@ -75,6 +104,8 @@ class ModelChecker {
     for (const auto& n : nodes) {
       std::string where = in + nodeLabel(n, ++index);
       if (auto st = checkWindowAttributes(n, where); !st) return fail(st.error().message());
+      if (in.empty())  // the main graph, where m_ranks holds
+        if (auto st = checkConvRanks(n, m_ranks, where); !st) return fail(st.error().message());
       for (const auto& a : n.attribute()) {
         if (a.has_t()) DFC_TRY(checkTensor(a.t(), where + " attribute '" + a.name() + "'"));
         if (a.has_g()) DFC_TRY(checkNodes(a.g().node(), where + " subgraph: ", depth + 1));
@@ -113,6 +144,7 @@ class ModelChecker {
 
   const ::onnx::ModelProto& m_model;
   std::string m_baseDir, m_label;
+  std::map<std::string, int> m_ranks;  // declared in the main graph
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int64_t> m_expanded;
   std::set<std::string> m_active;

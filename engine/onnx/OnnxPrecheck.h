@@ -5,6 +5,7 @@
 // whole process down (SIGFPE, stack overflow). Refused here, with the node:
 //   - window attributes (kernel_shape, strides, dilations > 0, pads >= 0,
 //     group, blocksize > 0) on every node, in functions and subgraphs too;
+//   - Conv / ConvTranspose whose declared image and weight ranks differ or are < 3;
 //   - local functions that call themselves, nest deeper than kMaxFunctionDepth
 //     or expand to more than kMaxExpandedNodes nodes;
 //   - initializers and tensor attributes whose declared size overflows or
