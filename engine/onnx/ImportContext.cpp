@@ -177,6 +177,11 @@ Expected<int64_t> ImportContext::axis(int64_t a, int64_t rank) const {
   return a < 0 ? a + rank : a;
 }
 
+Expected<int64_t> ImportContext::dimAxis(int64_t a, int64_t rank) const {
+  if (rank == 0) return error("axis " + std::to_string(a) + " of a scalar input");
+  return axis(a, rank);
+}
+
 const ::onnx::AttributeProto* ImportContext::attr(const std::string& name) const {
   for (const auto& a : m_node->attribute())
     if (a.name() == name) return &a;

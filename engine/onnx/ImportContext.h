@@ -70,6 +70,9 @@ class ImportContext {
   Expected<std::vector<double>> constFloats(ir::ValueId v, const std::string& what) const;
   // Normalizes a possibly negative axis against rank; error when out of range.
   Expected<int64_t> axis(int64_t a, int64_t rank) const;
+  // An axis whose dimension is then read: a scalar has none (fuzzing found
+  // Split, Squeeze and Slice of a scalar reading past an empty shape).
+  Expected<int64_t> dimAxis(int64_t a, int64_t rank) const;
 
   // Attributes.
   const ::onnx::AttributeProto* attr(const std::string& name) const;

@@ -363,7 +363,7 @@ Status mapLayerNorm(ImportContext& c) {
   DFC_TRY_ASSIGN(scale, c.requireInput(1));
   DFC_TRY(needFloat(c, x));
   const int64_t rank = c.rank(x);
-  DFC_TRY_ASSIGN(axis, c.axis(c.attrInt("axis", -1), rank));
+  DFC_TRY_ASSIGN(axis, c.dimAxis(c.attrInt("axis", -1), rank));
   const double eps = c.attrFloat("epsilon", 1e-5);
   ValueId bias = c.input(2);
   if (c.attrInt("stash_type", 1) != 1) return c.error("stash_type other than float is not supported");

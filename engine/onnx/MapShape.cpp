@@ -116,7 +116,7 @@ Status mapSqueeze(ImportContext& c) {
   if (axes.empty())
     for (size_t d = 0; d < s.size(); ++d) drop[d] = s[d] == 1;
   for (int64_t a : axes) {
-    DFC_TRY_ASSIGN(n, c.axis(a, rank));
+    DFC_TRY_ASSIGN(n, c.dimAxis(a, rank));
     if (s[static_cast<size_t>(n)] != 1) return c.error("cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(s[static_cast<size_t>(n)]));
     drop[static_cast<size_t>(n)] = true;
   }
@@ -168,7 +168,7 @@ Expected<ValueId> slice(ImportContext& c, ValueId x, std::vector<int64_t> starts
 Status mapSplit(ImportContext& c) {
   DFC_TRY_ASSIGN(x, c.requireInput(0));
   const Shape& s = c.shape(x);
-  DFC_TRY_ASSIGN(axis, c.axis(c.attrInt("axis", 0), static_cast<int64_t>(s.size())));
+  DFC_TRY_ASSIGN(axis, c.dimAxis(c.attrInt("axis", 0), static_cast<int64_t>(s.size())));
   std::vector<int64_t> sizes;
   if (c.opset() >= 13) {
     if (ValueId v = c.input(1); v != ir::kNoValue) {
@@ -226,7 +226,7 @@ Status mapSlice(ImportContext& c) {
     return c.error("starts, ends, axes and steps differ in length");
   std::vector<int64_t> starts(s.size(), 0), ends(s.begin(), s.end()), steps(s.size(), 1);
   for (size_t i = 0; i < st.size(); ++i) {
-    DFC_TRY_ASSIGN(a, c.axis(ax[i], rank));
+    DFC_TRY_ASSIGN(a, c.dimAxis(ax[i], rank));
     const int64_t dim = s[static_cast<size_t>(a)], step = sp[i];
     if (step == 0) return c.error("step 0");
     int64_t b = st[i], e = en[i];
