@@ -18,9 +18,14 @@ struct Linked {
   kernelc::LinkResult link;
 };
 
+// A lenet training PEF with a linked plan and the meta a PEF reader checks.
 Linked linkedPef(partition::OptLevel level) {
   Linked l;
-  l.pef.graph = test::trainingGraph("lenet", 8);
+  auto model = frontend::buildZooModel("lenet", 8, 7);
+  REQUIRE(model.ok());
+  auto training = autograd::buildTrainingGraph(model->graph, model->image, model->logits, {});
+  REQUIRE(training.ok());
+  l.pef.graph = std::move(training->graph);
   auto a = test::preset("sn30");
   auto plan = test::mapGraph(l.pef.graph, a, 0.25, level);
   REQUIRE(plan.ok());
@@ -29,8 +34,18 @@ Linked linkedPef(partition::OptLevel level) {
   REQUIRE(link.ok());
   l.link = std::move(*link);
   l.pef.bitfiles = l.link.bitfiles;
-  l.pef.meta.pefName = "lenet";
-  l.pef.meta.arch = "sn30";
+  pef::PefMeta& meta = l.pef.meta;
+  meta.pefName = "lenet";
+  meta.arch = "sn30";
+  meta.optLevel = partition::optLevelName(level);
+  meta.batchSize = 8;
+  meta.defaultLr = 0.01;
+  const ir::Graph& g = l.pef.graph;
+  meta.imageInput = g.value(training->image).name;
+  meta.labelsInput = g.value(training->labels).name;
+  meta.lrInput = g.value(training->lr).name;
+  meta.lossOutput = g.value(training->loss).name;
+  meta.logitsOutput = g.value(training->logits).name;
   l.pef.reportJson = "{}";
   return l;
 }
@@ -72,6 +87,7 @@ TEST_CASE("bitfiles survive a PEF round trip, corrupted ones are refused") {
   std::string path = tempPath();
   REQUIRE(pef::writePef(l.pef, path).ok());
   auto back = pef::readPef(path);
+  INFO((back ? std::string() : back.error().message()));
   REQUIRE(back.ok());
   REQUIRE(back->bitfiles.size() == l.pef.bitfiles.size());
   for (size_t i = 0; i < back->bitfiles.size(); ++i) {
