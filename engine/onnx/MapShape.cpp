@@ -56,7 +56,8 @@ Status mapReshape(ImportContext& c) {
       continue;
     }
     if (d <= 0) return c.error("bad shape entry " + std::to_string(d));
-    known *= d;
+    if (__builtin_mul_overflow(known, d, &known))  // found by fuzz_onnx_importer
+      return c.error("shape entries overflow 64 bits at entry " + std::to_string(i));
     out.push_back(d);
   }
   const int64_t total = c.type(x).numElements();

@@ -1,9 +1,13 @@
 #include "onnx/OnnxPrecheck.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <map>
 #include <set>
+
+#include <onnx/defs/data_type_utils.h>
+#include <onnx/defs/schema.h>
 
 #include "onnx/ImportContext.h"
 #include "support/SafePath.h"
@@ -67,10 +71,62 @@ Status checkConvRanks(const ::onnx::NodeProto& n, const std::map<std::string, in
   return {};
 }
 
+// Element types the main graph declares: inputs, outputs, value_info and
+// initializers (UNDEFINED and non-tensor types are left out).
+std::map<std::string, int32_t> declaredElemTypes(const ::onnx::GraphProto& g) {
+  std::map<std::string, int32_t> types;
+  auto add = [&](const ::onnx::ValueInfoProto& v) {
+    if (v.type().has_tensor_type() && v.type().tensor_type().elem_type() != 0)
+      types[v.name()] = v.type().tensor_type().elem_type();
+  };
+  for (const auto& v : g.input()) add(v);
+  for (const auto& v : g.output()) add(v);
+  for (const auto& v : g.value_info()) add(v);
+  for (const auto& t : g.initializer())
+    if (t.data_type() != 0) types[t.name()] = t.data_type();
+  return types;
+}
+
+// An input whose declared element type the op's schema does not allow. libonnx
+// 1.12 builds some ops' function bodies from their input types during shape
+// inference (LayerNormalization on an int16 input read through a null pointer,
+// found by fuzz_onnx_importer), so a type outside the schema is refused first.
+Status checkInputTypes(const ::onnx::NodeProto& n, int64_t opset, const std::map<std::string, int32_t>& types,
+                       const std::string& where) {
+  if (!n.domain().empty() && n.domain() != "ai.onnx") return {};
+  const auto* schema = ::onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(opset));
+  if (!schema || schema->inputs().empty()) return {};
+  const auto& formals = schema->inputs();
+  for (int i = 0; i < n.input_size(); ++i) {
+    auto declared = types.find(n.input(i));
+    if (n.input(i).empty() || declared == types.end()) continue;
+    bool variadicTail = static_cast<size_t>(i) >= formals.size() &&
+                        formals.back().GetOption() == ::onnx::OpSchema::FormalParameterOption::Variadic;
+    if (static_cast<size_t>(i) >= formals.size() && !variadicTail) continue;  // the checker counts inputs
+    const auto& formal = formals[std::min(static_cast<size_t>(i), formals.size() - 1)];
+    ::onnx::TypeProto type;
+    type.mutable_tensor_type()->set_elem_type(declared->second);
+    if (formal.GetTypes().count(::onnx::Utils::DataTypeUtils::ToType(type))) continue;
+    return makeError(where + ": input '" + n.input(i) + "' is " + *::onnx::Utils::DataTypeUtils::ToType(type) +
+                     ", which " + n.op_type() + " (opset " + std::to_string(opset) + ") does not take");
+  }
+  return {};
+}
+
+int64_t defaultOpset(const ::onnx::ModelProto& m) {
+  int64_t opset = -1;
+  for (const auto& o : m.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+  return opset;
+}
+
 class ModelChecker {
  public:
   ModelChecker(const ::onnx::ModelProto& m, std::string baseDir, std::string label)
-      : m_model(m), m_baseDir(std::move(baseDir)), m_label(std::move(label)), m_ranks(declaredRanks(m.graph())) {
+      : m_model(m), m_baseDir(std::move(baseDir)), m_label(std::move(label)),
+        m_ranks(declaredRanks(m.graph())),
+        m_types(declaredElemTypes(m.graph())),
+        m_opset(defaultOpset(m)) {
     for (const auto& f : m.functions()) m_functions[f.domain() + ":" + f.name()] = &f;
   }
 
@@ -104,8 +160,11 @@ class ModelChecker {
     for (const auto& n : nodes) {
       std::string where = in + nodeLabel(n, ++index);
       if (auto st = checkWindowAttributes(n, where); !st) return fail(st.error().message());
-      if (in.empty())  // the main graph, where m_ranks holds
+      if (in.empty()) {  // the main graph, where m_ranks and m_types hold
         if (auto st = checkConvRanks(n, m_ranks, where); !st) return fail(st.error().message());
+        if (m_opset > 0)
+          if (auto st = checkInputTypes(n, m_opset, m_types, where); !st) return fail(st.error().message());
+      }
       for (const auto& a : n.attribute()) {
         if (a.has_t()) DFC_TRY(checkTensor(a.t(), where + " attribute '" + a.name() + "'"));
         if (a.has_g()) DFC_TRY(checkNodes(a.g().node(), where + " subgraph: ", depth + 1));
@@ -145,6 +204,8 @@ class ModelChecker {
   const ::onnx::ModelProto& m_model;
   std::string m_baseDir, m_label;
   std::map<std::string, int> m_ranks;  // declared in the main graph
+  std::map<std::string, int32_t> m_types;
+  int64_t m_opset = -1;
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int64_t> m_expanded;
   std::set<std::string> m_active;

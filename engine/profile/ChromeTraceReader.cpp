@@ -11,6 +11,7 @@
 
 #include "profile/BeginEndPairing.h"
 #include "profile/ChromeTrace.h"
+#include "support/NumberCast.h"
 #include "support/SafePath.h"
 
 namespace dfc::profile {
@@ -94,7 +95,7 @@ class Reader {
   // stable ids (in order of first appearance) far above real pids/tids.
   int64_t idOf(dom::element el, bool isPid) {
     double d = 0;
-    if (el.type() != dom::element_type::STRING) return numberOf(el, d) ? static_cast<int64_t>(d) : 0;
+    if (el.type() != dom::element_type::STRING) return numberOf(el, d) ? support::saturatingInt64(d) : 0;
     std::string s(el.get_string().value_unsafe());
     int64_t v = 0;
     auto res = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -157,7 +158,7 @@ class Reader {
       m_trace.threadNames[{e.pid, e.tid}] = stringOf(value);
     } else if (e.name == "thread_sort_index" && args["sort_index"].get(value) == simdjson::SUCCESS) {
       double d = 0;
-      if (numberOf(value, d)) m_trace.threadSortIndex[{e.pid, e.tid}] = static_cast<int64_t>(d);
+      if (numberOf(value, d)) m_trace.threadSortIndex[{e.pid, e.tid}] = support::saturatingInt64(d);
     }
   }
 

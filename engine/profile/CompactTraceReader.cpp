@@ -15,6 +15,7 @@
 #include "profile/BeginEndPairing.h"
 #include "profile/CompactTrace.h"
 #include "profile/RawArgs.h"
+#include "support/NumberCast.h"
 #include "support/SafePath.h"
 
 namespace dfc::profile {
@@ -110,7 +111,7 @@ class CompactReader {
     int64_t i = 0;
     if (v.get_int64().get(i) == simdjson::SUCCESS) return i;
     double d = 0;
-    if (v.get_double().get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
+    if (v.get_double().get(d) == simdjson::SUCCESS) return support::saturatingInt64(d);
     std::string_view s;
     if (v.get_string().get(s)) return 0;
     int64_t n = 0;
@@ -228,7 +229,7 @@ class CompactReader {
     } else if (name == "thread_sort_index") {
       simdjson::dom::element el;
       if (obj["sort_index"].get(el) == simdjson::SUCCESS && el.is_number())
-        m_trace.threadSortIndex[{pid, tid}] = static_cast<int64_t>(el.get_double().value_unsafe());
+        m_trace.threadSortIndex[{pid, tid}] = support::saturatingInt64(el.get_double().value_unsafe());
     }
     return {};
   }

@@ -6,6 +6,8 @@
 #include <map>
 #include <vector>
 
+#include "support/NumberCast.h"
+
 namespace dfc::profile {
 namespace {
 
@@ -113,7 +115,7 @@ Status validateChromeTraceJson(const std::string& json) {
       std::string_view name;
       if (ev["name"].get_string().get(name) != simdjson::SUCCESS) name = "";
       double start = numberOf(ts);
-      auto row = std::make_pair(static_cast<int64_t>(numberOf(pid)), static_cast<int64_t>(numberOf(tid)));
+      auto row = std::make_pair(support::saturatingInt64(numberOf(pid)), support::saturatingInt64(numberOf(tid)));
       rows[row].push_back({index, start, start + numberOf(dur), std::string(name)});
     } else if (ph == "M") {
       DFC_TRY(checkMeta(ev, index));
