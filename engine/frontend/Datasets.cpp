@@ -88,6 +88,11 @@ Expected<IdxData> readIdx(const std::string& path, uint32_t magic, size_t rank, 
   DFC_TRY(support::checkBudget(path + ": " + std::to_string(data.count) + " records of " + std::to_string(recordSize) +
                                    " bytes (as f32)",
                                *bytes * (rank > 1 ? 5 : 9)));
+  // A plain file must hold what its header declares before that is allocated
+  // (a 72-byte file declared 1 GiB of records); gzip's size is known only by reading.
+  const uint64_t headerBytes = 4 * (rank + 1);
+  if (gzdirect(file.get()) && std::filesystem::file_size(path) - headerBytes < *bytes)
+    return fileError(path, "truncated: file ends inside the data");
   data.bytes.resize(static_cast<size_t>(*bytes));
   DFC_TRY(readExactly(file.get(), path, data.bytes.data(), data.bytes.size(), "data"));
   return data;

@@ -3,9 +3,11 @@
 // Hidden states stay 2-D [B*T, D] so linears are plain matmul + bias_add;
 // attention reshapes to [B, H, T, Dh] and uses batch_matmul.
 #include <cmath>
+#include <optional>
 
 #include "frontend/ModelZooInternal.h"
 #include "ir/TensorBudget.h"
+#include "support/SizeBudget.h"
 
 namespace dfc::frontend::zoo {
 namespace {
@@ -71,6 +73,27 @@ ValueId embeddings(GraphBuilder& b, ValueId ids, const Dims& d, ValueId& tokenTa
   return b.reshape(x, {d.batch * d.seq, d.hidden});
 }
 
+// The layers' weights together (about 12 hidden^2 floats a layer) against the
+// budget, and a layer count a graph can hold: --num-layers 1000000 built
+// nodes for minutes before anything was checked.
+constexpr int64_t kMaxLayers = 4096;
+
+Status checkLayerWeights(const std::string& name, const Dims& d) {
+  if (d.layers > kMaxLayers)
+    return makeError("model '" + name + "': num_layers " + std::to_string(d.layers) + " is more than " +
+                     std::to_string(kMaxLayers));
+  const auto h = static_cast<uint64_t>(d.hidden);
+  std::optional<uint64_t> bytes = support::checkedMul(h, h);
+  if (bytes) bytes = support::checkedMul(*bytes, 12);
+  if (bytes) bytes = support::checkedAdd(*bytes, 13 * h);
+  if (bytes) bytes = support::checkedMul(*bytes, static_cast<uint64_t>(d.layers));
+  if (bytes) bytes = support::checkedMul(*bytes, 4);  // f32
+  const std::string what = "the weight store of model '" + name + "' (" + std::to_string(d.layers) +
+                           " layers of hidden_size " + std::to_string(d.hidden) + ")";
+  if (!bytes) return makeError(what + ": size overflows");
+  return support::checkBudget(what, *bytes);
+}
+
 Expected<Dims> transformerDims(const std::string& name, const ZooOptions& options,
                                std::map<std::string, int64_t> defaults) {
   auto p = resolveParams(name, options, std::move(defaults));
@@ -94,6 +117,7 @@ Expected<Dims> transformerDims(const std::string& name, const ZooOptions& option
                             std::to_string(d.heads) + ", vocab_size " + std::to_string(d.vocab) + ")";
   for (const auto& [what, type] : largest)
     if (auto st = ir::checkTensorBudget(what, type); !st) return st.error().withContext(sizes);
+  DFC_TRY(checkLayerWeights(name, d));
   return d;
 }
 

@@ -5,6 +5,7 @@
 
 #include "frontend/ModelZoo.h"
 #include "ir/Verifier.h"
+#include "support/SizeBudget.h"
 #include "unit/WeightData.h"
 
 using namespace dfc;
@@ -117,6 +118,21 @@ TEST_CASE("zoo options: unknown keys and bad values name the key") {
   auto lenet = frontend::buildZooModel("lenet", opts(1, {{"num_layers", 2}}));
   REQUIRE_FALSE(lenet.ok());
   CHECK_THAT(lenet.error().message(), Catch::Contains("num_layers"));
+}
+
+TEST_CASE("a transformer's layer count and layer weights are bounded before the graph is built", "[hostile]") {
+  // --num-layers 1000000 built nodes for minutes (issue 9).
+  auto many = frontend::buildZooModel("bert", opts(1, {{"num_layers", 1000000}}));
+  REQUIRE_FALSE(many.ok());
+  CHECK(many.error().message() == "model 'bert': num_layers 1000000 is more than 4096");
+  support::setMemoryBudget(uint64_t{1} << 30);
+  auto heavy = frontend::buildZooModel("gpt2-mini", opts(1, {{"num_layers", 4000}, {"hidden_size", 1024}}));
+  support::setMemoryBudget(0);
+  REQUIRE_FALSE(heavy.ok());
+  CHECK_THAT(heavy.error().message(),
+             Catch::StartsWith("the weight store of model 'gpt2-mini' (4000 layers of hidden_size 1024) needs 187.") &&
+                 Catch::Contains("more than the memory budget of 1.0 GiB"));
+  CHECK(frontend::buildZooModel("gpt2-mini", opts(1, {{"num_layers", 3}})).ok());
 }
 
 TEST_CASE("transformer weights are deterministic in the seed") {
