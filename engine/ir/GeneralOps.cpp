@@ -3,6 +3,7 @@
 #include "ir/ShapeRules.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 namespace dfc::ir {
@@ -189,8 +190,11 @@ OutputTypes GeneralShapes::StridedSlice(const ShapeArgs& a) {
     if (steps[d] == 0) return a.fail("step 0");
     bool ok = steps[d] > 0 ? (starts[d] >= 0 && ends[d] <= x[d]) : (starts[d] < x[d] && ends[d] >= -1);
     if (!ok) return a.fail("range out of bounds on axis " + std::to_string(d));
-    int64_t len = steps[d] > 0 ? (ends[d] - starts[d] + steps[d] - 1) / steps[d]
-                               : (starts[d] - ends[d] + (-steps[d]) - 1) / (-steps[d]);
+    // Bounds are checked above, so the span fits; the step can be anything
+    // (found by fuzz_onnx_importer: a step near INT64_MAX overflowed span + step - 1).
+    const int64_t span = steps[d] > 0 ? ends[d] - starts[d] : starts[d] - ends[d];
+    const int64_t step = steps[d] > 0 ? steps[d] : (steps[d] == INT64_MIN ? INT64_MAX : -steps[d]);
+    int64_t len = span <= 0 ? 0 : 1 + (span - 1) / step;
     out[d] = std::max<int64_t>(len, 0);
   }
   return Types{{a.in[0]->dtype, out}};

@@ -63,8 +63,8 @@ OutputTypes LayoutShapes::Reshape(const ShapeArgs& a) {
       inferAt = static_cast<int64_t>(i);
     } else if (shape[i] <= 0) {
       return a.fail("bad dimension in shape " + shapeStr(shape));
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {  // found by fuzz_dfir_parser
+      return a.fail("shape " + shapeStr(shape) + " overflows 64 bits");
     }
   }
   const int64_t total = a.in[0]->numElements();
