@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
@@ -115,8 +116,8 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_compile->setDbPath(m_dbPath);
   m_graphPane = new GraphPane(this);
   m_graph = m_graphPane->view();
-  auto* timelinePanel = new views::TimelinePanel(this);
-  m_timeline = timelinePanel->view();
+  m_timelinePanel = new views::TimelinePanel(this);
+  m_timeline = m_timelinePanel->view();
   m_selection = new views::SelectionState(this);
   m_timeline->setSelectionState(m_selection);
   m_graphPane->setSelectionState(m_selection);
@@ -128,7 +129,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   auto* top = new QSplitter(Qt::Horizontal);
   top->addWidget(m_graphPane);
-  top->addWidget(timelinePanel);
+  top->addWidget(m_timelinePanel);
   top->setStretchFactor(0, 2);
   top->setStretchFactor(1, 3);
   top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
@@ -167,6 +168,10 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   connect(m_graph, &views::GraphView::layoutFailed, this, [this](const QString& message) {
     showError(tr("Graph layout failed: %1").arg(message));
     checkIdle();
+  });
+  // A hypersection picked in the graph's legend: its slices are found on the timeline.
+  connect(m_graphPane, &GraphPane::legendKeyClicked, this, [this](views::GraphColorMode mode, const QString& key) {
+    if (mode == views::GraphColorMode::Hypersection && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
   });
   connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
           [this](int id) { m_selection->selectSection(id); });
@@ -253,6 +258,11 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
         m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
         m_details->clear();
+        // One set of colours for this PEF's graph, timeline and schedule.
+        m_identity = std::make_shared<const views::ColorIdentity>(views::ColorIdentity::fromPlan(result.pef->plan));
+        m_graph->setColorIdentity(m_identity);
+        m_timeline->setColorIdentity(m_identity);
+        m_schedule->setColorIdentity(m_identity);
         // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
         m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
                           std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
@@ -272,9 +282,11 @@ void MainWindow::openTrace(const QString& path) {
                       if (!result.error.isEmpty()) return showError(result.error);
                       m_tracePath = path;
                       const size_t slices = result.timeline.sliceCount;
+                      const std::vector<std::string> warnings = result.timeline.warnings;
                       m_timeline->setData(std::move(result.timeline));
                       statusBar()->showMessage(tr("Trace %1: %n slice(s)", nullptr, static_cast<int>(slices))
                                                    .arg(QFileInfo(path).fileName()), 8000);
+                      for (const std::string& warning : warnings) showWarning(fromStd(warning));
                       updateActions();
                     });
 }
@@ -287,11 +299,20 @@ void MainWindow::checkIdle() {
   if (!isBusy()) emit idle();
 }
 
+void MainWindow::showWarning(const QString& message) {
+  emit warned(message);
+  showMessageBox(QMessageBox::Information, message);
+}
+
 void MainWindow::showError(const QString& message) {
-  statusBar()->showMessage(message);
   emit loadFailed(message);
-  // Non-modal: a failed load must not block the event loop (or a test).
-  auto* box = new QMessageBox(QMessageBox::Warning, tr("Dataflow Studio"), message, QMessageBox::Ok, this);
+  showMessageBox(QMessageBox::Warning, message);
+}
+
+// Non-modal: a failed load must not block the event loop (or a test).
+void MainWindow::showMessageBox(int icon, const QString& message) {
+  statusBar()->showMessage(message);
+  auto* box = new QMessageBox(static_cast<QMessageBox::Icon>(icon), tr("Dataflow Studio"), message, QMessageBox::Ok, this);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
 }

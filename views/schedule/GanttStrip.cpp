@@ -5,6 +5,7 @@
 #include <QToolTip>
 #include <algorithm>
 
+#include "style/Palette.h"
 #include "timeline/SliceInfo.h"
 
 namespace dfc::views {
@@ -21,6 +22,17 @@ QColor GanttStrip::typeColor(const QString& type) {
   if (type == QLatin1String("backward")) return QColor(0xe0, 0x7a, 0x3f);
   if (type == QLatin1String("optimizer")) return QColor(0x5a, 0xa0, 0x5a);
   return QColor(0x4a, 0x7f, 0xc1);  // forward
+}
+
+void GanttStrip::setColorIdentity(SharedColorIdentity identity) {
+  m_identity = std::move(identity);
+  update();
+}
+
+QColor GanttStrip::boxColor(int sectionId) const {
+  const ScheduleSection* s = m_data ? m_data->section(sectionId) : nullptr;
+  if (m_identity && s) return m_identity->hypersection(s->hypersection);
+  return typeColor(s ? s->type : QString());
 }
 
 void GanttStrip::setData(const ScheduleData* data) {
@@ -68,9 +80,9 @@ void GanttStrip::paintEvent(QPaintEvent*) {
   p.drawText(QRectF(r.left(), 2, r.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
              tr("One step: %n section call(s), %1 (%2)", nullptr, static_cast<int>(m_boxes.size()))
                  .arg(formatDuration(m_totalUs), measured ? tr("measured where run") : tr("estimated")));
-  // Legend on the right of the title line.
+  // Legend on the right of the title line (hypersection colours: the table and graph say which).
   double lx = r.right();
-  for (const QString& type : {QStringLiteral("optimizer"), QStringLiteral("backward"), QStringLiteral("forward")}) {
+  if (!m_identity) for (const QString& type : {QStringLiteral("optimizer"), QStringLiteral("backward"), QStringLiteral("forward")}) {
     const QString label = type == QLatin1String("forward") ? tr("forward")
                           : type == QLatin1String("backward") ? tr("backward") : tr("optimizer");
     const double w = p.fontMetrics().horizontalAdvance(label) + 18;
@@ -85,7 +97,7 @@ void GanttStrip::paintEvent(QPaintEvent*) {
     const double x1 = std::max(x0 + 1.0, r.left() + (b.start + b.length) * scale);
     if (x1 <= lastRight) continue;  // folded into the previous pixel
     const ScheduleSection* s = m_data->section(b.sectionId);
-    QColor c = typeColor(s ? s->type : QString());
+    QColor c = boxColor(b.sectionId);
     if (b.sectionId == m_selected) c = c.darker(170);
     const QRectF box(std::max(x0, lastRight), r.top(), x1 - std::max(x0, lastRight), r.height());
     p.fillRect(box, c);
@@ -94,7 +106,7 @@ void GanttStrip::paintEvent(QPaintEvent*) {
       p.drawLine(box.topRight(), box.bottomRight());
     }
     if (s && box.width() > p.fontMetrics().horizontalAdvance(s->name) + 6) {
-      p.setPen(Qt::white);
+      p.setPen(textColorOn(c));
       p.drawText(box, Qt::AlignCenter, s->name);
     }
     lastRight = x1;

@@ -1,6 +1,7 @@
 #include "schedule/ScheduleData.h"
 
 #include "arch/ArchSpec.h"
+#include "pef/PlacedSections.h"
 
 namespace dfc::views {
 
@@ -26,8 +27,13 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
     data.archPcus = spec->totalPcus();
     data.archPmus = spec->totalPmus();
   }
+  const auto placed = pef::placedSections(pef.reportJson);
   for (const auto& s : pef.plan.sections) {
     ScheduleSection row;
+    if (const auto it = placed.find(s.id); it != placed.end()) {
+      row.placedPcus = static_cast<int>(it->second.pcus);
+      row.placedPmus = static_cast<int>(it->second.pmus);
+    }
     row.id = s.id;
     row.name = QString::fromStdString(s.name);
     row.type = QString::fromUtf8(ir::roleName(s.type).data(), static_cast<qsizetype>(ir::roleName(s.type).size()));

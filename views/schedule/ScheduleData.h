@@ -18,7 +18,8 @@ struct ScheduleSection {
   QString hyperfunction;
   QString hypersection;   // name of its hypersection
   int hypersectionId = 0;
-  int pcus = 0, pmus = 0;
+  int pcus = 0, pmus = 0;                 // the cost model's estimate
+  std::optional<int> placedPcus, placedPmus;  // after placement (compile report layer 3)
   double estLatencyUs = 0;
   std::optional<double> measuredMeanUs;  // from the run store; empty if never run
   long long calls = 0;                   // measured calls

@@ -129,6 +129,11 @@ const ScheduleData& SchedulePanel::data() const { return m_model->scheduleData()
 
 void SchedulePanel::clear() { setData({}); }
 
+void SchedulePanel::setColorIdentity(SharedColorIdentity identity) {
+  m_model->setColorIdentity(identity);
+  m_gantt->setColorIdentity(std::move(identity));
+}
+
 void SchedulePanel::setData(ScheduleData data) {
   m_model->setData(std::move(data));
   const ScheduleData& d = m_model->scheduleData();

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include "schedule/ScheduleData.h"
+#include "style/ColorIdentity.h"
 
 class QChartView;
 class QLabel;
@@ -23,6 +24,9 @@ class SchedulePanel : public QWidget {
   explicit SchedulePanel(QWidget* parent = nullptr);
 
   void setData(ScheduleData data);
+  // The document's colours: the Gantt strip and the table's swatches show
+  // each section's hypersection as the graph and timeline do.
+  void setColorIdentity(SharedColorIdentity identity);
   void clear();
   const ScheduleData& data() const;
   ScheduleTableModel* model() const { return m_model; }

@@ -15,6 +15,7 @@
 #include "profile/CompactTrace.h"
 #include "profile/Trace.h"
 #include "profile/TraceIndex.h"
+#include "style/ColorIdentity.h"
 
 namespace dfc::views {
 
@@ -65,6 +66,15 @@ struct TimelineCounter {
   double maxValue = 0;
 };
 
+// A colour key of the trace (a slice's hypersection, else its name) with
+// what its slices add up to: the timeline's legend.
+struct TimelineKey {
+  QString key;
+  uint32_t string = 0;  // into the trace's strings
+  size_t count = 0;
+  double totalUs = 0;
+};
+
 struct TimelineData {
   std::shared_ptr<const profile::CompactTrace> trace;
   std::shared_ptr<const profile::TraceIndex> index;  // nesting, search, range aggregation
@@ -73,6 +83,9 @@ struct TimelineData {
   double startUs = 0;             // earliest slice start
   double endUs = 0;               // latest slice end
   size_t sliceCount = 0;
+  std::vector<TimelineKey> keys;  // most time first
+  SharedColorIdentity identity;   // the colours the rows were painted with
+  std::vector<std::string> warnings;  // from reading the trace (a cut-off file)
   bool empty() const { return sliceCount == 0 && counters.empty() && rows.empty(); }
 };
 
@@ -98,8 +111,9 @@ struct RangeSummary {
 RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow = 0,
                             int lastRow = -1);
 
-// Colour by a hash of the key: slices that share a hypersection (the key the
-// caller passes) share a colour.
-QRgb sliceColor(std::string_view key);
+// Colours every slice by its key through `identity` (a PEF's: the same
+// hypersection colours as the graph and schedule); null: an identity of the
+// trace's own keys, most time first, so the busiest get the palette.
+void applyColorIdentity(TimelineData& data, SharedColorIdentity identity);
 
 }  // namespace dfc::views

@@ -4,9 +4,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "graph/GraphLegend.h"
 #include "timeline/TimelineView.h"
 
 namespace dfc::views {
@@ -31,6 +33,19 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   connect(m_previous, &QToolButton::clicked, this, [this] { step(false); });
   connect(m_next, &QToolButton::clicked, this, [this] { step(true); });
   connect(m_view, &TimelineView::dataChanged, this, &TimelinePanel::find);  // a new trace, new names
+  m_legend = new GraphLegend(this);
+  m_legend->setToolTip(tr("Slice colours, busiest first; click one to find its slices"));
+  connect(m_view, &TimelineView::legendChanged, m_legend, [this] { m_legend->setEntries(m_view->legend()); });
+  connect(m_legend, &GraphLegend::keyClicked, this, [this](const QString& key) {
+    m_find->setText(key);
+    step(true);
+  });
+  auto* legendButton = new QToolButton(this);
+  legendButton->setText(tr("Legend"));
+  legendButton->setCheckable(true);
+  legendButton->setChecked(true);
+  legendButton->setAutoRaise(true);
+  connect(legendButton, &QToolButton::toggled, m_legend, &QWidget::setVisible);
 
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
@@ -38,12 +53,24 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_matches);
   bar->addWidget(m_previous);
   bar->addWidget(m_next);
+  bar->addWidget(legendButton);
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(m_view);
+  split->addWidget(m_legend);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 0);
+  split->setSizes({700, 170});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addLayout(bar);
-  layout->addWidget(m_view, 1);
+  layout->addWidget(split, 1);
   find();
+}
+
+void TimelinePanel::focusFind() {
+  m_find->setFocus(Qt::ShortcutFocusReason);
+  m_find->selectAll();
 }
 
 void TimelinePanel::find() {
