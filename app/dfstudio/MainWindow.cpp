@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -24,6 +25,7 @@
 #include "schedule/SchedulePanel.h"
 #include "selection/SelectionState.h"
 #include "support/LatestJob.h"
+#include "timeline/RangeTable.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
@@ -134,8 +136,14 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   top->setStretchFactor(1, 3);
   top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
   auto* outer = new QSplitter(Qt::Vertical);
+  // Below: a slice's or node's details, or the table of a selected time range.
+  m_rangePanel = new views::RangeTablePanel(this);
+  m_rangePanel->attach(m_timeline);
+  m_bottom = new QStackedWidget(this);
+  m_bottom->addWidget(m_details);
+  m_bottom->addWidget(m_rangePanel);
   outer->addWidget(top);
-  outer->addWidget(m_details);
+  outer->addWidget(m_bottom);
   outer->setStretchFactor(0, 4);
   outer->setStretchFactor(1, 1);
   outer->setSizes({680, 220});  // node details run to a dozen lines
@@ -157,8 +165,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
   connect(m_timeline, &views::TimelineView::selectionCleared, m_details, &QTextBrowser::clear);
-  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this](const views::RangeSummary& range) {
-    m_details->setHtml(views::TimelineView::rangeSummaryHtml(range));
+  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this] { m_bottom->setCurrentWidget(m_rangePanel); });
+  connect(m_timeline, &views::TimelineView::rangeCleared, this, [this] { m_bottom->setCurrentWidget(m_details); });
+  connect(m_rangePanel, &views::RangeTablePanel::rowActivated, this, [this](const QString& key, profile::GroupBy by) {
+    if (by == profile::GroupBy::Section) m_selection->selectSection(key.section(QLatin1Char(' '), 0, 0).toInt());
+    else m_timelinePanel->findBox()->setText(key);
   });
   connect(m_graph, &views::GraphView::nodeSelected, this, &MainWindow::showNode);
   connect(m_graph, &views::GraphView::layoutShown, this, [this] {
@@ -318,6 +329,7 @@ void MainWindow::showMessageBox(int icon, const QString& message) {
 }
 
 void MainWindow::showSlice(const views::SliceInfo& slice) {
+  m_bottom->setCurrentWidget(m_details);
   QString html = QStringLiteral("<h3>%1</h3><table>").arg(slice.name.toHtmlEscaped());
   auto row = [&html](const QString& key, const QString& value) {
     html += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
@@ -333,6 +345,7 @@ void MainWindow::showSlice(const views::SliceInfo& slice) {
 
 void MainWindow::showNode(const views::NodeDetails& node) {
   if (!node.isValid()) return;
+  m_bottom->setCurrentWidget(m_details);
   QString html = QStringLiteral("<h3>%1</h3><table>").arg(node.name.toHtmlEscaped());
   auto row = [&html](const QString& key, const QString& value) {
     html += QStringLiteral("<tr><td valign=\"top\"><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")

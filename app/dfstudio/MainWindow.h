@@ -12,6 +12,7 @@
 
 class QAction;
 class QLabel;
+class QStackedWidget;
 class QTabWidget;
 class QTextBrowser;
 
@@ -23,6 +24,7 @@ class LatestJob;
 class RunsPanel;
 class SchedulePanel;
 class SelectionState;
+class RangeTablePanel;
 class TimelinePanel;
 class TimelineView;
 }  // namespace dfc::views
@@ -61,6 +63,7 @@ class MainWindow : public QMainWindow {
   // The open PEF's colours, shared by graph, timeline and schedule (null before one).
   views::SharedColorIdentity colorIdentity() const { return m_identity; }
   QTextBrowser* detailsPane() const { return m_details; }
+  views::RangeTablePanel* rangePanel() const { return m_rangePanel; }
   views::CompilePanel* compilePanel() const { return m_compile; }
   Session* session() const { return m_session; }
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
@@ -119,6 +122,8 @@ class MainWindow : public QMainWindow {
   views::RunsPanel* m_runs = nullptr;
   ComparePage* m_comparePage = nullptr;
   QTextBrowser* m_details = nullptr;
+  views::RangeTablePanel* m_rangePanel = nullptr;
+  QStackedWidget* m_bottom = nullptr;
   QLabel* m_summary = nullptr;
   QAction* m_openPef = nullptr;
   QAction* m_openTrace = nullptr;

@@ -248,21 +248,25 @@ void applyColorIdentity(TimelineData& data, SharedColorIdentity identity) {
     for (size_t i = 0; i < row.size(); ++i) row.colors[i] = colorOf[data.trace->events[row.events[i]].colorKey];
 }
 
-RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow, int lastRow) {
+RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow, int lastRow,
+                            profile::GroupBy groupBy) {
   RangeSummary summary;
   summary.startUs = std::min(startUs, endUs);
   summary.endUs = std::max(startUs, endUs);
+  summary.firstRow = firstRow;
+  summary.lastRow = lastRow;
+  summary.groupBy = groupBy;
   if (!data.index) return summary;
   const int rows = static_cast<int>(data.rows.size());
   if (lastRow < 0 || lastRow >= rows) lastRow = rows - 1;
   std::vector<uint32_t> threads;
   for (int r = std::max(0, firstRow); r <= lastRow; ++r) threads.push_back(data.rows[static_cast<size_t>(r)].thread);
   if (threads.empty()) return summary;  // no rows: nothing, not "every row"
-  profile::Aggregate aggregate = data.index->aggregate(summary.startUs, summary.endUs, threads);
+  profile::Aggregate aggregate = data.index->aggregate(summary.startUs, summary.endUs, threads, groupBy);
   summary.slices = aggregate.total.count;
   summary.wallUs = aggregate.total.wallUs;
   summary.selfUs = aggregate.total.selfUs;
-  summary.byName = std::move(aggregate.groups);
+  summary.groups = std::move(aggregate.groups);
   return summary;
 }
 

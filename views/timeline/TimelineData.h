@@ -99,17 +99,20 @@ TimelineData buildTimelineData(const profile::Trace& trace);
 // What a range selection covers on rows [firstRow, lastRow] (-1: to the last
 // row), from TraceIndex::aggregate: slices taking part, the wall time in which
 // some of those rows is busy (nested slices count once), the summed self time
-// and the same per name, longest wall first.
+// and the same per group (name, section or hypersection), longest wall first.
 struct RangeSummary {
   double startUs = 0;
   double endUs = 0;
+  int firstRow = 0;
+  int lastRow = -1;
   size_t slices = 0;
   double wallUs = 0;
   double selfUs = 0;
-  std::vector<profile::AggregateGroup> byName;
+  profile::GroupBy groupBy = profile::GroupBy::Name;
+  std::vector<profile::AggregateGroup> groups;
 };
 RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow = 0,
-                            int lastRow = -1);
+                            int lastRow = -1, profile::GroupBy groupBy = profile::GroupBy::Name);
 
 // Colours every slice by its key through `identity` (a PEF's: the same
 // hypersection colours as the graph and schedule); null: an identity of the
