@@ -1,5 +1,6 @@
 #include <QImage>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <catch2/catch.hpp>
@@ -126,7 +127,7 @@ TEST_CASE("The shared selection links timeline slices, graph nodes and the graph
   timeline->selectRange(1000.0, 1100.0);
   REQUIRE(selection->timeRange());
   CHECK(selection->timeRange()->startUs == 1000.0);
-  CHECK(window.rangePanel()->isVisible());
+  CHECK(qobject_cast<QStackedWidget*>(window.rangePanel()->parentWidget())->currentWidget() == window.rangePanel());
   CHECK(window.rangePanel()->model()->rowCount() > 0);
   CHECK(window.rangePanel()->model()->summary().startUs == 1000.0);
 }
