@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "GuiTestSupport.h"
 #include "compare/CompareSummary.h"
@@ -46,8 +47,76 @@ TEST_CASE("Compare summary counts sections and sums estimated and measured laten
   CHECK(!s.right.hasRun);
   CHECK(s.left.label == QStringLiteral("tiny -o0 (sn30)"));
   const QStringList lines = s.lines();
-  CHECK(lines.size() == 6);
+  CHECK(lines.size() == 7);  // with a run: steps run and time per step too
   CHECK(lines[0].contains(QStringLiteral("3")));
+}
+
+namespace {
+
+// A run of `steps` training steps: per step, the three sections of makePlan()
+// called in schedule order on the whole-run row, with durations that vary
+// from step to step around `meanUs` per call.
+dfc::profile::CompactTrace runOf(int steps, double meanUs, unsigned seed) {
+  dfc::profile::Trace trace;
+  double t = 0;
+  const char* hs[] = {"hs0_matmul_relu", "hs0_matmul_relu", "hs1_add"};
+  for (int step = 0; step < steps; ++step)
+    for (int section = 0; section < 3; ++section) {
+      seed = seed * 1103515245u + 12345u;
+      const double dur = meanUs * (0.5 + static_cast<double>((seed >> 8) % 1000) / 1000.0);
+      trace.events.push_back({'X', hs[section], "forward", 1, 0, t, dur,
+                              {{"section_id", static_cast<double>(section)},
+                               {"hypersection", std::string(hs[section])},
+                               {"step", static_cast<double>(step)}}});
+      t += dur + 1;
+    }
+  trace.events.push_back({'X', "load PEF", "host", 1, 1, 0, 5000, {}});  // not a section call
+  return dfc::profile::compactTrace(trace);
+}
+
+// The run's own mean of (section-call time in a step) over its steps.
+double ownPerStepMean(const dfc::profile::CompactTrace& trace) {
+  std::map<int, double> perStep;
+  for (const auto& e : trace.events) {
+    const auto args = trace.args(e);
+    for (const auto& [key, value] : args)
+      if (key == "step") perStep[static_cast<int>(std::get<double>(value))] += e.dur;
+  }
+  double sum = 0;
+  for (const auto& [step, us] : perStep) sum += us;
+  return sum / static_cast<double>(perStep.size());
+}
+
+}  // namespace
+
+TEST_CASE("Compare reports runs of 1,875 and 64 steps per step, not as raw totals", "[gui][compare]") {
+  dfc::pef::Pef left = makePef("o0", 10.0), right = makePef("o3", 4.0);
+  left.meta.batchSize = right.meta.batchSize = 32;
+  const auto longRun = runOf(1875, 100.0, 7);
+  const auto shortRun = runOf(64, 60.0, 11);
+  const CompareSummary s = compareRuns(left, &longRun, right, &shortRun);
+  CHECK(s.left.steps == 1875);
+  CHECK(s.right.steps == 64);
+  const double leftMean = ownPerStepMean(longRun), rightMean = ownPerStepMean(shortRun);
+  CHECK(s.left.measuredPerStepUs() == Approx(leftMean).epsilon(0.05));
+  CHECK(s.right.measuredPerStepUs() == Approx(rightMean).epsilon(0.05));
+  CHECK(s.left.measuredPerSampleUs() == Approx(leftMean / 32).epsilon(0.05));
+  // The ratio is of time per step (~0.6), not of totals (~0.02).
+  CHECK(s.measuredRatio == Approx(rightMean / leftMean).epsilon(0.05));
+  CHECK(s.measuredRatio > 0.3);
+  const QString text = s.lines().join(QLatin1Char('\n'));
+  CHECK(text.contains(QStringLiteral("Steps run: 1,875 → 64")));
+  CHECK(text.contains(QStringLiteral("Measured per step")));
+
+  // Matched by hypersection, per step on each side, biggest change first.
+  REQUIRE(s.rows.size() == 2);
+  CHECK(s.rows[0].key == QStringLiteral("hs0_matmul_relu"));  // two calls a step: the bigger change
+  CHECK(s.rows[0].calls[0] == 2);
+  CHECK(s.rows[0].calls[1] == 2);
+  CHECK(s.rows[0].measured);
+  CHECK(s.rows[0].estUs[0] == Approx(20.0));
+  CHECK(s.rows[0].measuredUs[0] + s.rows[1].measuredUs[0] == Approx(s.left.measuredPerStepUs()));
+  CHECK(std::abs(s.rows[0].deltaUs()) >= std::abs(s.rows[1].deltaUs()));
 }
 
 TEST_CASE("CompareView keeps both timelines in step", "[gui][compare]") {

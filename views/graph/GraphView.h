@@ -65,6 +65,8 @@ class GraphView : public QGraphicsView {
   // Nodes whose colour key is `key` in the current mode (a legend entry):
   // highlighted like search matches and shown.
   QList<int> selectKey(const QString& key);
+  // Nodes holding ops of the hypersection `name` (compare: the other side's pick).
+  QList<int> selectHypersection(const QString& name);
 
   // Folding (needs setModel). Each call relays out what is then shown.
   bool isCollapsed(const QString& scope) const { return m_data.collapsedScopes.count(scope) > 0; }

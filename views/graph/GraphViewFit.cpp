@@ -128,4 +128,13 @@ QList<int> GraphView::selectKey(const QString& key) {
   return m_matches;
 }
 
+QList<int> GraphView::selectHypersection(const QString& name) {
+  m_matches.clear();
+  for (const GraphNode& node : m_data.nodes)
+    if (node.hypersectionName == name || node.hypersectionOps.count(name)) m_matches.append(node.id);
+  applyNodeStyles();
+  centreOnNodes(m_matches);
+  return m_matches;
+}
+
 }  // namespace dfc::views
