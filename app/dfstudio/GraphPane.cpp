@@ -53,6 +53,9 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
       button(tr("Fit selection"), tr("Fit the found or highlighted nodes"), &views::GraphView::fitSelection);
   QToolButton* fold = button(tr("Fold all"), tr("Fold every hyperfunction into one node"), &views::GraphView::collapseAll);
   QToolButton* unfold = button(tr("Unfold all"), tr("Show every operation"), &views::GraphView::expandAll);
+  // Folded to open readably: a node spans many sections, so colour by layer.
+  connect(m_view, &views::GraphView::autoFolded, this,
+          [this] { setColorMode(views::GraphColorMode::Hyperfunction); });
   connect(m_legend, &views::GraphLegend::keyClicked, this,
           [this](const QString& key) { emit legendKeyClicked(m_view->colorMode(), key); });
 

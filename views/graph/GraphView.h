@@ -106,6 +106,8 @@ class GraphView : public QGraphicsView {
   void nodeSelected(const dfc::views::NodeDetails& details);
   void legendChanged();
   void zoomChanged(double factor);
+  // The graph was folded by hyperfunction to open readably.
+  void autoFolded();
 
  protected:
   void wheelEvent(QWheelEvent* event) override;

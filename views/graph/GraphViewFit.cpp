@@ -39,6 +39,7 @@ bool GraphView::showInitialView() {
     m_autoFolded = true;
     collapseAll();
     m_hasLayout = false;
+    emit autoFolded();
     return true;
   }
   fitRect(bounds, true);

@@ -23,11 +23,35 @@
 namespace dfc::views {
 namespace {
 
-// Sections on the category axis: ids only, the table has the names.
-QStringList sectionCategories(const ScheduleData& data) {
-  QStringList out;
-  for (const auto& s : data.sections) out << QString::number(s.id);
-  return out;
+constexpr int kMaxBars = 16;  // more bars are hairlines with unreadable labels
+
+// One bar per section, or per run of consecutive sections past kMaxBars
+// ("s40–s47"): latency summed, unit use the run's peak.
+struct ChartBin {
+  QString label;
+  double estUs = 0, measuredUs = 0;
+  int pcus = 0, pmus = 0;
+};
+
+std::vector<ChartBin> chartBins(const ScheduleData& data) {
+  const size_t n = data.sections.size();
+  const size_t per = std::max<size_t>(1, (n + kMaxBars - 1) / kMaxBars);
+  std::vector<ChartBin> bins;
+  for (size_t first = 0; first < n; first += per) {
+    const size_t last = std::min(n, first + per) - 1;
+    ChartBin bin;
+    // A bar's first section names it (short enough to stay readable); the tooltip-free axis title says so.
+    bin.label = QString::number(data.sections[first].id);
+    for (size_t i = first; i <= last; ++i) {
+      const ScheduleSection& s = data.sections[i];
+      bin.estUs += s.estLatencyUs;
+      bin.measuredUs += s.measuredMeanUs.value_or(0.0);
+      bin.pcus = std::max(bin.pcus, s.pcus);
+      bin.pmus = std::max(bin.pmus, s.pmus);
+    }
+    bins.push_back(bin);
+  }
+  return bins;
 }
 
 QChart* newChart(const QString& title) {
@@ -39,13 +63,16 @@ QChart* newChart(const QString& title) {
   return chart;
 }
 
-void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categories, const QString& yTitle,
-                double yMax, double yMinPositive = 0) {
+void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categories, const QString& xTitle,
+                const QString& yTitle, double yMax, double yMinPositive = 0) {
   auto* x = new QBarCategoryAxis;
   x->append(categories);
-  x->setTitleText(QObject::tr("section"));
-  // Hundreds of labels are unreadable; the table and tooltips name them.
-  x->setLabelsVisible(categories.size() <= 40);
+  x->setTitleText(xTitle);
+  x->setLabelsFont([] {
+    QFont font;
+    font.setPointSizeF(7.5);
+    return font;
+  }());
   QAbstractAxis* y = nullptr;
   if (yMinPositive > 0 && yMax / yMinPositive > 50) {
     // Measured CPU-simulator times and estimated chip times differ by orders
@@ -93,27 +120,28 @@ SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
 
   m_latencyChart = new QChartView(this);
   m_latencyChart->setRenderHint(QPainter::Antialiasing);
-  m_latencyChart->setMinimumHeight(200);
+  m_latencyChart->setMinimumHeight(220);
   m_useChart = new QChartView(this);
   m_useChart->setRenderHint(QPainter::Antialiasing);
   m_useChart->setMinimumHeight(200);
   rebuildCharts();
 
-  auto* charts = new QSplitter(Qt::Vertical);
+  // The table spans the width (every column shows); the charts sit side by side below it.
+  auto* charts = new QSplitter(Qt::Horizontal);
   charts->addWidget(m_latencyChart);
   charts->addWidget(m_useChart);
-  auto* body = new QSplitter(Qt::Horizontal);
-  body->addWidget(m_table);
-  body->addWidget(charts);
-  body->setStretchFactor(0, 1);
-  body->setStretchFactor(1, 1);
-  body->setSizes({700, 700});
+  m_body = new QSplitter(Qt::Vertical);
+  m_body->addWidget(m_table);
+  m_body->addWidget(charts);
+  m_body->setStretchFactor(0, 1);
+  m_body->setStretchFactor(1, 1);
+  m_body->setSizes({400, 330});
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(m_summary);
   layout->addWidget(m_gantt);
-  layout->addWidget(body, 1);
+  layout->addWidget(m_body, 1);
 
   connect(m_gantt, &GanttStrip::sectionClicked, this, &SchedulePanel::selectSection);
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
@@ -166,37 +194,42 @@ void SchedulePanel::selectSection(int sectionId) {
 
 void SchedulePanel::rebuildCharts() {
   const ScheduleData& d = m_model->scheduleData();
-  const QStringList categories = sectionCategories(d);
+  const std::vector<ChartBin> bins = chartBins(d);
+  QStringList categories;
+  for (const ChartBin& bin : bins) categories << bin.label;
+  const bool binned = bins.size() < d.sections.size();
+  const QString perBar = binned ? tr(" (sections summed per bar)") : QString();
+  const QString xTitle = binned ? tr("sections from") : tr("section");
 
-  QChart* latency = newChart(tr("Latency per section call"));
+  QChart* latency = newChart(tr("Estimated latency per section%1").arg(perBar));
   auto* latencySeries = new QBarSeries;
   auto* est = new QBarSet(tr("estimated (µs)"));
   auto* measured = new QBarSet(tr("measured mean (µs)"));
   double maxLatency = 0;
   double minLatency = 0;  // smallest positive value
-  for (const auto& s : d.sections) {
-    *est << s.estLatencyUs;
-    *measured << s.measuredMeanUs.value_or(0.0);
-    maxLatency = std::max({maxLatency, s.estLatencyUs, s.measuredMeanUs.value_or(0.0)});
-    for (double v : {s.estLatencyUs, s.measuredMeanUs.value_or(0.0)})
+  for (const ChartBin& bin : bins) {
+    *est << bin.estUs;
+    *measured << bin.measuredUs;
+    maxLatency = std::max({maxLatency, bin.estUs, bin.measuredUs});
+    for (double v : {bin.estUs, bin.measuredUs})
       if (v > 0 && (minLatency == 0 || v < minLatency)) minLatency = v;
   }
   latencySeries->append(est);
   if (d.hasMeasured()) latencySeries->append(measured);
   else delete measured;
   latency->addSeries(latencySeries);
-  attachAxes(latency, latencySeries, categories, tr("µs"), maxLatency, d.hasMeasured() ? minLatency : 0.0);
+  attachAxes(latency, latencySeries, categories, xTitle, tr("µs"), maxLatency, d.hasMeasured() ? minLatency : 0.0);
 
   const QString capacity = d.archPcus > 0 ? tr("Unit use per section (%1: %2 PCUs, %3 PMUs)").arg(d.arch).arg(d.archPcus).arg(d.archPmus)
                                           : tr("Unit use per section (arch capacity unknown)");
-  QChart* use = newChart(capacity);
+  QChart* use = newChart(capacity + (binned ? tr(" (peak per bar)") : QString()));
   auto* useSeries = new QBarSeries;
-  auto* pcus = new QBarSet(tr("PCUs (% of chip)"));
-  auto* pmus = new QBarSet(tr("PMUs (% of chip)"));
+  auto* pcus = new QBarSet(tr("est. PCUs (% of chip)"));
+  auto* pmus = new QBarSet(tr("est. PMUs (% of chip)"));
   double maxUse = 0;
-  for (const auto& s : d.sections) {
-    const double pcu = d.archPcus > 0 ? 100.0 * s.pcus / d.archPcus : s.pcus;
-    const double pmu = d.archPmus > 0 ? 100.0 * s.pmus / d.archPmus : s.pmus;
+  for (const ChartBin& bin : bins) {
+    const double pcu = d.archPcus > 0 ? 100.0 * bin.pcus / d.archPcus : bin.pcus;
+    const double pmu = d.archPmus > 0 ? 100.0 * bin.pmus / d.archPmus : bin.pmus;
     *pcus << pcu;
     *pmus << pmu;
     maxUse = std::max({maxUse, pcu, pmu});
@@ -208,7 +241,7 @@ void SchedulePanel::rebuildCharts() {
   // or all use a sliver of the chip (small models at -o0), when bars of under
   // 1 % would be invisible: then it zooms to the data.
   const double useTop = d.archPcus <= 0 ? maxUse : maxUse >= 20 ? std::max(100.0 / 1.08, maxUse) : std::max(maxUse, 1.0);
-  attachAxes(use, useSeries, categories, d.archPcus > 0 ? tr("% of capacity") : tr("units"), useTop);
+  attachAxes(use, useSeries, categories, xTitle, d.archPcus > 0 ? tr("% of capacity") : tr("units"), useTop);
 
   QChart* oldLatency = m_latencyChart->chart();
   QChart* oldUse = m_useChart->chart();

@@ -10,6 +10,7 @@
 class QChartView;
 class QLabel;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 
 namespace dfc::views {
@@ -48,6 +49,7 @@ class SchedulePanel : public QWidget {
   QChartView* m_latencyChart = nullptr;
   QChartView* m_useChart = nullptr;
   QLabel* m_summary = nullptr;
+  QSplitter* m_body = nullptr;
 };
 
 }  // namespace dfc::views

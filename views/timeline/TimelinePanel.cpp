@@ -35,17 +35,21 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   connect(m_view, &TimelineView::dataChanged, this, &TimelinePanel::find);  // a new trace, new names
   m_legend = new GraphLegend(this);
   m_legend->setToolTip(tr("Slice colours, busiest first; click one to find its slices"));
-  connect(m_view, &TimelineView::legendChanged, m_legend, [this] { m_legend->setEntries(m_view->legend()); });
+  auto* legendButton = new QToolButton(this);
+  connect(m_view, &TimelineView::legendChanged, m_legend, [this, legendButton] {
+    m_legend->setEntries(m_view->legend());
+    m_legend->setVisible(legendButton->isChecked() && m_legend->count() > 0);  // no trace, no legend
+  });
   connect(m_legend, &GraphLegend::keyClicked, this, [this](const QString& key) {
     m_find->setText(key);
     step(true);
   });
-  auto* legendButton = new QToolButton(this);
   legendButton->setText(tr("Legend"));
   legendButton->setCheckable(true);
   legendButton->setChecked(true);
   legendButton->setAutoRaise(true);
-  connect(legendButton, &QToolButton::toggled, m_legend, &QWidget::setVisible);
+  connect(legendButton, &QToolButton::toggled, m_legend, [this](bool on) { m_legend->setVisible(on && m_legend->count() > 0); });
+  m_legend->setVisible(false);
 
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
