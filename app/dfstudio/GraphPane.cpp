@@ -78,11 +78,7 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   m_split->setStretchFactor(1, 0);
   m_split->setSizes({480, 200});
   // The legend takes the width its names need (up to its cap) when they change.
-  connect(m_view, &views::GraphView::legendChanged, this, [this] {
-    const int total = m_split->sizes().value(0) + m_split->sizes().value(1);
-    const int legend = std::min(m_legend->sizeHint().width(), total / 3);
-    if (total > 0) m_split->setSizes({total - legend, legend});
-  });
+  connect(m_view, &views::GraphView::legendChanged, this, [this] { m_legend->fitInto(m_split); });
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

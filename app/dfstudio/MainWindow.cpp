@@ -270,7 +270,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
         m_details->clear();
         // One set of colours for this PEF's graph, timeline and schedule.
-        m_identity = std::make_shared<const views::ColorIdentity>(views::ColorIdentity::fromPlan(result.pef->plan));
+        m_identity = std::make_shared<const views::ColorIdentity>(views::ColorIdentity::fromPlan(result.pef->plan, &result.pef->graph));
         m_graph->setColorIdentity(m_identity);
         m_timeline->setColorIdentity(m_identity);
         m_schedule->setColorIdentity(m_identity);

@@ -1,8 +1,10 @@
 #include "Session.h"
 
 #include <QFileInfo>
+#include <QLocale>
 
 #include "support/LatestJob.h"
+#include "timeline/SliceInfo.h"
 
 namespace dfc::studio {
 namespace {
@@ -68,16 +70,15 @@ void Session::endCompile(const Expected<driver::CompileResult>& result) {
   }
   const driver::CompileResult& r = *result;
   m_lastPef = QFileInfo(fromStd(r.pefPath)).absoluteFilePath();
-  const QString message = tr("Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6 ms; "
-                             "estimated %7 µs per step.\nPEF: %8")
-                              .arg(r.numNodes)
-                              .arg(r.numSections)
+  const QLocale locale;
+  const QString message = tr("Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6; "
+                             "estimated %7 per step.\nPEF: %8")
+                              .arg(locale.toString(r.numNodes))
+                              .arg(locale.toString(r.numSections))
                               .arg(r.numForward)
                               .arg(r.numBackward)
                               .arg(r.numOptimizer)
-                              .arg(r.compileMs, 0, 'f', 0)
-                              .arg(r.estLatencyUs, 0, 'f', 1)
-                              .arg(m_lastPef);
+                              .arg(views::formatDuration(r.compileMs * 1e3), views::formatDuration(r.estLatencyUs), m_lastPef);
   emit compileFinished(true, m_lastPef, message);
 }
 

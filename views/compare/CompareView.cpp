@@ -112,7 +112,7 @@ void CompareView::refreshSummary() {
   // One palette for both sides: the left's hypersections, then the right's new ones.
   auto identity = std::make_shared<ColorIdentity>();
   for (const auto& pef : m_pefs)
-    if (pef) identity->addPlan(pef->plan);
+    if (pef) identity->addPlan(pef->plan, &pef->graph);
   for (int side = 0; side < 2; ++side) {
     m_graphs[side]->setColorIdentity(identity);
     m_timelines[side]->setColorIdentity(identity);

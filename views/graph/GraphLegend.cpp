@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QPixmap>
+#include <QSplitter>
 
 #include "graph/GraphView.h"
 
@@ -52,6 +53,18 @@ QSize GraphLegend::sizeHint() const {
   int width = 120;
   for (int i = 0; i < count(); ++i) width = std::max(width, fontMetrics().horizontalAdvance(item(i)->text()) + 48);
   return {std::min(width, 320), QListWidget::sizeHint().height()};
+}
+
+void GraphLegend::fitInto(QSplitter* split) const {
+  const QList<int> sizes = split->sizes();
+  int total = 0;
+  for (int size : sizes) total += size;
+  if (total <= 0 || sizes.size() < 2) return;
+  const int legend = std::min(sizeHint().width(), total / 3);
+  QList<int> fitted = sizes;
+  fitted.last() = legend;
+  fitted.first() += sizes.last() - legend;
+  split->setSizes(fitted);
 }
 
 }  // namespace dfc::views

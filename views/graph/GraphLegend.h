@@ -7,6 +7,8 @@
 
 #include "graph/GraphStyle.h"
 
+class QSplitter;
+
 namespace dfc::views {
 
 class GraphView;
@@ -19,6 +21,9 @@ class GraphLegend : public QListWidget {
   void attach(GraphView* view);  // follows the view until it is destroyed
   void setEntries(const std::vector<LegendEntry>& entries);
   QSize sizeHint() const override;  // wide enough for the longest entry
+  // Gives the legend (the last widget of `split`) the width its names need,
+  // up to a third of the splitter.
+  void fitInto(QSplitter* split) const;
 
  signals:
   void keyClicked(const QString& key);

@@ -74,14 +74,14 @@ void GraphView::setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr
   m_hasLayout = false;
   m_userMoved = false;
   m_autoFolded = false;
-  if (m_ownIdentity && m_plan) m_identity = std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan));
+  if (m_ownIdentity && m_plan) m_identity = std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan, m_irGraph.get()));
   rebuildFromModel();
 }
 
 void GraphView::setColorIdentity(SharedColorIdentity identity) {
   m_ownIdentity = !identity;
   m_identity = identity ? std::move(identity)
-               : m_plan ? std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan))
+               : m_plan ? std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan, m_irGraph.get()))
                         : nullptr;
   applyNodeStyles();
   emit legendChanged();

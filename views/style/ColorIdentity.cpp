@@ -37,17 +37,21 @@ bool naturalLess(const QString& a, const QString& b) {
   return a.size() - i < b.size() - j;
 }
 
-ColorIdentity ColorIdentity::fromPlan(const partition::Plan& plan) {
+ColorIdentity ColorIdentity::fromPlan(const partition::Plan& plan, const ir::Graph* graph) {
   ColorIdentity identity;
-  identity.addPlan(plan);
+  identity.addPlan(plan, graph);
   return identity;
 }
 
-void ColorIdentity::addPlan(const partition::Plan& plan) {
+void ColorIdentity::addPlan(const partition::Plan& plan, const ir::Graph* graph) {
   for (const auto& hs : plan.hypersections) addHypersection(QString::fromStdString(hs.name));
-  std::vector<QString> scopes;
+  std::set<QString> unique;
   for (const auto& s : plan.sections)
-    if (!s.hyperfunction.empty()) scopes.push_back(topLevel(QString::fromStdString(s.hyperfunction)));
+    if (!s.hyperfunction.empty()) unique.insert(topLevel(QString::fromStdString(s.hyperfunction)));
+  if (graph)
+    for (const auto& node : graph->nodes)
+      if (!node.scope.empty()) unique.insert(topLevel(QString::fromStdString(node.scope)));
+  std::vector<QString> scopes(unique.begin(), unique.end());
   std::sort(scopes.begin(), scopes.end(), naturalLess);
   for (const QString& scope : scopes) addHyperfunction(scope);
   m_sections = std::max(m_sections, static_cast<int>(plan.sections.size()));

@@ -10,17 +10,19 @@
 #include <memory>
 #include <vector>
 
+#include "ir/Graph.h"
 #include "partition/Plan.h"
 
 namespace dfc::views {
 
 class ColorIdentity {
  public:
-  // Hypersections in id order, top-level hyperfunctions in natural order
-  // ("h.2" before "h.10"), sections by id.
-  static ColorIdentity fromPlan(const partition::Plan& plan);
+  // Hypersections in id order, top-level hyperfunctions (of the sections,
+  // and of the graph's ops when given) in natural order ("h.2" before
+  // "h.10"), sections by id.
+  static ColorIdentity fromPlan(const partition::Plan& plan, const ir::Graph* graph = nullptr);
   // Adds what `plan` has that is not known yet (compare: the second side).
-  void addPlan(const partition::Plan& plan);
+  void addPlan(const partition::Plan& plan, const ir::Graph* graph = nullptr);
   // Keys of a trace without a plan (slice names, most time first).
   void addHypersection(const QString& name);
   void addHyperfunction(const QString& scope);

@@ -36,9 +36,11 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   m_legend = new GraphLegend(this);
   m_legend->setToolTip(tr("Slice colours, busiest first; click one to find its slices"));
   auto* legendButton = new QToolButton(this);
-  connect(m_view, &TimelineView::legendChanged, m_legend, [this, legendButton] {
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  connect(m_view, &TimelineView::legendChanged, m_legend, [this, legendButton, split] {
     m_legend->setEntries(m_view->legend());
     m_legend->setVisible(legendButton->isChecked() && m_legend->count() > 0);  // no trace, no legend
+    m_legend->fitInto(split);
   });
   connect(m_legend, &GraphLegend::keyClicked, this, [this](const QString& key) {
     m_find->setText(key);
@@ -58,7 +60,6 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_previous);
   bar->addWidget(m_next);
   bar->addWidget(legendButton);
-  auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(m_view);
   split->addWidget(m_legend);
   split->setStretchFactor(0, 1);
