@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
@@ -22,6 +23,7 @@
 #include "graph/GraphDetails.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
+#include "schedule/ScheduleData.h"
 #include "schedule/SchedulePanel.h"
 #include "selection/SelectionState.h"
 #include "support/LatestJob.h"
@@ -352,18 +354,40 @@ void MainWindow::showNode(const views::NodeDetails& node) {
                 .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
   };
   row(tr("op"), node.opCount > 1 ? tr("%1 (%2 ops folded into it)").arg(node.op).arg(node.opCount) : node.op);
-  if (!node.role.isEmpty()) row(tr("role"), node.role);
+  const views::GraphNode* shown = node.index >= 0 && static_cast<size_t>(node.index) < m_graph->graph().nodes.size()
+                                      ? &m_graph->graph().nodes[static_cast<size_t>(node.index)]
+                                      : nullptr;
+  if (shown && shown->kind == views::GraphNodeKind::Collapsed) {
+    // A folded node tells what is inside: ops per role, its sections and hypersections.
+    QStringList roles, hypersections;
+    for (const auto& [role, ops] : shown->roleOps) roles << tr("%1 %2").arg(ops).arg(role);
+    for (const auto& [name, ops] : shown->hypersectionOps) hypersections << tr("%1 (%n op(s))", nullptr, ops).arg(name);
+    row(tr("roles"), roles.join(QStringLiteral(", ")));
+    row(tr("sections"), tr("%n section(s)", nullptr, static_cast<int>(shown->sections.size())));
+    row(tr("hypersections"), hypersections.join(QStringLiteral("\n")));
+  } else if (!node.role.isEmpty()) {
+    row(tr("role"), node.role);
+  }
   if (!node.hyperfunction.isEmpty()) row(tr("hyperfunction"), node.hyperfunction);
   for (const auto& [key, value] : node.attributes) row(key, value);
   if (!node.inputShapes.isEmpty()) row(tr("inputs"), node.inputShapes.join(QStringLiteral("\n")));
   if (!node.outputShapes.isEmpty()) row(tr("outputs"), node.outputShapes.join(QStringLiteral("\n")));
-  row(tr("section"), node.section < 0 ? tr("none")
+  if (!shown || shown->kind != views::GraphNodeKind::Collapsed) row(tr("section"), node.section < 0 ? tr("none")
                      : node.sectionName.isEmpty() ? QString::number(node.section)
                                                   : QStringLiteral("%1 (%2)").arg(node.section).arg(node.sectionName));
-  row(tr("hypersection"), node.hypersection < 0 ? tr("none")
+  if (!shown || shown->kind != views::GraphNodeKind::Collapsed) row(tr("hypersection"), node.hypersection < 0 ? tr("none")
                           : node.hypersectionName.isEmpty()
                               ? QString::number(node.hypersection)
                               : QStringLiteral("%1 (%2)").arg(node.hypersection).arg(node.hypersectionName));
+  // Estimate against measurement for the node's section (the latest recorded run).
+  if (const views::ScheduleSection* s = m_schedule->data().section(node.section); s && node.opCount <= 1) {
+    row(tr("est. latency per call"), views::formatDuration(s->estLatencyUs));
+    row(tr("measured mean per call"), s->measuredMeanUs ? tr("%1 over %n call(s)", nullptr, static_cast<int>(s->calls))
+                                                             .arg(views::formatDuration(*s->measuredMeanUs))
+                                                       : tr("not run"));
+    if (s->measuredMeanUs && s->estLatencyUs > 0)
+      row(tr("measured / estimated"), QStringLiteral("×%1").arg(QLocale().toString(*s->measuredMeanUs / s->estLatencyUs, 'g', 3)));
+  }
   if (node.hasEstimate) {
     row(tr("est. PCUs"), QString::number(node.pcus));
     row(tr("est. PMUs"), QString::number(node.pmus));

@@ -152,9 +152,12 @@ class TimelineBuilder {
     row.sortIndex = sortIt != m_trace.threadSortIndex.end() ? sortIt->second : row.tid;
     const auto threadIt = m_trace.threadNames.find(key);
     row.processName = processName(row.pid);
-    const QString threadName = threadIt != m_trace.threadNames.end() ? QString::fromStdString(threadIt->second)
-                                                                     : QStringLiteral("tid %1").arg(row.tid);
-    row.name = m_singleProcess ? threadName : row.processName + QStringLiteral(": ") + threadName;
+    const bool named = threadIt != m_trace.threadNames.end();
+    const QString threadName = named ? QString::fromStdString(threadIt->second) : QStringLiteral("tid %1").arg(row.tid);
+    // One process: the thread name says enough, unless it has none ("tid 1"):
+    // then the process name (PyTorch's "python3") leads, so it is not lost.
+    const bool knownProcess = m_trace.processNames.count(row.pid) > 0;
+    row.name = m_singleProcess && (named || !knownProcess) ? threadName : row.processName + QStringLiteral(": ") + threadName;
   }
 
   // Events arrive sorted by (ts, longer first): parents before children, and
