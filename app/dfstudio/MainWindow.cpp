@@ -360,13 +360,13 @@ void MainWindow::showNode(const views::NodeDetails& node) {
   if (shown && shown->kind == views::GraphNodeKind::Collapsed) {
     // A folded node tells what is inside: ops per role, its sections and hypersections.
     QStringList roles, hypersections;
-    for (const auto& [role, ops] : shown->roleOps) roles << tr("%1 %2").arg(ops).arg(role);
+    for (const auto& [role, ops] : shown->roleOps) roles << tr("%1 %2").arg(ops).arg(views::roleDisplayName(role));
     for (const auto& [name, ops] : shown->hypersectionOps) hypersections << tr("%1 (%n op(s))", nullptr, ops).arg(name);
     row(tr("roles"), roles.join(QStringLiteral(", ")));
     row(tr("sections"), tr("%n section(s)", nullptr, static_cast<int>(shown->sections.size())));
     row(tr("hypersections"), hypersections.join(QStringLiteral("\n")));
   } else if (!node.role.isEmpty()) {
-    row(tr("role"), node.role);
+    row(tr("role"), views::roleDisplayName(node.role));
   }
   if (!node.hyperfunction.isEmpty()) row(tr("hyperfunction"), node.hyperfunction);
   for (const auto& [key, value] : node.attributes) row(key, value);

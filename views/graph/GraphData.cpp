@@ -1,5 +1,6 @@
 #include "graph/GraphData.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -38,6 +39,17 @@ std::set<QString> topLevelScopes(const ir::Graph& graph) {
 QString roleText(ir::NodeRole role) {
   const std::string_view name = ir::roleName(role);
   return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+// For lupdate: the role names the engine has today; a new one shows untranslated.
+[[maybe_unused]] static const char* const kRoleNames[] = {
+    QT_TRANSLATE_NOOP("dfc::views::Roles", "forward"),
+    QT_TRANSLATE_NOOP("dfc::views::Roles", "backward"),
+    QT_TRANSLATE_NOOP("dfc::views::Roles", "optimizer"),
+};
+
+QString roleDisplayName(const QString& role) {
+  return QCoreApplication::translate("dfc::views::Roles", role.toUtf8().constData());
 }
 
 namespace {

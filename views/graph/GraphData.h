@@ -63,8 +63,10 @@ struct GraphDataOptions {
   std::optional<std::set<QString>> collapsedScopes;
 };
 
-// A role's name as the views show it (the one place roles become text here).
+// A role's name as data (roleText) and as the views show it, translated
+// (roleDisplayName): the one place roles become text in the views.
 QString roleText(ir::NodeRole role);
+QString roleDisplayName(const QString& role);
 
 // The top-level hyperfunctions of a graph ("h.0", "h.1", ...).
 std::set<QString> topLevelScopes(const ir::Graph& graph);

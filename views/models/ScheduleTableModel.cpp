@@ -2,6 +2,7 @@
 
 #include <QLocale>
 
+#include "graph/GraphData.h"
 #include "timeline/SliceInfo.h"
 
 
@@ -58,7 +59,7 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
     case Section: return QStringLiteral("%1  %2").arg(s.id).arg(s.name);
-    case Type: return s.type;
+    case Type: return roleDisplayName(s.type);
     case Hypersection: return s.hypersection;
     case Pcus: return QLocale().toString(s.pcus);
     case Pmus: return QLocale().toString(s.pmus);
