@@ -28,6 +28,10 @@ compile lenet --model lenet -o0
   "$DFC" run --pef "$WORK/lenet/lenet.pef" --train-limit 3200 --test-limit 640 --db "$DB" >/dev/null
 compile gpt2 --model gpt2 --num-layers 24 -o3 --enable-hypersection
 compile resnet18 --model resnet18 -o3
+# A second LeNet, fused (-o3), run a different number of steps: Compare's per-step figures.
+compile lenet_o3 --model lenet -o3
+[ -f "$WORK/lenet_o3/lenet_o3_chrome_tracing_report.json" ] ||
+  "$DFC" run --pef "$WORK/lenet_o3/lenet_o3.pef" --train-limit 640 --test-limit 320 --db "$DB" >/dev/null
 # A trace cut off mid-file (the copy of a run that was killed).
 TRACE=$WORK/lenet/lenet_chrome_tracing_report.json
 head -c $(( $(stat -c %s "$TRACE") * 2 / 3 )) "$TRACE" > "$WORK/cut_trace.json"
@@ -55,6 +59,8 @@ for input in lenet gpt2 resnet18; do
     shot "${input}_$screen" "$screen" "$WORK/$input/$input.pef" >> "$OUT/list.txt"
   done
 done
+"$STUDIO" --db "$DB" --compare-with "$WORK/lenet_o3/lenet_o3.pef" --screenshot "$OUT/lenet_o0_vs_o3_compare.png" \
+  "$WORK/lenet/lenet.pef" 2>/dev/null && echo lenet_o0_vs_o3_compare >> "$OUT/list.txt"
 shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"
 [ -f "$WORK/pytorch_trace.json" ] && shot pytorch_graph graph "$WORK/pytorch_trace.json" >> "$OUT/list.txt"
 {

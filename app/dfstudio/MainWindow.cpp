@@ -206,6 +206,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     });
   connect(m_runs, &views::RunsPanel::refreshed, this, &MainWindow::checkIdle);
   connect(m_comparePage, &ComparePage::loadFailed, this, &MainWindow::showError);
+  connect(m_comparePage, &ComparePage::sideLoaded, this, &MainWindow::checkIdle);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
   });
@@ -305,7 +306,8 @@ void MainWindow::openTrace(const QString& path) {
 }
 
 bool MainWindow::isBusy() const {
-  return m_pefJob->isBusy() || m_traceJob->isBusy() || m_runs->isBusy() || m_graph->isLayoutPending();
+  return m_pefJob->isBusy() || m_traceJob->isBusy() || m_runs->isBusy() || m_graph->isLayoutPending() ||
+         m_comparePage->isBusy();
 }
 
 void MainWindow::checkIdle() {

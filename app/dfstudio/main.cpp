@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
+#include "ComparePage.h"
 #include "MainWindow.h"
 
 namespace {
@@ -18,6 +19,9 @@ struct Options {
   QCommandLineOption screen{QStringLiteral("screen"),
                             QApplication::translate("main", "Screen to show first: compile, graph, schedule, runs or compare."),
                             QStringLiteral("NAME")};
+  QCommandLineOption compare{QStringLiteral("compare-with"),
+                             QApplication::translate("main", "Open the Compare screen with the given PEF on the left and PEF on the right."),
+                             QStringLiteral("PEF")};
   QCommandLineOption shot{QStringLiteral("screenshot"),
                           QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
                           QStringLiteral("FILE")};
@@ -33,6 +37,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
                                QStringLiteral("[PEF|TRACE.json|MODEL.onnx]"));
   parser.addOption(options.db);
   parser.addOption(options.screen);
+  parser.addOption(options.compare);
   parser.addOption(options.shot);
 }
 
@@ -113,6 +118,11 @@ int main(int argc, char** argv) {
   }
   const QString screen = parser.value(screenOption);
   for (const QString& file : files) window.openFile(file);
+  if (parser.isSet(options.compare) && !files.isEmpty()) {
+    window.comparePage()->loadSide(0, files.front());
+    window.comparePage()->loadSide(1, parser.value(options.compare));
+    if (screen.isEmpty()) window.showScreen(dfc::studio::MainWindow::Screen::Compare);
+  }
   if (!screen.isEmpty()) window.showScreen(screen);  // opening a file must not switch away from it
   return app.exec();
 }
