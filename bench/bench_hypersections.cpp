@@ -2,7 +2,7 @@
 // --enable-hypersection, through driver::compile (the path dfc takes).
 // Prints every stage, then the 48/12 ratio of the whole compile (the target:
 // under 1.5) and of the compiler stages alone (passes, verify, decompose +
-// hypersections + mapping, lowering + place & route). The third mode, plain
+// hypersections, map, lowering + place & route). The third mode, plain
 // -o3, cuts the whole graph without hyperfunction boundaries, so few sections
 // repeat: it shows what the first two save. Each mode compiles once
 // untimed first, so both timed compiles find warm caches and allocators, and
@@ -30,7 +30,7 @@ struct Figures {
 };
 
 // Stages whose work is the compiler's own; the others move weights around.
-const std::set<std::string> kCompilerStages = {"passes", "verify", "decompose", "place"};
+const std::set<std::string> kCompilerStages = {"passes", "verify", "decompose", "map", "place"};
 
 Figures compileGpt2(int layers, partition::OptLevel level, bool hypersections, bool reuse = true) {
   driver::CompileOptions o;

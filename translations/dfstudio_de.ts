@@ -686,10 +686,10 @@ Trace: %1</source>
 Trace: %1</translation>
     </message>
     <message>
-        <source>Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6; estimated %7 per step.
-PEF: %8</source>
-        <translation>%1 Knoten in %2 Sektionen kompiliert (%3 Vorwärts, %4 Rückwärts, %5 Optimierer) in %6; geschätzt %7 pro Schritt.
-PEF: %8</translation>
+        <source>Compiled %1 nodes into %2 sections (%3) in %4; estimated %5 per step.
+PEF: %6</source>
+        <translation>%1 Knoten in %2 Sektionen (%3) in %4 kompiliert; geschätzt %5 pro Schritt.
+PEF: %6</translation>
     </message>
 </context>
 <context>
@@ -703,8 +703,8 @@ PEF: %8</translation>
         <translation>Hypersektionen</translation>
     </message>
     <message>
-        <source>Forward / backward / optimizer sections</source>
-        <translation>Vorwärts-/Rückwärts-/Optimierer-Sektionen</translation>
+        <source>Sections by role (%1)</source>
+        <translation>Sektionen nach Rolle (%1)</translation>
     </message>
     <message>
         <source>Estimated step latency</source>
@@ -1083,18 +1083,6 @@ PEF: %8</translation>
         <translation>geschätzt</translation>
     </message>
     <message>
-        <source>forward</source>
-        <translation>vorwärts</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>rückwärts</translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation>Optimierer</translation>
-    </message>
-    <message>
         <source>Call %1: section %2 %3 (%4)
 hypersection %5
 estimated %6</source>
@@ -1279,6 +1267,21 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>backward</source>
         <translation>Rückwärts</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::Roles</name>
+    <message>
+        <source>forward</source>
+        <translation>vorwärts</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>rückwärts</translation>
     </message>
     <message>
         <source>optimizer</source>

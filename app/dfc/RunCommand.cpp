@@ -23,6 +23,7 @@ ArgParser runFlags() {
   p.add({{"--train-limit"}, "N", 1, "use only the first N training samples"});
   p.add({{"--test-limit"}, "N", 1, "use only the first N test samples"});
   p.add({{"--log-every"}, "N", 1, "print the loss every N steps (default 100)"});
+  p.add({{"--threads"}, "N", 1, "host threads for the runtime's kernels and OpenBLAS (default: all hardware threads)"});
   p.add({{"-v", "--verbose"}, "", 0, "more detail"});
   p.add({{"--debug"}, "", 0, "debug logging"});
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
@@ -60,8 +61,11 @@ int runCommand(const std::vector<std::string>& args) {
   };
   int64_t batch = 0;
   if (!intFlag("--num-epochs", o.epochs) || !intFlag("--train-limit", o.trainLimit) ||
-      !intFlag("--test-limit", o.testLimit) || !intFlag("--log-every", o.logEvery) || !intFlag("--batch-size", batch))
+      !intFlag("--test-limit", o.testLimit) || !intFlag("--log-every", o.logEvery) || !intFlag("--batch-size", batch) ||
+      !intFlag("--threads", o.threads))
     return 2;
+  if (p.has("--threads") && (o.threads < 1 || o.threads > 1024))
+    return usageError("--threads " + p.get("--threads") + ": expected a thread count from 1 to 1024");
   if (p.has("--lr")) {
     auto lr = parseDouble("--lr", p.get("--lr"));
     if (!lr) return reportError(lr.error());

@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QLocale>
 
+#include "schedule/RoleStyle.h"
 #include "support/LatestJob.h"
 #include "timeline/SliceInfo.h"
 
@@ -28,10 +29,9 @@ void Session::cancel() {
   m_job->cancel();
 }
 
-// The one place where the app decides what it records as a compile's command line.
-std::vector<std::string> Session::compileArgs(const driver::CompileOptions& options) {
-  return {"dfstudio", "compile", "--model", options.model};
-}
+// The one place where the app decides what it records as a compile's command
+// line: the one dfc records for the same options.
+std::vector<std::string> Session::compileArgs(const driver::CompileOptions& options) { return options.toArgs(); }
 
 std::vector<std::string> Session::runArgs(const driver::RunOptions& options) {
   return {"dfstudio", "run", "--pef", options.pefPath};
@@ -43,6 +43,10 @@ bool Session::compile(driver::CompileOptions options) {
     emit compileFinished(false, {}, tr("Choose a model to compile: a zoo name or a .dfir file."));
     return false;
   }
+  if (auto valid = options.validate(); !valid) {  // bad options never start a job
+    emit compileFinished(false, {}, tr("Compile failed: %1").arg(fromStd(valid.error().message())));
+    return false;
+  }
   options.args = compileArgs(options);
   m_cancelRequested = false;
   emit started(tr("Compiling %1...").arg(fromStd(options.model)));
@@ -52,8 +56,8 @@ bool Session::compile(driver::CompileOptions options) {
         // Progress reaches the UI through the job, so it stops with it; `this`
         // is only used on the UI thread, where the job's tracker (our child) lives.
         auto progress = [this, &job](const driver::CompileProgress& p) {
-          job.post([this, stage = fromStd(p.stage), index = p.index, total = p.total] {
-            emit compileProgress(stage, index, total);
+          job.post([this, stage = fromStd(p.stage), index = p.index, total = p.total, fraction = p.fraction] {
+            emit compileProgress(stage, index, total, fraction);
           });
         };
         return driver::compile(options, progress, job.cancelFlag());
@@ -71,13 +75,10 @@ void Session::endCompile(const Expected<driver::CompileResult>& result) {
   const driver::CompileResult& r = *result;
   m_lastPef = QFileInfo(fromStd(r.pefPath)).absoluteFilePath();
   const QLocale locale;
-  const QString message = tr("Compiled %1 nodes into %2 sections (%3 forward, %4 backward, %5 optimizer) in %6; "
-                             "estimated %7 per step.\nPEF: %8")
+  const QString message = tr("Compiled %1 nodes into %2 sections (%3) in %4; estimated %5 per step.\nPEF: %6")
                               .arg(locale.toString(r.numNodes))
                               .arg(locale.toString(r.numSections))
-                              .arg(r.numForward)
-                              .arg(r.numBackward)
-                              .arg(r.numOptimizer)
+                              .arg(views::roleCounts(r.sectionsByRole))
                               .arg(views::formatDuration(r.compileMs * 1e3), views::formatDuration(r.estLatencyUs), m_lastPef);
   emit compileFinished(true, m_lastPef, message);
 }

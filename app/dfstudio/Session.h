@@ -41,7 +41,7 @@ class Session : public QObject {
  signals:
   void busyChanged(bool busy);
   void started(const QString& what);  // "Compiling lenet..."
-  void compileProgress(const QString& stage, int index, int total);
+  void compileProgress(const QString& stage, int index, int total, double fraction);
   void logLine(const QString& level, const QString& text);  // the runtime's progress lines
   // ok: `pefPath` is the new PEF (absolute), `message` a summary; else `message` says why.
   void compileFinished(bool ok, const QString& pefPath, const QString& message);

@@ -15,112 +15,122 @@ struct GemmDims {
 
 double numelOf(const ir::Graph& g, ir::ValueId v) { return static_cast<double>(g.value(v).type.numElements()); }
 
-bool isGemm(ir::OpKind op) {
-  switch (op) {
-    case ir::OpKind::MatMul:
-    case ir::OpKind::BatchMatMul:
-    case ir::OpKind::Conv2d:
-    case ir::OpKind::Conv2dGradInput:
-    case ir::OpKind::Conv2dGradWeight: return true;
-    default: return false;
-  }
-}
-
-bool isLayout(ir::OpKind op) {
-  return op == ir::OpKind::Reshape || op == ir::OpKind::Transpose || op == ir::OpKind::Slice ||
-         op == ir::OpKind::SliceGrad;
-}
-
-// Pipeline stages of one elementwise stage group: the arithmetic steps per element.
-int stagesOf(ir::OpKind op) {
-  switch (op) {
-    case ir::OpKind::Add:
-    case ir::OpKind::Sub:
-    case ir::OpKind::Mul:
-    case ir::OpKind::Scale:
-    case ir::OpKind::BiasAdd:
-    case ir::OpKind::Relu:
-    case ir::OpKind::ReluGrad:
-    case ir::OpKind::CausalMask:
-    case ir::OpKind::ReduceSum:
-    case ir::OpKind::Embedding: return 1;
-    case ir::OpKind::MaxPool2d:
-    case ir::OpKind::MaxPool2dGrad:
-    case ir::OpKind::EmbeddingGrad:
-    case ir::OpKind::SgdUpdate: return 2;
-    case ir::OpKind::Softmax:
-    case ir::OpKind::SoftmaxGrad:
-    case ir::OpKind::MomentumUpdate: return 4;
-    case ir::OpKind::SoftmaxCrossEntropyGrad: return 5;
-    case ir::OpKind::Gelu:
-    case ir::OpKind::LayerNorm:
-    case ir::OpKind::SoftmaxCrossEntropy: return 6;
-    case ir::OpKind::GeluGrad: return 8;
-    case ir::OpKind::LayerNormGrad: return 10;
-    default: return 2;
-  }
-}
-
 // GEMM-equivalent dimensions; convolutions as their im2col GEMM.
-GemmDims gemmDims(const ir::Graph& g, const ir::Node& n) {
+double dimFromEnd(const std::vector<int64_t>& s, size_t fromEnd) {
+  return s.size() >= fromEnd ? static_cast<double>(s[s.size() - fromEnd]) : 1.0;
+}
+
+GemmDims matmulDims(const ir::Graph& g, const ir::Node& n) {
   GemmDims d;
   const auto& out = g.value(n.outputs[0]).type.shape;
-  auto dim = [](const std::vector<int64_t>& s, size_t fromEnd) {
-    return s.size() >= fromEnd ? static_cast<double>(s[s.size() - fromEnd]) : 1.0;
-  };
-  switch (n.op) {
-    case ir::OpKind::MatMul:
-    case ir::OpKind::BatchMatMul: {
-      const auto& a = g.value(n.inputs[0]).type.shape;
-      d.m = dim(out, 2);
-      d.n = dim(out, 1);
-      d.k = n.intAttr("trans_a") ? dim(a, 2) : dim(a, 1);
-      d.batch = std::max(1.0, numelOf(g, n.outputs[0]) / std::max(1.0, d.m * d.n));
-      break;
-    }
-    case ir::OpKind::Conv2d: {  // y[N,Co,Ho,Wo] = im2col(x)[N*Ho*Wo, Ci*kh*kw] @ w^T
-      const auto& w = g.value(n.inputs[1]).type.shape;
-      d.m = dim(out, 4) * dim(out, 2) * dim(out, 1);
-      d.n = dim(out, 3);
-      d.k = static_cast<double>(w[1] * w[2] * w[3]);
-      break;
-    }
-    case ir::OpKind::Conv2dGradInput: {  // dx[N,Ci,H,W]: dy patches @ w
-      const auto& w = g.value(n.inputs[1]).type.shape;
-      d.m = dim(out, 4) * dim(out, 2) * dim(out, 1);
-      d.n = dim(out, 3);
-      d.k = static_cast<double>(w[0] * w[2] * w[3]);
-      break;
-    }
-    case ir::OpKind::Conv2dGradWeight: {  // dw[Co, Ci*kh*kw] = dy^T @ im2col(x)
-      const auto& dy = g.value(n.inputs[0]).type.shape;
-      d.m = dim(out, 4);
-      d.n = numelOf(g, n.outputs[0]) / std::max(1.0, d.m);
-      d.k = dim(dy, 4) * dim(dy, 2) * dim(dy, 1);
-      break;
-    }
-    default: break;
-  }
+  const auto& a = g.value(n.inputs[0]).type.shape;
+  d.m = dimFromEnd(out, 2);
+  d.n = dimFromEnd(out, 1);
+  d.k = n.intAttr("trans_a") ? dimFromEnd(a, 2) : dimFromEnd(a, 1);
+  d.batch = std::max(1.0, numelOf(g, n.outputs[0]) / std::max(1.0, d.m * d.n));
   return d;
 }
 
+// y[N,Co,Ho,Wo] = im2col(x)[N*Ho*Wo, Ci*kh*kw] @ w^T, and dx[N,Ci,H,W] = dy patches @ w:
+// the output's N*H*W rows, its channels as columns, the weight's other channel axis times kh*kw deep.
+GemmDims imageDims(const ir::Graph& g, const ir::Node& n, size_t weightDepthAxis) {
+  GemmDims d;
+  const auto& out = g.value(n.outputs[0]).type.shape;
+  const auto& w = g.value(n.inputs[1]).type.shape;
+  d.m = dimFromEnd(out, 4) * dimFromEnd(out, 2) * dimFromEnd(out, 1);
+  d.n = dimFromEnd(out, 3);
+  d.k = static_cast<double>(w[weightDepthAxis] * w[2] * w[3]);
+  return d;
+}
+GemmDims conv2dDims(const ir::Graph& g, const ir::Node& n) { return imageDims(g, n, 1); }
+GemmDims conv2dGradInputDims(const ir::Graph& g, const ir::Node& n) { return imageDims(g, n, 0); }
+
+GemmDims conv2dGradWeightDims(const ir::Graph& g, const ir::Node& n) {  // dw[Co, Ci*kh*kw] = dy^T @ im2col(x)
+  GemmDims d;
+  const auto& out = g.value(n.outputs[0]).type.shape;
+  const auto& dy = g.value(n.inputs[0]).type.shape;
+  d.m = dimFromEnd(out, 4);
+  d.n = numelOf(g, n.outputs[0]) / std::max(1.0, d.m);
+  d.k = dimFromEnd(dy, 4) * dimFromEnd(dy, 2) * dimFromEnd(dy, 1);
+  return d;
+}
+
+// What the cost model knows of each op. Gemm ops give their GEMM dimensions;
+// elementwise ops the pipeline stages of one stage group (the arithmetic steps
+// per element); layout ops move data only.
+struct OpFacts {
+  OpClass cls = OpClass::Elementwise;
+  int stages = 2;
+  GemmDims (*gemm)(const ir::Graph&, const ir::Node&) = nullptr;
+};
+
+constexpr OpFacts elementwise(int stages) { return {OpClass::Elementwise, stages, nullptr}; }
+constexpr OpFacts gemm(GemmDims (*dims)(const ir::Graph&, const ir::Node&)) { return {OpClass::Gemm, 0, dims}; }
+constexpr OpFacts kLayout{OpClass::Layout, 0, nullptr};
+
+// One entry per op, by the family column of Ops.def: the table below names
+// <Family>Costs::<Op>, so an op added there without its figures here does not compile.
+struct ElementwiseCosts {
+  static constexpr OpFacts Add = elementwise(1), Sub = elementwise(1), Mul = elementwise(1), Scale = elementwise(1),
+                           BiasAdd = elementwise(1), Relu = elementwise(1), ReluGrad = elementwise(1);
+};
+struct LinalgCosts {
+  static constexpr OpFacts MatMul = gemm(matmulDims), BatchMatMul = gemm(matmulDims);
+  static constexpr OpFacts Linear = elementwise(2);  // a composite, decomposed before the cost model sees it
+};
+struct ConvCosts {
+  static constexpr OpFacts Conv2d = gemm(conv2dDims), Conv2dGradInput = gemm(conv2dGradInputDims),
+                           Conv2dGradWeight = gemm(conv2dGradWeightDims);
+};
+struct PoolCosts {
+  static constexpr OpFacts MaxPool2d = elementwise(2), MaxPool2dGrad = elementwise(2), GlobalAvgPool = elementwise(2),
+                           GlobalAvgPoolGrad = elementwise(2);
+};
+struct NormCosts {
+  static constexpr OpFacts BatchNorm = elementwise(2), BatchNormGrad = elementwise(2), LayerNorm = elementwise(6),
+                           LayerNormGrad = elementwise(10);
+};
+struct LayoutCosts {
+  static constexpr OpFacts Reshape = kLayout, Transpose = kLayout, Slice = kLayout, SliceGrad = kLayout;
+  static constexpr OpFacts ReduceSum = elementwise(1);
+};
+struct TransformerCosts {
+  static constexpr OpFacts SoftmaxGrad = elementwise(4), Gelu = elementwise(6), GeluGrad = elementwise(8),
+                           CausalMask = elementwise(1), Embedding = elementwise(1), EmbeddingGrad = elementwise(2);
+};
+struct LossCosts {
+  static constexpr OpFacts Softmax = elementwise(4), SoftmaxCrossEntropy = elementwise(6),
+                           SoftmaxCrossEntropyGrad = elementwise(5);
+};
+struct OptimizerCosts {
+  static constexpr OpFacts SgdUpdate = elementwise(2), AdamUpdate = elementwise(2), MomentumUpdate = elementwise(4);
+};
+struct GeneralCosts {  // two stages each until the general ops get measured figures
+  static constexpr OpFacts Unary = elementwise(2), Binary = elementwise(2), Where = elementwise(2), Cast = elementwise(2),
+                           Reduce = elementwise(2), Expand = elementwise(2), Concat = elementwise(2),
+                           Gather = elementwise(2), StridedSlice = elementwise(2), Conv = elementwise(2),
+                           Pool = elementwise(2);
+};
+
+constexpr OpFacts kFacts[] = {
+#define DFC_OP(Enum, name, nin, nout, family, doc) family##Costs::Enum,
+#include "ir/Ops.def"
+#undef DFC_OP
+};
+
+const OpFacts& factsOf(ir::OpKind op) { return kFacts[static_cast<size_t>(op)]; }
+
 double flopOf(const ir::Graph& g, const ir::Node& n) {
-  if (isGemm(n.op)) {
-    GemmDims d = gemmDims(g, n);
+  const OpFacts& f = factsOf(n.op);
+  if (f.cls == OpClass::Gemm) {
+    GemmDims d = f.gemm(g, n);
     return 2.0 * d.batch * d.m * d.n * d.k;
   }
-  switch (n.op) {
-    case ir::OpKind::Reshape:
-    case ir::OpKind::Transpose:
-    case ir::OpKind::Slice:
-    case ir::OpKind::SliceGrad: return 0;
-    default: {
-      double total = 0;
-      for (ir::ValueId o : n.outputs) total += numelOf(g, o);
-      double in = n.inputs.empty() ? 0 : numelOf(g, n.inputs[0]);
-      return std::max(total, in) * stagesOf(n.op);
-    }
-  }
+  if (f.cls == OpClass::Layout) return 0;
+  double total = 0;
+  for (ir::ValueId o : n.outputs) total += numelOf(g, o);
+  double in = n.inputs.empty() ? 0 : numelOf(g, n.inputs[0]);
+  return std::max(total, in) * f.stages;
 }
 
 // Distinct sources of sink `b` when `sources` units are wired round robin to
@@ -182,21 +192,22 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
   for (size_t i = 0; i < n.inputs.size(); ++i)
     c.inputResident[i] = g.value(n.inputs[i]).kind == ir::ValueKind::Param;
 
-  if (isGemm(n.op)) {
+  const OpFacts& facts = factsOf(n.op);
+  if (facts.cls == OpClass::Gemm) {
     c.cls = OpClass::Gemm;
-    GemmDims d = gemmDims(g, n);
+    GemmDims d = facts.gemm(g, n);
     double tiles = d.batch * std::ceil(d.m / lanes) * std::ceil(d.n / lanes);
     double wanted = std::ceil(c.flop / (m_arch.pcuFlopPerCycle() * kTargetCycles));
     c.pcus = static_cast<int>(std::clamp(wanted, 1.0, std::max(1.0, std::min<double>(tiles, maxPcus))));
     c.minPcus = 1;
     c.stages = m_arch.pcuStages;
     if (n.inputs.size() > 1 && n.op != ir::OpKind::Conv2dGradWeight) c.inputResident[1] = true;  // reused operand
-  } else if (isLayout(n.op)) {
+  } else if (facts.cls == OpClass::Layout) {
     c.cls = OpClass::Layout;
     c.pcus = c.minPcus = 0;
   } else {
     c.cls = OpClass::Elementwise;
-    c.stages = stagesOf(n.op);
+    c.stages = facts.stages;
     int groupPcus = (c.stages + m_arch.pcuStages - 1) / m_arch.pcuStages;
     double numel = n.inputs.empty() ? 1 : numelOf(g, n.inputs[0]);
     for (ir::ValueId o : n.outputs) numel = std::max(numel, numelOf(g, o));

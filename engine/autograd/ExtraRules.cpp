@@ -1,15 +1,12 @@
-#include "autograd/ExtraRules.h"
+// Gradient rules of the convolution, pooling, normalization and transformer
+// families (GradientFamilies.h).
+#include "autograd/GradientFamilies.h"
 
 namespace dfc::autograd {
 namespace {
 
 using ir::OpKind;
 using ir::ValueId;
-using Grads = std::vector<ValueId>;
-
-Error noRule(const ir::Node& n, const std::string& why) {
-  return makeError("autograd: " + std::string(ir::opName(n.op)) + " '" + n.name + "' " + why);
-}
 
 Expected<Grads> one(Expected<ValueId> v, size_t numInputs = 1) {
   if (!v) return v.error();
@@ -18,77 +15,66 @@ Expected<Grads> one(Expected<ValueId> v, size_t numInputs = 1) {
   return g;
 }
 
-Expected<Grads> batchMatmulRule(GradientEmitter& e, const ir::Node& n, ValueId dy, const std::vector<bool>& need) {
-  ValueId a = n.inputs[0], b = n.inputs[1];
-  const bool ta = n.intAttr("trans_a") != 0, tb = n.intAttr("trans_b") != 0;
-  auto bmm = [&](ValueId x, ValueId y, bool tx, bool ty, const char* suffix) {
-    return e.emit(OpKind::BatchMatMul, {x, y}, {{"trans_a", int64_t{tx}}, {"trans_b", int64_t{ty}}}, suffix);
-  };
-  Grads g(2, ir::kNoValue);
-  // Per batch entry exactly the 2-D matmul rule.
-  if (need[0]) {
-    auto da = !ta ? bmm(dy, b, false, !tb, "grad_a") : (tb ? bmm(b, dy, true, true, "grad_a") : bmm(b, dy, false, true, "grad_a"));
-    if (!da) return da.error();
-    g[0] = *da;
-  }
-  if (need[1]) {
-    auto db = !tb ? bmm(a, dy, !ta, false, "grad_b") : (ta ? bmm(dy, a, true, true, "grad_b") : bmm(dy, a, true, false, "grad_b"));
-    if (!db) return db.error();
-    g[1] = *db;
-  }
-  return g;
-}
-
-Expected<Grads> layerNormRule(GradientEmitter& e, const ir::Node& n, ValueId dy) {
-  auto outs = e.emitMulti(OpKind::LayerNormGrad, {dy, n.inputs[0], n.inputs[1]},
-                          {{"epsilon", n.floatAttr("epsilon", 1e-5)}}, "grad");
+// The *_norm_grad ops give (dx, dgamma, dbeta) in one node.
+Expected<Grads> normRule(const RuleArgs& a, OpKind grad) {
+  auto outs = a.e.emitMulti(grad, {a.dy, a.node.inputs[0], a.node.inputs[1]},
+                            {{"epsilon", a.node.floatAttr("epsilon", 1e-5)}}, "grad");
   if (!outs) return outs.error();
   return Grads{(*outs)[0], (*outs)[1], (*outs)[2]};
 }
 
+const ir::Shape& shapeOf(const RuleArgs& a, ValueId v) { return a.e.graph().value(v).type.shape; }
+
 }  // namespace
 
-Expected<Grads> applyExtraRule(GradientEmitter& e, const ir::Node& n, ValueId dy, const std::vector<bool>& need) {
-  switch (n.op) {
-    case OpKind::Transpose: {
-      auto perm = n.intsAttr("perm");
-      std::vector<int64_t> inverse(perm.size());
-      for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
-      return one(e.emit(OpKind::Transpose, {dy}, {{"perm", inverse}}, "grad"));
-    }
-    case OpKind::Slice:
-      return one(e.emit(OpKind::SliceGrad, {dy},
-                        {{"axis", n.intAttr("axis")},
-                         {"start", n.intAttr("start")},
-                         {"input_shape", e.graph().value(n.inputs[0]).type.shape}},
-                        "grad"));
-    case OpKind::BatchMatMul:
-      return batchMatmulRule(e, n, dy, need);
-    case OpKind::Softmax:
-      return one(e.emit(OpKind::SoftmaxGrad, {dy, n.outputs[0]}, {}, "grad"));
-    case OpKind::Gelu:
-      return one(e.emit(OpKind::GeluGrad, {dy, n.inputs[0]}, {}, "grad"));
-    case OpKind::CausalMask:
-      // Masked positions are constants: their gradient is zero.
-      return one(e.emit(OpKind::CausalMask, {dy}, {{"fill", 0.0}}, "grad"));
-    case OpKind::LayerNorm:
-      return layerNormRule(e, n, dy);
-    case OpKind::Embedding:
-      return one(e.emit(OpKind::EmbeddingGrad, {dy, n.inputs[1]},
-                        {{"num_embeddings", e.graph().value(n.inputs[0]).type.shape[0]}}, "grad"),
-                 2);
-    case OpKind::BatchNorm: {
-      auto outs = e.emitMulti(OpKind::BatchNormGrad, {dy, n.inputs[0], n.inputs[1]},
-                              {{"epsilon", n.floatAttr("epsilon", 1e-5)}}, "grad");
-      if (!outs) return outs.error();
-      return Grads{(*outs)[0], (*outs)[1], (*outs)[2]};
-    }
-    case OpKind::GlobalAvgPool:
-      return one(e.emit(OpKind::GlobalAvgPoolGrad, {dy}, {{"input_shape", e.graph().value(n.inputs[0]).type.shape}},
-                        "grad"));
-    default:
-      return noRule(n, "has no gradient rule");
+Expected<Grads> ConvGrads::Conv2d(const RuleArgs& a) {
+  const ir::Node& n = a.node;
+  Grads g(2, ir::kNoValue);
+  ir::Attributes common{{"stride", n.intsAttr("stride")}, {"pad", n.intsAttr("pad")}};
+  if (a.need[0]) {
+    ir::Attributes attrs = common;
+    attrs["input_shape"] = shapeOf(a, n.inputs[0]);
+    auto dx = a.e.emit(OpKind::Conv2dGradInput, {a.dy, n.inputs[1]}, std::move(attrs), "grad_input");
+    if (!dx) return dx.error();
+    g[0] = *dx;
   }
+  if (a.need[1]) {
+    ir::Attributes attrs = common;
+    attrs["weight_shape"] = shapeOf(a, n.inputs[1]);
+    auto dw = a.e.emit(OpKind::Conv2dGradWeight, {a.dy, n.inputs[0]}, std::move(attrs), "grad_weight");
+    if (!dw) return dw.error();
+    g[1] = *dw;
+  }
+  return g;
+}
+
+Expected<Grads> PoolGrads::MaxPool2d(const RuleArgs& a) {
+  const ir::Node& n = a.node;
+  ir::Attributes attrs{{"kernel", n.intsAttr("kernel")}, {"stride", n.intsAttr("stride")}};
+  if (n.attrs.count("pad")) attrs["pad"] = n.intsAttr("pad");
+  return one(a.e.emit(OpKind::MaxPool2dGrad, {a.dy, n.inputs[0]}, std::move(attrs), "grad"));
+}
+
+Expected<Grads> PoolGrads::GlobalAvgPool(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::GlobalAvgPoolGrad, {a.dy}, {{"input_shape", shapeOf(a, a.node.inputs[0])}}, "grad"));
+}
+
+Expected<Grads> NormGrads::BatchNorm(const RuleArgs& a) { return normRule(a, OpKind::BatchNormGrad); }
+Expected<Grads> NormGrads::LayerNorm(const RuleArgs& a) { return normRule(a, OpKind::LayerNormGrad); }
+
+Expected<Grads> TransformerGrads::Gelu(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::GeluGrad, {a.dy, a.node.inputs[0]}, {}, "grad"));
+}
+
+// Masked positions are constants: their gradient is zero.
+Expected<Grads> TransformerGrads::CausalMask(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::CausalMask, {a.dy}, {{"fill", 0.0}}, "grad"));
+}
+
+Expected<Grads> TransformerGrads::Embedding(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::EmbeddingGrad, {a.dy, a.node.inputs[1]},
+                      {{"num_embeddings", shapeOf(a, a.node.inputs[0])[0]}}, "grad"),
+             2);
 }
 
 }  // namespace dfc::autograd

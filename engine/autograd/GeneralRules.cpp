@@ -1,4 +1,5 @@
-#include "autograd/GeneralRules.h"
+// Gradient rules of the general ops imported from ONNX (GeneralGrads in GradientFamilies.h).
+#include "autograd/GradientFamilies.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,12 +14,9 @@ namespace {
 using ir::OpKind;
 using ir::Shape;
 using ir::ValueId;
-using Grads = std::vector<ValueId>;
 using Ints = std::vector<int64_t>;
 
-Error refuse(const ir::Node& n, const std::string& why) {
-  return makeError("autograd: " + std::string(ir::opName(n.op)) + " '" + n.name + "' " + why);
-}
+Error refuse(const ir::Node& n, const std::string& why) { return noRule(n, why); }
 
 std::string fnOf(const ir::Node& n) {
   auto it = n.attrs.find("fn");
@@ -403,25 +401,45 @@ Expected<Grads> poolRule(Ops& o, GradientEmitter& e, const ir::Node& n, ValueId 
   return finish(o, {o.reshape(dx, xs)});
 }
 
+// Runs a rule written against Ops.
+template <typename Rule>
+Expected<Grads> withOps(const RuleArgs& a, Rule rule) {
+  Ops o(a.e);
+  return rule(o);
+}
+
 }  // namespace
 
-Expected<Grads> applyGeneralRule(GradientEmitter& e, const ir::Node& n, ValueId dy, const std::vector<bool>& need) {
-  Ops o(e);
-  switch (n.op) {
-    case OpKind::Unary: return unaryRule(o, n, dy);
-    case OpKind::Binary: return binaryRule(o, n, dy, need);
-    case OpKind::Where: return whereRule(o, n, dy, need);
-    case OpKind::Reduce: return reduceRule(o, n, dy);
-    case OpKind::Expand: return finish(o, {o.sumTo(dy, o.shape(n.inputs[0]))});
-    case OpKind::Concat: return concatRule(o, n, dy, need);
-    case OpKind::Gather: return gatherRule(o, e, n, dy);
-    case OpKind::StridedSlice: return stridedSliceRule(o, e, n, dy);
-    case OpKind::Conv: return convRule(o, n, dy, need);
-    case OpKind::Pool: return poolRule(o, e, n, dy);
-    case OpKind::Cast: return refuse(n, "is not differentiable (cast)");
-    default: break;
-  }
-  return refuse(n, "is not a general op");
+Expected<Grads> GeneralGrads::Unary(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return unaryRule(o, a.node, a.dy); });
+}
+Expected<Grads> GeneralGrads::Binary(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return binaryRule(o, a.node, a.dy, a.need); });
+}
+Expected<Grads> GeneralGrads::Where(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return whereRule(o, a.node, a.dy, a.need); });
+}
+Expected<Grads> GeneralGrads::Cast(const RuleArgs& a) { return refuse(a.node, "is not differentiable (cast)"); }
+Expected<Grads> GeneralGrads::Reduce(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return reduceRule(o, a.node, a.dy); });
+}
+Expected<Grads> GeneralGrads::Expand(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return finish(o, {o.sumTo(a.dy, o.shape(a.node.inputs[0]))}); });
+}
+Expected<Grads> GeneralGrads::Concat(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return concatRule(o, a.node, a.dy, a.need); });
+}
+Expected<Grads> GeneralGrads::Gather(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return gatherRule(o, a.e, a.node, a.dy); });
+}
+Expected<Grads> GeneralGrads::StridedSlice(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return stridedSliceRule(o, a.e, a.node, a.dy); });
+}
+Expected<Grads> GeneralGrads::Conv(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return convRule(o, a.node, a.dy, a.need); });
+}
+Expected<Grads> GeneralGrads::Pool(const RuleArgs& a) {
+  return withOps(a, [&](Ops& o) { return poolRule(o, a.e, a.node, a.dy); });
 }
 
 }  // namespace dfc::autograd

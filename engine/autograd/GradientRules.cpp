@@ -1,10 +1,12 @@
+// Gradient rules of the elementwise, linear-algebra, layout, loss and
+// optimizer families, and the dispatch table generated from Ops.def.
 #include "autograd/GradientRules.h"
 
-#include "autograd/ExtraRules.h"
-#include "autograd/GeneralRules.h"
-
 #include <algorithm>
+#include <iterator>
 #include <numeric>
+
+#include "autograd/GradientFamilies.h"
 
 namespace dfc::autograd {
 namespace {
@@ -12,7 +14,6 @@ namespace {
 using ir::OpKind;
 using ir::Shape;
 using ir::ValueId;
-using Grads = std::vector<ValueId>;
 
 int64_t product(const Shape& s, size_t from, size_t to) {
   int64_t p = 1;
@@ -64,10 +65,6 @@ class RuleHelper {
  private:
   GradientEmitter& m_e;
 };
-
-Error noRule(const ir::Node& n, const std::string& why) {
-  return makeError("autograd: " + std::string(ir::opName(n.op)) + " '" + n.name + "' " + why);
-}
 
 Expected<Grads> matmulRule(RuleHelper& h, const ir::Node& n, ValueId dy, const std::vector<bool>& need) {
   ValueId a = n.inputs[0], b = n.inputs[1];
@@ -143,127 +140,133 @@ Expected<Grads> crossEntropyRule(RuleHelper& h, GradientEmitter& e, const ir::No
   return Grads{*dx, ir::kNoValue};
 }
 
+Expected<Grads> one(Expected<ValueId> v) {
+  if (!v) return v.error();
+  return Grads{*v};
+}
+
+constexpr GradRule kRules[] = {
+#define DFC_OP(Enum, name, nin, nout, family, doc) family##Grads::Enum,
+#include "ir/Ops.def"
+#undef DFC_OP
+};
+
 }  // namespace
 
-Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId dy, const std::vector<bool>& need) {
-  RuleHelper h(e);
-  auto one = [](Expected<ValueId> v) -> Expected<Grads> {
-    if (!v) return v.error();
-    return Grads{*v};
-  };
-  switch (n.op) {
-    case OpKind::Add:
-      return Grads{dy, dy};
-    case OpKind::Sub: {
-      Grads g{dy, ir::kNoValue};
-      if (need[1]) {
-        auto neg = e.emit(OpKind::Scale, {dy}, {{"alpha", -1.0}}, "grad_b");
-        if (!neg) return neg.error();
-        g[1] = *neg;
-      }
-      return g;
-    }
-    case OpKind::Mul: {
-      Grads g(2, ir::kNoValue);
-      for (size_t i = 0; i < 2; ++i) {
-        if (!need[i]) continue;
-        auto gi = e.emit(OpKind::Mul, {dy, n.inputs[1 - i]}, {}, i == 0 ? "grad_a" : "grad_b");
-        if (!gi) return gi.error();
-        g[i] = *gi;
-      }
-      return g;
-    }
-    case OpKind::Scale:
-      return one(e.emit(OpKind::Scale, {dy}, {{"alpha", n.floatAttr("alpha", 1.0)}}, "grad"));
-    case OpKind::BiasAdd: {
-      Grads g{dy, ir::kNoValue};
-      if (need[1]) {
-        std::vector<int64_t> axes;
-        for (size_t d = 0; d < h.shape(dy).size(); ++d)
-          if (d != 1) axes.push_back(static_cast<int64_t>(d));
-        auto db = e.emit(OpKind::ReduceSum, {dy}, {{"axes", axes}, {"keepdims", int64_t{0}}}, "grad_bias");
-        if (!db) return db.error();
-        g[1] = *db;
-      }
-      return g;
-    }
-    case OpKind::Relu:
-      return one(e.emit(OpKind::ReluGrad, {dy, n.inputs[0]}, {}, "grad"));
-    case OpKind::MatMul:
-      return matmulRule(h, n, dy, need);
-    case OpKind::Conv2d: {
-      Grads g(2, ir::kNoValue);
-      ir::Attributes common{{"stride", n.intsAttr("stride")}, {"pad", n.intsAttr("pad")}};
-      if (need[0]) {
-        ir::Attributes a = common;
-        a["input_shape"] = h.shape(n.inputs[0]);
-        auto dx = e.emit(OpKind::Conv2dGradInput, {dy, n.inputs[1]}, std::move(a), "grad_input");
-        if (!dx) return dx.error();
-        g[0] = *dx;
-      }
-      if (need[1]) {
-        ir::Attributes a = common;
-        a["weight_shape"] = h.shape(n.inputs[1]);
-        auto dw = e.emit(OpKind::Conv2dGradWeight, {dy, n.inputs[0]}, std::move(a), "grad_weight");
-        if (!dw) return dw.error();
-        g[1] = *dw;
-      }
-      return g;
-    }
-    case OpKind::MaxPool2d:
-    {
-      ir::Attributes a{{"kernel", n.intsAttr("kernel")}, {"stride", n.intsAttr("stride")}};
-      if (n.attrs.count("pad")) a["pad"] = n.intsAttr("pad");
-      return one(e.emit(OpKind::MaxPool2dGrad, {dy, n.inputs[0]}, std::move(a), "grad"));
-    }
-    case OpKind::Reshape:
-      return one(h.reshape(dy, h.shape(n.inputs[0]), "grad"));
-    case OpKind::ReduceSum:
-      return reduceSumRule(h, e, n, dy);
-    case OpKind::Transpose:
-    case OpKind::Slice:
-    case OpKind::BatchMatMul:
-    case OpKind::Softmax:  // one softmax_grad node (was a reshape/reduce/matmul chain)
-    case OpKind::Gelu:
-    case OpKind::CausalMask:
-    case OpKind::LayerNorm:
-    case OpKind::Embedding:
-    case OpKind::BatchNorm:
-    case OpKind::GlobalAvgPool:
-      return applyExtraRule(e, n, dy, need);
-    case OpKind::SoftmaxCrossEntropy:
-      return crossEntropyRule(h, e, n, dy);
-    case OpKind::ReluGrad:
-    case OpKind::Conv2dGradInput:
-    case OpKind::Conv2dGradWeight:
-    case OpKind::MaxPool2dGrad:
-    case OpKind::SoftmaxCrossEntropyGrad:
-    case OpKind::SliceGrad:
-    case OpKind::SoftmaxGrad:
-    case OpKind::GeluGrad:
-    case OpKind::LayerNormGrad:
-    case OpKind::EmbeddingGrad:
-    case OpKind::BatchNormGrad:
-    case OpKind::GlobalAvgPoolGrad:
-    case OpKind::AdamUpdate:
-    case OpKind::SgdUpdate:
-    case OpKind::MomentumUpdate:
-      return noRule(n, "has no gradient rule (second-order and optimizer ops are not differentiable here)");
-    case OpKind::Linear:
-      return noRule(n, "is a composite without a gradient rule (run the decompose-composites pass before autograd)");    case OpKind::Unary:
-    case OpKind::Binary:
-    case OpKind::Where:
-    case OpKind::Cast:
-    case OpKind::Reduce:
-    case OpKind::Expand:
-    case OpKind::Concat:
-    case OpKind::Gather:
-    case OpKind::StridedSlice:
-    case OpKind::Conv:
-    case OpKind::Pool:
-      return applyGeneralRule(e, n, dy, need);
+Expected<Grads> ElementwiseGrads::Add(const RuleArgs& a) { return Grads{a.dy, a.dy}; }
+
+Expected<Grads> ElementwiseGrads::Sub(const RuleArgs& a) {
+  Grads g{a.dy, ir::kNoValue};
+  if (a.need[1]) {
+    auto neg = a.e.emit(OpKind::Scale, {a.dy}, {{"alpha", -1.0}}, "grad_b");
+    if (!neg) return neg.error();
+    g[1] = *neg;
   }
-  return noRule(n, "has no gradient rule");
+  return g;
+}
+
+Expected<Grads> ElementwiseGrads::Mul(const RuleArgs& a) {
+  Grads g(2, ir::kNoValue);
+  for (size_t i = 0; i < 2; ++i) {
+    if (!a.need[i]) continue;
+    auto gi = a.e.emit(OpKind::Mul, {a.dy, a.node.inputs[1 - i]}, {}, i == 0 ? "grad_a" : "grad_b");
+    if (!gi) return gi.error();
+    g[i] = *gi;
+  }
+  return g;
+}
+
+Expected<Grads> ElementwiseGrads::Scale(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::Scale, {a.dy}, {{"alpha", a.node.floatAttr("alpha", 1.0)}}, "grad"));
+}
+
+Expected<Grads> ElementwiseGrads::BiasAdd(const RuleArgs& a) {
+  Grads g{a.dy, ir::kNoValue};
+  if (a.need[1]) {
+    std::vector<int64_t> axes;
+    for (size_t d = 0; d < a.e.graph().value(a.dy).type.shape.size(); ++d)
+      if (d != 1) axes.push_back(static_cast<int64_t>(d));
+    auto db = a.e.emit(OpKind::ReduceSum, {a.dy}, {{"axes", axes}, {"keepdims", int64_t{0}}}, "grad_bias");
+    if (!db) return db.error();
+    g[1] = *db;
+  }
+  return g;
+}
+
+Expected<Grads> ElementwiseGrads::Relu(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::ReluGrad, {a.dy, a.node.inputs[0]}, {}, "grad"));
+}
+
+Expected<Grads> LinalgGrads::MatMul(const RuleArgs& a) {
+  RuleHelper h(a.e);
+  return matmulRule(h, a.node, a.dy, a.need);
+}
+
+Expected<Grads> LinalgGrads::Linear(const RuleArgs& a) {
+  return noRule(a.node, "is a composite without a gradient rule (run the decompose-composites pass before autograd)");
+}
+
+// Per batch entry exactly the 2-D matmul rule.
+Expected<Grads> LinalgGrads::BatchMatMul(const RuleArgs& r) {
+  const ir::Node& n = r.node;
+  ValueId a = n.inputs[0], b = n.inputs[1], dy = r.dy;
+  const bool ta = n.intAttr("trans_a") != 0, tb = n.intAttr("trans_b") != 0;
+  auto bmm = [&](ValueId x, ValueId y, bool tx, bool ty, const char* suffix) {
+    return r.e.emit(OpKind::BatchMatMul, {x, y}, {{"trans_a", int64_t{tx}}, {"trans_b", int64_t{ty}}}, suffix);
+  };
+  Grads g(2, ir::kNoValue);
+  if (r.need[0]) {
+    auto da = !ta ? bmm(dy, b, false, !tb, "grad_a") : (tb ? bmm(b, dy, true, true, "grad_a") : bmm(b, dy, false, true, "grad_a"));
+    if (!da) return da.error();
+    g[0] = *da;
+  }
+  if (r.need[1]) {
+    auto db = !tb ? bmm(a, dy, !ta, false, "grad_b") : (ta ? bmm(dy, a, true, true, "grad_b") : bmm(dy, a, true, false, "grad_b"));
+    if (!db) return db.error();
+    g[1] = *db;
+  }
+  return g;
+}
+
+Expected<Grads> LayoutGrads::Reshape(const RuleArgs& a) {
+  RuleHelper h(a.e);
+  return one(h.reshape(a.dy, h.shape(a.node.inputs[0]), "grad"));
+}
+
+Expected<Grads> LayoutGrads::ReduceSum(const RuleArgs& a) {
+  RuleHelper h(a.e);
+  return reduceSumRule(h, a.e, a.node, a.dy);
+}
+
+Expected<Grads> LayoutGrads::Transpose(const RuleArgs& a) {
+  auto perm = a.node.intsAttr("perm");
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return one(a.e.emit(OpKind::Transpose, {a.dy}, {{"perm", inverse}}, "grad"));
+}
+
+Expected<Grads> LayoutGrads::Slice(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::SliceGrad, {a.dy},
+                      {{"axis", a.node.intAttr("axis")},
+                       {"start", a.node.intAttr("start")},
+                       {"input_shape", a.e.graph().value(a.node.inputs[0]).type.shape}},
+                      "grad"));
+}
+
+// One softmax_grad node (was a reshape/reduce/matmul chain).
+Expected<Grads> LossGrads::Softmax(const RuleArgs& a) {
+  return one(a.e.emit(OpKind::SoftmaxGrad, {a.dy, a.node.outputs[0]}, {}, "grad"));
+}
+
+Expected<Grads> LossGrads::SoftmaxCrossEntropy(const RuleArgs& a) {
+  RuleHelper h(a.e);
+  return crossEntropyRule(h, a.e, a.node, a.dy);
+}
+
+Expected<Grads> applyGradientRule(GradientEmitter& e, const ir::Node& n, ValueId dy, const std::vector<bool>& need) {
+  const size_t op = static_cast<size_t>(n.op);
+  if (op >= std::size(kRules)) return noRule(n, "has an unknown op");
+  return kRules[op](RuleArgs{e, n, dy, need});
 }
 
 }  // namespace dfc::autograd

@@ -1,49 +1,25 @@
 #pragma once
-// compile(): the entry point shared by `dfc compile` and the desktop app.
-// model -> (autograd) -> verify -> decompose/map -> PEF, recorded in the run store.
+// compile(): the entry point shared by `dfc compile` and the desktop app. A
+// table of stages (driver/CompileStages.cpp) run by one loop:
+//   validate -> frontend -> autograd -> passes -> verify -> decompose -> map
+//   -> place -> write-pef -> record
 #include <atomic>
 #include <functional>
-#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "partition/Plan.h"
+#include "driver/CompileOptions.h"
+#include "ir/Role.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
 
-struct CompileOptions {
-  std::string model;                 // zoo name, or path to a .dfir file
-  std::string pefName;               // default: the model name
-  std::string outputFolder;          // default: ./out/<pef-name>
-  bool inference = false;            // forward only; no loss, gradients or optimizer
-  int64_t batchSize = 32;
-  partition::OptLevel level = partition::OptLevel::O3;
-  std::string o1RuleList;            // -o1: built-in fusion rule list name or YAML file ("": the mode's default)
-  // --compiler-mode: "" (generic) or "nlp" (transformers; partition/CompilerMode.h lists what it changes:
-  // -o1 rule list `nlp`, -o3 hypersections on, -o3 attention blocks kept within one section). Else an error.
-  std::string compilerMode;
-  bool enableHypersection = false;     // -o3: compile hyperfunctions independently and dedupe
-  // false: compile every hypersection instance again (same result, more time);
-  // bench_hypersections measures the saving with it. Not a dfc flag.
-  bool reuseHypersections = true;
-  std::string arch = "native";       // preset name, "native" or a YAML file
-  int nChips = 1;                    // --n-chips 1..8: sections may span chips (PCIe cost)
-  int numTiles = 0;                  // --num-tiles 1|2|4|8 per chip (0: all)
-  std::vector<std::string> scalingFactors;  // --resources-scaling-factors: 3 or 4 values (empty: all 1)
-  std::map<std::string, int64_t> modelParams;  // zoo model flags: num_layers, hidden_size, num_heads, seq_len, ...
-  std::string optimizer = "momentum";  // sgd | momentum | adam
-  double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
-  uint64_t seed = 42;                // weight initialization
-  bool debug = false;                // dump the IR after each stage into the output folder
-  std::string dbPath;                // run store ("" = default path, "-" = don't record)
-  std::vector<std::string> args;     // the command line, recorded in the PEF and the store
-};
-
 struct CompileProgress {
-  std::string stage;  // "frontend", "autograd", "passes", "verify", "decompose", "place", "write-pef", "record"
-  int index = 0;
-  int total = 0;
+  std::string stage;     // a stage name (compileStageNames), or "passes: <pass> done" inside "passes"
+  int index = 0;         // the stage's position in compileStageNames()
+  int total = 0;         // the number of stages
+  double fraction = 0;   // 0..1 of the whole compile, by the stages' weights; never decreases
 };
 
 struct CompileResult {
@@ -52,7 +28,7 @@ struct CompileResult {
   int64_t compileId = 0;  // 0 if not recorded
   int numNodes = 0;
   int numSections = 0;
-  int numForward = 0, numBackward = 0, numOptimizer = 0;
+  ir::PerRole<int> sectionsByRole{};  // indexed by ir::roleIndex; sums to numSections
   int64_t numParams = 0;   // parameter elements
   double estLatencyUs = 0; // sum over the schedule
   double compileMs = 0;
@@ -64,15 +40,19 @@ struct CompileResult {
   int hypersectionsUnique = 0;         // distinct compiled hypersections in the plan
   int hypersectionInstances = 0;       // sections that are instances of them
   double compileMsSavedEstimate = 0;   // time reuse of per-hypersection results saved
-  std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time
+  std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time, in stage order
+
+  int sections(ir::NodeRole role) const { return sectionsByRole[ir::roleIndex(role)]; }
 };
 
 using ProgressFn = std::function<void(const CompileProgress&)>;
 
-// `cancel` (may be null) is polled between stages; a cancelled compile returns an error and writes nothing.
+// `cancel` (may be null) is polled between stages; a compile cancelled before
+// its PEF is written returns an error and writes no PEF.
 Expected<CompileResult> compile(const CompileOptions& options, const ProgressFn& progress = {},
                                 const std::atomic<bool>* cancel = nullptr);
 
-Expected<partition::OptLevel> parseOptLevel(const std::string& text);  // "o0" / "-o0" / "0"
+// "validate", "frontend", ..., "record": the stages in the order they run.
+std::vector<std::string> compileStageNames();
 
 }  // namespace dfc::driver

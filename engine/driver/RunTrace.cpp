@@ -4,17 +4,17 @@
 
 namespace dfc::driver {
 
-RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel) : m_pef(pef) {
-  m_recorder.setProcessName(kPid, runLabel);
-  m_recorder.setThreadName(kPid, kWholeRunTid, "whole model run", 0);
-  m_recorder.setThreadName(kPid, kHostTid, "host", 1);
+RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel, int rank) : m_pef(pef), m_pid(pidForRank(rank)) {
+  m_recorder.setProcessName(m_pid, rank == 0 ? runLabel : runLabel + " rank " + std::to_string(rank));
+  m_recorder.setThreadName(m_pid, kWholeRunTid, "whole model run", 0);
+  m_recorder.setThreadName(m_pid, kHostTid, "host", 1);
   // One row per hyperfunction, in order of first appearance in the schedule.
   m_sectionTid.assign(pef.plan.sections.size(), kWholeRunTid);
   for (int id : pef.plan.schedule) {
     const auto& s = pef.plan.sections.at(static_cast<size_t>(id));
     std::string hf = s.hyperfunction.empty() ? "(top level)" : s.hyperfunction;
     auto [it, inserted] = m_hyperfunctionTid.try_emplace(hf, static_cast<int64_t>(m_hyperfunctionTid.size()) + 2);
-    if (inserted) m_recorder.setThreadName(kPid, it->second, hf, it->second);
+    if (inserted) m_recorder.setThreadName(m_pid, it->second, hf, it->second);
     m_sectionTid[static_cast<size_t>(id)] = it->second;
   }
   loadPlacement();
@@ -79,16 +79,16 @@ void RunTrace::addSectionCall(int sectionId, int64_t step, double startUs, doubl
     args.emplace_back("max_latency_us", p.maxLatencyUs);
   }
   std::string cat(ir::roleName(s.type));
-  m_recorder.addSlice(kPid, kWholeRunTid, hs.name, cat, startUs, durationUs, args);
-  m_recorder.addSlice(kPid, m_sectionTid[static_cast<size_t>(sectionId)], hs.name, cat, startUs, durationUs,
+  m_recorder.addSlice(m_pid, kWholeRunTid, hs.name, cat, startUs, durationUs, args);
+  m_recorder.addSlice(m_pid, m_sectionTid[static_cast<size_t>(sectionId)], hs.name, cat, startUs, durationUs,
                       std::move(args));
 }
 
 void RunTrace::addHostPhase(const std::string& name, double startUs, double durationUs) {
-  m_recorder.addSlice(kPid, kHostTid, name, "host", startUs, durationUs, {});
+  m_recorder.addSlice(m_pid, kHostTid, name, "host", startUs, durationUs, {});
 }
 
-void RunTrace::addLoss(double tsUs, double loss) { m_recorder.addCounter(kPid, "loss", tsUs, "loss", loss); }
+void RunTrace::addLoss(double tsUs, double loss) { m_recorder.addCounter(m_pid, "loss", tsUs, "loss", loss); }
 
 void RunTrace::setMetadata(const std::string& key, const std::string& value) { m_recorder.setMetadata(key, value); }
 

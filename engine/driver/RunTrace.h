@@ -12,9 +12,11 @@ namespace dfc::driver {
 
 class RunTrace {
  public:
-  RunTrace(const pef::Pef& pef, const std::string& runLabel);
+  // `rank`: this process's rank in a data-parallel run (0 alone); its rows go
+  // under pid rank + 1, so rank 0 keeps the pid and name traces always had.
+  RunTrace(const pef::Pef& pef, const std::string& runLabel, int rank = 0);
 
-  static constexpr int64_t kPid = 1;
+  static int64_t pidForRank(int rank) { return int64_t{rank} + 1; }
   static constexpr int64_t kWholeRunTid = 0;
   static constexpr int64_t kHostTid = 1;
 
@@ -27,6 +29,7 @@ class RunTrace {
  private:
   void loadPlacement();
   const pef::Pef& m_pef;
+  const int64_t m_pid;
   profile::TraceRecorder m_recorder;
   std::map<std::string, int64_t> m_hyperfunctionTid;
   std::vector<int64_t> m_sectionTid;  // per section: its hyperfunction row

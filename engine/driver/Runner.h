@@ -1,11 +1,13 @@
 #pragma once
 // run(): the entry point shared by `dfc run` and the desktop app. Loads a PEF,
 // trains (or evaluates) on an IDX dataset section by section, writes the chrome
-// trace and records the run in the store.
+// trace and records the run in the store: a table of stages
+// (driver/RunStages.cpp) run by one loop.
 #include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/Error.h"
@@ -24,6 +26,8 @@ struct RunOptions {
   int64_t testLimit = 0;               // > 0: use only the first N test samples
   int64_t logEvery = 100;              // print a loss line every N steps (and the last)
   uint64_t seed = 1;                   // shuffling
+  int threads = 0;                     // runtime thread pool (and BLAS threads); <= 0: the machine's hardware threads
+  int rank = 0;                        // this process's rank (data parallel, later set by the communicator): trace pid rank + 1
   std::vector<std::string> args;
 };
 
@@ -41,12 +45,17 @@ struct RunResult {
   double samplesPerSecond = 0;
   double measuredSectionUs = 0;  // sum of measured section time
   double estimatedSectionUs = 0; // sum of estimated chip latency for the same calls
+  std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time (runStageNames), in order
 };
 
 // Each progress line ("Epoch [1/1], Step [100/1875], Loss: 0.6123") goes to `log`.
 using LogFn = std::function<void(const std::string&)>;
 
+// `cancel` (may be null) is polled between stages and between steps.
 Expected<RunResult> run(const RunOptions& options, const LogFn& log = {},
                         const std::atomic<bool>* cancel = nullptr);
+
+// "validate", "load-pef", ..., "write-trace": the stages of a run in order.
+std::vector<std::string> runStageNames();
 
 }  // namespace dfc::driver

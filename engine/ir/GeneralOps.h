@@ -24,9 +24,7 @@ bool reduceFnKnown(const std::string& fn);
 int64_t windowOut(int64_t in, int64_t k, int64_t stride, int64_t padBegin, int64_t padEnd, int64_t dilation,
                   bool ceilMode);
 
-// Output types of a general op (the ops above); called from inferOutputTypes.
-Expected<std::vector<TensorType>> inferGeneralOutputTypes(const Node& n, const std::vector<const TensorType*>& in);
-
+// The ops of the General family in Ops.def (their shape rules: GeneralShapes in ShapeRules.h).
 bool isGeneralOp(OpKind op);
 
 }  // namespace dfc::ir

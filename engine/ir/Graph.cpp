@@ -2,15 +2,6 @@
 
 namespace dfc::ir {
 
-std::string_view roleName(NodeRole role) {
-  switch (role) {
-    case NodeRole::Forward: return "forward";
-    case NodeRole::Backward: return "backward";
-    case NodeRole::Optimizer: return "optimizer";
-  }
-  return "?";
-}
-
 int64_t Node::intAttr(const std::string& key, int64_t fallback) const {
   auto it = attrs.find(key);
   if (it == attrs.end()) return fallback;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/Op.h"
+#include "ir/Role.h"
 #include "ir/Tensor.h"
 
 namespace dfc::ir {
@@ -29,9 +30,7 @@ enum class ValueKind : uint8_t {
   Intermediate,  // produced by a node
 };
 
-// Where a node belongs in a training step; the scheduler orders sections by it.
-enum class NodeRole : uint8_t { Forward, Backward, Optimizer };
-std::string_view roleName(NodeRole role);  // "forward", "backward", "optimizer"
+// Where a node belongs in a training step (NodeRole): ir/Role.h, a row per role in ir/Roles.def.
 
 struct Value {
   ValueId id = kNoValue;

@@ -309,10 +309,9 @@ Status Parser::parseNode() {
       next();
       next();
       const Token& r = cur();
-      if (r.text == "forward") role = NodeRole::Forward;
-      else if (r.text == "backward") role = NodeRole::Backward;
-      else if (r.text == "optimizer") role = NodeRole::Optimizer;
-      else return fail("bad role " + describe(r) + ": expected forward, backward or optimizer");
+      auto parsed = parseRole(r.text);
+      if (!parsed) return fail("bad role " + describe(r) + ": expected " + roleNameList());
+      role = *parsed;
       next();
     } else if (isWord("name") && m_toks[m_pos + 1].text == "=") {
       next();

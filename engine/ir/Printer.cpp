@@ -249,7 +249,7 @@ void GraphPrinter::emitNode(const Node& n) {
     m_out += " @";
     appendQuoted(m_out, n.scope);
   }
-  if (n.role != NodeRole::Forward) {
+  if (n.role != NodeRole{}) {  // the first role in Roles.def is the default, left out
     m_out += " role=";
     m_out += roleName(n.role);
   }

@@ -46,11 +46,12 @@ std::string sectionName(int id, const ir::Graph& g, const std::vector<ir::NodeId
 
 bool isParamUpdate(const ir::Node& n) { return std::string_view(ir::opName(n.op)).ends_with("_update"); }
 
+// The --resources-scaling-factors value for the node's role (ir/Roles.def: scaleGroup).
 double scaleFor(const MappingOptions& o, const ir::Node& n) {
-  switch (n.role) {
-    case ir::NodeRole::Forward: return o.forwardScale;
-    case ir::NodeRole::Backward: return o.backwardScale;
-    case ir::NodeRole::Optimizer:
+  switch (ir::roleInfo(n.role).scale) {
+    case ir::RoleScale::Forward: return o.forwardScale;
+    case ir::RoleScale::Backward: return o.backwardScale;
+    case ir::RoleScale::Optimizer:
       return !isParamUpdate(n) && o.gradNormScale > 0 ? o.gradNormScale : o.optimizerScale;
   }
   return 1.0;

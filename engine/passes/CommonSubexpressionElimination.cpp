@@ -33,7 +33,7 @@ class CommonSubexpressionElimination final : public Pass {
     std::vector<std::vector<ir::ValueId>> resolvedInputs(rg.nodes.size());
     std::vector<ir::ValueId> inputs;
     for (const ir::Node& n : rg.nodes) {
-      if (n.role == ir::NodeRole::Optimizer || n.op == ir::OpKind::SgdUpdate || n.op == ir::OpKind::MomentumUpdate)
+      if (!ir::roleInfo(n.role).mergeable || n.op == ir::OpKind::SgdUpdate || n.op == ir::OpKind::MomentumUpdate)
         continue;
       inputs.clear();
       for (ir::ValueId in : n.inputs) inputs.push_back(rw.resolve(in));

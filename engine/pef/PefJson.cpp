@@ -73,15 +73,6 @@ Status parseObject(simdjson::dom::parser& parser, std::string_view json, object&
   return {};
 }
 
-bool parseRole(std::string_view s, ir::NodeRole& out) {
-  for (auto r : {ir::NodeRole::Forward, ir::NodeRole::Backward, ir::NodeRole::Optimizer})
-    if (ir::roleName(r) == s) {
-      out = r;
-      return true;
-    }
-  return false;
-}
-
 }  // namespace
 
 std::string encodeMeta(const PefMeta& m) {
@@ -191,7 +182,10 @@ Status decodeSections(std::string_view json, partition::Plan& plan) {
     DFC_TRY(getString(so, "name", s.name));
     std::string type;
     DFC_TRY(getString(so, "type", type));
-    if (!parseRole(type, s.type)) return makeError("section '" + s.name + "': unknown type '" + type + "'");
+    auto role = ir::parseRole(type);
+    if (!role)
+      return makeError("section '" + s.name + "': unknown role '" + type + "' (this dfc knows " + ir::roleNameList() + ")");
+    s.type = *role;
     DFC_TRY(getIntList(so, "nodes", s.nodes));
     DFC_TRY(getString(so, "hyperfunction", s.hyperfunction));
     DFC_TRY(getInt(so, "hypersection", s.hypersection));

@@ -6,9 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <new>
-#include <thread>
 
 #include "runtime/Kernels.h"
 #include "runtime/MemoryPlanner.h"
@@ -18,25 +16,18 @@ namespace {
 
 using ir::ValueKind;
 
-// One BLAS thread per core: sections run one at a time, so BLAS owns the cores.
-// A user's OPENBLAS_NUM_THREADS wins.
-void configureBlasThreads() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    if (std::getenv("OPENBLAS_NUM_THREADS")) return;
-    openblas_set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  });
+// BLAS threads (by default as many as pool threads): sections run one at a
+// time and a kernel calls BLAS only outside its parallel loops, so the two
+// take turns on the same cores. The setting is process-wide, so each step
+// makes it its executor's again. A user's OPENBLAS_NUM_THREADS wins.
+void useBlasThreads(int threads) {
+  static const bool userSet = std::getenv("OPENBLAS_NUM_THREADS") != nullptr;
+  if (!userSet && openblas_get_num_threads() != threads) openblas_set_num_threads(threads);
 }
-
-struct NodeCall {
-  const ir::Node* node = nullptr;
-  std::vector<const ir::Tensor*> inputs;
-  std::vector<ir::Tensor*> outputs;
-};
 
 struct SectionRun {
   const partition::Section* section = nullptr;
-  std::vector<NodeCall> calls;
+  std::vector<KernelPtr> kernels;  // one per node, in section order
   double bytes = 0;
 };
 
@@ -49,6 +40,12 @@ struct Update {
 }  // namespace
 
 struct Executor::Impl {
+  explicit Impl(const ExecutorOptions& o)
+      : pool(o.threads), ctx(pool), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()) {}
+
+  support::ThreadPool pool;
+  ExecContext ctx;
+  int blasThreads;
   ir::Graph graph;
   partition::Plan plan;
   std::vector<ir::Tensor> storage;  // by ValueId; allocated once in create()
@@ -60,7 +57,7 @@ struct Executor::Impl {
 
   Status validate();
   Status allocate();
-  void prepareCalls();
+  Status prepareKernels();
 };
 
 Status Executor::Impl::validate() {
@@ -179,7 +176,7 @@ Status Executor::Impl::allocate() {
   return {};
 }
 
-void Executor::Impl::prepareCalls() {
+Status Executor::Impl::prepareKernels() {
   auto users = graph.computeUsers();
   std::vector<bool> leavesStep(graph.values.size(), false);
   for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
@@ -199,21 +196,25 @@ void Executor::Impl::prepareCalls() {
     };
     for (ir::NodeId n : run.section->nodes) {
       const ir::Node& node = graph.node(n);
-      NodeCall call{&node, {}, {}};
+      std::vector<const ir::Tensor*> inputs;
+      std::vector<ir::Tensor*> outputs;
       for (ir::ValueId v : node.inputs) {
-        call.inputs.push_back(&storage[static_cast<size_t>(v)]);
+        inputs.push_back(&storage[static_cast<size_t>(v)]);
         ir::NodeId producer = graph.value(v).producer;
         if (producer == ir::kNoNode || !inside[static_cast<size_t>(producer)]) count(v);  // crosses in
       }
       for (ir::ValueId v : node.outputs) {
-        call.outputs.push_back(&storage[static_cast<size_t>(v)]);
+        outputs.push_back(&storage[static_cast<size_t>(v)]);
         bool external = leavesStep[static_cast<size_t>(v)];
         for (ir::NodeId u : users[static_cast<size_t>(v)]) external = external || !inside[static_cast<size_t>(u)];
         if (external) count(v);  // crosses out
       }
-      run.calls.push_back(std::move(call));
+      auto kernel = prepareKernel(node, inputs, outputs);
+      if (!kernel) return kernel.error().withContext("section '" + run.section->name + "'");
+      run.kernels.push_back(std::move(*kernel));
     }
   }
+  return {};
 }
 
 Executor::Executor(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -221,14 +222,13 @@ Executor::~Executor() = default;
 Executor::Executor(Executor&&) noexcept = default;
 Executor& Executor::operator=(Executor&&) noexcept = default;
 
-Expected<Executor> Executor::create(const ir::Graph& graph, const partition::Plan& plan) {
-  configureBlasThreads();
-  auto impl = std::make_unique<Impl>();
+Expected<Executor> Executor::create(const ir::Graph& graph, const partition::Plan& plan, const ExecutorOptions& options) {
+  auto impl = std::make_unique<Impl>(options);
   impl->graph = graph;
   impl->plan = plan;
   DFC_TRY(impl->validate());
   DFC_TRY(impl->allocate());
-  impl->prepareCalls();
+  DFC_TRY(impl->prepareKernels());
   return Executor(std::move(impl));
 }
 
@@ -244,12 +244,13 @@ Status Executor::setInput(ir::ValueId id, const ir::Tensor& tensor) {
 }
 
 Status Executor::step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection) {
+  useBlasThreads(m_impl->blasThreads);
   for (size_t s : m_impl->schedule) {
     const SectionRun& run = m_impl->sections[s];
-    if (forwardOnly && run.section->type != ir::NodeRole::Forward) continue;
+    if (forwardOnly && !ir::roleInfo(run.section->type).inEvaluation) continue;
     const auto start = std::chrono::steady_clock::now();
-    for (const NodeCall& call : run.calls) {
-      Status st = runKernel(*call.node, call.inputs, call.outputs);
+    for (const KernelPtr& kernel : run.kernels) {
+      Status st = kernel->run(m_impl->ctx);
       if (!st) return st.error().withContext("section '" + run.section->name + "'");
     }
     const auto stop = std::chrono::steady_clock::now();
@@ -280,5 +281,7 @@ const ir::Tensor& Executor::tensor(ir::ValueId id) const {
 }
 
 size_t Executor::arenaBytes() const { return m_impl->arenaBytes; }
+int Executor::threads() const { return m_impl->pool.threads(); }
+int Executor::blasThreads() const { return m_impl->blasThreads; }
 
 }  // namespace dfc::runtime

@@ -13,6 +13,12 @@
 
 namespace dfc::runtime {
 
+struct ExecutorOptions {
+  int threads = 0;      // the thread pool's size; <= 0: the machine's hardware threads
+  int blasThreads = 0;  // OpenBLAS threads during this executor's steps, at most `threads`; <= 0: as many as `threads`.
+                        // OpenBLAS's GEMM rounding depends on its thread count; the pool's split never changes a result.
+};
+
 struct SectionCall {
   int sectionId = 0;
   std::chrono::steady_clock::time_point start;
@@ -26,8 +32,11 @@ class Executor {
   Executor(Executor&&) noexcept;
   Executor& operator=(Executor&&) noexcept;
 
-  // Takes copies of the graph and plan; initializes params/consts from graph.initializers.
-  static Expected<Executor> create(const ir::Graph& graph, const partition::Plan& plan);
+  // Takes copies of the graph and plan; initializes params/consts from
+  // graph.initializers, plans the arena, then prepares one kernel per node
+  // (attributes decoded and shapes checked once, here).
+  static Expected<Executor> create(const ir::Graph& graph, const partition::Plan& plan,
+                                   const ExecutorOptions& options = {});
 
   // Copies `tensor` into the input `id` for the next step (type must match exactly).
   Status setInput(ir::ValueId id, const ir::Tensor& tensor);
@@ -39,6 +48,8 @@ class Executor {
   const ir::Tensor& tensor(ir::ValueId id) const;
   // Peak bytes of the planned arena for intermediates.
   size_t arenaBytes() const;
+  int threads() const;      // the pool's
+  int blasThreads() const;  // what steps set OpenBLAS to (unless OPENBLAS_NUM_THREADS is set)
 
  private:
   struct Impl;

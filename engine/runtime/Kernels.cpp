@@ -1,86 +1,71 @@
+// Kernel dispatch through a table generated from Ops.def: the factory of op X
+// is <Family>Kernels::X (kernels/KernelFamilies.h).
 #include "runtime/Kernels.h"
 
-#include "runtime/kernels/KernelCommon.h"
+#include <iterator>
+
+#include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime {
+namespace {
 
-using ir::OpKind;
+constexpr kernels::KernelFactory kFactories[] = {
+#define DFC_OP(Enum, name, nin, nout, family, doc) kernels::family##Kernels::Enum,
+#include "ir/Ops.def"
+#undef DFC_OP
+};
 
-Status runKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs,
-                 std::span<ir::Tensor* const> outputs) {
+}  // namespace
+
+namespace kernels {
+
+int64_t product(const ir::Shape& s, size_t from, size_t to) {
+  int64_t p = 1;
+  for (size_t i = from; i < to; ++i) p *= s[i];
+  return p;
+}
+
+std::string firstOutOfRange(const int64_t* ids, int64_t count, int64_t bound, const char* what, const char* where) {
+  for (int64_t i = 0; i < count; ++i)
+    if (ids[i] < 0 || ids[i] >= bound)
+      return std::string(what) + " " + std::to_string(ids[i]) + " at " + where + " " + std::to_string(i) +
+             " is outside [0," + std::to_string(bound) + ")";
+  return {};
+}
+
+bool KernelArgs::allF32() const {
+  for (const ir::Tensor* t : in)
+    if (t->dtype() != ir::DType::F32) return false;
+  for (const ir::Tensor* t : out)
+    if (t->dtype() != ir::DType::F32) return false;
+  return true;
+}
+
+}  // namespace kernels
+
+Expected<KernelPtr> prepareKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs,
+                                  std::span<ir::Tensor* const> outputs) {
+  const size_t op = static_cast<size_t>(node.op);
+  if (op >= std::size(kFactories)) return makeError("node '" + node.name + "': unknown op " + std::to_string(op));
+  const kernels::KernelArgs args{node, inputs, outputs};
   const ir::OpInfo& info = ir::opInfo(node.op);
   if ((info.numInputs >= 0 && inputs.size() != static_cast<size_t>(info.numInputs)) ||
       (info.numOutputs >= 0 && outputs.size() != static_cast<size_t>(info.numOutputs)))
-    return kernels::nodeError(node, "wrong number of inputs or outputs");
+    return args.fail("wrong number of inputs or outputs");
   for (const ir::Tensor* t : inputs)
-    if (!t || t->empty()) return kernels::nodeError(node, "input tensor has no storage");
+    if (!t || t->empty()) return args.fail("input tensor has no storage");
   for (const ir::Tensor* t : outputs)
-    if (!t || t->empty()) return kernels::nodeError(node, "output tensor has no storage");
+    if (!t || t->empty()) return args.fail("output tensor has no storage");
+  return kFactories[op](args);
+}
 
-  switch (node.op) {
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Scale:
-    case OpKind::BiasAdd:
-    case OpKind::Relu:
-    case OpKind::ReluGrad:
-      return kernels::runElementwise(node, inputs, outputs);
-    case OpKind::Reshape:
-    case OpKind::ReduceSum:
-      return kernels::runShape(node, inputs, outputs);
-    case OpKind::MatMul:
-      return kernels::runMatMul(node, inputs, outputs);
-    case OpKind::Linear:  // a composite: the chip (and so the runtime) has no kernel for it
-      return kernels::nodeError(node, "linear must be decomposed before execution (pass decompose-composites)");
-    case OpKind::Conv2d:
-    case OpKind::Conv2dGradInput:
-    case OpKind::Conv2dGradWeight:
-      return kernels::runConv(node, inputs, outputs);
-    case OpKind::MaxPool2d:
-    case OpKind::MaxPool2dGrad:
-      return kernels::runPool(node, inputs, outputs);
-    case OpKind::Softmax:
-    case OpKind::SoftmaxCrossEntropy:
-    case OpKind::SoftmaxCrossEntropyGrad:
-      return kernels::runSoftmax(node, inputs, outputs);
-    case OpKind::SgdUpdate:
-    case OpKind::MomentumUpdate:
-      return kernels::runOptimizer(node, inputs, outputs);
-    case OpKind::Transpose:
-    case OpKind::Slice:
-    case OpKind::SliceGrad:
-    case OpKind::BatchMatMul:
-      return kernels::runLayout(node, inputs, outputs);
-    case OpKind::SoftmaxGrad:
-    case OpKind::Gelu:
-    case OpKind::GeluGrad:
-    case OpKind::CausalMask:
-    case OpKind::LayerNorm:
-    case OpKind::LayerNormGrad:
-    case OpKind::Embedding:
-    case OpKind::EmbeddingGrad:
-      return kernels::runTransformer(node, inputs, outputs);
-    case OpKind::GlobalAvgPool:
-    case OpKind::GlobalAvgPoolGrad:
-    case OpKind::BatchNorm:
-    case OpKind::BatchNormGrad:
-    case OpKind::AdamUpdate:
-      return kernels::runVision(node, inputs, outputs);
-    case OpKind::Unary:
-    case OpKind::Binary:
-    case OpKind::Where:
-    case OpKind::Cast:
-    case OpKind::Reduce:
-    case OpKind::Expand:
-    case OpKind::Concat:
-    case OpKind::Gather:
-    case OpKind::StridedSlice:
-    case OpKind::Conv:
-    case OpKind::Pool:
-      return kernels::runGeneral(node, inputs, outputs);
-  }
-  return kernels::nodeError(node, "no kernel for this op");
+Status runKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs,
+                 std::span<ir::Tensor* const> outputs) {
+  auto kernel = prepareKernel(node, inputs, outputs);
+  if (!kernel) return kernel.error();
+  support::ThreadPool inlinePool(1);
+  ExecContext ctx(inlinePool);
+  return (*kernel)->run(ctx);
 }
 
 }  // namespace dfc::runtime

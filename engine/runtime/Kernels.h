@@ -5,10 +5,19 @@
 #include <span>
 
 #include "ir/Graph.h"
+#include "runtime/Kernel.h"
 #include "support/Error.h"
 
 namespace dfc::runtime {
 
+// Decodes the node's attributes and checks its tensors' shapes once, and binds
+// the kernel to the tensors: `node` and the Tensor objects must outlive it
+// (their buffers must stay put). Errors name the node.
+Expected<KernelPtr> prepareKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs,
+                                  std::span<ir::Tensor* const> outputs);
+
+// prepareKernel and one run on the calling thread (constant folding, the
+// ONNX importer, tests).
 Status runKernel(const ir::Node& node, std::span<const ir::Tensor* const> inputs,
                  std::span<ir::Tensor* const> outputs);
 

@@ -8,8 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "ir/Graph.h"
-#include "support/Error.h"
+#include "runtime/ReferenceFamilies.h"
 
 namespace dfc::runtime::reference {
 namespace {
@@ -18,7 +17,6 @@ using ir::DType;
 using ir::OpKind;
 using ir::Shape;
 using ir::Tensor;
-using Index = std::vector<int64_t>;
 
 Error genError(const ir::Node& n, const std::string& what) {
   return makeError(std::string(ir::opName(n.op)) + " '" + n.name + "': " + what);
@@ -35,22 +33,6 @@ int64_t elementsOf(const Shape& s) {
   int64_t c = 1;
   for (int64_t d : s) c *= d;
   return c;
-}
-
-// Flat row-major position -> multi-index.
-Index unravel(int64_t flat, const Shape& s) {
-  Index idx(s.size(), 0);
-  for (size_t d = s.size(); d-- > 0;) {
-    idx[d] = flat % s[d];
-    flat /= s[d];
-  }
-  return idx;
-}
-
-int64_t ravel(const Index& idx, const Shape& s) {
-  int64_t flat = 0;
-  for (size_t d = 0; d < s.size(); ++d) flat = flat * s[d] + idx[d];
-  return flat;
 }
 
 // numpy broadcasting: the element of `in` read by output multi-index `outIdx`
@@ -409,23 +391,16 @@ Status pool(const ir::Node& n, const Tensor& x, Tensor& y) {
 
 }  // namespace
 
-Status evalGeneralOp(const ir::Node& n, const std::vector<const Tensor*>& in, std::vector<Tensor>& out) {
-  Tensor& y = out[0];
-  switch (n.op) {
-    case OpKind::Unary: return unary(n, *in[0], y);
-    case OpKind::Binary: return binary(n, *in[0], *in[1], y);
-    case OpKind::Where: return where(*in[0], *in[1], *in[2], y);
-    case OpKind::Cast: return cast(*in[0], y);
-    case OpKind::Reduce: return reduce(n, *in[0], y);
-    case OpKind::Expand: return expand(*in[0], y);
-    case OpKind::Concat: return concat(n, in, y);
-    case OpKind::Gather: return gather(n, *in[0], *in[1], y);
-    case OpKind::StridedSlice: return stridedSlice(n, *in[0], y);
-    case OpKind::Conv: return conv(n, *in[0], *in[1], y);
-    case OpKind::Pool: return pool(n, *in[0], y);
-    default: break;
-  }
-  return genError(n, "not a general op");
-}
+Status GeneralReference::Unary(const RefArgs& a) { return unary(a.node, *a.in[0], a.out[0]); }
+Status GeneralReference::Binary(const RefArgs& a) { return binary(a.node, *a.in[0], *a.in[1], a.out[0]); }
+Status GeneralReference::Where(const RefArgs& a) { return where(*a.in[0], *a.in[1], *a.in[2], a.out[0]); }
+Status GeneralReference::Cast(const RefArgs& a) { return cast(*a.in[0], a.out[0]); }
+Status GeneralReference::Reduce(const RefArgs& a) { return reduce(a.node, *a.in[0], a.out[0]); }
+Status GeneralReference::Expand(const RefArgs& a) { return expand(*a.in[0], a.out[0]); }
+Status GeneralReference::Concat(const RefArgs& a) { return concat(a.node, a.in, a.out[0]); }
+Status GeneralReference::Gather(const RefArgs& a) { return gather(a.node, *a.in[0], *a.in[1], a.out[0]); }
+Status GeneralReference::StridedSlice(const RefArgs& a) { return stridedSlice(a.node, *a.in[0], a.out[0]); }
+Status GeneralReference::Conv(const RefArgs& a) { return conv(a.node, *a.in[0], *a.in[1], a.out[0]); }
+Status GeneralReference::Pool(const RefArgs& a) { return pool(a.node, *a.in[0], a.out[0]); }
 
 }  // namespace dfc::runtime::reference

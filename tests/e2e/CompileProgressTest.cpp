@@ -28,12 +28,13 @@ TEST_CASE("compile progress follows the stages and the passes and cancel writes 
   });
   REQUIRE(result.ok());
   CHECK(monotonic);
-  REQUIRE(seen.size() > 8);
-  CHECK(seen.front() == "frontend");
+  REQUIRE(seen.size() > 10);
+  CHECK(seen.front() == "validate");
   CHECK(seen.back() == "record");
   auto has = [&](const std::string& s) { return std::find(seen.begin(), seen.end(), s) != seen.end(); };
   CHECK(has("passes: cse done"));
   CHECK(has("passes: dce done"));
+  CHECK(has("map"));
   CHECK(has("place"));
 
   std::atomic<bool> cancel{true};

@@ -45,8 +45,8 @@ TEST_CASE("logreg trains for a few hundred steps and its loss falls") {
   c.batchSize = 32;
   auto compiled = compileOrFail(c);
   REQUIRE(std::filesystem::exists(compiled.pefPath));
-  REQUIRE(compiled.numBackward > 0);
-  REQUIRE(compiled.numOptimizer > 0);
+  REQUIRE(compiled.sections(ir::NodeRole::Backward) > 0);
+  REQUIRE(compiled.sections(ir::NodeRole::Optimizer) > 0);
 
   driver::RunOptions r;
   r.pefPath = compiled.pefPath;
@@ -145,8 +145,8 @@ TEST_CASE("an inference PEF runs forward only and reports accuracy") {
   c.outputFolder = dir / "out";
   c.dbPath = "-";
   auto compiled = compileOrFail(c);
-  CHECK(compiled.numBackward == 0);
-  CHECK(compiled.numOptimizer == 0);
+  CHECK(compiled.sections(ir::NodeRole::Backward) == 0);
+  CHECK(compiled.sections(ir::NodeRole::Optimizer) == 0);
   driver::RunOptions r;
   r.pefPath = compiled.pefPath;
   r.dataFolder = test::kFashionMnist;

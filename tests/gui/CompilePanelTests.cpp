@@ -89,6 +89,41 @@ TEST_CASE("Compile screen names what is wrong with a bad model", "[gui][compile]
   CHECK(panel.compileButton()->isEnabled());
 }
 
+TEST_CASE("Compile screen records dfc's command line and refuses bad options before starting", "[gui][compile]") {
+  guitest::ensureApp();
+  BoundPanel bound;
+  views::CompilePanel& panel = bound.panel;
+  panel.setDbPath(QStringLiteral("-"));
+  panel.modelBox()->setCurrentText(QStringLiteral("gpt2-mini"));
+  panel.modelParamsEdit()->setText(QStringLiteral("num_layers=3"));
+  panel.batchSizeBox()->setValue(8);
+  auto options = panel.compileOptions();
+  REQUIRE(options.ok());
+  const std::vector<std::string> args = studio::Session::compileArgs(*options);
+  CHECK(args == options->toArgs());
+  std::string line;
+  for (const std::string& a : args) line += a + " ";
+  CHECK(line.starts_with("dfc compile --model gpt2-mini --num-layers 3 "));
+  CHECK(line.find(" -b 8 ") != std::string::npos);
+
+  QSignalSpy requested(&panel, &views::CompilePanel::compileRequested);
+  panel.modelParamsEdit()->setText(QStringLiteral("num_layers=three"));
+  panel.requestCompile();
+  CHECK(requested.isEmpty());  // the typo is reported by the form
+  CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("num_layers=three")));
+
+  panel.modelParamsEdit()->setText(QStringLiteral("num_layers=3"));
+  panel.archBox()->setCurrentText(QStringLiteral("sn99"));
+  QSignalSpy done(&bound.session, &studio::Session::compileFinished);
+  QSignalSpy busy(&bound.session, &studio::Session::busyChanged);
+  panel.requestCompile();
+  REQUIRE(done.count() == 1);  // refused at once: no compile started
+  CHECK(busy.isEmpty());
+  CHECK(!done.at(0).at(0).toBool());
+  CHECK(done.at(0).at(2).toString().contains(QStringLiteral("--arch sn99")));
+  CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("--arch sn99")));
+}
+
 TEST_CASE("Compile screen hides experimental options until asked", "[gui][compile]") {
   guitest::ensureApp();
   views::CompilePanel panel;
@@ -100,8 +135,9 @@ TEST_CASE("Compile screen hides experimental options until asked", "[gui][compil
   CHECK(!group->isVisible());
   panel.experimentalToggle()->setChecked(true);
   CHECK(group->isVisible());
-  CHECK(panel.compileOptions().batchSize == 32);
-  CHECK(panel.compileOptions().level == partition::OptLevel::O3);
+  REQUIRE(panel.compileOptions().ok());
+  CHECK(panel.compileOptions()->batchSize == 32);
+  CHECK(panel.compileOptions()->level == partition::OptLevel::O3);
 }
 
 TEST_CASE("Running without a PEF says so instead of starting", "[gui][compile]") {

@@ -60,7 +60,7 @@ TEST_CASE("Colour modes give one legend entry per op type, section, hypersection
   CHECK(legend.item(0)->text() == QStringLiteral("hs0_matmul_relu · 2 call(s)"));
 }
 
-TEST_CASE("Double-click unfolds a hyperfunction; collapsing folds it again", "[gui][graph]") {
+TEST_CASE("Double-click unfolds a hyperfunction, collapsing folds it again", "[gui][graph]") {
   guitest::ensureApp();
   GraphView view;
   view.resize(800, 600);

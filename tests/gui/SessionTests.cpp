@@ -71,6 +71,12 @@ TEST_CASE("The Session refuses unusable options before it starts", "[gui][sessio
   CHECK(!session.compile(driver::CompileOptions{}));
   REQUIRE(compiled.count() == 1);
   CHECK(compiled.at(0).at(2).toString().contains(QStringLiteral("Choose a model")));
+  driver::CompileOptions badArch;
+  badArch.model = "lenet";
+  badArch.arch = "sn99";
+  CHECK(!session.compile(badArch));
+  REQUIRE(compiled.count() == 2);
+  CHECK(compiled.at(1).at(2).toString().contains(QStringLiteral("--arch sn99")));
   driver::RunOptions run;
   run.pefPath = "/nowhere/missing.pef";
   CHECK(!session.run(run));
@@ -82,7 +88,12 @@ TEST_CASE("The Session refuses unusable options before it starts", "[gui][sessio
 TEST_CASE("The Session records a compile's command line in one place", "[gui][session]") {
   driver::CompileOptions options;
   options.model = "lenet";
-  CHECK(studio::Session::compileArgs(options) == std::vector<std::string>{"dfstudio", "compile", "--model", "lenet"});
+  // What dfc records for the same options: `dfc compile` with the canonical flags.
+  const std::vector<std::string> args = studio::Session::compileArgs(options);
+  CHECK(args == options.toArgs());
+  REQUIRE(args.size() > 4);
+  CHECK(std::vector<std::string>(args.begin(), args.begin() + 4) ==
+        std::vector<std::string>{"dfc", "compile", "--model", "lenet"});
   driver::RunOptions run;
   run.pefPath = "out/lenet/lenet.pef";
   CHECK(studio::Session::runArgs(run) == std::vector<std::string>{"dfstudio", "run", "--pef", "out/lenet/lenet.pef"});

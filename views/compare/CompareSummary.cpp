@@ -10,6 +10,8 @@
 #include "profile/RawArgs.h"
 #include "timeline/SliceInfo.h"
 
+#include "schedule/RoleStyle.h"
+
 namespace dfc::views {
 namespace {
 
@@ -30,11 +32,7 @@ CompareSide summarizeSide(const pef::Pef& pef, const profile::CompactTrace* trac
   std::map<int, const partition::Section*> byId;
   for (const auto& s : plan.sections) {
     byId[s.id] = &s;
-    switch (s.type) {
-      case ir::NodeRole::Forward: ++side.forwardSections; break;
-      case ir::NodeRole::Backward: ++side.backwardSections; break;
-      default: ++side.optimizerSections; break;
-    }
+    ++side.sectionsByRole[ir::roleIndex(s.type)];
     side.maxPcus = std::max(side.maxPcus, s.estimate.pcus);
     side.maxPmus = std::max(side.maxPmus, s.estimate.pmus);
   }
@@ -123,9 +121,14 @@ QStringList CompareSummary::lines() const {
   };
   row(tr("Sections"), QString::number(left.sections), QString::number(right.sections));
   row(tr("Hypersections"), QString::number(left.hypersections), QString::number(right.hypersections));
-  row(tr("Forward / backward / optimizer sections"),
-      QStringLiteral("%1/%2/%3").arg(left.forwardSections).arg(left.backwardSections).arg(left.optimizerSections),
-      QStringLiteral("%1/%2/%3").arg(right.forwardSections).arg(right.backwardSections).arg(right.optimizerSections));
+  QStringList roleNames, leftCounts, rightCounts;
+  for (const ir::RoleInfo& role : ir::roles()) {
+    roleNames << roleLabel(role.role);
+    leftCounts << QString::number(left.sectionsByRole[ir::roleIndex(role.role)]);
+    rightCounts << QString::number(right.sectionsByRole[ir::roleIndex(role.role)]);
+  }
+  row(tr("Sections by role (%1)").arg(roleNames.join(QStringLiteral(" / "))), leftCounts.join(QLatin1Char('/')),
+      rightCounts.join(QLatin1Char('/')));
   row(tr("Estimated step latency"), us(left.estimatedUs), us(right.estimatedUs));
   if (estimatedRatio > 0) out.last() += QStringLiteral(" (×%1)").arg(estimatedRatio, 0, 'f', 2);
   row(tr("Largest section PCUs / PMUs"), QStringLiteral("%1 / %2").arg(left.maxPcus).arg(left.maxPmus),

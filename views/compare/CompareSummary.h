@@ -15,9 +15,7 @@ struct CompareSide {
   QString label;          // "lenet -o0 (sn30)"
   int sections = 0;
   int hypersections = 0;
-  int forwardSections = 0;
-  int backwardSections = 0;
-  int optimizerSections = 0;
+  ir::PerRole<int> sectionsByRole{};
   double estimatedUs = 0;    // sum of estimated latency over one step's schedule
   int maxPcus = 0;           // the largest section's estimate
   int maxPmus = 0;

@@ -30,6 +30,8 @@ namespace {
 
 QString fromStd(const std::string& s) { return QString::fromStdString(s); }
 
+constexpr int kProgressSteps = 1000;  // the compile progress bar's range
+
 // A line edit with a "Browse..." button beside it.
 QWidget* withBrowse(QWidget* field, QPushButton* button) {
   auto* row = new QWidget;
@@ -165,8 +167,8 @@ QWidget* CompilePanel::buildModelForm() {
   form->addRow(tr("Optimi&zer:"), m_optimizer);
 
   m_lr = new QDoubleSpinBox;
-  m_lr->setDecimals(4);
-  m_lr->setRange(0.0, 10.0);
+  m_lr->setDecimals(6);
+  m_lr->setRange(0.000001, 10.0);  // the compile refuses a learning rate <= 0
   m_lr->setSingleStep(0.001);
   m_lr->setValue(0.01);
   form->addRow(tr("Learning &rate:"), m_lr);
@@ -248,7 +250,7 @@ QWidget* CompilePanel::buildRunForm() {
   return box;
 }
 
-driver::CompileOptions CompilePanel::compileOptions() const {
+Expected<driver::CompileOptions> CompilePanel::compileOptions() const {
   driver::CompileOptions o;
   o.model = m_model->currentText().trimmed().toStdString();
   o.pefName = m_pefName->text().trimmed().toStdString();
@@ -261,14 +263,18 @@ driver::CompileOptions CompilePanel::compileOptions() const {
   o.learningRate = m_lr->value();
   o.seed = static_cast<uint64_t>(m_seed->value());
   o.debug = m_debug->isChecked();
-  o.o1RuleList = m_o1Rules->currentText().trimmed().toStdString();
-  if (o.o1RuleList.empty()) o.o1RuleList = "default";
+  if (o.level == partition::OptLevel::O1) {  // the rule list means nothing at the other levels
+    o.o1RuleList = m_o1Rules->currentText().trimmed().toStdString();
+    if (o.o1RuleList.empty()) o.o1RuleList = "default";
+  }
   o.enableHypersection = m_hypersection->isChecked();
   o.nChips = m_nChips->value();
   o.numTiles = m_numTiles->currentData().toInt();
   for (const QString& f : m_scaling->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts))
     o.scalingFactors.push_back(f.toStdString());
-  if (auto params = parseModelParams(m_modelParams->text())) o.modelParams = *params;
+  auto params = parseModelParams(m_modelParams->text());
+  if (!params) return params.error();
+  o.modelParams = std::move(*params);
   o.dbPath = m_dbPath.toStdString();
   return o;
 }
@@ -299,10 +305,10 @@ Expected<std::map<std::string, int64_t>> CompilePanel::parseModelParams(const QS
 }
 
 void CompilePanel::requestCompile() {
-  if (auto params = parseModelParams(m_modelParams->text()); !params)
-    return reportError(fromStd(params.error().message()));
+  auto options = compileOptions();
+  if (!options) return reportError(fromStd(options.error().message()));
   m_cancelRequested = false;
-  emit compileRequested(compileOptions());
+  emit compileRequested(*options);  // the Session validates them and records toArgs()
 }
 
 void CompilePanel::requestRun() {
@@ -328,9 +334,10 @@ void CompilePanel::showStarted(const QString& what) {
   m_progress->setRange(0, 0);  // busy until the first progress report
 }
 
-void CompilePanel::showProgress(const QString& stage, int index, int total) {
-  m_progress->setRange(0, total);
-  m_progress->setValue(index);
+// The bar follows the stages' weights (placement takes most of a big compile), the text the stage.
+void CompilePanel::showProgress(const QString& stage, int index, int total, double fraction) {
+  m_progress->setRange(0, kProgressSteps);
+  m_progress->setValue(static_cast<int>(fraction * kProgressSteps));
   m_progress->setFormat(tr("%1 (%2/%3)").arg(stage).arg(index + 1).arg(total));
 }
 

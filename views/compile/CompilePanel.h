@@ -29,8 +29,9 @@ class CompilePanel : public QWidget {
   explicit CompilePanel(QWidget* parent = nullptr);
 
   void setDbPath(const QString& path) { m_dbPath = path; }
-  // The form as compile options ("" fields mean the driver's default).
-  driver::CompileOptions compileOptions() const;
+  // The form as compile options ("" fields mean the driver's default), model
+  // parameters parsed once; an error names the bad entry.
+  Expected<driver::CompileOptions> compileOptions() const;
   // "num_layers=2 hidden_size=64" -> map; an error names the bad entry.
   static Expected<std::map<std::string, int64_t>> parseModelParams(const QString& text);
   driver::RunOptions runOptions() const;
@@ -42,6 +43,8 @@ class CompilePanel : public QWidget {
   QLineEdit* outputFolderEdit() const { return m_outputFolder; }
   QSpinBox* batchSizeBox() const { return m_batch; }
   QComboBox* optLevelBox() const { return m_optLevel; }
+  QComboBox* archBox() const { return m_arch; }
+  QLineEdit* modelParamsEdit() const { return m_modelParams; }
   QCheckBox* inferenceBox() const { return m_inference; }
   QLineEdit* runPefEdit() const { return m_runPef; }
   QSpinBox* trainLimitBox() const { return m_trainLimit; }
@@ -62,7 +65,7 @@ class CompilePanel : public QWidget {
   // What the work reports back.
   void setBusy(bool busy);
   void showStarted(const QString& what);
-  void showProgress(const QString& stage, int index, int total);
+  void showProgress(const QString& stage, int index, int total, double fraction);  // fraction: 0..1 of the work
   void appendLog(const QString& level, const QString& text);
   // ok: `pefPath` becomes the PEF to run.
   void showCompileFinished(bool ok, const QString& pefPath, const QString& message);

@@ -1,9 +1,10 @@
 #include "graph/GraphData.h"
 
-#include <QCoreApplication>
 #include <algorithm>
 #include <map>
 #include <set>
+
+#include "schedule/RoleStyle.h"
 
 namespace dfc::views {
 namespace {
@@ -41,15 +42,9 @@ QString roleText(ir::NodeRole role) {
   return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
-// For lupdate: the role names the engine has today; a new one shows untranslated.
-[[maybe_unused]] static const char* const kRoleNames[] = {
-    QT_TRANSLATE_NOOP("dfc::views::Roles", "forward"),
-    QT_TRANSLATE_NOOP("dfc::views::Roles", "backward"),
-    QT_TRANSLATE_NOOP("dfc::views::Roles", "optimizer"),
-};
-
 QString roleDisplayName(const QString& role) {
-  return QCoreApplication::translate("dfc::views::Roles", role.toUtf8().constData());
+  const auto parsed = ir::parseRole(role.toStdString());
+  return parsed ? roleLabel(*parsed) : role;  // a name the engine does not know shows as it is
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <QToolTip>
 #include <algorithm>
 
+#include "schedule/RoleStyle.h"
 #include "style/Palette.h"
 #include "timeline/SliceInfo.h"
 
@@ -18,11 +19,7 @@ GanttStrip::GanttStrip(QWidget* parent) : QWidget(parent) {
 QSize GanttStrip::sizeHint() const { return {800, 86}; }
 QSize GanttStrip::minimumSizeHint() const { return {200, 86}; }
 
-QColor GanttStrip::typeColor(const QString& type) {
-  if (type == QLatin1String("backward")) return QColor(0xe0, 0x7a, 0x3f);
-  if (type == QLatin1String("optimizer")) return QColor(0x5a, 0xa0, 0x5a);
-  return QColor(0x4a, 0x7f, 0xc1);  // forward
-}
+QColor GanttStrip::typeColor(const QString& type) { return roleColor(type); }
 
 void GanttStrip::setColorIdentity(SharedColorIdentity identity) {
   m_identity = std::move(identity);
@@ -80,14 +77,15 @@ void GanttStrip::paintEvent(QPaintEvent*) {
   p.drawText(QRectF(r.left(), 2, r.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
              tr("One step: %n section call(s), %1 (%2)", nullptr, static_cast<int>(m_boxes.size()))
                  .arg(formatDuration(m_totalUs), measured ? tr("measured where run") : tr("estimated")));
-  // Legend on the right of the title line (hypersection colours: the table and graph say which).
+  // Legend on the right of the title line, the roles in table order read left to right
+  // (with hypersection colours there is none: the table and graph say which).
   double lx = r.right();
-  if (!m_identity) for (const QString& type : {QStringLiteral("optimizer"), QStringLiteral("backward"), QStringLiteral("forward")}) {
-    const QString label = type == QLatin1String("forward") ? tr("forward")
-                          : type == QLatin1String("backward") ? tr("backward") : tr("optimizer");
+  const auto roles = ir::roles();
+  for (auto role = roles.rbegin(); role != roles.rend() && !m_identity; ++role) {
+    const QString label = roleLabel(role->role);
     const double w = p.fontMetrics().horizontalAdvance(label) + 18;
     lx -= w + 8;
-    p.fillRect(QRectF(lx, 7, 12, 12), typeColor(type));
+    p.fillRect(QRectF(lx, 7, 12, 12), roleColor(role->role));
     p.drawText(QRectF(lx + 16, 2, w, 20), Qt::AlignLeft | Qt::AlignVCenter, label);
   }
   const double scale = r.width() / m_totalUs;

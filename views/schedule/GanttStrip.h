@@ -1,7 +1,7 @@
 #pragma once
 // The section calls of one step in schedule order, one box per call, its
 // width the call's latency (measured mean if known, else estimated), coloured
-// forward / backward / optimizer. Custom painted: a step can have thousands
+// by role (schedule/RoleStyle.h). Custom painted: a step can have thousands
 // of calls. Hover shows the call; click selects its section.
 #include <QWidget>
 
@@ -17,7 +17,7 @@ class GanttStrip : public QWidget {
   explicit GanttStrip(QWidget* parent = nullptr);
   void setData(const ScheduleData* data);  // not owned; must outlive the strip or be reset
   void setSelectedSection(int sectionId);
-  static QColor typeColor(const QString& type);
+  static QColor typeColor(const QString& type);  // a role name's colour
   // With the document's colours, boxes take their hypersection's colour (as
   // in the graph and timeline) instead of their role's.
   void setColorIdentity(SharedColorIdentity identity);

@@ -1,28 +1,20 @@
 // Convolution and its gradients: im2col / col2im around cblas_sgemm, one
-// batch element at a time so the column buffer stays small.
+// batch element at a time so the column buffer (the context's scratch) stays
+// small. im2col and col2im split over the pool by channel; the GEMMs run on
+// the step's thread with BLAS's own threads.
 #include <cblas.h>
 
 #include <cstring>
-#include <vector>
 
-#include "runtime/kernels/KernelCommon.h"
+#include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
 namespace {
 
-using ir::OpKind;
-
-// Column buffer reused across calls: no allocation per step once warm.
-std::vector<float>& scratch(size_t elements) {
-  thread_local std::vector<float> buffer;
-  if (buffer.size() < elements) buffer.resize(elements);
-  return buffer;
-}
-
-// col[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - ph + i][ox*sw - pw + j] (0 outside).
-void im2col(const float* x, const Window& g, float* col) {
+// Channels [c0, c1) of col[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - ph + i][ox*sw - pw + j] (0 outside).
+void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1) {
   const int64_t cols = g.oh * g.ow;
-  for (int64_t c = 0; c < g.c; ++c)
+  for (int64_t c = c0; c < c1; ++c)
     for (int64_t i = 0; i < g.kh; ++i)
       for (int64_t j = 0; j < g.kw; ++j) {
         float* row = col + ((c * g.kh + i) * g.kw + j) * cols;
@@ -42,10 +34,10 @@ void im2col(const float* x, const Window& g, float* col) {
       }
 }
 
-// The adjoint of im2col: accumulates columns back into the image (dx must be zeroed).
-void col2im(const float* col, const Window& g, float* dx) {
+// The adjoint of im2col for channels [c0, c1): accumulates columns back into the image (dx must be zeroed).
+void col2im(const float* col, const Window& g, float* dx, int64_t c0, int64_t c1) {
   const int64_t cols = g.oh * g.ow;
-  for (int64_t c = 0; c < g.c; ++c)
+  for (int64_t c = c0; c < c1; ++c)
     for (int64_t i = 0; i < g.kh; ++i)
       for (int64_t j = 0; j < g.kw; ++j) {
         const float* row = col + ((c * g.kh + i) * g.kw + j) * cols;
@@ -62,77 +54,74 @@ void col2im(const float* col, const Window& g, float* dx) {
       }
 }
 
-// Geometry from the image shape x [n,c,h,w], weight shape [o,c,kh,kw] and the node's attributes.
-Status geometry(const ir::Node& node, const ir::Shape& x, const ir::Shape& w, const ir::Shape& y, Window& g) {
-  if (x.size() != 4 || w.size() != 4 || y.size() != 4) return nodeError(node, "expects 4-D tensors");
-  auto s = pairAttr(node, "stride", 1), p = pairAttr(node, "pad", 0);
-  g = Window{x[0], x[1], x[2], x[3], w[2], w[3], s[0], s[1], p[0], p[1], 0, 0};
-  if (g.sh <= 0 || g.sw <= 0) return nodeError(node, "stride must be positive");
+enum class ConvPass { Forward, GradInput, GradWeight };
+
+// in[0], in[1] and the output: (x, w) -> y, (dy, w) -> dx or (dy, x) -> dw.
+class ConvKernel final : public Kernel {
+ public:
+  ConvKernel(const KernelArgs& a, ConvPass pass, const Window& g, int64_t outChannels)
+      : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_pass(pass), m_g(g), m_o(outChannels),
+        m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
+
+  Status run(ExecContext& ctx) override {
+    float* col = ctx.scratch(static_cast<size_t>(m_ck * m_cols));
+    const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
+    auto toColumns = [&](const float* x) {
+      return ctx.pool().parallelFor(0, m_g.c, channelGrain, [&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); });
+    };
+    const int o = static_cast<int>(m_o), ck = static_cast<int>(m_ck), cols = static_cast<int>(m_cols);
+    if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
+    if (m_pass == ConvPass::GradWeight && m_g.n == 0) std::memset(m_y->bytes(), 0, m_y->byteSize());
+    for (int64_t b = 0; b < m_g.n; ++b) {
+      if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols]
+        DFC_TRY(toColumns(m_a->data<float>() + b * image));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, o, cols, ck, 1.0f, m_b->data<float>(), ck, col, cols,
+                    0.0f, m_y->data<float>() + b * m_o * m_cols, cols);
+      } else if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ck, cols, o, 1.0f, m_b->data<float>(), ck,
+                    m_a->data<float>() + b * m_o * m_cols, cols, 0.0f, col, cols);
+        float* dx = m_y->data<float>() + b * image;
+        DFC_TRY(ctx.pool().parallelFor(0, m_g.c, channelGrain, [&](int64_t c0, int64_t c1) { col2im(col, m_g, dx, c0, c1); }));
+      } else {  // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
+        DFC_TRY(toColumns(m_b->data<float>() + b * image));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, o, ck, cols, 1.0f, m_a->data<float>() + b * m_o * m_cols,
+                    cols, col, cols, b == 0 ? 0.0f : 1.0f, m_y->data<float>(), ck);
+      }
+    }
+    return {};
+  }
+
+ private:
+  const ir::Tensor *m_a, *m_b;
+  ir::Tensor* m_y;
+  ConvPass m_pass;
+  Window m_g;
+  int64_t m_o, m_ck, m_cols;
+};
+
+// Geometry from the image shape x [n,c,h,w], weight shape [o,c,kh,kw] and output shape y.
+Made prepare(const KernelArgs& a, ConvPass pass, const ir::Shape& x, const ir::Shape& w, const ir::Shape& y) {
+  if (x.size() != 4 || w.size() != 4 || y.size() != 4) return a.fail("expects 4-D tensors");
+  auto s = pairAttr(a.node, "stride", 1), p = pairAttr(a.node, "pad", 0);
+  Window g{x[0], x[1], x[2], x[3], w[2], w[3], s[0], s[1], p[0], p[1], 0, 0};
+  if (g.sh <= 0 || g.sw <= 0) return a.fail("stride must be positive");
   g.oh = (g.h + 2 * g.ph - g.kh) / g.sh + 1;
   g.ow = (g.w + 2 * g.pw - g.kw) / g.sw + 1;
   if (w[1] != x[1] || y[0] != x[0] || y[1] != w[0] || y[2] != g.oh || y[3] != g.ow)
-    return nodeError(node, "tensor shapes do not agree with the convolution geometry");
-  return {};
+    return a.fail("tensor shapes do not agree with the convolution geometry");
+  return make<ConvKernel>(a, pass, g, w[0]);
 }
 
 }  // namespace
 
-Status runConv(const ir::Node& node, Inputs in, Outputs out) {
-  Window g;
-  const int64_t ck = [&] {
-    const ir::Shape& w = node.op == OpKind::Conv2dGradWeight ? out[0]->shape() : in[1]->shape();
-    return w.size() == 4 ? w[1] * w[2] * w[3] : 0;
-  }();
-  switch (node.op) {
-    case OpKind::Conv2d: {
-      const ir::Tensor &x = *in[0], &w = *in[1];
-      ir::Tensor& y = *out[0];
-      DFC_TRY(geometry(node, x.shape(), w.shape(), y.shape(), g));
-      const int64_t o = w.shape()[0], cols = g.oh * g.ow;
-      float* col = scratch(static_cast<size_t>(ck * cols)).data();
-      for (int64_t b = 0; b < g.n; ++b) {
-        im2col(x.data<float>() + b * g.c * g.h * g.w, g, col);
-        // y[b] [o, cols] = w [o, ck] @ col [ck, cols]
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(o), static_cast<int>(cols),
-                    static_cast<int>(ck), 1.0f, w.data<float>(), static_cast<int>(ck), col,
-                    static_cast<int>(cols), 0.0f, y.data<float>() + b * o * cols, static_cast<int>(cols));
-      }
-      return {};
-    }
-    case OpKind::Conv2dGradInput: {
-      const ir::Tensor &dy = *in[0], &w = *in[1];
-      ir::Tensor& dx = *out[0];
-      DFC_TRY(geometry(node, dx.shape(), w.shape(), dy.shape(), g));
-      const int64_t o = w.shape()[0], cols = g.oh * g.ow;
-      float* col = scratch(static_cast<size_t>(ck * cols)).data();
-      std::memset(dx.bytes(), 0, dx.byteSize());
-      for (int64_t b = 0; b < g.n; ++b) {
-        // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, static_cast<int>(ck), static_cast<int>(cols),
-                    static_cast<int>(o), 1.0f, w.data<float>(), static_cast<int>(ck),
-                    dy.data<float>() + b * o * cols, static_cast<int>(cols), 0.0f, col, static_cast<int>(cols));
-        col2im(col, g, dx.data<float>() + b * g.c * g.h * g.w);
-      }
-      return {};
-    }
-    case OpKind::Conv2dGradWeight: {
-      const ir::Tensor &dy = *in[0], &x = *in[1];
-      ir::Tensor& dw = *out[0];
-      DFC_TRY(geometry(node, x.shape(), dw.shape(), dy.shape(), g));
-      const int64_t o = dw.shape()[0], cols = g.oh * g.ow;
-      float* col = scratch(static_cast<size_t>(ck * cols)).data();
-      if (g.n == 0) std::memset(dw.bytes(), 0, dw.byteSize());
-      for (int64_t b = 0; b < g.n; ++b) {
-        im2col(x.data<float>() + b * g.c * g.h * g.w, g, col);
-        // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(o), static_cast<int>(ck),
-                    static_cast<int>(cols), 1.0f, dy.data<float>() + b * o * cols, static_cast<int>(cols), col,
-                    static_cast<int>(cols), b == 0 ? 0.0f : 1.0f, dw.data<float>(), static_cast<int>(ck));
-      }
-      return {};
-    }
-    default: return nodeError(node, "not a convolution op");
-  }
+Made ConvKernels::Conv2d(const KernelArgs& a) {
+  return prepare(a, ConvPass::Forward, a.in[0]->shape(), a.in[1]->shape(), a.out[0]->shape());
+}
+Made ConvKernels::Conv2dGradInput(const KernelArgs& a) {  // (dy, w) -> dx
+  return prepare(a, ConvPass::GradInput, a.out[0]->shape(), a.in[1]->shape(), a.in[0]->shape());
+}
+Made ConvKernels::Conv2dGradWeight(const KernelArgs& a) {  // (dy, x) -> dw
+  return prepare(a, ConvPass::GradWeight, a.in[1]->shape(), a.out[0]->shape(), a.in[0]->shape());
 }
 
 }  // namespace dfc::runtime::kernels

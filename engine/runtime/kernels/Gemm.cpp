@@ -1,27 +1,84 @@
-// MatMul through OpenBLAS.
+// MatMul and batch_matmul through OpenBLAS, called from the step's thread
+// (BLAS runs its own threads); linear is a composite with no kernel.
 #include <cblas.h>
 
-#include "runtime/kernels/KernelCommon.h"
+#include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
+namespace {
 
-Status runMatMul(const ir::Node& node, Inputs in, Outputs out) {
-  const ir::Tensor &a = *in[0], &b = *in[1];
-  ir::Tensor& y = *out[0];
-  if (a.shape().size() != 2 || b.shape().size() != 2 || y.shape().size() != 2)
-    return nodeError(node, "matmul expects 2-D tensors");
-  const bool ta = node.intAttr("trans_a") != 0, tb = node.intAttr("trans_b") != 0;
-  const int64_t m = ta ? a.shape()[1] : a.shape()[0];
-  const int64_t k = ta ? a.shape()[0] : a.shape()[1];
-  const int64_t kb = tb ? b.shape()[1] : b.shape()[0];
-  const int64_t n = tb ? b.shape()[0] : b.shape()[1];
-  if (k != kb || y.shape()[0] != m || y.shape()[1] != n) return nodeError(node, "matmul shapes do not agree");
-  if (m == 0 || n == 0) return {};
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f, a.data<float>(),
-              static_cast<int>(a.shape()[1]), b.data<float>(), static_cast<int>(b.shape()[1]), 0.0f,
-              y.data<float>(), static_cast<int>(n));
-  return {};
+// y[i] = op(a[i]) @ op(b[i]) for each of `batch` matrices laid out back to back.
+struct GemmShape {
+  bool ta = false, tb = false;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  int64_t lda = 0, ldb = 0;             // row lengths of a and b as stored
+  int64_t aSize = 0, bSize = 0, ySize = 0;  // elements per batch entry
+};
+
+class GemmKernel final : public Kernel {
+ public:
+  GemmKernel(const KernelArgs& a, const GemmShape& g) : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_g(g) {}
+  Status run(ExecContext&) override {
+    if (m_g.m == 0 || m_g.n == 0) return {};
+    const float *a = m_a->data<float>(), *b = m_b->data<float>();
+    float* y = m_y->data<float>();
+    for (int64_t i = 0; i < m_g.batch; ++i)
+      cblas_sgemm(CblasRowMajor, m_g.ta ? CblasTrans : CblasNoTrans, m_g.tb ? CblasTrans : CblasNoTrans,
+                  static_cast<int>(m_g.m), static_cast<int>(m_g.n), static_cast<int>(m_g.k), 1.0f, a + i * m_g.aSize,
+                  static_cast<int>(m_g.lda), b + i * m_g.bSize, static_cast<int>(m_g.ldb), 0.0f, y + i * m_g.ySize,
+                  static_cast<int>(m_g.n));
+    return {};
+  }
+
+ private:
+  const ir::Tensor *m_a, *m_b;
+  ir::Tensor* m_y;
+  GemmShape m_g;
+};
+
+}  // namespace
+
+Made LinalgKernels::MatMul(const KernelArgs& a) {
+  const ir::Shape &as = a.in[0]->shape(), &bs = a.in[1]->shape(), &ys = a.out[0]->shape();
+  if (as.size() != 2 || bs.size() != 2 || ys.size() != 2) return a.fail("matmul expects 2-D tensors");
+  GemmShape g;
+  g.ta = a.node.intAttr("trans_a") != 0;
+  g.tb = a.node.intAttr("trans_b") != 0;
+  g.m = g.ta ? as[1] : as[0];
+  g.k = g.ta ? as[0] : as[1];
+  const int64_t kb = g.tb ? bs[1] : bs[0];
+  g.n = g.tb ? bs[0] : bs[1];
+  if (g.k != kb || ys[0] != g.m || ys[1] != g.n) return a.fail("matmul shapes do not agree");
+  g.lda = as[1];
+  g.ldb = bs[1];
+  return make<GemmKernel>(a, g);
+}
+
+// A composite: the chip (and so the runtime) has no kernel for it.
+Made LinalgKernels::Linear(const KernelArgs& a) {
+  return a.fail("linear must be decomposed before execution (pass decompose-composites)");
+}
+
+Made LinalgKernels::BatchMatMul(const KernelArgs& a) {
+  if (a.in[0]->dtype() != ir::DType::F32 || a.in[1]->dtype() != ir::DType::F32) return a.fail("expects f32");
+  const ir::Shape &as = a.in[0]->shape(), &bs = a.in[1]->shape(), &ys = a.out[0]->shape();
+  const size_t r = as.size();
+  if (r < 3 || bs.size() != r || ys.size() != r) return a.fail("expects operands of equal rank >= 3");
+  GemmShape g;
+  g.ta = a.node.intAttr("trans_a") != 0;
+  g.tb = a.node.intAttr("trans_b") != 0;
+  g.m = ys[r - 2];
+  g.n = ys[r - 1];
+  g.k = g.ta ? as[r - 2] : as[r - 1];
+  if ((g.tb ? bs[r - 1] : bs[r - 2]) != g.k) return a.fail("inner dimensions differ");
+  g.batch = product(as, 0, r - 2);
+  if (product(bs, 0, r - 2) != g.batch || product(ys, 0, r - 2) != g.batch) return a.fail("leading dimensions differ");
+  g.lda = as[r - 1];
+  g.ldb = bs[r - 1];
+  g.aSize = as[r - 2] * as[r - 1];
+  g.bSize = bs[r - 2] * bs[r - 1];
+  g.ySize = g.m * g.n;
+  return make<GemmKernel>(a, g);
 }
 
 }  // namespace dfc::runtime::kernels

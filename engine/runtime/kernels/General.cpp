@@ -1,60 +1,133 @@
 // The general ops: elementwise math with numpy broadcasting, casts,
 // reductions and data movement (expand, concat, gather, strided_slice) over
-// any dtype. Plain loops with a broadcast odometer; the hot paths of real
-// models (matmul, conv2d) stay in their BLAS kernels.
+// any dtype. The fn attribute picks a loop (a template instance) once, at
+// prepare; broadcast strides are computed then too. Plain loops with a
+// broadcast odometer, split over the pool by output element; the hot paths of
+// real models (matmul, conv2d) stay in their BLAS kernels.
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 
-#include "ir/GeneralOps.h"
-#include "runtime/kernels/KernelCommon.h"
+#include "runtime/kernels/GeneralCommon.h"
 
 namespace dfc::runtime::kernels {
 namespace {
 
 using ir::DType;
-using ir::OpKind;
 
-std::string fnOf(const ir::Node& n) {
-  auto it = n.attrs.find("fn");
-  const std::string* s = it == n.attrs.end() ? nullptr : std::get_if<std::string>(&it->second);
-  return s ? *s : std::string();
+// --- unary: one loop per fn, f(x, alpha, beta) in double ---
+
+using UnaryLoop = void (*)(const float*, float*, int64_t, double, double);
+
+template <typename Op>
+void unaryLoop(const float* __restrict x, float* __restrict y, int64_t n, double a, double b) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(Op{}(static_cast<double>(x[i]), a, b));
+}
+template <typename Op>
+constexpr UnaryLoop unaryOf(Op) {
+  return &unaryLoop<Op>;
 }
 
-// Element strides of `in` laid over `out` (0 on broadcast axes), rank of out.
-std::vector<int64_t> broadcastStrides(const ir::Shape& in, const ir::Shape& out) {
-  std::vector<int64_t> st(out.size(), 0);
-  int64_t stride = 1;
-  for (size_t i = in.size(); i-- > 0;) {
-    size_t o = i + (out.size() - in.size());
-    st[o] = in[i] == 1 ? 0 : stride;
-    stride *= in[i];
-  }
-  return st;
-}
+double softplus(double v) { return v > 30 ? v : std::log1p(std::exp(v)); }
 
-// Calls f(outIndex, offsets...) for every output element, offsets per input.
-template <size_t N, typename F>
-void forEachBroadcast(const ir::Shape& out, const std::array<std::vector<int64_t>, N>& strides, F&& f) {
-  const size_t rank = out.size();
-  int64_t total = 1;
-  for (int64_t d : out) total *= d;
-  std::vector<int64_t> idx(rank, 0);
-  std::array<int64_t, N> off{};
-  for (int64_t i = 0; i < total; ++i) {
-    f(i, off);
-    for (size_t d = rank; d-- > 0;) {
-      ++idx[d];
-      for (size_t k = 0; k < N; ++k) off[k] += strides[k][d];
-      if (idx[d] < out[d]) break;
-      for (size_t k = 0; k < N; ++k) off[k] -= strides[k][d] * idx[d];
-      idx[d] = 0;
+struct NamedUnary {
+  std::string_view name;
+  UnaryLoop loop;
+};
+
+const NamedUnary kUnaryFns[] = {
+    {"sqrt", unaryOf([](double v, double, double) { return std::sqrt(v); })},
+    {"exp", unaryOf([](double v, double, double) { return std::exp(v); })},
+    {"log", unaryOf([](double v, double, double) { return std::log(v); })},
+    {"tanh", unaryOf([](double v, double, double) { return std::tanh(v); })},
+    {"erf", unaryOf([](double v, double, double) { return std::erf(v); })},
+    {"neg", unaryOf([](double v, double, double) { return -v; })},
+    {"reciprocal", unaryOf([](double v, double, double) { return 1.0 / v; })},
+    {"abs", unaryOf([](double v, double, double) { return std::fabs(v); })},
+    {"sigmoid", unaryOf([](double v, double, double) { return 1.0 / (1.0 + std::exp(-v)); })},
+    {"relu", unaryOf([](double v, double, double) { return v > 0 ? v : 0.0; })},
+    {"leaky_relu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * v; })},
+    {"elu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * (std::exp(v) - 1); })},
+    {"selu", unaryOf([](double v, double a, double b) { return b * (v > 0 ? v : a * (std::exp(v) - 1)); })},
+    {"celu", unaryOf([](double v, double a, double) { return std::max(0.0, v) + std::min(0.0, a * (std::exp(v / a) - 1)); })},
+    {"clip", unaryOf([](double v, double a, double b) { return std::min(std::max(v, a), b); })},
+    {"hard_sigmoid", unaryOf([](double v, double a, double b) { return std::max(0.0, std::min(1.0, a * v + b)); })},
+    {"hard_swish", unaryOf([](double v, double, double) { return v * std::max(0.0, std::min(1.0, v / 6 + 0.5)); })},
+    {"softplus", unaryOf([](double v, double, double) { return softplus(v); })},
+    {"softsign", unaryOf([](double v, double, double) { return v / (1 + std::fabs(v)); })},
+    {"mish", unaryOf([](double v, double, double) { return v * std::tanh(softplus(v)); })},
+    {"gelu_erf", unaryOf([](double v, double, double) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); })},
+    {"thresholded_relu", unaryOf([](double v, double a, double) { return v > a ? v : 0.0; })},
+    {"shrink", unaryOf([](double v, double a, double b) { return v < -a ? v + b : v > a ? v - b : 0.0; })},
+    {"floor", unaryOf([](double v, double, double) { return std::floor(v); })},
+    {"ceil", unaryOf([](double v, double, double) { return std::ceil(v); })},
+    {"round", unaryOf([](double v, double, double) { return std::nearbyint(v); })},  // half to even
+    {"sign", unaryOf([](double v, double, double) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; })},
+    {"sin", unaryOf([](double v, double, double) { return std::sin(v); })},
+    {"cos", unaryOf([](double v, double, double) { return std::cos(v); })},
+    {"tan", unaryOf([](double v, double, double) { return std::tan(v); })},
+    {"asin", unaryOf([](double v, double, double) { return std::asin(v); })},
+    {"acos", unaryOf([](double v, double, double) { return std::acos(v); })},
+    {"atan", unaryOf([](double v, double, double) { return std::atan(v); })},
+    {"sinh", unaryOf([](double v, double, double) { return std::sinh(v); })},
+    {"cosh", unaryOf([](double v, double, double) { return std::cosh(v); })},
+    {"asinh", unaryOf([](double v, double, double) { return std::asinh(v); })},
+    {"acosh", unaryOf([](double v, double, double) { return std::acosh(v); })},
+    {"atanh", unaryOf([](double v, double, double) { return std::atanh(v); })},
+};
+
+enum class UnaryMode { Copy, Not, Math };
+
+class UnaryKernel final : public Kernel {
+ public:
+  UnaryKernel(const KernelArgs& a, UnaryMode mode, UnaryLoop loop)
+      : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_mode(mode), m_loop(loop),
+        m_alpha(a.node.floatAttr("alpha", 0.0)), m_beta(a.node.floatAttr("beta", 0.0)) {}
+  Status run(ExecContext& ctx) override {
+    if (m_mode == UnaryMode::Copy) {
+      std::memcpy(m_y->bytes(), m_x->bytes(), m_x->byteSize());
+      return {};
     }
+    const int64_t count = m_x->numElements();
+    if (m_mode == UnaryMode::Not) {
+      for (int64_t i = 0; i < count; ++i) m_y->data<bool>()[i] = !m_x->data<bool>()[i];
+      return {};
+    }
+    const float* x = m_x->data<float>();
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, count, kElementGrain / 8,  // transcendental: fewer elements per chunk
+                                  [&](int64_t lo, int64_t hi) { m_loop(x + lo, y + lo, hi - lo, m_alpha, m_beta); });
   }
-}
 
-double erfSafe(double x) { return std::erf(x); }
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  UnaryMode m_mode;
+  UnaryLoop m_loop;
+  double m_alpha, m_beta;
+};
+
+// --- binary: one loop per (dtype, fn), numpy broadcasting ---
+
+using BinaryLoop = void (*)(const Broadcast<2>&, const std::byte*, const std::byte*, std::byte*, int64_t, int64_t);
+
+template <typename T, typename R, typename Op>
+void binaryLoop(const Broadcast<2>& bc, const std::byte* a, const std::byte* b, std::byte* y, int64_t lo, int64_t hi) {
+  const T* pa = reinterpret_cast<const T*>(a);
+  const T* pb = reinterpret_cast<const T*>(b);
+  R* py = reinterpret_cast<R*>(y);
+  bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 2>& o) { py[i] = Op{}(pa[o[0]], pb[o[1]]); });
+}
+template <typename T, typename Op>
+constexpr BinaryLoop arith(Op) {
+  return &binaryLoop<T, T, Op>;
+}
+template <typename T, typename Op>
+constexpr BinaryLoop compare(Op) {
+  return &binaryLoop<T, bool, Op>;
+}
 
 // Integer pow, exact (through double, 0 to a negative power was inf cast to an
 // integer: undefined behaviour). A negative exponent truncates 1/u^|v| toward
@@ -71,151 +144,125 @@ T intPow(T u, T v) {
   return static_cast<T>(r);  // wraps on overflow, like the other integer ops
 }
 
-Status runUnary(const ir::Node& n, const ir::Tensor& x, ir::Tensor& y) {
-  const std::string fn = fnOf(n);
-  const int64_t count = x.numElements();
-  if (fn == "identity") {
-    std::memcpy(y.bytes(), x.bytes(), x.byteSize());
-    return {};
-  }
-  if (fn == "not") {
-    for (int64_t i = 0; i < count; ++i) y.data<bool>()[i] = !x.data<bool>()[i];
-    return {};
-  }
-  const double a = n.floatAttr("alpha", 0.0), b = n.floatAttr("beta", 0.0);
-  const float* px = x.data<float>();
-  float* py = y.data<float>();
-  auto apply = [&](auto op) {
-    for (int64_t i = 0; i < count; ++i) py[i] = static_cast<float>(op(static_cast<double>(px[i])));
-    return Status{};
-  };
-  if (fn == "sqrt") return apply([](double v) { return std::sqrt(v); });
-  if (fn == "exp") return apply([](double v) { return std::exp(v); });
-  if (fn == "log") return apply([](double v) { return std::log(v); });
-  if (fn == "tanh") return apply([](double v) { return std::tanh(v); });
-  if (fn == "erf") return apply(erfSafe);
-  if (fn == "neg") return apply([](double v) { return -v; });
-  if (fn == "reciprocal") return apply([](double v) { return 1.0 / v; });
-  if (fn == "abs") return apply([](double v) { return std::fabs(v); });
-  if (fn == "sigmoid") return apply([](double v) { return 1.0 / (1.0 + std::exp(-v)); });
-  if (fn == "relu") return apply([](double v) { return v > 0 ? v : 0.0; });
-  if (fn == "leaky_relu") return apply([a](double v) { return v >= 0 ? v : a * v; });
-  if (fn == "elu") return apply([a](double v) { return v >= 0 ? v : a * (std::exp(v) - 1); });
-  if (fn == "selu") return apply([a, b](double v) { return b * (v > 0 ? v : a * (std::exp(v) - 1)); });
-  if (fn == "celu") return apply([a](double v) { return std::max(0.0, v) + std::min(0.0, a * (std::exp(v / a) - 1)); });
-  if (fn == "clip") return apply([a, b](double v) { return std::min(std::max(v, a), b); });
-  if (fn == "hard_sigmoid") return apply([a, b](double v) { return std::max(0.0, std::min(1.0, a * v + b)); });
-  if (fn == "hard_swish") return apply([](double v) { return v * std::max(0.0, std::min(1.0, v / 6 + 0.5)); });
-  if (fn == "softplus") return apply([](double v) { return v > 30 ? v : std::log1p(std::exp(v)); });
-  if (fn == "softsign") return apply([](double v) { return v / (1 + std::fabs(v)); });
-  if (fn == "mish") return apply([](double v) { return v * std::tanh(v > 30 ? v : std::log1p(std::exp(v))); });
-  if (fn == "gelu_erf") return apply([](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); });
-  if (fn == "thresholded_relu") return apply([a](double v) { return v > a ? v : 0.0; });
-  if (fn == "shrink") return apply([a, b](double v) { return v < -a ? v + b : v > a ? v - b : 0.0; });
-  if (fn == "floor") return apply([](double v) { return std::floor(v); });
-  if (fn == "ceil") return apply([](double v) { return std::ceil(v); });
-  if (fn == "round") return apply([](double v) { return std::nearbyint(v); });  // half to even
-  if (fn == "sign") return apply([](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; });
-  if (fn == "sin") return apply([](double v) { return std::sin(v); });
-  if (fn == "cos") return apply([](double v) { return std::cos(v); });
-  if (fn == "tan") return apply([](double v) { return std::tan(v); });
-  if (fn == "asin") return apply([](double v) { return std::asin(v); });
-  if (fn == "acos") return apply([](double v) { return std::acos(v); });
-  if (fn == "atan") return apply([](double v) { return std::atan(v); });
-  if (fn == "sinh") return apply([](double v) { return std::sinh(v); });
-  if (fn == "cosh") return apply([](double v) { return std::cosh(v); });
-  if (fn == "asinh") return apply([](double v) { return std::asinh(v); });
-  if (fn == "acosh") return apply([](double v) { return std::acosh(v); });
-  if (fn == "atanh") return apply([](double v) { return std::atanh(v); });
-  return nodeError(n, "unknown unary fn '" + fn + "'");
-}
-
 template <typename T>
-Status binaryTyped(const ir::Node& n, const std::string& fn, const ir::Tensor& a, const ir::Tensor& b, ir::Tensor& y) {
-  const std::array<std::vector<int64_t>, 2> st{broadcastStrides(a.shape(), y.shape()),
-                                               broadcastStrides(b.shape(), y.shape())};
-  const T* pa = a.data<T>();
-  const T* pb = b.data<T>();
-  auto arith = [&](auto op) {
-    T* py = y.data<T>();
-    forEachBroadcast<2>(y.shape(), st, [&](int64_t i, const std::array<int64_t, 2>& o) { py[i] = op(pa[o[0]], pb[o[1]]); });
-    return Status{};
-  };
-  auto cmp = [&](auto op) {
-    bool* py = y.data<bool>();
-    forEachBroadcast<2>(y.shape(), st, [&](int64_t i, const std::array<int64_t, 2>& o) { py[i] = op(pa[o[0]], pb[o[1]]); });
-    return Status{};
-  };
-  constexpr bool isFloat = std::is_floating_point_v<T>;
-  if (fn == "equal") return cmp([](T u, T v) { return u == v; });
-  if (fn == "less") return cmp([](T u, T v) { return u < v; });
-  if (fn == "greater") return cmp([](T u, T v) { return u > v; });
-  if (fn == "less_equal") return cmp([](T u, T v) { return u <= v; });
-  if (fn == "greater_equal") return cmp([](T u, T v) { return u >= v; });
-  if constexpr (std::is_same_v<T, bool>) {
-    if (fn == "and") return cmp([](bool u, bool v) { return u && v; });
-    if (fn == "or") return cmp([](bool u, bool v) { return u || v; });
-    if (fn == "xor") return cmp([](bool u, bool v) { return u != v; });
+T divide(T u, T v) {
+  if constexpr (std::is_floating_point_v<T>) return u / v;
+  else return v == 0 ? T{0} : static_cast<T>(u / v);
+}
+template <typename T>
+T fmodOf(T u, T v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::fmod(u, v));
+  else return v == 0 ? T{0} : static_cast<T>(u % v);
+}
+template <typename T>
+T modOf(T u, T v) {  // the sign of the divisor, as Python's %
+  if constexpr (std::is_floating_point_v<T>) {
+    T r = std::fmod(u, v);
+    return r != 0 && ((r < 0) != (v < 0)) ? r + v : r;
   } else {
-    if (fn == "add") return arith([](T u, T v) { return static_cast<T>(u + v); });
-    if (fn == "sub") return arith([](T u, T v) { return static_cast<T>(u - v); });
-    if (fn == "mul") return arith([](T u, T v) { return static_cast<T>(u * v); });
-    if (fn == "max") return arith([](T u, T v) { return u >= v || (isFloat && u != u) ? u : v; });
-    if (fn == "min") return arith([](T u, T v) { return u <= v || (isFloat && u != u) ? u : v; });
-    if (fn == "pow")
-      return arith([](T u, T v) {
-        if constexpr (isFloat) return static_cast<T>(std::pow(static_cast<double>(u), static_cast<double>(v)));
-        else return intPow(u, v);
-      });
-    if (fn == "div")
-      return arith([](T u, T v) {
-        if constexpr (isFloat) return u / v;
-        else return v == 0 ? T{0} : static_cast<T>(u / v);
-      });
-    if (fn == "fmod")
-      return arith([](T u, T v) {
-        if constexpr (isFloat) return static_cast<T>(std::fmod(u, v));
-        else return v == 0 ? T{0} : static_cast<T>(u % v);
-      });
-    if (fn == "mod")  // the sign of the divisor, as Python's %
-      return arith([](T u, T v) {
-        if constexpr (isFloat) {
-          T r = std::fmod(u, v);
-          return r != 0 && ((r < 0) != (v < 0)) ? r + v : r;
-        } else {
-          if (v == 0) return T{0};
-          T r = static_cast<T>(u % v);
-          return r != 0 && ((r < 0) != (v < 0)) ? static_cast<T>(r + v) : r;
-        }
-      });
+    if (v == 0) return T{0};
+    T r = static_cast<T>(u % v);
+    return r != 0 && ((r < 0) != (v < 0)) ? static_cast<T>(r + v) : r;
   }
-  return nodeError(n, "binary fn '" + fn + "' does not take " + std::string(ir::dtypeName(a.dtype())));
+}
+template <typename T>
+T powOf(T u, T v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::pow(static_cast<double>(u), static_cast<double>(v)));
+  else return intPow(u, v);
 }
 
-Status runBinary(const ir::Node& n, const ir::Tensor& a, const ir::Tensor& b, ir::Tensor& y) {
-  const std::string fn = fnOf(n);
-  switch (a.dtype()) {
-    case DType::F32: return binaryTyped<float>(n, fn, a, b, y);
-    case DType::I64: return binaryTyped<int64_t>(n, fn, a, b, y);
-    case DType::I32: return binaryTyped<int32_t>(n, fn, a, b, y);
-    case DType::Bool: return binaryTyped<bool>(n, fn, a, b, y);
+// The loop of `fn` on operands of type T; null if fn does not take T.
+template <typename T>
+BinaryLoop binaryLoopFor(const std::string& fn) {
+  [[maybe_unused]] constexpr bool isFloat = std::is_floating_point_v<T>;
+  if (fn == "equal") return compare<T>([](T u, T v) { return u == v; });
+  if (fn == "less") return compare<T>([](T u, T v) { return u < v; });
+  if (fn == "greater") return compare<T>([](T u, T v) { return u > v; });
+  if (fn == "less_equal") return compare<T>([](T u, T v) { return u <= v; });
+  if (fn == "greater_equal") return compare<T>([](T u, T v) { return u >= v; });
+  if constexpr (std::is_same_v<T, bool>) {
+    if (fn == "and") return compare<T>([](bool u, bool v) { return u && v; });
+    if (fn == "or") return compare<T>([](bool u, bool v) { return u || v; });
+    if (fn == "xor") return compare<T>([](bool u, bool v) { return u != v; });
+  } else {
+    if (fn == "add") return arith<T>([](T u, T v) { return static_cast<T>(u + v); });
+    if (fn == "sub") return arith<T>([](T u, T v) { return static_cast<T>(u - v); });
+    if (fn == "mul") return arith<T>([](T u, T v) { return static_cast<T>(u * v); });
+    if (fn == "max") return arith<T>([](T u, T v) { return u >= v || (isFloat && u != u) ? u : v; });
+    if (fn == "min") return arith<T>([](T u, T v) { return u <= v || (isFloat && u != u) ? u : v; });
+    if (fn == "pow") return arith<T>([](T u, T v) { return powOf(u, v); });
+    if (fn == "div") return arith<T>([](T u, T v) { return divide(u, v); });
+    if (fn == "fmod") return arith<T>([](T u, T v) { return fmodOf(u, v); });
+    if (fn == "mod") return arith<T>([](T u, T v) { return modOf(u, v); });
   }
-  return nodeError(n, "unknown dtype");
+  return nullptr;
 }
 
-// Byte-wise broadcast copy: `srcs` laid over y's shape; pick(i, offsets) says which source.
-Status runWhere(const ir::Tensor& c, const ir::Tensor& a, const ir::Tensor& b, ir::Tensor& y) {
-  const std::array<std::vector<int64_t>, 3> st{broadcastStrides(c.shape(), y.shape()),
-                                               broadcastStrides(a.shape(), y.shape()),
-                                               broadcastStrides(b.shape(), y.shape())};
-  const size_t es = ir::dtypeSize(y.dtype());
-  const bool* pc = c.data<bool>();
-  forEachBroadcast<3>(y.shape(), st, [&](int64_t i, const std::array<int64_t, 3>& o) {
-    const std::byte* src = pc[o[0]] ? a.bytes() + o[1] * es : b.bytes() + o[2] * es;
-    std::memcpy(y.bytes() + i * static_cast<int64_t>(es), src, es);
-  });
-  return {};
-}
+class BinaryKernel final : public Kernel {
+ public:
+  BinaryKernel(const KernelArgs& a, BinaryLoop loop)
+      : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_loop(loop),
+        m_bc(Broadcast<2>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape()})) {}
+  Status run(ExecContext& ctx) override {
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      m_loop(m_bc, m_a->bytes(), m_b->bytes(), m_y->bytes(), lo, hi);
+    });
+  }
+
+ private:
+  const ir::Tensor *m_a, *m_b;
+  ir::Tensor* m_y;
+  BinaryLoop m_loop;
+  Broadcast<2> m_bc;
+};
+
+// --- where, expand, strided_slice: element copies through strides, any dtype ---
+
+// y[i] = pick(cond) ? a[...] : b[...] with numpy broadcasting.
+class WhereKernel final : public Kernel {
+ public:
+  explicit WhereKernel(const KernelArgs& a)
+      : Kernel(a.node), m_c(a.in[0]), m_a(a.in[1]), m_b(a.in[2]), m_y(a.out[0]),
+        m_bc(Broadcast<3>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape(), a.in[2]->shape()})) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t es = static_cast<int64_t>(ir::dtypeSize(m_y->dtype()));
+    const bool* pc = m_c->data<bool>();
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      m_bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 3>& o) {
+        const std::byte* src = pc[o[0]] ? m_a->bytes() + o[1] * es : m_b->bytes() + o[2] * es;
+        std::memcpy(m_y->bytes() + i * es, src, static_cast<size_t>(es));
+      });
+    });
+  }
+
+ private:
+  const ir::Tensor *m_c, *m_a, *m_b;
+  ir::Tensor* m_y;
+  Broadcast<3> m_bc;
+};
+
+// y[i] = x[base + offset(i)] for expand (broadcast strides) and strided_slice (scaled strides).
+class GatherCopyKernel final : public Kernel {
+ public:
+  GatherCopyKernel(const KernelArgs& a, Broadcast<1> bc, int64_t base)
+      : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_bc(std::move(bc)), m_base(base) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t es = static_cast<int64_t>(ir::dtypeSize(m_y->dtype()));
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      m_bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 1>& o) {
+        std::memcpy(m_y->bytes() + i * es, m_x->bytes() + (m_base + o[0]) * es, static_cast<size_t>(es));
+      });
+    });
+  }
+
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  Broadcast<1> m_bc;
+  int64_t m_base;
+};
+
+// --- cast ---
 
 template <typename From>
 void castFrom(const ir::Tensor& x, ir::Tensor& y) {
@@ -229,149 +276,76 @@ void castFrom(const ir::Tensor& x, ir::Tensor& y) {
   }
 }
 
-Status runCast(const ir::Tensor& x, ir::Tensor& y) {
-  switch (x.dtype()) {
-    case DType::F32: castFrom<float>(x, y); break;
-    case DType::I64: castFrom<int64_t>(x, y); break;
-    case DType::I32: castFrom<int32_t>(x, y); break;
-    case DType::Bool: castFrom<bool>(x, y); break;
+using CastFn = void (*)(const ir::Tensor&, ir::Tensor&);
+
+class CastKernel final : public Kernel {
+ public:
+  CastKernel(const KernelArgs& a, CastFn cast) : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_cast(cast) {}
+  Status run(ExecContext&) override {
+    m_cast(*m_x, *m_y);
+    return {};
   }
-  return {};
-}
 
-Status runReduce(const ir::Node& n, const ir::Tensor& x, ir::Tensor& y) {
-  const std::string fn = fnOf(n);
-  const auto axes = n.intsAttr("axes");
-  const ir::Shape& xs = x.shape();
-  // y's shape with the reduced axes kept as 1, then broadcast strides over x.
-  ir::Shape kept = xs;
-  for (int64_t a : axes) kept[static_cast<size_t>(a)] = 1;
-  const std::array<std::vector<int64_t>, 1> st{broadcastStrides(kept, xs)};
-  const int64_t outCount = y.numElements();
-  const bool isMax = fn == "max", isMin = fn == "min";
-  std::vector<double> acc(static_cast<size_t>(outCount),
-                          isMax ? -std::numeric_limits<double>::infinity()
-                          : isMin ? std::numeric_limits<double>::infinity()
-                          : fn == "prod" ? 1.0 : 0.0);
-  std::vector<double> mx;
-  const float* px = x.data<float>();
-  if (fn == "log_sum_exp") {  // subtract the max so exp cannot overflow
-    mx.assign(static_cast<size_t>(outCount), -std::numeric_limits<double>::infinity());
-    forEachBroadcast<1>(xs, st, [&](int64_t i, const std::array<int64_t, 1>& o) {
-      mx[static_cast<size_t>(o[0])] = std::max(mx[static_cast<size_t>(o[0])], static_cast<double>(px[i]));
-    });
-  }
-  forEachBroadcast<1>(xs, st, [&](int64_t i, const std::array<int64_t, 1>& o) {
-    double v = px[i];
-    double& r = acc[static_cast<size_t>(o[0])];
-    if (isMax) r = std::max(r, v);
-    else if (isMin) r = std::min(r, v);
-    else if (fn == "prod") r *= v;
-    else if (fn == "l1") r += std::fabs(v);
-    else if (fn == "l2" || fn == "sum_square") r += v * v;
-    else if (fn == "log_sum_exp") r += std::exp(v - mx[static_cast<size_t>(o[0])]);
-    else r += v;
-  });
-  const int64_t reduced = outCount > 0 ? x.numElements() / outCount : 0;
-  float* py = y.data<float>();
-  for (int64_t i = 0; i < outCount; ++i) {
-    double r = acc[static_cast<size_t>(i)];
-    if (fn == "mean") r /= static_cast<double>(reduced);
-    else if (fn == "l2") r = std::sqrt(r);
-    else if (fn == "log_sum") r = std::log(r);
-    else if (fn == "log_sum_exp") r = std::log(r) + mx[static_cast<size_t>(i)];
-    py[i] = static_cast<float>(r);
-  }
-  return {};
-}
-
-Status runExpand(const ir::Tensor& x, ir::Tensor& y) {
-  const std::array<std::vector<int64_t>, 1> st{broadcastStrides(x.shape(), y.shape())};
-  const int64_t es = static_cast<int64_t>(ir::dtypeSize(y.dtype()));
-  forEachBroadcast<1>(y.shape(), st, [&](int64_t i, const std::array<int64_t, 1>& o) {
-    std::memcpy(y.bytes() + i * es, x.bytes() + o[0] * es, static_cast<size_t>(es));
-  });
-  return {};
-}
-
-int64_t product(const ir::Shape& s, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= s[i];
-  return p;
-}
-
-Status runConcat(const ir::Node& n, Inputs in, ir::Tensor& y) {
-  const size_t axis = static_cast<size_t>(n.intAttr("axis"));
-  const ir::Shape& ys = y.shape();
-  const int64_t outer = product(ys, 0, axis), inner = product(ys, axis + 1, ys.size());
-  const int64_t es = static_cast<int64_t>(ir::dtypeSize(y.dtype()));
-  const int64_t rowBytes = ys[axis] * inner * es;
-  int64_t at = 0;
-  for (const ir::Tensor* t : in) {
-    const int64_t chunk = t->shape()[axis] * inner * es;
-    for (int64_t o = 0; o < outer; ++o)
-      std::memcpy(y.bytes() + o * rowBytes + at, t->bytes() + o * chunk, static_cast<size_t>(chunk));
-    at += chunk;
-  }
-  return {};
-}
-
-Status runGather(const ir::Node& n, const ir::Tensor& x, const ir::Tensor& idx, ir::Tensor& y) {
-  const size_t axis = static_cast<size_t>(n.intAttr("axis"));
-  const ir::Shape& xs = x.shape();
-  const int64_t outer = product(xs, 0, axis), len = xs[axis], inner = product(xs, axis + 1, xs.size());
-  const int64_t es = static_cast<int64_t>(ir::dtypeSize(x.dtype()));
-  const int64_t count = idx.numElements();
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t j = 0; j < count; ++j) {
-      int64_t k = idx.dtype() == DType::I64 ? idx.data<int64_t>()[j] : idx.data<int32_t>()[j];
-      if (k < 0) k += len;
-      if (k < 0 || k >= len) return nodeError(n, "index " + std::to_string(k) + " out of range [0, " + std::to_string(len) + ")");
-      std::memcpy(y.bytes() + ((o * count + j) * inner) * es, x.bytes() + ((o * len + k) * inner) * es,
-                  static_cast<size_t>(inner * es));
-    }
-  return {};
-}
-
-Status runStridedSlice(const ir::Node& n, const ir::Tensor& x, ir::Tensor& y) {
-  const auto starts = n.intsAttr("starts"), steps = n.intsAttr("steps");
-  const ir::Shape& xs = x.shape();
-  const size_t rank = xs.size();
-  std::vector<int64_t> stride(rank, 1);
-  for (size_t d = rank; d-- > 1;) stride[d - 1] = stride[d] * xs[d];
-  std::array<std::vector<int64_t>, 1> st{std::vector<int64_t>(rank)};
-  int64_t base = 0;
-  for (size_t d = 0; d < rank; ++d) {
-    st[0][d] = stride[d] * steps[d];
-    base += starts[d] * stride[d];
-  }
-  const int64_t es = static_cast<int64_t>(ir::dtypeSize(x.dtype()));
-  forEachBroadcast<1>(y.shape(), st, [&](int64_t i, const std::array<int64_t, 1>& o) {
-    std::memcpy(y.bytes() + i * es, x.bytes() + (base + o[0]) * es, static_cast<size_t>(es));
-  });
-  return {};
-}
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  CastFn m_cast;
+};
 
 }  // namespace
 
-Status runWindowGeneral(const ir::Node& node, Inputs in, Outputs out);  // GeneralWindow.cpp
+Made GeneralKernels::Unary(const KernelArgs& a) {
+  const std::string fn = fnAttr(a.node);
+  if (fn == "identity") return make<UnaryKernel>(a, UnaryMode::Copy, nullptr);
+  if (fn == "not") return make<UnaryKernel>(a, UnaryMode::Not, nullptr);
+  for (const NamedUnary& u : kUnaryFns)
+    if (u.name == fn) return make<UnaryKernel>(a, UnaryMode::Math, u.loop);
+  return a.fail("unknown unary fn '" + fn + "'");
+}
 
-Status runGeneral(const ir::Node& node, Inputs in, Outputs out) {
-  switch (node.op) {
-    case OpKind::Unary: return runUnary(node, *in[0], *out[0]);
-    case OpKind::Binary: return runBinary(node, *in[0], *in[1], *out[0]);
-    case OpKind::Where: return runWhere(*in[0], *in[1], *in[2], *out[0]);
-    case OpKind::Cast: return runCast(*in[0], *out[0]);
-    case OpKind::Reduce: return runReduce(node, *in[0], *out[0]);
-    case OpKind::Expand: return runExpand(*in[0], *out[0]);
-    case OpKind::Concat: return runConcat(node, in, *out[0]);
-    case OpKind::Gather: return runGather(node, *in[0], *in[1], *out[0]);
-    case OpKind::StridedSlice: return runStridedSlice(node, *in[0], *out[0]);
-    case OpKind::Conv:
-    case OpKind::Pool: return runWindowGeneral(node, in, out);
-    default: break;
+Made GeneralKernels::Binary(const KernelArgs& a) {
+  const std::string fn = fnAttr(a.node);
+  BinaryLoop loop = nullptr;
+  switch (a.in[0]->dtype()) {
+    case DType::F32: loop = binaryLoopFor<float>(fn); break;
+    case DType::I64: loop = binaryLoopFor<int64_t>(fn); break;
+    case DType::I32: loop = binaryLoopFor<int32_t>(fn); break;
+    case DType::Bool: loop = binaryLoopFor<bool>(fn); break;
   }
-  return nodeError(node, "not a general op");
+  if (!loop) return a.fail("binary fn '" + fn + "' does not take " + std::string(ir::dtypeName(a.in[0]->dtype())));
+  return make<BinaryKernel>(a, loop);
+}
+
+Made GeneralKernels::Where(const KernelArgs& a) { return make<WhereKernel>(a); }
+
+Made GeneralKernels::Cast(const KernelArgs& a) {
+  CastFn cast = nullptr;
+  switch (a.in[0]->dtype()) {
+    case DType::F32: cast = castFrom<float>; break;
+    case DType::I64: cast = castFrom<int64_t>; break;
+    case DType::I32: cast = castFrom<int32_t>; break;
+    case DType::Bool: cast = castFrom<bool>; break;
+  }
+  return make<CastKernel>(a, cast);
+}
+
+Made GeneralKernels::Expand(const KernelArgs& a) {
+  return make<GatherCopyKernel>(a, Broadcast<1>::ofShapes(a.out[0]->shape(), {a.in[0]->shape()}), 0);
+}
+
+Made GeneralKernels::StridedSlice(const KernelArgs& a) {
+  const auto starts = a.node.intsAttr("starts"), steps = a.node.intsAttr("steps");
+  const ir::Shape& xs = a.in[0]->shape();
+  const size_t rank = xs.size();
+  if (starts.size() != rank || steps.size() != rank) return a.fail("starts and steps need one entry per axis");
+  std::vector<int64_t> stride(rank, 1), scaled(rank);
+  for (size_t d = rank; d-- > 1;) stride[d - 1] = stride[d] * xs[d];
+  int64_t base = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    scaled[d] = stride[d] * steps[d];
+    base += starts[d] * stride[d];
+  }
+  return make<GatherCopyKernel>(a, Broadcast<1>::withStrides(a.out[0]->shape(), {std::move(scaled)}), base);
 }
 
 }  // namespace dfc::runtime::kernels

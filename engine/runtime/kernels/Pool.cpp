@@ -1,24 +1,13 @@
 // Max pooling (optional padding, which acts as -inf) and its gradient, which
-// routes dy to the first maximum of each window.
+// routes dy to the first maximum of each window; global average pooling and
+// its gradient. Every plane (one image, one channel) is independent, so the
+// planes split over the pool.
 #include <cstring>
 
-#include "runtime/kernels/KernelCommon.h"
+#include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
 namespace {
-
-Status poolGeometry(const ir::Node& node, const ir::Shape& x, const ir::Shape& y, Window& g) {
-  if (x.size() != 4 || y.size() != 4) return nodeError(node, "expects 4-D tensors");
-  auto k = pairAttr(node, "kernel", 2), s = pairAttr(node, "stride", 2), p = pairAttr(node, "pad", 0);
-  g = Window{x[0], x[1], x[2], x[3], k[0], k[1], s[0], s[1], p[0], p[1], 0, 0};
-  if (g.kh <= 0 || g.kw <= 0 || g.sh <= 0 || g.sw <= 0) return nodeError(node, "kernel and stride must be positive");
-  if (g.ph < 0 || g.pw < 0 || g.ph >= g.kh || g.pw >= g.kw) return nodeError(node, "pad must be in [0, kernel)");
-  g.oh = (g.h + 2 * g.ph - g.kh) / g.sh + 1;
-  g.ow = (g.w + 2 * g.pw - g.kw) / g.sw + 1;
-  if (y[0] != x[0] || y[1] != x[1] || y[2] != g.oh || y[3] != g.ow)
-    return nodeError(node, "tensor shapes do not agree with the pooling geometry");
-  return {};
-}
 
 // Offset (within one channel plane) of the first maximum of window (oy, ox);
 // cells in the padding are skipped. pad < kernel keeps every window non-empty.
@@ -40,36 +29,94 @@ inline int64_t argmaxInWindow(const float* plane, const Window& g, int64_t oy, i
   return best;
 }
 
+// maxpool2d (x) -> y, or maxpool2d_grad (dy, x) -> dx where overlapping windows accumulate.
+class MaxPoolKernel final : public Kernel {
+ public:
+  MaxPoolKernel(const KernelArgs& a, bool grad, const Window& g)
+      : Kernel(a.node), m_x(a.in[grad ? 1 : 0]), m_dy(grad ? a.in[0] : nullptr), m_y(a.out[0]), m_g(g) {}
+  Status run(ExecContext& ctx) override {
+    const Window& g = m_g;
+    const int64_t inPlane = g.h * g.w, outPlane = g.oh * g.ow;
+    return ctx.pool().parallelFor(0, g.n * g.c, grainOf(inPlane), [&](int64_t lo, int64_t hi) {
+      for (int64_t p = lo; p < hi; ++p) {
+        const float* plane = m_x->data<float>() + p * inPlane;
+        if (!m_dy) {
+          float* dst = m_y->data<float>() + p * outPlane;
+          for (int64_t oy = 0; oy < g.oh; ++oy)
+            for (int64_t ox = 0; ox < g.ow; ++ox) dst[oy * g.ow + ox] = plane[argmaxInWindow(plane, g, oy, ox)];
+          continue;
+        }
+        const float* grad = m_dy->data<float>() + p * outPlane;
+        float* dst = m_y->data<float>() + p * inPlane;
+        std::memset(dst, 0, static_cast<size_t>(inPlane) * sizeof(float));
+        for (int64_t oy = 0; oy < g.oh; ++oy)
+          for (int64_t ox = 0; ox < g.ow; ++ox) dst[argmaxInWindow(plane, g, oy, ox)] += grad[oy * g.ow + ox];
+      }
+    });
+  }
+
+ private:
+  const ir::Tensor *m_x, *m_dy;
+  ir::Tensor* m_y;
+  Window m_g;
+};
+
+void fillLoop(float* __restrict y, float v, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = v;
+}
+
+// global_avg_pool [N,C,H,W] -> [N,C], or its gradient spreading dy evenly over each plane.
+class GlobalAvgPoolKernel final : public Kernel {
+ public:
+  GlobalAvgPoolKernel(const KernelArgs& a, bool grad, int64_t planes, int64_t plane)
+      : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_grad(grad), m_planes(planes), m_plane(plane) {}
+  Status run(ExecContext& ctx) override {
+    const float inv = m_plane ? 1.0f / static_cast<float>(m_plane) : 0.0f;
+    const float* x = m_x->data<float>();
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, m_planes, grainOf(m_plane), [&](int64_t lo, int64_t hi) {
+      for (int64_t p = lo; p < hi; ++p) {
+        if (m_grad) fillLoop(y + p * m_plane, x[p] * inv, m_plane);
+        else y[p] = sumLoop(x + p * m_plane, m_plane) * inv;
+      }
+    });
+  }
+
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  bool m_grad;
+  int64_t m_planes, m_plane;
+};
+
+Made maxPool(const KernelArgs& a, bool grad) {
+  const ir::Shape& x = a.in[grad ? 1 : 0]->shape();
+  const ir::Shape& y = (grad ? a.in[0] : a.out[0])->shape();
+  if (x.size() != 4 || y.size() != 4) return a.fail("expects 4-D tensors");
+  auto k = pairAttr(a.node, "kernel", 2), s = pairAttr(a.node, "stride", 2), p = pairAttr(a.node, "pad", 0);
+  Window g{x[0], x[1], x[2], x[3], k[0], k[1], s[0], s[1], p[0], p[1], 0, 0};
+  if (g.kh <= 0 || g.kw <= 0 || g.sh <= 0 || g.sw <= 0) return a.fail("kernel and stride must be positive");
+  if (g.ph < 0 || g.pw < 0 || g.ph >= g.kh || g.pw >= g.kw) return a.fail("pad must be in [0, kernel)");
+  g.oh = (g.h + 2 * g.ph - g.kh) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - g.kw) / g.sw + 1;
+  if (y[0] != x[0] || y[1] != x[1] || y[2] != g.oh || y[3] != g.ow)
+    return a.fail("tensor shapes do not agree with the pooling geometry");
+  if (grad && a.out[0]->shape() != x) return a.fail("dx must have the shape of x");
+  return make<MaxPoolKernel>(a, grad, g);
+}
+
+Made globalAvgPool(const KernelArgs& a, bool grad) {
+  if (!a.allF32()) return a.fail("expects f32 tensors");
+  const ir::Shape& xs = (grad ? a.out[0] : a.in[0])->shape();
+  if (xs.size() != 4) return a.fail("expects [N, C, H, W]");
+  return make<GlobalAvgPoolKernel>(a, grad, xs[0] * xs[1], xs[2] * xs[3]);
+}
+
 }  // namespace
 
-Status runPool(const ir::Node& node, Inputs in, Outputs out) {
-  Window g;
-  if (node.op == ir::OpKind::MaxPool2d) {
-    const ir::Tensor& x = *in[0];
-    ir::Tensor& y = *out[0];
-    DFC_TRY(poolGeometry(node, x.shape(), y.shape(), g));
-    for (int64_t p = 0; p < g.n * g.c; ++p) {
-      const float* plane = x.data<float>() + p * g.h * g.w;
-      float* dst = y.data<float>() + p * g.oh * g.ow;
-      for (int64_t oy = 0; oy < g.oh; ++oy)
-        for (int64_t ox = 0; ox < g.ow; ++ox) dst[oy * g.ow + ox] = plane[argmaxInWindow(plane, g, oy, ox)];
-    }
-    return {};
-  }
-  // MaxPool2dGrad (dy, x) -> dx; overlapping windows accumulate.
-  const ir::Tensor &dy = *in[0], &x = *in[1];
-  ir::Tensor& dx = *out[0];
-  DFC_TRY(poolGeometry(node, x.shape(), dy.shape(), g));
-  if (dx.shape() != x.shape()) return nodeError(node, "dx must have the shape of x");
-  std::memset(dx.bytes(), 0, dx.byteSize());
-  for (int64_t p = 0; p < g.n * g.c; ++p) {
-    const float* plane = x.data<float>() + p * g.h * g.w;
-    const float* grad = dy.data<float>() + p * g.oh * g.ow;
-    float* dst = dx.data<float>() + p * g.h * g.w;
-    for (int64_t oy = 0; oy < g.oh; ++oy)
-      for (int64_t ox = 0; ox < g.ow; ++ox) dst[argmaxInWindow(plane, g, oy, ox)] += grad[oy * g.ow + ox];
-  }
-  return {};
-}
+Made PoolKernels::MaxPool2d(const KernelArgs& a) { return maxPool(a, false); }
+Made PoolKernels::MaxPool2dGrad(const KernelArgs& a) { return maxPool(a, true); }
+Made PoolKernels::GlobalAvgPool(const KernelArgs& a) { return globalAvgPool(a, false); }
+Made PoolKernels::GlobalAvgPoolGrad(const KernelArgs& a) { return globalAvgPool(a, true); }
 
 }  // namespace dfc::runtime::kernels

@@ -1,21 +1,19 @@
-// Transformer kernels: softmax_grad, GELU (GPT-2 tanh form), causal_mask,
-// layer_norm over the last axis and embedding lookup, with their gradients.
-// Row statistics accumulate in double; the per-element loops stay simple.
+// Transformer kernels: softmax_grad, GELU (GPT-2 tanh form), causal_mask and
+// embedding lookup, with their gradients. Row and element loops split over
+// the pool; embedding_grad's scatter-add stays on one thread.
 #include <cmath>
 #include <cstring>
 #include <string>
 
-#include "runtime/kernels/KernelCommon.h"
+#include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
 namespace {
 
-using ir::OpKind;
-
 constexpr float kGeluC = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float kGeluA = 0.044715f;
 
-void geluLoop(const float* __restrict x, float* __restrict y, int64_t n) {
+void geluLoop(const float* __restrict x, const float*, float* __restrict y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
     y[i] = 0.5f * v * (1.0f + std::tanh(kGeluC * (v + kGeluA * v * v * v)));
@@ -38,134 +36,106 @@ void softmaxGradRow(const float* __restrict dy, const float* __restrict y, float
   for (int64_t i = 0; i < n; ++i) dx[i] = y[i] * (dy[i] - d);
 }
 
-// Mean and 1/sqrt(var + eps) of one row.
-void rowStats(const float* x, int64_t n, double eps, float& mean, float& rstd) {
-  double s = 0, ss = 0;
-  for (int64_t i = 0; i < n; ++i) s += x[i];
-  const double mu = s / static_cast<double>(n);
-  for (int64_t i = 0; i < n; ++i) ss += (x[i] - mu) * (x[i] - mu);
-  mean = static_cast<float>(mu);
-  rstd = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + eps));
-}
-
-void layerNormRow(const float* __restrict x, const float* __restrict g, const float* __restrict b,
-                  float* __restrict y, int64_t n, float mean, float rstd) {
-  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * g[i] + b[i];
-}
-
-// dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = dy * gamma;
-// dgamma += dy * xhat, dbeta += dy.
-void layerNormGradRow(const float* __restrict dy, const float* __restrict x, const float* __restrict gamma,
-                      float* __restrict dx, float* __restrict dgamma, float* __restrict dbeta, int64_t n, float mean,
-                      float rstd) {
-  double sg = 0, sgx = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const float xhat = (x[i] - mean) * rstd, g = dy[i] * gamma[i];
-    sg += g;
-    sgx += static_cast<double>(g) * xhat;
-    dgamma[i] += dy[i] * xhat;
-    dbeta[i] += dy[i];
+class SoftmaxGradKernel final : public Kernel {
+ public:
+  SoftmaxGradKernel(const KernelArgs& a, int64_t cols) : Kernel(a.node), m_dy(a.in[0]), m_y(a.in[1]), m_dx(a.out[0]), m_cols(cols) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t cols = m_cols, rows = cols ? m_dx->numElements() / cols : 0;
+    const float *dy = m_dy->data<float>(), *y = m_y->data<float>();
+    float* dx = m_dx->data<float>();
+    return ctx.pool().parallelFor(0, rows, grainOf(cols), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) softmaxGradRow(dy + r * cols, y + r * cols, dx + r * cols, cols);
+    });
   }
-  const float mg = static_cast<float>(sg / static_cast<double>(n)), mgx = static_cast<float>(sgx / static_cast<double>(n));
-  for (int64_t i = 0; i < n; ++i) dx[i] = rstd * (dy[i] * gamma[i] - mg - (x[i] - mean) * rstd * mgx);
-}
 
-Status checkIds(const ir::Node& node, const ir::Tensor& ids, int64_t vocab) {
-  const int64_t* p = ids.data<int64_t>();
-  for (int64_t i = 0; i < ids.numElements(); ++i)
-    if (p[i] < 0 || p[i] >= vocab)
-      return nodeError(node, "id " + std::to_string(p[i]) + " at position " + std::to_string(i) + " is outside [0," +
-                                 std::to_string(vocab) + ")");
-  return {};
-}
+ private:
+  const ir::Tensor *m_dy, *m_y;
+  ir::Tensor* m_dx;
+  int64_t m_cols;
+};
+
+// x[..., T, T] with positions j > i set to `fill`, one T x T matrix per task.
+class CausalMaskKernel final : public Kernel {
+ public:
+  CausalMaskKernel(const KernelArgs& a, int64_t t, float fill) : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_t(t), m_fill(fill) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t t = m_t, matrices = t ? m_y->numElements() / (t * t) : 0;
+    const float* x = m_x->data<float>();
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, matrices, grainOf(t * t), [&](int64_t lo, int64_t hi) {
+      std::memcpy(y + lo * t * t, x + lo * t * t, static_cast<size_t>((hi - lo) * t * t) * sizeof(float));
+      for (int64_t m = lo; m < hi; ++m)
+        for (int64_t i = 0; i < t; ++i) {
+          float* row = y + (m * t + i) * t;
+          for (int64_t j = i + 1; j < t; ++j) row[j] = m_fill;
+        }
+    });
+  }
+
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  int64_t m_t;
+  float m_fill;
+};
+
+// embedding (table f32[V,D], ids) -> rows of the table; embedding_grad (dy, ids) -> dtable,
+// summing the rows of dy that share an id (on one thread: ids repeat).
+class EmbeddingKernel final : public Kernel {
+ public:
+  EmbeddingKernel(const KernelArgs& a, bool grad, int64_t vocab, int64_t dim)
+      : Kernel(a.node), m_src(a.in[0]), m_ids(a.in[1]), m_y(a.out[0]), m_grad(grad), m_vocab(vocab), m_dim(dim) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t* p = m_ids->data<int64_t>();
+    const int64_t count = m_ids->numElements(), dim = m_dim;
+    if (std::string bad = firstOutOfRange(p, count, m_vocab, "id", "position"); !bad.empty()) return fail(bad);
+    const float* src = m_src->data<float>();
+    float* y = m_y->data<float>();
+    if (!m_grad)
+      return ctx.pool().parallelFor(0, count, grainOf(dim), [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i)
+          std::memcpy(y + i * dim, src + p[i] * dim, static_cast<size_t>(dim) * sizeof(float));
+      });
+    std::memset(m_y->bytes(), 0, m_y->byteSize());
+    for (int64_t i = 0; i < count; ++i) {
+      float* __restrict dst = y + p[i] * dim;
+      const float* __restrict row = src + i * dim;
+      for (int64_t d = 0; d < dim; ++d) dst[d] += row[d];
+    }
+    return {};
+  }
+
+ private:
+  const ir::Tensor *m_src, *m_ids;
+  ir::Tensor* m_y;
+  bool m_grad;
+  int64_t m_vocab, m_dim;
+};
 
 int64_t lastDim(const ir::Tensor& t) { return t.shape().empty() ? 1 : t.shape().back(); }
 
 }  // namespace
 
-Status runTransformer(const ir::Node& node, Inputs in, Outputs out) {
-  ir::Tensor& y = *out[0];
-  const int64_t count = y.numElements();
-  switch (node.op) {
-    case OpKind::Gelu:
-      geluLoop(in[0]->data<float>(), y.data<float>(), count);
-      return {};
-    case OpKind::GeluGrad:
-      geluGradLoop(in[0]->data<float>(), in[1]->data<float>(), y.data<float>(), count);
-      return {};
-    case OpKind::SoftmaxGrad: {
-      const int64_t cols = lastDim(y);
-      for (int64_t r = 0; cols && r < count / cols; ++r)
-        softmaxGradRow(in[0]->data<float>() + r * cols, in[1]->data<float>() + r * cols, y.data<float>() + r * cols,
-                       cols);
-      return {};
-    }
-    case OpKind::CausalMask: {
-      const ir::Shape& s = y.shape();
-      if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2]) return nodeError(node, "needs [..., T, T]");
-      const int64_t t = s.back();
-      const float fill = static_cast<float>(node.floatAttr("fill", -1e9));
-      std::memcpy(y.bytes(), in[0]->bytes(), y.byteSize());
-      for (int64_t m = 0; t && m < count / (t * t); ++m)
-        for (int64_t i = 0; i < t; ++i) {
-          float* row = y.data<float>() + (m * t + i) * t;
-          for (int64_t j = i + 1; j < t; ++j) row[j] = fill;
-        }
-      return {};
-    }
-    case OpKind::LayerNorm: {
-      const int64_t cols = lastDim(y);
-      const double eps = node.floatAttr("epsilon", 1e-5);
-      for (int64_t r = 0; cols && r < count / cols; ++r) {
-        const float* x = in[0]->data<float>() + r * cols;
-        float mean = 0, rstd = 0;
-        rowStats(x, cols, eps, mean, rstd);
-        layerNormRow(x, in[1]->data<float>(), in[2]->data<float>(), y.data<float>() + r * cols, cols, mean, rstd);
-      }
-      return {};
-    }
-    case OpKind::LayerNormGrad: {
-      const int64_t cols = lastDim(y);
-      const double eps = node.floatAttr("epsilon", 1e-5);
-      float* dgamma = out[1]->data<float>();
-      float* dbeta = out[2]->data<float>();
-      std::memset(dgamma, 0, out[1]->byteSize());
-      std::memset(dbeta, 0, out[2]->byteSize());
-      for (int64_t r = 0; cols && r < count / cols; ++r) {
-        const float* x = in[1]->data<float>() + r * cols;
-        float mean = 0, rstd = 0;
-        rowStats(x, cols, eps, mean, rstd);
-        layerNormGradRow(in[0]->data<float>() + r * cols, x, in[2]->data<float>(), y.data<float>() + r * cols, dgamma,
-                         dbeta, cols, mean, rstd);
-      }
-      return {};
-    }
-    case OpKind::Embedding: {
-      const ir::Tensor &table = *in[0], &ids = *in[1];
-      if (ids.dtype() != ir::DType::I64 || table.shape().size() != 2) return nodeError(node, "expects f32[V,D], i64 ids");
-      const int64_t vocab = table.shape()[0], dim = table.shape()[1];
-      DFC_TRY(checkIds(node, ids, vocab));
-      const int64_t* p = ids.data<int64_t>();
-      for (int64_t i = 0; i < ids.numElements(); ++i)
-        std::memcpy(y.data<float>() + i * dim, table.data<float>() + p[i] * dim, static_cast<size_t>(dim) * sizeof(float));
-      return {};
-    }
-    case OpKind::EmbeddingGrad: {
-      const ir::Tensor &dy = *in[0], &ids = *in[1];
-      if (ids.dtype() != ir::DType::I64 || y.shape().size() != 2) return nodeError(node, "expects i64 ids");
-      const int64_t vocab = y.shape()[0], dim = y.shape()[1];
-      DFC_TRY(checkIds(node, ids, vocab));
-      std::memset(y.bytes(), 0, y.byteSize());
-      const int64_t* p = ids.data<int64_t>();
-      for (int64_t i = 0; i < ids.numElements(); ++i) {
-        float* __restrict dst = y.data<float>() + p[i] * dim;
-        const float* __restrict src = dy.data<float>() + i * dim;
-        for (int64_t d = 0; d < dim; ++d) dst[d] += src[d];
-      }
-      return {};
-    }
-    default: return nodeError(node, "not a transformer op");
-  }
+Made TransformerKernels::Gelu(const KernelArgs& a) { return make<StreamKernel>(a, geluLoop); }
+Made TransformerKernels::GeluGrad(const KernelArgs& a) { return make<StreamKernel>(a, geluGradLoop); }
+Made TransformerKernels::SoftmaxGrad(const KernelArgs& a) { return make<SoftmaxGradKernel>(a, lastDim(*a.out[0])); }
+
+Made TransformerKernels::CausalMask(const KernelArgs& a) {
+  const ir::Shape& s = a.out[0]->shape();
+  if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2]) return a.fail("needs [..., T, T]");
+  return make<CausalMaskKernel>(a, s.back(), static_cast<float>(a.node.floatAttr("fill", -1e9)));
+}
+
+Made TransformerKernels::Embedding(const KernelArgs& a) {
+  const ir::Tensor &table = *a.in[0], &ids = *a.in[1];
+  if (ids.dtype() != ir::DType::I64 || table.shape().size() != 2) return a.fail("expects f32[V,D], i64 ids");
+  return make<EmbeddingKernel>(a, false, table.shape()[0], table.shape()[1]);
+}
+
+Made TransformerKernels::EmbeddingGrad(const KernelArgs& a) {
+  const ir::Tensor& y = *a.out[0];
+  if (a.in[1]->dtype() != ir::DType::I64 || y.shape().size() != 2) return a.fail("expects i64 ids");
+  return make<EmbeddingKernel>(a, true, y.shape()[0], y.shape()[1]);
 }
 
 }  // namespace dfc::runtime::kernels

@@ -1,0 +1,151 @@
+#include <cstdlib>
+
+#include "CompileFlags.h"
+#include "Commands.h"
+
+namespace dfc::cli {
+
+ArgParser compileFlags() {
+  ArgParser p("compile", "Compile a model into a PEF (default: training graph, -o3, arch 'native' = sn30).");
+  p.add({{"-m", "--model"}, "NAME|FILE", 1,
+         "zoo model (logreg, mlp, lenet, gpt2, gpt2-mini, bert, resnet18) or a .dfir text IR file"});
+  p.add({{"--num-layers"}, "N", 1, "gpt2/bert: transformer blocks (gpt2 default 12)"});
+  p.add({{"--hidden-size"}, "N", 1, "gpt2/bert: model width (gpt2 default 768)"});
+  p.add({{"--num-heads"}, "N", 1, "gpt2/bert: attention heads (gpt2 default 12)"});
+  p.add({{"--seq-len"}, "N", 1, "gpt2/bert: sequence length (gpt2 default 1024)"});
+  p.add({{"--vocab-size"}, "N", 1, "gpt2/bert: vocabulary (gpt2 default 50257; byte-level data needs >= 256)"});
+  p.add({{"--num-classes"}, "N", 1, "bert/resnet18: classes of the classification head"});
+  p.add({{"--image-size"}, "N", 1, "resnet18: input height and width (default 224)"});
+  p.add({{"--in-channels"}, "N", 1, "resnet18: input channels (default 3)"});
+  p.add({{"--pef-name"}, "NAME", 1, "name of the PEF (default: the model name)"});
+  p.add({{"--output-folder"}, "DIR", 1, "where the PEF and logs go (default: ./out/<pef-name>)"});
+  p.add({{"--inference"}, "", 0, "compile the forward graph only (no loss, gradients, optimizer)"});
+  p.add({{"-b", "--batch-size"}, "N", 1, "batch size baked into the PEF (default 32)"});
+  p.add({{"-o0"}, "", 0, "one operator per section"});
+  p.add({{"-o1"}, "", 0, "fusion by rule list (--o1-rule-list); repeated fused subgraphs compile once"});
+  p.add({{"-o3"}, "", 0, "whole graph, cut into sections that fit the chip (default)"});
+  p.add({{"--arch"}, "NAME|FILE", 1, "sn10, sn20, sn30, sn40l, native (= sn30) or an arch YAML file"});
+  p.add({{"--optimizer"}, "NAME", 1, "sgd, momentum (0.9, the default) or adam"});
+  p.add({{"--lr"}, "X", 1, "default learning rate stored in the PEF (default 0.01; run --lr overrides)"});
+  p.add({{"--seed"}, "N", 1, "weight initialization seed (default 42)"});
+  p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});
+  p.add({{"-v", "--verbose"}, "", 0, "print each compile stage"});
+  p.add({{"--debug"}, "", 0, "debug logging, IR dumps in the output folder, experimental flags in --help"});
+  p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
+  p.add({{"-h", "--help"}, "", 0, "show this help"});
+  // Later issues: accepted names so users get a clear "not implemented yet".
+  p.add({{"--o1-rule-list"}, "NAME|FILE", 1,
+         "fusion rule list for -o1: default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train or a YAML file"});
+  p.add({{"--compiler-mode"}, "MODE", 1,
+         "nlp: tune for transformers. Changes three decisions: -o1 uses rule list 'nlp' instead of 'default' "
+         "(--o1-rule-list wins); -o3 turns on --enable-hypersection (a section never spans two layers, repeated "
+         "layers compile once); -o3 keeps each attention block (nodes of one .../attn or .../attention scope) in one "
+         "section when it fits one, closing the section before it instead of cutting mid-attention"});
+  p.add({{"--enable-hypersection"}, "", 0, "-o3: compile each hyperfunction (layer) on its own; repeats compile once"});
+  p.add({{"--resources-scaling-factors"}, "F F F [F]", 3,
+         "share of the PCUs/PMUs a section may use, in (0, 1]: forward backward optimizer, or forward backward "
+         "gradient-normalization optimizer (smaller: more, smaller sections)"});
+  p.add({{"--n-chips"}, "N", 1, "chips to map onto (1..8; sections may span chips over PCIe)"});
+  p.add({{"--num-tiles"}, "N", 1, "tiles per chip to use (1, 2, 4, 8; default all)"});
+  p.add({{"--data-parallel"}, "", 0, "data-parallel compile", false, true});
+  p.add({{"-ws", "--world-size"}, "N", 1, "data-parallel world size", false, true});
+  p.add({{"--compiler-configs-file"}, "FILE", 1, "compiler configuration overrides", true, true});
+  p.add({{"--grad-accumulation-steps"}, "N", 1, "gradient accumulation", true, true});
+  p.add({{"--num-spatial-batches"}, "N", 1, "spatial batching", true, true});
+  p.add({{"--model-parallel"}, "", 0, "model parallel", true, true});
+  p.add({{"--mac-human-decision"}, "FILE", 1, "manual mapping decisions", true, true});
+  return p;
+}
+
+std::vector<std::string> liftFourthScalingFactor(std::vector<std::string> args, std::string& fourth) {
+  for (size_t i = 0; i + 4 < args.size(); ++i) {
+    if (args[i] != "--resources-scaling-factors") continue;
+    const std::string& v = args[i + 4];
+    char* end = nullptr;
+    std::strtod(v.c_str(), &end);
+    if (!v.empty() && !v.starts_with("-") && *end == '\0') {
+      fourth = v;
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i + 4));
+    }
+    break;
+  }
+  return args;
+}
+
+namespace {
+
+// An integer flag, if given; the error names the flag as `label` (default: the flag).
+Status setInt(const ArgParser& p, const std::string& flag, int64_t& out, const std::string& label = {}) {
+  if (!p.has(flag)) return {};
+  auto v = parseInt(label.empty() ? flag : label, p.get(flag));
+  if (!v) return v.error();
+  out = *v;
+  return {};
+}
+
+Status setInt(const ArgParser& p, const std::string& flag, int& out) {
+  int64_t v = out;
+  DFC_TRY(setInt(p, flag, v));
+  out = static_cast<int>(v);
+  return {};
+}
+
+Status setLevel(const ArgParser& p, driver::CompileOptions& o) {
+  int levels = p.has("-o0") + p.has("-o1") + p.has("-o3");
+  if (levels > 1) return makeError("choose one of -o0, -o1, -o3");
+  if (p.has("-o0")) o.level = partition::OptLevel::O0;
+  if (p.has("-o1")) o.level = partition::OptLevel::O1;
+  if (p.has("--o1-rule-list")) {
+    if (o.level != partition::OptLevel::O1) return makeError("--o1-rule-list needs -o1");
+    o.o1RuleList = p.get("--o1-rule-list");
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const std::string& fourthScale) {
+  driver::CompileOptions o;
+  o.model = p.get("--model");
+  o.pefName = p.get("--pef-name");
+  o.outputFolder = p.get("--output-folder");
+  o.inference = p.has("--inference");
+  DFC_TRY(setInt(p, "--batch-size", o.batchSize, "-b/--batch-size"));
+  DFC_TRY(setLevel(p, o));
+  o.enableHypersection = p.has("--enable-hypersection");
+  o.compilerMode = p.get("--compiler-mode");
+  if (p.has("--arch")) o.arch = p.get("--arch");
+  DFC_TRY(setInt(p, "--n-chips", o.nChips));
+  DFC_TRY(setInt(p, "--num-tiles", o.numTiles));
+  if (p.has("--resources-scaling-factors")) {
+    o.scalingFactors = p.getAll("--resources-scaling-factors");
+    if (!fourthScale.empty()) o.scalingFactors.push_back(fourthScale);
+  }
+  if (p.has("--optimizer")) o.optimizer = p.get("--optimizer");
+  if (p.has("--lr")) {
+    auto lr = parseDouble("--lr", p.get("--lr"));
+    if (!lr) return lr.error();
+    o.learningRate = *lr;
+  }
+  int64_t seed = static_cast<int64_t>(o.seed);
+  DFC_TRY(setInt(p, "--seed", seed));
+  o.seed = static_cast<uint64_t>(seed);
+  for (const std::string& flag : driver::modelParamFlags()) {
+    int64_t value = 0;
+    DFC_TRY(setInt(p, flag, value));
+    if (p.has(flag)) o.modelParams[driver::modelParamName(flag)] = value;
+  }
+  o.dbPath = p.get("--db");
+  o.debug = p.has("--debug");
+  return o;
+}
+
+Expected<driver::CompileOptions> parseCompileOptions(const std::vector<std::string>& args) {
+  ArgParser p = compileFlags();
+  std::string fourthScale;
+  if (auto err = p.parse(liftFourthScalingFactor(args, fourthScale)); !err.empty()) return makeError(err);
+  if (!p.positional().empty()) return makeError("compile: unexpected argument '" + p.positional().front() + "'");
+  return compileOptionsFrom(p, fourthScale);
+}
+
+}  // namespace dfc::cli

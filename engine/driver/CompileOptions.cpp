@@ -1,0 +1,150 @@
+#include "driver/CompileOptions.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+
+namespace dfc::driver {
+namespace fs = std::filesystem;
+
+Expected<partition::OptLevel> parseOptLevel(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.front() == '-') t.erase(t.begin());
+  if (!t.empty() && t.front() == 'o') t.erase(t.begin());
+  if (t == "0") return partition::OptLevel::O0;
+  if (t == "1") return partition::OptLevel::O1;
+  if (t == "3") return partition::OptLevel::O3;
+  return makeError("unknown optimization level '" + text + "' (use -o0, -o1 or -o3)");
+}
+
+const std::vector<std::string>& modelParamFlags() {
+  static const std::vector<std::string> kFlags = {"--num-layers", "--hidden-size", "--num-heads",  "--seq-len",
+                                                  "--vocab-size", "--num-classes", "--image-size", "--in-channels"};
+  return kFlags;
+}
+
+std::string modelParamFlag(const std::string& param) {
+  std::string flag = "--" + param;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
+std::string modelParamName(const std::string& flag) {
+  std::string name = flag.starts_with("--") ? flag.substr(2) : flag;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+namespace {
+
+Expected<autograd::Optimizer> parseOptimizer(const std::string& name) {
+  if (name == "sgd") return autograd::Optimizer::Sgd;
+  if (name == "momentum") return autograd::Optimizer::Momentum;
+  if (name == "adam") return autograd::Optimizer::Adam;
+  return makeError("--optimizer " + name + ": unknown (use sgd, momentum or adam)");
+}
+
+// Checks of single values that need no file (arch::scaleArch checks --n-chips and --num-tiles).
+Status checkValues(const CompileOptions& o) {
+  if (o.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
+  if (o.batchSize < 1) return makeError("-b/--batch-size must be at least 1");
+  if (o.level != partition::OptLevel::O0 && o.level != partition::OptLevel::O1 && o.level != partition::OptLevel::O3)
+    return makeError("unknown optimization level (use -o0, -o1 or -o3)");
+  if (!(o.learningRate > 0)) return makeError("--lr must be positive");
+  return {};
+}
+
+// The arch preset or file, scaled to the chips and tiles asked for.
+Expected<arch::ArchSpec> loadScaledArch(const CompileOptions& o) {
+  auto loaded = arch::loadArch(o.arch);
+  if (!loaded) {
+    const std::string& m = loaded.error().message();
+    return m.starts_with("--arch") ? loaded.error() : loaded.error().withContext("--arch " + o.arch);
+  }
+  return arch::scaleArch(*loaded, o.nChips, o.numTiles);
+}
+
+}  // namespace
+
+Expected<ResolvedOptions> CompileOptions::resolve() const {
+  DFC_TRY(checkValues(*this));
+  ResolvedOptions r;
+  r.pefName = pefName.empty() ? fs::path(model).stem().string() : pefName;
+  if (r.pefName.find('/') != std::string::npos) return makeError("--pef-name '" + r.pefName + "' must not contain '/'");
+  r.outputFolder = outputFolder.empty() ? (fs::path("out") / r.pefName).string() : outputFolder;
+  auto mode = partition::parseCompilerMode(compilerMode);
+  if (!mode) return mode.error();
+  r.mode = *mode;
+  auto opt = parseOptimizer(optimizer);
+  if (!opt) return opt.error();
+  r.optimizer = *opt;
+  auto archSpec = loadScaledArch(*this);
+  if (!archSpec) return archSpec.error();
+  r.arch = std::move(*archSpec);
+  if (!scalingFactors.empty()) {
+    auto scales = mapping::parseScalingFactors(scalingFactors);
+    if (!scales) return scales.error();
+    r.scales = *scales;
+  }
+  if (level == partition::OptLevel::O1) {
+    r.o1RuleList = o1RuleList.empty() ? partition::defaultO1RuleList(r.mode) : o1RuleList;
+    auto rules = partition::loadFusionRuleList(r.o1RuleList);
+    if (!rules) return rules.error();
+    r.rules = std::move(*rules);
+  }
+  return r;
+}
+
+Status CompileOptions::validate() const {
+  auto resolved = resolve();
+  if (!resolved) return resolved.error();
+  return {};
+}
+
+namespace {
+
+// The shortest text that parses back to the same double.
+std::string exactNumber(double x) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
+}
+
+void addValue(std::vector<std::string>& out, const char* flag, const std::string& value) {
+  out.emplace_back(flag);
+  out.push_back(value);
+}
+
+}  // namespace
+
+std::vector<std::string> CompileOptions::toArgs() const {
+  std::vector<std::string> out = {"dfc", "compile"};
+  addValue(out, "--model", model);
+  for (const auto& [param, value] : modelParams) {
+    out.push_back(modelParamFlag(param));
+    out.push_back(std::to_string(value));
+  }
+  if (!pefName.empty()) addValue(out, "--pef-name", pefName);
+  if (!outputFolder.empty()) addValue(out, "--output-folder", outputFolder);
+  if (inference) out.emplace_back("--inference");
+  addValue(out, "-b", std::to_string(batchSize));
+  out.push_back("-" + std::string(partition::optLevelName(level)));
+  if (level == partition::OptLevel::O1 && !o1RuleList.empty()) addValue(out, "--o1-rule-list", o1RuleList);
+  if (!compilerMode.empty()) addValue(out, "--compiler-mode", compilerMode);
+  if (enableHypersection) out.emplace_back("--enable-hypersection");
+  addValue(out, "--arch", arch);
+  if (nChips != 1) addValue(out, "--n-chips", std::to_string(nChips));
+  if (numTiles != 0) addValue(out, "--num-tiles", std::to_string(numTiles));
+  if (!scalingFactors.empty()) {
+    out.emplace_back("--resources-scaling-factors");
+    out.insert(out.end(), scalingFactors.begin(), scalingFactors.end());
+  }
+  addValue(out, "--optimizer", optimizer);
+  addValue(out, "--lr", exactNumber(learningRate));
+  addValue(out, "--seed", std::to_string(seed));
+  if (!dbPath.empty()) addValue(out, "--db", dbPath);
+  if (debug) out.emplace_back("--debug");
+  return out;
+}
+
+}  // namespace dfc::driver

@@ -1,0 +1,208 @@
+// The stages of a compile, in the order compileStages() lists them. Each takes
+// what earlier stages left in the CompileState and adds its own result.
+#include "driver/CompileStages.h"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "autograd/Autograd.h"
+#include "driver/CompileReport.h"
+#include "driver/ModelLoader.h"
+#include "driver/StoreRecords.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+#include "mapping/SectionMapper.h"
+#include "partition/Decomposer.h"
+#include "passes/PassManager.h"
+#include "support/FileUtil.h"
+#include "support/Logging.h"
+
+namespace dfc::driver {
+namespace fs = std::filesystem;
+
+void CompileState::dump(const ir::Graph& graph, const std::string& suffix) const {
+  if (!opts.debug) return;
+  auto path = (fs::path(resolved.outputFolder) / (resolved.pefName + "." + suffix + ".dfir")).string();
+  if (auto st = support::writeFileAtomic(path, ir::printGraph(graph)); !st) spdlog::warn("{}", st.error().message());
+  else spdlog::debug("IR after {} written to {}", suffix, path);
+}
+
+namespace {
+
+// Refuses bad options before any work; creates the output folder and opens the compile log.
+Status validateStage(CompileState& s) {
+  auto resolved = s.opts.resolve();
+  if (!resolved) return resolved.error();
+  s.resolved = std::move(*resolved);
+  s.cost.emplace(s.resolved.arch);
+  std::error_code ec;
+  fs::create_directories(s.resolved.outputFolder, ec);
+  if (ec) return makeError("--output-folder " + s.resolved.outputFolder + ": " + ec.message());
+  s.result.logPath = (fs::path(s.resolved.outputFolder) / (s.resolved.pefName + "_compile.log")).string();
+  support::addFileSink(s.result.logPath);
+  s.logSink = std::shared_ptr<void>(nullptr, [path = s.result.logPath](void*) { support::removeFileSink(path); });
+  const CompileOptions& o = s.opts;
+  spdlog::info("compiling {} as '{}' ({}, batch {}, -{})", o.model, s.resolved.pefName,
+               o.inference ? "inference" : "training", o.batchSize, partition::optLevelName(o.level));
+  if (s.resolved.mode == partition::CompilerMode::Nlp)
+    spdlog::info("compiler mode nlp: -o1 rule list '{}', -o3 hypersections on and attention blocks kept whole",
+                 o.o1RuleList.empty() ? partition::defaultO1RuleList(s.resolved.mode) : o.o1RuleList);
+  return {};
+}
+
+Status frontendStage(CompileState& s) {
+  auto model = loadModel(s.opts);
+  if (!model) return model.error();
+  s.model = std::move(*model);
+  s.dumpGraph = &s.model.graph;
+  return {};
+}
+
+// Training: appends loss, gradients and the optimizer update. Inference: the forward graph as it is.
+Status autogradStage(CompileState& s) {
+  pef::PefMeta& meta = s.pef.meta;
+  const frontend::Model& m = s.model;
+  meta.imageInput = m.graph.value(m.image).name;
+  meta.task = m.task;
+  meta.logitsOutput = m.graph.value(m.logits).name;
+  if (s.opts.inference) {
+    s.pef.graph = std::move(s.model.graph);
+    return {};
+  }
+  autograd::TrainingConfig config;
+  config.optimizer = s.resolved.optimizer;
+  auto training = autograd::buildTrainingGraph(m.graph, m.image, m.logits, config);
+  if (!training) return training.error();
+  s.pef.graph = std::move(training->graph);
+  meta.labelsInput = s.pef.graph.value(training->labels).name;
+  meta.lrInput = s.pef.graph.value(training->lr).name;
+  meta.lossOutput = s.pef.graph.value(training->loss).name;
+  meta.logitsOutput = s.pef.graph.value(training->logits).name;
+  s.dumpGraph = &s.pef.graph;
+  return {};
+}
+
+Status passesStage(CompileState& s) {
+  const auto& pipeline = s.opts.inference ? passes::kDefaultInferencePipeline : passes::kDefaultTrainingPipeline;
+  passes::PassManagerOptions po;
+  po.afterPass = [&](const ir::Graph& g, int index, const std::string& pass) {
+    s.dump(g, fmt::format("{:02d}-{}", index, pass));
+    s.subProgress("passes: " + pass + " done", static_cast<double>(index) / static_cast<double>(pipeline.size()));
+  };
+  auto pm = passes::PassManager::create(pipeline, std::move(po));
+  if (!pm) return pm.error();
+  if (auto st = pm->run(s.pef.graph); !st) return st.error().withContext(s.opts.model);
+  for (const auto& r : pm->records())
+    spdlog::info("pass {}: {:.1f} ms, {} -> {} nodes", r.pass, r.ms, r.nodesBefore, r.nodesAfter);
+  return {};
+}
+
+Status verifyStage(CompileState& s) {
+  if (auto st = ir::verifyGraph(s.pef.graph); !st) return st.error().withContext(s.opts.model);
+  return {};
+}
+
+Status decomposeStage(CompileState& s) {
+  partition::DecomposeOptions options;
+  options.level = s.opts.level;
+  options.o1RuleList = s.resolved.o1RuleList;
+  options.rules = &s.resolved.rules;
+  options.enableHypersection = s.opts.enableHypersection || s.resolved.mode == partition::CompilerMode::Nlp;
+  auto subgraphs = partition::decompose(s.pef.graph, options);
+  if (!subgraphs) return subgraphs.error();
+  s.subgraphs = std::move(*subgraphs);
+  return {};
+}
+
+// Each subgraph into sections that fit the (scaled) chip, then the schedule.
+Status mapStage(CompileState& s) {
+  mapping::MappingOptions& options = s.mappingOptions;
+  options = s.resolved.scales;
+  options.cache = s.opts.reuseHypersections ? &s.mappingCache : nullptr;
+  options.reuseCompiled = s.opts.reuseHypersections;
+  options.keepAttentionBlocks =
+      s.resolved.mode == partition::CompilerMode::Nlp && s.opts.level == partition::OptLevel::O3;
+  auto plan = mapping::mapSections(s.pef.graph, s.subgraphs, *s.cost, s.opts.level, options);
+  if (!plan) return plan.error();
+  s.result.compileMsSavedEstimate = s.mappingCache.stats().msSavedEstimate;
+  s.pef.plan = std::move(*plan);
+  return {};
+}
+
+// Lowers, places and routes one bitfile per hypersection.
+Status placeStage(CompileState& s) {
+  auto link = kernelc::linkPlan(s.pef.graph, s.pef.plan, *s.cost, s.mappingOptions);
+  if (!link) return link.error();
+  s.link = std::move(*link);
+  const kernelc::LinkResult& l = s.link;
+  s.pef.bitfiles = l.bitfiles;
+  CompileResult& r = s.result;
+  r.placedHops = l.placedHops;
+  r.rowMajorHops = l.naiveHops;
+  r.routedHops = l.routedHops;
+  r.overusedLinks = l.overusedLinks;
+  r.numBitfiles = static_cast<int>(l.bitfiles.size());
+  r.compileMsSavedEstimate += l.placeMsSavedEstimate;  // instances reuse their hypersection's bitfile
+  spdlog::info("placed {} bitfiles in {:.1f} ms: {} hops ({} row-major); routed {} hops in {:.1f} ms ({} graphs, "
+               "<= {} iterations), max link use {}/{}, {} overused links ({} into units fed by too many nets)",
+               r.numBitfiles, l.placeMs, r.placedHops, r.rowMajorHops, l.routedHops, l.routeMs, l.placedGraphs,
+               l.maxRouteIterations, l.maxLinkUse, l.linkCapacity, l.overusedLinks, l.forcedLinks);
+  return {};
+}
+
+Status writePefStage(CompileState& s) {
+  pef::PefMeta& meta = s.pef.meta;
+  const CompileOptions& o = s.opts;
+  meta.pefName = s.resolved.pefName;
+  meta.model = o.model;
+  meta.optLevel = std::string(partition::optLevelName(o.level));
+  meta.arch = s.resolved.arch.name;
+  meta.compilerVersion = DFC_VERSION;
+  meta.createdAt = support::isoTimestampUtc();
+  meta.args = o.args;
+  meta.batchSize = o.batchSize;
+  meta.inference = o.inference;
+  meta.defaultLr = o.learningRate;
+  double elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.start).count();
+  s.pef.reportJson = buildCompileReportJson(s.pef.graph, s.pef.plan, s.resolved.arch, elapsedMs, &s.link.sections);
+  s.result.pefPath =
+      fs::absolute(fs::path(s.resolved.outputFolder) / (s.resolved.pefName + ".pef")).lexically_normal().string();
+  DFC_TRY(pef::writePef(s.pef, s.result.pefPath));
+  s.pefWritten = true;
+  return {};
+}
+
+// The result's summary figures, and the compile in the run store.
+Status recordStage(CompileState& s) {
+  CompileResult& r = s.result;
+  const partition::Plan& plan = s.pef.plan;
+  r.numNodes = static_cast<int>(s.pef.graph.nodes.size());
+  r.numSections = static_cast<int>(plan.sections.size());
+  for (const auto& section : plan.sections) ++r.sectionsByRole[ir::roleIndex(section.type)];
+  r.hypersectionsUnique = static_cast<int>(plan.hypersections.size());
+  r.hypersectionInstances = static_cast<int>(plan.sections.size());
+  for (int id : plan.schedule) r.estLatencyUs += plan.sections[static_cast<size_t>(id)].estimate.latencyUs;
+  for (ir::ValueId p : s.pef.graph.params()) r.numParams += s.pef.graph.value(p).type.numElements();
+  r.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.start).count();
+  if (s.opts.dbPath == "-") return {};
+  auto id = recordCompile(s.opts.dbPath, s.pef, r);
+  if (!id) spdlog::warn("run store: {}", id.error().message());  // the PEF is written; a store failure is not fatal
+  else r.compileId = *id;
+  return {};
+}
+
+// Weights: roughly the share of a compile's time each stage takes (bench_hypersections:
+// placement dominates gpt2; writing the PEF is a good part of small models).
+constexpr Stage<CompileState> kStages[] = {
+    {"validate", 1, validateStage}, {"frontend", 3, frontendStage}, {"autograd", 3, autogradStage},
+    {"passes", 8, passesStage},     {"verify", 1, verifyStage},     {"decompose", 2, decomposeStage},
+    {"map", 8, mapStage},           {"place", 60, placeStage},      {"write-pef", 10, writePefStage},
+    {"record", 4, recordStage},
+};
+
+}  // namespace
+
+std::span<const Stage<CompileState>> compileStages() { return kStages; }
+
+}  // namespace dfc::driver

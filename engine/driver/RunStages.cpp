@@ -1,0 +1,227 @@
+// The stages of a run, in the order runStages() lists them.
+#include "driver/RunStages.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "driver/StoreRecords.h"
+#include "profile/ChromeTrace.h"
+#include "support/FileUtil.h"
+
+namespace dfc::driver {
+namespace fs = std::filesystem;
+
+void RunState::say(const std::string& line) {
+  if (log) log(line);
+  spdlog::debug("{}", line);
+}
+
+double RunState::usAt(Clock::time_point t) const { return std::chrono::duration<double, std::micro>(t - origin).count(); }
+
+double RunState::usSince(Clock::time_point from) const {
+  return std::chrono::duration<double, std::micro>(Clock::now() - from).count();
+}
+
+Status RunState::flush() {
+  if (!store || runId == 0) return {};
+  DFC_TRY(store->addSectionCalls(runId, pendingCalls));
+  DFC_TRY(store->addMetrics(runId, pendingMetrics));
+  pendingCalls.clear();
+  pendingMetrics.clear();
+  return {};
+}
+
+Status RunState::runStep(bool forwardOnly) {
+  auto onSection = [&](const runtime::SectionCall& call) {
+    double start = usAt(call.start);
+    const auto& s = pef.plan.sections[static_cast<size_t>(call.sectionId)];
+    trace->addSectionCall(call.sectionId, step, start, call.durationUs, call.bytes);
+    pendingCalls.push_back({call.sectionId, result.sectionCalls, step, start, call.durationUs, s.estimate.latencyUs,
+                            call.bytes});
+    result.measuredSectionUs += call.durationUs;
+    result.estimatedSectionUs += s.estimate.latencyUs;
+    ++result.sectionCalls;
+  };
+  DFC_TRY(exec->step(forwardOnly, onSection));
+  ++step;
+  if (pendingCalls.size() > 20000) DFC_TRY(flush());
+  return {};
+}
+
+Expected<ir::ValueId> RunState::valueNamed(const std::string& name) const {
+  ir::ValueId id = pef.graph.findValue(name);
+  if (id == ir::kNoValue) return makeError(opts.pefPath + ": meta names value '" + name + "' that the graph lacks");
+  return id;
+}
+
+namespace {
+
+Status validateStage(RunState& s) {
+  const RunOptions& o = s.opts;
+  if (o.pefPath.empty()) return makeError("-p/--pef is required");
+  if (o.epochs < 1) return makeError("-e/--num-epochs must be at least 1");
+  if (o.learningRate && !(*o.learningRate > 0)) return makeError("--lr must be positive");
+  if (o.logEvery < 1) return makeError("log interval must be at least 1");
+  if (o.rank < 0) return makeError("rank must be at least 0");
+  fs::path pefPath(o.pefPath);
+  s.result.tracePath = o.tracePath.empty()
+                           ? (pefPath.parent_path() / (pefPath.stem().string() + "_chrome_tracing_report.json")).string()
+                           : o.tracePath;
+  return {};
+}
+
+// The PEF, an executor over it and the trace it is recorded in.
+Status loadPefStage(RunState& s) {
+  auto t0 = RunState::Clock::now();
+  auto loaded = pef::readPef(s.opts.pefPath);
+  if (!loaded) return loaded.error();
+  s.pef = std::move(*loaded);
+  auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, {s.opts.threads});
+  if (!executor) return executor.error().withContext(s.opts.pefPath);
+  s.exec.emplace(std::move(*executor));
+  const pef::PefMeta& meta = s.pef.meta;
+  s.trace.emplace(s.pef, meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)", s.opts.rank);
+  s.trace->addHostPhase("load PEF", 0, s.usSince(t0));
+  s.training = !meta.inference && !s.opts.inference;
+  if (!meta.inference && s.opts.inference) spdlog::info("--inference: evaluating the training PEF's forward sections only");
+  return {};
+}
+
+Status loadDataStage(RunState& s) {
+  auto dataStart = RunState::Clock::now();
+  auto feeder = makeDataFeeder(s.pef, s.opts.dataFolder, s.training, {s.opts.trainLimit, s.opts.testLimit});
+  if (!feeder) return feeder.error();
+  s.feeder = std::move(*feeder);
+  s.trace->addHostPhase("load data", s.usAt(dataStart), s.usSince(dataStart));
+  auto input = s.valueNamed(s.pef.meta.imageInput);
+  if (!input) return input.error();
+  auto logits = s.valueNamed(s.pef.meta.logitsOutput);
+  if (!logits) return logits.error();
+  s.input = *input;
+  s.logits = *logits;
+  return {};
+}
+
+// The run in the store, as "running" until driver::run finishes it.
+Status openStoreStage(RunState& s) {
+  if (s.opts.dbPath == "-") return {};
+  auto store = openStore(s.opts.dbPath);
+  if (!store) return store.error();
+  s.store = std::move(*store);
+  profile::RunRecord rec;
+  std::string pefPath = fs::absolute(s.opts.pefPath).lexically_normal().string();
+  auto compileId = s.store->latestCompileForPef(pefPath);
+  if (compileId) rec.compileId = *compileId;
+  rec.pefPath = pefPath;
+  rec.args = joinArgs(s.opts.args);
+  rec.startedAt = support::isoTimestampUtc();
+  rec.status = "running";
+  rec.tracePath = fs::absolute(s.result.tracePath).lexically_normal().string();
+  rec.epochs = s.training ? s.opts.epochs : 0;
+  auto id = s.store->beginRun(rec);
+  if (!id) return id.error();
+  s.runId = s.result.runId = *id;
+  return {};
+}
+
+// After a training step: the loss, checked, and every logEvery steps a line, a counter and a metric.
+Status noteLoss(RunState& s, ir::ValueId loss, int epoch, int64_t i, int64_t stepsPerEpoch) {
+  double l = s.exec->tensor(loss).data<float>()[0];
+  if (!std::isfinite(l))
+    return makeError("loss became " + std::to_string(l) + " at step " + std::to_string(s.step) + "; try a smaller --lr");
+  if (!s.result.firstLoss) s.result.firstLoss = l;
+  s.result.finalLoss = l;
+  if ((i + 1) % s.opts.logEvery != 0 && i + 1 != stepsPerEpoch) return {};
+  s.trace->addLoss(s.usAt(RunState::Clock::now()), l);
+  s.pendingMetrics.push_back({s.step, epoch, "loss", l});
+  char line[160];
+  std::snprintf(line, sizeof line, "Epoch [%d/%d], Step [%lld/%lld], Loss: %.4f", epoch, s.opts.epochs,
+                static_cast<long long>(i + 1), static_cast<long long>(stepsPerEpoch), l);
+  s.say(line);
+  return {};
+}
+
+Status trainStage(RunState& s) {
+  if (!s.training) return {};
+  const pef::PefMeta& meta = s.pef.meta;
+  auto labels = s.valueNamed(meta.labelsInput);
+  auto lr = s.valueNamed(meta.lrInput);
+  auto loss = s.valueNamed(meta.lossOutput);
+  if (!labels) return labels.error();
+  if (!lr) return lr.error();
+  if (!loss) return loss.error();
+  ir::Tensor inputs(s.pef.graph.value(s.input).type);
+  ir::Tensor labelBatch(s.pef.graph.value(*labels).type);
+  DFC_TRY(s.exec->setInput(*lr, ir::Tensor::scalarF32(static_cast<float>(s.opts.learningRate.value_or(meta.defaultLr)))));
+  const int64_t stepsPerEpoch = s.feeder->trainSteps(), batch = inputs.shape()[0];
+  std::mt19937_64 rng(s.opts.seed);
+  auto trainStart = RunState::Clock::now();
+  for (int epoch = 1; epoch <= s.opts.epochs; ++epoch) {
+    auto epochStart = RunState::Clock::now();
+    s.feeder->startEpoch(rng);
+    for (int64_t i = 0; i < stepsPerEpoch; ++i) {
+      if (s.cancelled()) return makeError("run cancelled");
+      s.feeder->fillTrain(i, inputs, labelBatch);
+      DFC_TRY(s.exec->setInput(s.input, inputs));
+      DFC_TRY(s.exec->setInput(*labels, labelBatch));
+      DFC_TRY(s.runStep(false));
+      DFC_TRY(noteLoss(s, *loss, epoch, i, stepsPerEpoch));
+    }
+    s.trace->addHostPhase("train epoch " + std::to_string(epoch), s.usAt(epochStart), s.usSince(epochStart));
+  }
+  RunResult& r = s.result;
+  r.trainSeconds = std::chrono::duration<double>(RunState::Clock::now() - trainStart).count();
+  r.steps = s.step;
+  r.samplesPerSecond = static_cast<double>(s.step) * static_cast<double>(batch) / std::max(r.trainSeconds, 1e-9);
+  s.pendingMetrics.push_back({s.step, s.opts.epochs, "samples_per_s", r.samplesPerSecond});
+  return {};
+}
+
+// Forward-only steps over the test split: the accuracy.
+Status evaluateStage(RunState& s) {
+  auto evalStart = RunState::Clock::now();
+  ir::Tensor inputs(s.pef.graph.value(s.input).type);
+  int64_t correct = 0, stepsBefore = s.step;
+  for (int64_t i = 0; i < s.feeder->evalSteps(); ++i) {
+    if (s.cancelled()) return makeError("run cancelled");
+    s.feeder->fillEval(i, inputs);
+    DFC_TRY(s.exec->setInput(s.input, inputs));
+    DFC_TRY(s.runStep(true));
+    correct += s.feeder->countCorrect(i, s.exec->tensor(s.logits));
+  }
+  RunResult& r = s.result;
+  r.evalSteps = s.step - stepsBefore;
+  r.testSamples = s.feeder->testSamples();
+  r.testAccuracy = r.testSamples ? static_cast<double>(correct) / static_cast<double>(r.testSamples) : 0.0;
+  s.pendingMetrics.push_back({s.step, s.opts.epochs, "test_accuracy", r.testAccuracy});
+  s.trace->addHostPhase("evaluate", s.usAt(evalStart), s.usSince(evalStart));
+  char line[96];
+  std::snprintf(line, sizeof line, "Test Accuracy: %.2f%%%s", 100.0 * r.testAccuracy,
+                s.pef.meta.task == "language_model" ? " (next-token)" : "");
+  s.say(line);
+  return s.flush();
+}
+
+Status writeTraceStage(RunState& s) {
+  s.trace->setMetadata("pef", s.opts.pefPath);
+  s.trace->setMetadata("model", s.pef.meta.model);
+  s.trace->setMetadata("arch", s.pef.meta.arch);
+  s.trace->setMetadata("opt_level", s.pef.meta.optLevel);
+  return profile::writeChromeTrace(s.trace->take(), s.result.tracePath);
+}
+
+constexpr Stage<RunState> kStages[] = {
+    {"validate", 1, validateStage},   {"load-pef", 5, loadPefStage}, {"load-data", 5, loadDataStage},
+    {"open-store", 1, openStoreStage}, {"train", 70, trainStage},    {"evaluate", 15, evaluateStage},
+    {"write-trace", 3, writeTraceStage},
+};
+
+}  // namespace
+
+std::span<const Stage<RunState>> runStages() { return kStages; }
+
+}  // namespace dfc::driver

@@ -1,0 +1,54 @@
+#pragma once
+// A run as a table of stages over one RunState; driver::run runs the table.
+// Private to driver/.
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "driver/DataFeeder.h"
+#include "driver/RunTrace.h"
+#include "driver/Runner.h"
+#include "driver/Stages.h"
+#include "pef/Pef.h"
+#include "profile/RunStore.h"
+#include "runtime/Executor.h"
+
+namespace dfc::driver {
+
+struct RunState {
+  using Clock = std::chrono::steady_clock;
+  RunState(const RunOptions& o, const LogFn& l, const std::atomic<bool>* c) : opts(o), log(l), cancel(c) {}
+
+  const RunOptions& opts;
+  const LogFn& log;
+  const std::atomic<bool>* cancel;
+  Clock::time_point origin = Clock::now();  // time 0 of the trace
+
+  pef::Pef pef;                             // load-pef
+  std::optional<runtime::Executor> exec;    // load-pef
+  std::optional<RunTrace> trace;            // load-pef
+  bool training = false;                    // load-pef: a training PEF, not run with --inference
+  std::unique_ptr<DataFeeder> feeder;       // load-data
+  ir::ValueId input = ir::kNoValue, logits = ir::kNoValue;  // load-data
+  std::optional<profile::RunStore> store;   // open-store (none with --db -)
+  int64_t runId = 0;
+  std::vector<profile::SectionCallRecord> pendingCalls;
+  std::vector<profile::MetricRecord> pendingMetrics;
+  RunResult result;
+  int64_t step = 0;
+
+  void say(const std::string& line);
+  bool cancelled() const { return cancel && cancel->load(); }
+  double usSince(Clock::time_point from) const;  // from -> now
+  double usAt(Clock::time_point t) const;        // origin -> t
+  Status flush();                                // pending records into the store
+  Status runStep(bool forwardOnly);              // one executor step, traced and recorded
+  Expected<ir::ValueId> valueNamed(const std::string& name) const;
+};
+
+std::span<const Stage<RunState>> runStages();
+
+}  // namespace dfc::driver

@@ -1,0 +1,60 @@
+#pragma once
+// Prepared kernels. When the runtime loads a graph, each node's attributes are
+// decoded once into a typed Kernel bound to its input and output tensors (the
+// Tensor objects, whose buffers stay put); a step then only calls run(). The
+// factories live in kernels/, one per op, found through a table generated
+// from Ops.def (Kernels.cpp).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "support/Error.h"
+#include "support/ThreadPool.h"
+
+namespace dfc::runtime {
+
+// What a kernel's run() gets besides its tensors: the pool to split loops over
+// and scratch memory that persists across calls (the communicator comes with
+// data parallelism). Kernels call BLAS only from the thread that runs them,
+// never inside a pool task, so BLAS threads and pool threads take turns on the
+// same cores instead of oversubscribing them.
+class ExecContext {
+ public:
+  explicit ExecContext(support::ThreadPool& pool) : m_pool(&pool) {}
+  support::ThreadPool& pool() const { return *m_pool; }
+  // At least `count` floats, reused across calls: grown, never shrunk, contents
+  // undefined. Take it before a parallel loop, not inside one.
+  float* scratch(size_t count) {
+    if (m_scratch.size() < count) m_scratch.resize(count);
+    return m_scratch.data();
+  }
+
+ private:
+  support::ThreadPool* m_pool;
+  std::vector<float> m_scratch;
+};
+
+class Kernel {
+ public:
+  explicit Kernel(const ir::Node& node) : m_node(&node) {}
+  virtual ~Kernel() = default;
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  virtual Status run(ExecContext& ctx) = 0;
+  const ir::Node& node() const { return *m_node; }
+
+ protected:
+  // "conv2d 'conv1': <what>", for failures that depend on the data (a label out of range).
+  Error fail(const std::string& what) const {
+    return makeError(std::string(ir::opName(m_node->op)) + " '" + m_node->name + "': " + what);
+  }
+
+ private:
+  const ir::Node* m_node;  // outlives the kernel (the executor's graph, or the caller's node)
+};
+
+using KernelPtr = std::unique_ptr<Kernel>;
+
+}  // namespace dfc::runtime

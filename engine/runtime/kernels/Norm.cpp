@@ -1,0 +1,192 @@
+// Normalization: batch_norm with batch statistics (training mode; inference
+// uses batch statistics too for now) per channel, layer_norm over the last
+// axis, and their gradients. Statistics accumulate in double. Channels (batch
+// norm) and rows (layer norm) split over the pool; layer_norm_grad's dgamma
+// and dbeta sum over rows, so that sum runs on one thread in row order.
+#include <cmath>
+#include <cstring>
+
+#include "runtime/kernels/KernelFamilies.h"
+
+namespace dfc::runtime::kernels {
+namespace {
+
+void affineLoop(const float* __restrict x, float a, float b, float* __restrict y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] * a + b;
+}
+
+// Per-channel mean and 1/sqrt(var + eps) over N and the spatial axes.
+void channelStats(const float* x, int64_t batch, int64_t channels, int64_t inner, int64_t c, double eps, float& mean,
+                  float& rstd) {
+  double s = 0, ss = 0;
+  for (int64_t b = 0; b < batch; ++b) s += sumLoop(x + (b * channels + c) * inner, inner);
+  const double m = static_cast<double>(batch * inner), mu = s / m;
+  for (int64_t b = 0; b < batch; ++b) {
+    const float* p = x + (b * channels + c) * inner;
+    for (int64_t i = 0; i < inner; ++i) ss += (p[i] - mu) * (p[i] - mu);
+  }
+  mean = static_cast<float>(mu);
+  rstd = static_cast<float>(1.0 / std::sqrt(ss / m + eps));
+}
+
+// batch_norm (x, gamma, beta) -> y, or batch_norm_grad (dy, x, gamma) -> (dx, dgamma, dbeta).
+class BatchNormKernel final : public Kernel {
+ public:
+  BatchNormKernel(const KernelArgs& a, bool grad, int64_t batch, int64_t channels, int64_t inner)
+      : Kernel(a.node), m_in(a.in.begin(), a.in.end()), m_out(a.out.begin(), a.out.end()), m_grad(grad),
+        m_batch(batch), m_channels(channels), m_inner(inner), m_eps(a.node.floatAttr("epsilon", 1e-5)) {}
+  Status run(ExecContext& ctx) override {
+    return ctx.pool().parallelFor(0, m_channels, grainOf(m_batch * m_inner), [&](int64_t lo, int64_t hi) {
+      for (int64_t c = lo; c < hi; ++c) channel(c);
+    });
+  }
+
+ private:
+  void channel(int64_t c) {
+    const ir::Tensor& x = *m_in[m_grad ? 1 : 0];
+    const float* gamma = m_in[m_grad ? 2 : 1]->data<float>();
+    float mean = 0, rstd = 0;
+    channelStats(x.data<float>(), m_batch, m_channels, m_inner, c, m_eps, mean, rstd);
+    if (!m_grad) {
+      const float a = rstd * gamma[c], b = m_in[2]->data<float>()[c] - mean * a;
+      for (int64_t n = 0; n < m_batch; ++n) {
+        const int64_t off = (n * m_channels + c) * m_inner;
+        affineLoop(x.data<float>() + off, a, b, m_out[0]->data<float>() + off, m_inner);
+      }
+      return;
+    }
+    const float m = static_cast<float>(m_batch * m_inner);
+    double sdy = 0, sdyx = 0;
+    for (int64_t n = 0; n < m_batch; ++n) {
+      const int64_t off = (n * m_channels + c) * m_inner;
+      const float *dy = m_in[0]->data<float>() + off, *px = x.data<float>() + off;
+      for (int64_t i = 0; i < m_inner; ++i) {
+        sdy += dy[i];
+        sdyx += dy[i] * (px[i] - mean) * rstd;
+      }
+    }
+    const float k = gamma[c] * rstd, mdy = static_cast<float>(sdy) / m, mdyx = static_cast<float>(sdyx) / m;
+    for (int64_t n = 0; n < m_batch; ++n) {
+      const int64_t off = (n * m_channels + c) * m_inner;
+      const float* __restrict dy = m_in[0]->data<float>() + off;
+      const float* __restrict px = x.data<float>() + off;
+      float* __restrict dx = m_out[0]->data<float>() + off;
+      for (int64_t i = 0; i < m_inner; ++i) dx[i] = k * (dy[i] - mdy - (px[i] - mean) * rstd * mdyx);
+    }
+    m_out[1]->data<float>()[c] = static_cast<float>(sdyx);
+    m_out[2]->data<float>()[c] = static_cast<float>(sdy);
+  }
+
+  std::vector<const ir::Tensor*> m_in;
+  std::vector<ir::Tensor*> m_out;
+  bool m_grad;
+  int64_t m_batch, m_channels, m_inner;
+  double m_eps;
+};
+
+// Mean and 1/sqrt(var + eps) of one row.
+void rowStats(const float* x, int64_t n, double eps, float& mean, float& rstd) {
+  double s = 0, ss = 0;
+  for (int64_t i = 0; i < n; ++i) s += x[i];
+  const double mu = s / static_cast<double>(n);
+  for (int64_t i = 0; i < n; ++i) ss += (x[i] - mu) * (x[i] - mu);
+  mean = static_cast<float>(mu);
+  rstd = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + eps));
+}
+
+void layerNormRow(const float* __restrict x, const float* __restrict g, const float* __restrict b, float* __restrict y,
+                  int64_t n, float mean, float rstd) {
+  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * g[i] + b[i];
+}
+
+// dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = dy * gamma.
+void layerNormGradRow(const float* __restrict dy, const float* __restrict x, const float* __restrict gamma,
+                      float* __restrict dx, int64_t n, float mean, float rstd) {
+  double sg = 0, sgx = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float xhat = (x[i] - mean) * rstd, g = dy[i] * gamma[i];
+    sg += g;
+    sgx += static_cast<double>(g) * xhat;
+  }
+  const float mg = static_cast<float>(sg / static_cast<double>(n)), mgx = static_cast<float>(sgx / static_cast<double>(n));
+  for (int64_t i = 0; i < n; ++i) dx[i] = rstd * (dy[i] * gamma[i] - mg - (x[i] - mean) * rstd * mgx);
+}
+
+// dgamma += dy * xhat, dbeta += dy for one row.
+void layerNormParamGradRow(const float* __restrict dy, const float* __restrict x, float* __restrict dgamma,
+                           float* __restrict dbeta, int64_t n, float mean, float rstd) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float xhat = (x[i] - mean) * rstd;
+    dgamma[i] += dy[i] * xhat;
+    dbeta[i] += dy[i];
+  }
+}
+
+// layer_norm (x, gamma, beta) -> y, or layer_norm_grad (dy, x, gamma) -> (dx, dgamma, dbeta).
+class LayerNormKernel final : public Kernel {
+ public:
+  LayerNormKernel(const KernelArgs& a, bool grad, int64_t rows, int64_t cols)
+      : Kernel(a.node), m_in(a.in.begin(), a.in.end()), m_out(a.out.begin(), a.out.end()), m_grad(grad), m_rows(rows),
+        m_cols(cols), m_eps(a.node.floatAttr("epsilon", 1e-5)), m_mean(grad ? rows : 0), m_rstd(grad ? rows : 0) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t cols = m_cols;
+    const float* x = m_in[m_grad ? 1 : 0]->data<float>();
+    const float* gamma = m_in[m_grad ? 2 : 1]->data<float>();
+    float* y = m_out[0]->data<float>();
+    DFC_TRY(ctx.pool().parallelFor(0, m_rows, grainOf(cols), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        float mean = 0, rstd = 0;
+        rowStats(x + r * cols, cols, m_eps, mean, rstd);
+        if (!m_grad) {
+          layerNormRow(x + r * cols, gamma, m_in[2]->data<float>(), y + r * cols, cols, mean, rstd);
+          continue;
+        }
+        m_mean[static_cast<size_t>(r)] = mean;
+        m_rstd[static_cast<size_t>(r)] = rstd;
+        layerNormGradRow(m_in[0]->data<float>() + r * cols, x + r * cols, gamma, y + r * cols, cols, mean, rstd);
+      }
+    }));
+    if (!m_grad) return {};
+    float* dgamma = m_out[1]->data<float>();
+    float* dbeta = m_out[2]->data<float>();
+    std::memset(dgamma, 0, m_out[1]->byteSize());
+    std::memset(dbeta, 0, m_out[2]->byteSize());
+    for (int64_t r = 0; r < m_rows; ++r)
+      layerNormParamGradRow(m_in[0]->data<float>() + r * cols, x + r * cols, dgamma, dbeta, cols,
+                            m_mean[static_cast<size_t>(r)], m_rstd[static_cast<size_t>(r)]);
+    return {};
+  }
+
+ private:
+  std::vector<const ir::Tensor*> m_in;
+  std::vector<ir::Tensor*> m_out;
+  bool m_grad;
+  int64_t m_rows, m_cols;
+  double m_eps;
+  std::vector<float> m_mean, m_rstd;  // per row, kept from the dx pass for the dgamma/dbeta pass
+};
+
+Made batchNorm(const KernelArgs& a, bool grad) {
+  for (const ir::Tensor* t : a.in)
+    if (t->dtype() != ir::DType::F32) return a.fail("expects f32 tensors");
+  const ir::Tensor& x = *a.in[grad ? 1 : 0];
+  const ir::Shape& xs = x.shape();
+  if (xs.size() < 2) return a.fail("needs [N, C, ...]");
+  const int64_t batch = xs[0], channels = xs[1], inner = channels && batch ? x.numElements() / (batch * channels) : 0;
+  return make<BatchNormKernel>(a, grad, batch, channels, inner);
+}
+
+Made layerNorm(const KernelArgs& a, bool grad) {
+  const ir::Tensor& y = *a.out[0];
+  const int64_t cols = y.shape().empty() ? 1 : y.shape().back();
+  return make<LayerNormKernel>(a, grad, cols ? y.numElements() / cols : 0, cols);
+}
+
+}  // namespace
+
+Made NormKernels::BatchNorm(const KernelArgs& a) { return batchNorm(a, false); }
+Made NormKernels::BatchNormGrad(const KernelArgs& a) { return batchNorm(a, true); }
+Made NormKernels::LayerNorm(const KernelArgs& a) { return layerNorm(a, false); }
+Made NormKernels::LayerNormGrad(const KernelArgs& a) { return layerNorm(a, true); }
+
+}  // namespace dfc::runtime::kernels

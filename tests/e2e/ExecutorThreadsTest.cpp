@@ -1,0 +1,132 @@
+// The prepared executor on real training steps: the same numbers bit for bit
+// run after run, and whatever the pool's size (no kernel splits a sum across
+// threads). OpenBLAS's own GEMM rounding depends on its thread count (lenet's
+// first convolution differs in the last bits between 1 and 2 BLAS threads), so
+// with BLAS threads following the pool the results agree within a tolerance.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+
+#include "TestEnv.h"
+#include "driver/Compiler.h"
+#include "pef/Pef.h"
+#include "runtime/Executor.h"
+
+using namespace dfc;
+
+namespace {
+
+pef::Pef compileToPef(const std::string& model, int64_t batch, const std::map<std::string, int64_t>& params,
+                      const test::ScratchDir& dir) {
+  driver::CompileOptions c;
+  c.model = model;
+  c.outputFolder = dir / model;
+  c.dbPath = "-";
+  c.batchSize = batch;
+  c.modelParams = params;
+  auto compiled = driver::compile(c);
+  if (!compiled) FAIL(compiled.error().message());
+  auto pef = pef::readPef(compiled->pefPath);
+  if (!pef) FAIL(pef.error().message());
+  return std::move(*pef);
+}
+
+// Fixed inputs: images in [0, 1), ids and labels in [0, classes), the learning rate 0.01.
+std::map<ir::ValueId, ir::Tensor> fixedFeeds(const pef::Pef& pef) {
+  const ir::Graph& g = pef.graph;
+  const int64_t classes = g.value(g.findValue(pef.meta.logitsOutput)).type.shape.back();
+  std::mt19937 rng(7);
+  std::map<ir::ValueId, ir::Tensor> feeds;
+  for (ir::ValueId id : g.inputs) {
+    ir::Tensor t(g.value(id).type);
+    if (g.value(id).name == pef.meta.lrInput) t.data<float>()[0] = 0.01f;
+    else if (t.dtype() == ir::DType::I64)
+      for (int64_t& v : t.span<int64_t>()) v = static_cast<int64_t>(rng() % static_cast<uint64_t>(classes));
+    else
+      for (float& v : t.span<float>()) v = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+    feeds.emplace(id, std::move(t));
+  }
+  return feeds;
+}
+
+// The outputs and the parameters after `steps` training steps.
+struct State {
+  std::vector<std::string> names;
+  std::vector<ir::Tensor> tensors;
+};
+
+State trainSteps(const pef::Pef& pef, runtime::ExecutorOptions options, int steps) {
+  auto exec = runtime::Executor::create(pef.graph, pef.plan, options);
+  if (!exec) FAIL(exec.error().message());
+  REQUIRE(exec->threads() == options.threads);
+  for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+  for (int s = 0; s < steps; ++s) {
+    Status st = exec->step(false);
+    if (!st) FAIL(st.error().message());
+  }
+  State state;
+  auto keep = [&](ir::ValueId id) {
+    state.names.push_back(pef.graph.value(id).name);
+    state.tensors.push_back(exec->tensor(id).clone());
+  };
+  for (ir::ValueId id : pef.graph.outputs) keep(id);
+  for (ir::ValueId id : pef.graph.params()) keep(id);
+  return state;
+}
+
+// The first tensor whose bytes differ, or "" when all are equal.
+std::string firstDifference(const State& a, const State& b) {
+  for (size_t i = 0; i < a.tensors.size(); ++i)
+    if (std::memcmp(a.tensors[i].bytes(), b.tensors[i].bytes(), a.tensors[i].byteSize()) != 0) return a.names[i];
+  return "";
+}
+
+// Largest |a - b| / max(1, |b|) over every element of every tensor.
+double maxRelDiff(const State& a, const State& b) {
+  double worst = 0;
+  for (size_t i = 0; i < a.tensors.size(); ++i)
+    for (int64_t k = 0; k < a.tensors[i].numElements(); ++k) {
+      const double x = a.tensors[i].data<float>()[k], y = b.tensors[i].data<float>()[k];
+      worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
+    }
+  return worst;
+}
+
+void checkDeterministic(const pef::Pef& pef) {
+  const State one = trainSteps(pef, {1, 1}, 2);
+  REQUIRE(one.tensors.size() > pef.graph.outputs.size());
+  CHECK(firstDifference(one, trainSteps(pef, {1, 1}, 2)) == "");  // a fresh executor, run again
+  // The pool's split never changes a result: BLAS held at one thread, any pool size.
+  CHECK(firstDifference(one, trainSteps(pef, {2, 1}, 2)) == "");
+  CHECK(firstDifference(one, trainSteps(pef, {3, 1}, 2)) == "");  // uneven chunks
+  // BLAS threads following the pool (the default): repeatable, and within rounding of one thread.
+  const State two = trainSteps(pef, {2, 0}, 2);
+  CHECK(firstDifference(two, trainSteps(pef, {2, 0}, 2)) == "");
+  CHECK(maxRelDiff(two, one) < 1e-4);
+
+  // Forward-only steps leave the state alone: running one twice gives the same outputs.
+  auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
+  REQUIRE(exec.ok());
+  for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+  const ir::ValueId logits = pef.graph.findValue(pef.meta.logitsOutput);
+  REQUIRE(exec->step(true).ok());
+  const ir::Tensor first = exec->tensor(logits).clone();
+  REQUIRE(exec->step(true).ok());
+  CHECK(std::memcmp(first.bytes(), exec->tensor(logits).bytes(), first.byteSize()) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("lenet training steps: identical run twice and for any pool size, within rounding for BLAS threads", "[executor][threads]") {
+  test::ScratchDir dir("threads-lenet");
+  checkDeterministic(compileToPef("lenet", 64, {}, dir));
+}
+
+TEST_CASE("gpt2-mini training steps: identical run twice and for any pool size, within rounding for BLAS threads", "[executor][threads]") {
+  test::ScratchDir dir("threads-gpt2");
+  // Wide enough that its elementwise, softmax and layer-norm loops split over the pool.
+  checkDeterministic(compileToPef("gpt2-mini", 16, {{"hidden_size", 128}, {"seq_len", 64}}, dir));
+}
