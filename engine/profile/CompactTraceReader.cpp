@@ -50,7 +50,7 @@ class CompactReader {
     m_trace.events.reserve(bytes / 120);  // our events take ~125 bytes of JSON
     m_trace.argsText.reserve(bytes / 4);
     od::json_type type;
-    if (doc.type().get(type) != simdjson::SUCCESS) return makeError(m_source + ": invalid JSON");
+    if (auto err = doc.type().get(type)) return invalid(err);
     if (type == od::json_type::array) {
       od::array events;
       if (auto err = doc.get_array().get(events)) return invalid(err);

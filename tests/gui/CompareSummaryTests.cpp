@@ -1,10 +1,13 @@
+#include <QTableWidget>
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 
 #include "GuiTestSupport.h"
 #include "compare/CompareSummary.h"
 #include "compare/CompareView.h"
 #include "graph/GraphView.h"
+#include "style/Palette.h"
 #include "timeline/TimelineView.h"
 
 using namespace dfc::views;
@@ -133,4 +136,35 @@ TEST_CASE("CompareView keeps both timelines in step", "[gui][compare]") {
   CHECK(view.timeline(1)->visibleDuration() == Approx(300.0));
   view.timeline(1)->setVisibleRange(1500.0, 200.0);
   CHECK(view.timeline(0)->visibleStart() == Approx(1500.0));
+}
+
+TEST_CASE("Compare colours a matched hypersection alike in the table and both graphs", "[gui][compare][palette]") {
+  guitest::ensureApp();
+  // The left plan lists 30 hypersections no section calls before the two it runs:
+  // the matched rows must still get palette colours, not "other".
+  dfc::pef::Pef left = makePef("o0", 10.0);
+  std::vector<dfc::partition::Hypersection> unused;
+  for (int i = 0; i < 30; ++i) unused.push_back({i, "unused" + std::to_string(i), {}});
+  for (auto& hs : left.plan.hypersections) hs.id += 30;
+  left.plan.hypersections.insert(left.plan.hypersections.begin(), unused.begin(), unused.end());
+  for (auto& s : left.plan.sections) s.hypersection += 30;
+  CompareView view;
+  view.resize(1200, 800);
+  view.setLeft(std::make_shared<const dfc::pef::Pef>(left), nullptr);
+  view.setRight(std::make_shared<const dfc::pef::Pef>(makePef("o3", 5.0)), nullptr);
+  QTableWidget* table = view.matchedTable();
+  REQUIRE(table->rowCount() == 2);
+  std::set<QRgb> rowColours;
+  for (int r = 0; r < table->rowCount(); ++r) {
+    const QString key = table->item(r, 0)->text();
+    const QColor inTable = table->item(r, 0)->data(Qt::DecorationRole).value<QColor>();
+    INFO(key.toStdString());
+    CHECK(inTable != QColor::fromRgb(kOtherColor));
+    rowColours.insert(inTable.rgb());
+    for (int side = 0; side < 2; ++side) {
+      CHECK(view.graph(side)->colorMode() == GraphColorMode::Hypersection);
+      CHECK(view.graph(side)->colorIdentity().hypersection(key) == inTable);
+    }
+  }
+  CHECK(rowColours.size() == 2);
 }

@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -41,6 +42,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_titles[side] = new QLabel(side == 0 ? tr("Left: nothing open") : tr("Right: nothing open"), column);
     auto* rows = new QSplitter(Qt::Vertical, column);
     m_graphs[side] = new GraphView(rows);
+    m_graphs[side]->setColorMode(GraphColorMode::Hypersection);  // as the matched table
     m_timelines[side] = new TimelineView(rows);
     rows->setSizes({500, 500});  // graph and timeline share the height
     box->addWidget(m_titles[side]);
@@ -109,16 +111,21 @@ void CompareView::setTrace(int side, std::shared_ptr<const profile::CompactTrace
 }
 
 void CompareView::refreshSummary() {
-  // One palette for both sides: the left's hypersections, then the right's new ones.
+  m_summary.reset();
+  if (m_pefs[0] && m_pefs[1]) m_summary = compareRuns(*m_pefs[0], m_traces[0].get(), *m_pefs[1], m_traces[1].get());
+  // One palette for both sides. The matched hypersections take it first, biggest
+  // change first (past the palette is "other": the rows that matter keep a colour),
+  // then the rest of the left's plan, then the right's.
   auto identity = std::make_shared<ColorIdentity>();
+  if (m_summary)
+    for (const CompareRow& row : m_summary->rows) identity->addHypersection(row.key);
   for (const auto& pef : m_pefs)
     if (pef) identity->addPlan(pef->plan, &pef->graph);
   for (int side = 0; side < 2; ++side) {
     m_graphs[side]->setColorIdentity(identity);
     m_timelines[side]->setColorIdentity(identity);
   }
-  if (!m_pefs[0] || !m_pefs[1]) return;
-  m_summary = compareRuns(*m_pefs[0], m_traces[0].get(), *m_pefs[1], m_traces[1].get());
+  if (!m_summary) return;
   m_summaryLabel->setText(m_summary->lines().join(QLatin1Char('\n')));
   fillTable();
 }
@@ -138,9 +145,12 @@ void CompareView::fillTable() {
     const CompareRow& row = m_summary->rows[static_cast<size_t>(r)];
     cell(r, 0, row.key, 0)->setData(Qt::DecorationRole, identity.hypersection(row.key));
     for (int side = 0; side < 2; ++side) {
-      cell(r, 1 + side, QString::number(row.calls[side]), row.calls[side]);
-      cell(r, 3 + side, formatDuration(row.estUs[side]), row.estUs[side]);
-      cell(r, 5 + side, row.measured ? formatDuration(row.measuredUs[side]) : QString(), row.measuredUs[side]);
+      // A hypersection one side does not have: a dash, not "0 us".
+      const bool has = row.calls[side] > 0;
+      const QString none = QStringLiteral("–");
+      cell(r, 1 + side, QLocale().toString(row.calls[side]), row.calls[side]);
+      cell(r, 3 + side, has ? formatDuration(row.estUs[side]) : none, row.estUs[side]);
+      cell(r, 5 + side, !row.measured ? QString() : has ? formatDuration(row.measuredUs[side]) : none, row.measuredUs[side]);
     }
     const double delta = row.deltaUs();
     QTableWidgetItem* change = cell(r, 7, (delta > 0 ? QStringLiteral("+") : QString()) + formatDuration(delta), delta);

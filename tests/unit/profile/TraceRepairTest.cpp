@@ -89,6 +89,10 @@ TEST_CASE("whole traces get no warning; malformed ones stay errors naming the by
   auto error = parseCompactTrace(broken, "bad.json");
   REQUIRE_FALSE(error);
   CHECK_THAT(error.error().message(), Catch::Contains("bad.json") && Catch::Contains("at byte"));
+  // Not JSON at all: the error still says where.
+  auto notJson = parseCompactTrace("hello", "hello.json");
+  REQUIRE_FALSE(notJson);
+  CHECK_THAT(notJson.error().message(), Catch::Contains("hello.json: invalid JSON at byte 0"));
   // Cut before the first complete event: nothing to keep, an error.
   CHECK_FALSE(parseCompactTrace("{\"traceEv", "early.json"));
   CHECK_FALSE(parseCompactTrace("{\"traceEvents\":[{\"ph\":\"X\",", "early.json"));
