@@ -1475,16 +1475,12 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation>; kein aufgezeichneter Lauf (Messspalte leer)</translation>
     </message>
     <message>
-        <source>estimated (µs)</source>
-        <translation>geschätzt (µs)</translation>
+        <source>estimated (%1)</source>
+        <translation>geschätzt (%1)</translation>
     </message>
     <message>
-        <source>measured mean (µs)</source>
-        <translation>gemessenes Mittel (µs)</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>µs</translation>
+        <source>measured mean (%1)</source>
+        <translation>gemessenes Mittel (%1)</translation>
     </message>
     <message>
         <source>Unit use per section (%1: %2 PCUs, %3 PMUs)</source>

@@ -54,6 +54,19 @@ std::vector<ChartBin> chartBins(const ScheduleData& data) {
   return bins;
 }
 
+// The latency axis in a unit that keeps its numbers short (322 gpt2 sections
+// summed per bar reach 200,000 us: the axis reads 200 ms instead).
+struct TimeUnit {
+  double perUs = 1;
+  QString name;
+};
+
+TimeUnit latencyUnit(double maxUs) {
+  if (maxUs >= 1e7) return {1e6, QStringLiteral("s")};
+  if (maxUs >= 1e4) return {1e3, QStringLiteral("ms")};
+  return {1, QStringLiteral("µs")};
+}
+
 QChart* newChart(const QString& title) {
   auto* chart = new QChart;
   chart->setTitle(title);
@@ -87,6 +100,7 @@ void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categ
     auto* linear = new QValueAxis;
     linear->setRange(0, yMax > 0 ? yMax * 1.08 : 1.0);
     linear->applyNiceNumbers();
+    linear->setLabelFormat(QStringLiteral("%g"));  // "150", not "150.0"
     y = linear;
   }
   y->setTitleText(yTitle);
@@ -203,22 +217,26 @@ void SchedulePanel::rebuildCharts() {
 
   QChart* latency = newChart(tr("Estimated latency per section%1").arg(perBar));
   auto* latencySeries = new QBarSeries;
-  auto* est = new QBarSet(tr("estimated (µs)"));
-  auto* measured = new QBarSet(tr("measured mean (µs)"));
+  double maxUs = 0;
+  for (const ChartBin& bin : bins) maxUs = std::max({maxUs, bin.estUs, bin.measuredUs});
+  const TimeUnit unit = latencyUnit(maxUs);
+  auto* est = new QBarSet(tr("estimated (%1)").arg(unit.name));
+  auto* measured = new QBarSet(tr("measured mean (%1)").arg(unit.name));
   double maxLatency = 0;
   double minLatency = 0;  // smallest positive value
   for (const ChartBin& bin : bins) {
-    *est << bin.estUs;
-    *measured << bin.measuredUs;
-    maxLatency = std::max({maxLatency, bin.estUs, bin.measuredUs});
-    for (double v : {bin.estUs, bin.measuredUs})
+    const double estimated = bin.estUs / unit.perUs, measuredMean = bin.measuredUs / unit.perUs;
+    *est << estimated;
+    *measured << measuredMean;
+    maxLatency = std::max({maxLatency, estimated, measuredMean});
+    for (double v : {estimated, measuredMean})
       if (v > 0 && (minLatency == 0 || v < minLatency)) minLatency = v;
   }
   latencySeries->append(est);
   if (d.hasMeasured()) latencySeries->append(measured);
   else delete measured;
   latency->addSeries(latencySeries);
-  attachAxes(latency, latencySeries, categories, xTitle, tr("µs"), maxLatency, d.hasMeasured() ? minLatency : 0.0);
+  attachAxes(latency, latencySeries, categories, xTitle, unit.name, maxLatency, d.hasMeasured() ? minLatency : 0.0);
 
   const QString capacity = d.archPcus > 0 ? tr("Unit use per section (%1: %2 PCUs, %3 PMUs)").arg(d.arch).arg(d.archPcus).arg(d.archPmus)
                                           : tr("Unit use per section (arch capacity unknown)");
