@@ -4,6 +4,26 @@
 <context>
     <name>GraphView</name>
     <message>
+        <source>Measured time share</source>
+        <translation>Gemessener Zeitanteil</translation>
+    </message>
+    <message>
+        <source>Measured / estimated</source>
+        <translation>Gemessen / geschätzt</translation>
+    </message>
+    <message>
+        <source>PCU use</source>
+        <translation>PCU-Auslastung</translation>
+    </message>
+    <message>
+        <source>no recorded run: nothing to show</source>
+        <translation>kein aufgezeichneter Lauf: nichts anzuzeigen</translation>
+    </message>
+    <message>
+        <source>no figure</source>
+        <translation>kein Wert</translation>
+    </message>
+    <message>
         <source>Op type</source>
         <translation>Operatortyp</translation>
     </message>

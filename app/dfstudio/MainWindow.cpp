@@ -21,6 +21,7 @@
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
+#include "graph/GraphOverlay.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
 #include "schedule/ScheduleData.h"
@@ -283,6 +284,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         // Folded, a node spans many sections: colour by hyperfunction instead.
         if (m_graph->graph().collapsed) m_graphPane->setColorMode(views::GraphColorMode::Hyperfunction);
         m_schedule->setData(std::move(result.schedule));
+        m_graph->setOverlay(std::make_shared<const views::GraphOverlay>(views::GraphOverlay::fromSchedule(m_schedule->data())));
         if (!result.tracePath.isEmpty()) openTrace(result.tracePath);
         else statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
         updateActions();

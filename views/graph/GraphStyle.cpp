@@ -20,6 +20,7 @@ QColor opColor(const QString& op) {
 // The keys a node stands for with their op counts: one for a plain op, the
 // contents of a folded one.
 std::map<QString, int> keyOps(const GraphNode& node, GraphColorMode mode) {
+  if (overlayMetric(mode)) return {};  // a ramp has no keys to select by
   if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Hypersection && !node.hypersectionOps.empty())
     return node.hypersectionOps;
   if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Section && !node.sections.empty()) {
@@ -37,11 +38,32 @@ QColor keyColor(const QString& key, GraphColorMode mode, const ColorIdentity& id
     case GraphColorMode::Section: return identity.section(key.toInt());
     case GraphColorMode::Hypersection: return identity.hypersection(key);
     case GraphColorMode::Hyperfunction: return identity.hyperfunction(key);
+    default: return QColor::fromRgb(kNoneColor);
   }
-  return QColor::fromRgb(kNoneColor);
+}
+
+std::vector<LegendEntry> colorBarEntries(OverlayMetric metric, const GraphOverlay* overlay) {
+  std::vector<LegendEntry> out;
+  if (!overlay || (metric != OverlayMetric::UnitUse && !overlay->hasMeasured())) {
+    out.push_back({QString(), QCoreApplication::translate("GraphView", "no recorded run: nothing to show"),
+                   QColor(0xe6, 0xe6, 0xe6), 0});
+    return out;
+  }
+  for (const auto& [value, color] : overlay->colorBar(metric, 7)) out.push_back({QString(), GraphOverlay::format(metric, value), color, 0});
+  out.push_back({QString(), QCoreApplication::translate("GraphView", "no figure"), QColor(0xe6, 0xe6, 0xe6), 0});
+  return out;
 }
 
 }  // namespace
+
+std::optional<OverlayMetric> overlayMetric(GraphColorMode mode) {
+  switch (mode) {
+    case GraphColorMode::MeasuredShare: return OverlayMetric::MeasuredShare;
+    case GraphColorMode::MeasuredOverEstimate: return OverlayMetric::MeasuredOverEstimate;
+    case GraphColorMode::UnitUse: return OverlayMetric::UnitUse;
+    default: return std::nullopt;
+  }
+}
 
 QString colorModeName(GraphColorMode mode) {
   switch (mode) {
@@ -49,6 +71,9 @@ QString colorModeName(GraphColorMode mode) {
     case GraphColorMode::Section: return QCoreApplication::translate("GraphView", "Section");
     case GraphColorMode::Hypersection: return QCoreApplication::translate("GraphView", "Hypersection");
     case GraphColorMode::Hyperfunction: return QCoreApplication::translate("GraphView", "Hyperfunction");
+    case GraphColorMode::MeasuredShare: return QCoreApplication::translate("GraphView", "Measured time share");
+    case GraphColorMode::MeasuredOverEstimate: return QCoreApplication::translate("GraphView", "Measured / estimated");
+    case GraphColorMode::UnitUse: return QCoreApplication::translate("GraphView", "PCU use");
   }
   return {};
 }
@@ -59,18 +84,21 @@ QString colorKey(const GraphNode& node, GraphColorMode mode) {
     case GraphColorMode::Section: return node.section < 0 ? QString() : QString::number(node.section);
     case GraphColorMode::Hypersection: return node.section < 0 ? QString() : node.hypersectionName;
     case GraphColorMode::Hyperfunction: return node.hyperfunction.section(QLatin1Char('/'), 0, 0);
+    default: return {};
   }
   return {};
 }
 
-QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity) {
+QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const GraphOverlay* overlay) {
   if (node.kind == GraphNodeKind::Input) return Qt::white;
+  if (const auto metric = overlayMetric(mode)) return overlay ? overlay->color(*metric, node) : QColor(0xe6, 0xe6, 0xe6);
   return keyColor(colorKey(node, mode), mode, identity);
 }
 
-QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const QRectF& rect) {
+QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const QRectF& rect,
+                 const GraphOverlay* overlay) {
   const std::map<QString, int> mix = keyOps(node, mode);
-  if (node.kind != GraphNodeKind::Collapsed || mix.size() < 2) return nodeColor(node, mode, identity);
+  if (node.kind != GraphNodeKind::Collapsed || mix.size() < 2) return nodeColor(node, mode, identity, overlay);
   std::vector<std::pair<QString, int>> parts(mix.begin(), mix.end());
   std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return naturalLess(a.first, b.first); });
   double total = 0;
@@ -91,7 +119,9 @@ bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key) 
   return keyOps(node, mode).count(key) > 0;
 }
 
-std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity) {
+std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity,
+                                       const GraphOverlay* overlay) {
+  if (const auto metric = overlayMetric(mode)) return colorBarEntries(*metric, overlay);
   std::map<QString, int> ops;
   for (const GraphNode& node : data.nodes) {
     if (node.kind == GraphNodeKind::Input) continue;

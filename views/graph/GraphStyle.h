@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "graph/GraphData.h"
+#include "graph/GraphOverlay.h"
 #include "style/ColorIdentity.h"
 
 namespace dfc::views {
 
-enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction };
+// The last three are data overlays (GraphOverlay): a continuous ramp, not categories.
+enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction, MeasuredShare, MeasuredOverEstimate, UnitUse };
+std::optional<OverlayMetric> overlayMetric(GraphColorMode mode);
 
 struct LegendEntry {
   QString key;    // what selects it: "conv2d", a section id, a hypersection name, "h.0"; "" = none
@@ -25,13 +28,18 @@ struct LegendEntry {
 
 QString colorModeName(GraphColorMode mode);  // translated, for combo boxes
 QString colorKey(const GraphNode& node, GraphColorMode mode);
-QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity);
+// overlay: the figures the overlay modes colour by (none: those nodes stay grey).
+QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity,
+                 const GraphOverlay* overlay = nullptr);
 // The fill: a folded node holding several hypersections (or hyperfunctions
 // in section mode) shows each in a stripe as wide as its share of ops.
-QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const QRectF& rect);
+QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const QRectF& rect,
+                 const GraphOverlay* overlay = nullptr);
 // Every colour of the shown nodes, folded nodes' contents included, in a
-// stable order (by id or natural name); inputs left out.
-std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity);
+// stable order (by id or natural name); inputs left out. An overlay mode
+// lists its colour bar instead, light to dark, with the values it stands for.
+std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity,
+                                       const GraphOverlay* overlay = nullptr);
 // True when a node belongs to a legend key (a folded node when any op does).
 bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key);
 

@@ -58,6 +58,7 @@ GraphView::~GraphView() = default;
 
 void GraphView::setGraph(GraphData data) {
   m_data = std::move(data);
+  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(m_data));
   m_hasLayout = false;
   m_pending = true;
   showMessage(tr("Layout in progress (%n node(s))…", nullptr, static_cast<int>(m_data.nodes.size())));
@@ -121,6 +122,14 @@ void GraphView::expand(const QString& scope) {
 void GraphView::toggleCollapsed(const QString& scope) {
   if (isCollapsed(scope)) expand(scope);
   else collapse(scope);
+}
+
+void GraphView::setOverlay(std::shared_ptr<const GraphOverlay> overlay) {
+  m_baseOverlay = std::move(overlay);
+  m_overlay = m_baseOverlay ? std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(m_data)) : nullptr;
+  if (!overlayMetric(m_colorMode)) return;
+  applyNodeStyles();
+  emit legendChanged();
 }
 
 void GraphView::setColorMode(GraphColorMode mode) {
@@ -303,9 +312,10 @@ void GraphView::applyNodeStyles() {
     const int index = box->data(kNodeIndexKey).toInt();
     const GraphNode& node = m_data.nodes[static_cast<size_t>(index)];
     const QRectF rect = box->path().boundingRect();
-    box->setBrush(nodeBrush(node, m_colorMode, identity, rect));
+    const QColor fill = nodeColor(node, m_colorMode, identity, m_overlay.get());
+    box->setBrush(nodeBrush(node, m_colorMode, identity, rect, m_overlay.get()));
     for (QGraphicsItem* child : box->childItems())
-      static_cast<QGraphicsSimpleTextItem*>(child)->setBrush(textColorOn(nodeColor(node, m_colorMode, identity)));
+      static_cast<QGraphicsSimpleTextItem*>(child)->setBrush(textColorOn(fill));
     const bool match = m_matches.contains(index);
     const bool section = m_highlighted >= 0 && holdsSection(node, m_highlighted);
     if (match) {
@@ -313,7 +323,7 @@ void GraphView::applyNodeStyles() {
     } else if (section) {
       box->setPen(QPen(QColor(0xd0, 0x20, 0x20), 3.0));
     } else {
-      box->setPen(QPen(nodeColor(node, m_colorMode, identity).darker(160), 1.2));
+      box->setPen(QPen(fill.darker(160), 1.2));
     }
     box->setZValue(match || section ? 2 : 1);
   }

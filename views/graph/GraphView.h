@@ -76,7 +76,10 @@ class GraphView : public QGraphicsView {
 
   void setColorMode(GraphColorMode mode);
   GraphColorMode colorMode() const { return m_colorMode; }
-  std::vector<LegendEntry> legend() const { return legendEntries(m_data, m_colorMode, colorIdentity()); }
+  std::vector<LegendEntry> legend() const { return legendEntries(m_data, m_colorMode, colorIdentity(), m_overlay.get()); }
+  // The figures of the data overlay colour modes (from the schedule); null clears them.
+  void setOverlay(std::shared_ptr<const GraphOverlay> overlay);
+  const GraphOverlay* overlay() const { return m_overlay.get(); }
 
   // Nodes whose name, op or label contains `text` (case-insensitive; a folded
   // hyperfunction matches when one of its ops does). Highlights them and
@@ -145,6 +148,8 @@ class GraphView : public QGraphicsView {
   QString m_focusScope;  // centre on it after the next layout
   SharedColorIdentity m_identity;  // shared with other views, or made from the plan
   bool m_ownIdentity = true;
+  std::shared_ptr<const GraphOverlay> m_baseOverlay;  // as given
+  std::shared_ptr<const GraphOverlay> m_overlay;      // its ramp fitted to the nodes shown
   bool m_initialViewPending = false;  // fit when shown at full size / resized
   bool m_userMoved = false;          // the user zoomed or panned since the load
   bool m_autoFolded = false;         // this model was folded for readability once
