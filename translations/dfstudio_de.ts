@@ -1472,6 +1472,38 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
 <context>
     <name>dfc::views::SchedulePanel</name>
     <message>
+        <source>&amp;Group by hypersection</source>
+        <translation>Nach Hypersektion &amp;gruppieren</translation>
+    </message>
+    <message>
+        <source>One row per hypersection: its sections&apos; calls and times per step</source>
+        <translation>Eine Zeile pro Hypersektion: Aufrufe und Zeiten ihrer Sektionen pro Schritt</translation>
+    </message>
+    <message>
+        <source>Hypersection</source>
+        <translation>Hypersektion</translation>
+    </message>
+    <message>
+        <source>Sections</source>
+        <translation>Sektionen</translation>
+    </message>
+    <message>
+        <source>Calls per step</source>
+        <translation>Aufrufe pro Schritt</translation>
+    </message>
+    <message>
+        <source>Est. per step</source>
+        <translation>Geschätzt pro Schritt</translation>
+    </message>
+    <message>
+        <source>Measured per step</source>
+        <translation>Gemessen pro Schritt</translation>
+    </message>
+    <message>
+        <source>Peak est. PCUs</source>
+        <translation>Max. geschätzte PCUs</translation>
+    </message>
+    <message>
         <source>No PEF loaded. Compile a model or open a PEF (Ctrl+O).</source>
         <translation>Keine PEF geladen. Kompilieren Sie ein Modell oder öffnen Sie eine PEF (Strg+O).</translation>
     </message>

@@ -5,14 +5,18 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableView>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -151,19 +155,25 @@ SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
   m_body->setStretchFactor(1, 1);
   m_body->setSizes({400, 330});
 
+  m_grouped = new QStandardItemModel(this);
+  m_groupedProxy = new QSortFilterProxyModel(this);
+  m_groupedProxy->setSourceModel(m_grouped);
+  m_groupedProxy->setSortRole(Qt::UserRole);  // by the numbers, not their text
+  m_groupBox = new QCheckBox(tr("&Group by hypersection"), this);
+  m_groupBox->setToolTip(tr("One row per hypersection: its sections' calls and times per step"));
+  connect(m_groupBox, &QCheckBox::toggled, this, &SchedulePanel::setGroupedByHypersection);
+  auto* top = new QHBoxLayout;
+  top->addWidget(m_summary, 1);
+  top->addWidget(m_groupBox);
+
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addWidget(m_summary);
+  layout->addLayout(top);
   layout->addWidget(m_gantt);
   layout->addWidget(m_body, 1);
 
   connect(m_gantt, &GanttStrip::sectionClicked, this, &SchedulePanel::selectSection);
-  connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (!current.isValid()) return;
-    const int id = current.data(ScheduleTableModel::SectionIdRole).toInt();
-    m_gantt->setSelectedSection(id);
-    emit sectionSelected(id);
-  });
+  followSectionSelection();
   clear();
 }
 
@@ -172,6 +182,7 @@ const ScheduleData& SchedulePanel::data() const { return m_model->scheduleData()
 void SchedulePanel::clear() { setData({}); }
 
 void SchedulePanel::setColorIdentity(SharedColorIdentity identity) {
+  m_identity = identity;
   m_model->setColorIdentity(identity);
   m_gantt->setColorIdentity(std::move(identity));
 }
@@ -193,9 +204,59 @@ void SchedulePanel::setData(ScheduleData data) {
                                                 : tr("; no recorded run (measured column blank)")));
   }
   rebuildCharts();
+  rebuildGrouped();
+}
+
+// The section table's current row drives the Gantt strip and, through the signal, the graph.
+void SchedulePanel::followSectionSelection() {
+  connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (!current.isValid()) return;
+    const int id = current.data(ScheduleTableModel::SectionIdRole).toInt();
+    m_gantt->setSelectedSection(id);
+    emit sectionSelected(id);
+  });
+}
+
+bool SchedulePanel::isGroupedByHypersection() const { return m_table->model() == m_groupedProxy; }
+
+void SchedulePanel::setGroupedByHypersection(bool grouped) {
+  if (grouped == isGroupedByHypersection()) return;
+  const QSignalBlocker block(m_groupBox);
+  m_groupBox->setChecked(grouped);
+  m_table->setModel(grouped ? m_groupedProxy : m_proxy);
+  if (!grouped) followSectionSelection();  // setModel made a new selection model
+  m_table->resizeColumnsToContents();
+}
+
+void SchedulePanel::rebuildGrouped() {
+  m_grouped->clear();
+  m_grouped->setHorizontalHeaderLabels({tr("Hypersection"), tr("Sections"), tr("Calls per step"), tr("Est. per step"),
+                                        tr("Measured per step"), tr("Peak est. PCUs")});
+  const QLocale locale;
+  auto item = [](const QString& text, double sortValue) {
+    auto* it = new QStandardItem(text);
+    it->setData(sortValue, Qt::UserRole);
+    it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    it->setEditable(false);
+    return it;
+  };
+  for (const HypersectionRow& row : groupByHypersection(data())) {
+    auto* name = new QStandardItem(row.name);
+    name->setData(row.name, Qt::UserRole);
+    name->setEditable(false);
+    if (m_identity) name->setData(m_identity->hypersection(row.name), Qt::DecorationRole);
+    m_grouped->appendRow({name, item(locale.toString(row.sections), row.sections),
+                          item(locale.toString(row.callsPerStep), row.callsPerStep),
+                          item(formatDuration(row.estPerStepUs), row.estPerStepUs),
+                          item(row.measuredPerStepUs ? formatDuration(*row.measuredPerStepUs) : QString(),
+                               row.measuredPerStepUs.value_or(-1.0)),
+                          item(locale.toString(row.peakPcus), row.peakPcus)});
+  }
+  if (isGroupedByHypersection()) m_table->resizeColumnsToContents();
 }
 
 void SchedulePanel::selectSection(int sectionId) {
+  setGroupedByHypersection(false);  // a section picked elsewhere shows in its own row
   for (int row = 0; row < m_proxy->rowCount(); ++row) {
     const QModelIndex index = m_proxy->index(row, 0);
     if (index.data(ScheduleTableModel::SectionIdRole).toInt() == sectionId) {

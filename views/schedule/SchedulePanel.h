@@ -8,8 +8,10 @@
 #include "style/ColorIdentity.h"
 
 class QChartView;
+class QCheckBox;
 class QLabel;
 class QSortFilterProxyModel;
+class QStandardItemModel;
 class QSplitter;
 class QTableView;
 
@@ -34,6 +36,10 @@ class SchedulePanel : public QWidget {
   QSortFilterProxyModel* proxy() const { return m_proxy; }
   QTableView* table() const { return m_table; }
   GanttStrip* gantt() const { return m_gantt; }
+  // One row per hypersection (calls and times per step) instead of per section.
+  void setGroupedByHypersection(bool grouped);
+  bool isGroupedByHypersection() const;
+  QStandardItemModel* groupedModel() const { return m_grouped; }
 
  signals:
   void sectionSelected(int sectionId);
@@ -41,6 +47,8 @@ class SchedulePanel : public QWidget {
  private:
   void rebuildCharts();
   void selectSection(int sectionId);
+  void rebuildGrouped();
+  void followSectionSelection();
 
   ScheduleTableModel* m_model = nullptr;
   QSortFilterProxyModel* m_proxy = nullptr;
@@ -50,6 +58,10 @@ class SchedulePanel : public QWidget {
   QChartView* m_useChart = nullptr;
   QLabel* m_summary = nullptr;
   QSplitter* m_body = nullptr;
+  QCheckBox* m_groupBox = nullptr;
+  QStandardItemModel* m_grouped = nullptr;
+  QSortFilterProxyModel* m_groupedProxy = nullptr;
+  SharedColorIdentity m_identity;
 };
 
 }  // namespace dfc::views
