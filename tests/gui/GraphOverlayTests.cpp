@@ -12,22 +12,14 @@ using namespace dfc::views;
 
 namespace {
 
-ScheduleSection section(int id, double estUs, std::optional<double> measuredUs, int pcus) {
-  ScheduleSection s;
-  s.id = id;
-  s.estLatencyUs = estUs;
-  s.measuredMeanUs = measuredUs;
-  s.pcus = pcus;
-  return s;
-}
-
 // s0 runs twice a step: 2 x 100 us measured (estimate 2 x 10), s1 50 (10), s2 250 (5).
 // Per step 500 us measured: shares 0.4, 0.1, 0.5; ratios x10, x5, x50.
 ScheduleData schedule() {
   ScheduleData d;
   d.archPcus = 100;
   d.archPmus = 100;
-  d.sections = {section(0, 10, 100, 80), section(1, 10, 50, 20), section(2, 5, 250, 40)};
+  d.sections = {guitest::scheduleSection(0, "hs0", 10, 100, 80), guitest::scheduleSection(1, "hs1", 10, 50, 20),
+                guitest::scheduleSection(2, "hs2", 5, 250, 40)};
   d.schedule = {0, 1, 0, 2};
   return d;
 }

@@ -11,21 +11,11 @@ using namespace dfc::views;
 
 namespace {
 
-ScheduleSection section(int id, const char* hypersection, double estUs, std::optional<double> measuredUs, int pcus) {
-  ScheduleSection s;
-  s.id = id;
-  s.name = QStringLiteral("s%1").arg(id);
-  s.hypersection = QString::fromLatin1(hypersection);
-  s.estLatencyUs = estUs;
-  s.measuredMeanUs = measuredUs;
-  s.pcus = pcus;
-  return s;
-}
-
 // hs0_attn has two instances (s0, s1), s0 called twice a step; hs1_add one, never measured.
 ScheduleData schedule() {
   ScheduleData d;
-  d.sections = {section(0, "hs0_attn", 10, 100, 30), section(1, "hs0_attn", 12, 90, 50), section(2, "hs1_add", 3, std::nullopt, 5)};
+  d.sections = {guitest::scheduleSection(0, "hs0_attn", 10, 100, 30), guitest::scheduleSection(1, "hs0_attn", 12, 90, 50),
+                guitest::scheduleSection(2, "hs1_add", 3, std::nullopt, 5)};
   d.schedule = {0, 1, 2, 0};
   return d;
 }
