@@ -4,6 +4,26 @@
 <context>
     <name>GraphView</name>
     <message>
+        <source>Measured time share</source>
+        <translation>Gemessener Zeitanteil</translation>
+    </message>
+    <message>
+        <source>Measured / estimated</source>
+        <translation>Gemessen / geschätzt</translation>
+    </message>
+    <message>
+        <source>PCU use</source>
+        <translation>PCU-Auslastung</translation>
+    </message>
+    <message>
+        <source>no recorded run: nothing to show</source>
+        <translation>kein aufgezeichneter Lauf: nichts anzuzeigen</translation>
+    </message>
+    <message>
+        <source>no figure</source>
+        <translation>kein Wert</translation>
+    </message>
+    <message>
         <source>Op type</source>
         <translation>Operatortyp</translation>
     </message>
@@ -27,16 +47,19 @@
         <source>section %1</source>
         <translation>Sektion %1</translation>
     </message>
-    <message>
-        <source>hypersection %1</source>
-        <translation>Hypersektion %1</translation>
+    <message numerus="yes">
+        <source>%1 · %n call(s)</source>
+        <translation>
+            <numerusform>%1 · %n Aufruf</numerusform>
+            <numerusform>%1 · %n Aufrufe</numerusform>
+        </translation>
     </message>
-</context>
-<context>
-    <name>QObject</name>
-    <message>
-        <source>section</source>
-        <translation>Sektion</translation>
+    <message numerus="yes">
+        <source>%1 · %n op(s)</source>
+        <translation>
+            <numerusform>%1 · %n Operation</numerusform>
+            <numerusform>%1 · %n Operationen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -85,6 +108,26 @@
         <source>Reading PEF files is not available in this build</source>
         <translation>Das Lesen von PEF-Dateien ist in diesem Build nicht verfügbar</translation>
     </message>
+    <message>
+        <source>%1: open trace...</source>
+        <translation>%1: Trace öffnen …</translation>
+    </message>
+    <message>
+        <source>Another run of this side&apos;s PEF (a chrome trace JSON)</source>
+        <translation>Ein anderer Lauf der PEF dieser Seite (ein Chrome-Trace-JSON)</translation>
+    </message>
+    <message>
+        <source>Open Trace</source>
+        <translation>Trace öffnen</translation>
+    </message>
+    <message>
+        <source>Chrome traces (*.json);;All files (*)</source>
+        <translation>Chrome-Traces (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>%1 opened</source>
+        <translation>%1 geöffnet</translation>
+    </message>
 </context>
 <context>
     <name>dfc::studio::GraphPane</name>
@@ -115,6 +158,38 @@
             <numerusform>%n Treffer</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Fit the whole graph (Ctrl+Shift+F)</source>
+        <translation>Den ganzen Graphen einpassen (Strg+Umschalt+F)</translation>
+    </message>
+    <message>
+        <source>Fit selection</source>
+        <translation>Auswahl einpassen</translation>
+    </message>
+    <message>
+        <source>Fit the found or highlighted nodes</source>
+        <translation>Die gefundenen oder hervorgehobenen Knoten einpassen</translation>
+    </message>
+    <message>
+        <source>Fold all</source>
+        <translation>Alle falten</translation>
+    </message>
+    <message>
+        <source>Fold every hyperfunction into one node</source>
+        <translation>Jede Hyperfunktion zu einem Knoten falten</translation>
+    </message>
+    <message>
+        <source>Unfold all</source>
+        <translation>Alle entfalten</translation>
+    </message>
+    <message>
+        <source>Show every operation</source>
+        <translation>Jede Operation zeigen</translation>
+    </message>
 </context>
 <context>
     <name>dfc::studio::MainWindow</name>
@@ -124,7 +199,7 @@
     </message>
     <message>
         <source>Click a slice in the timeline or a node in the graph to see its details.</source>
-        <translation>Klicken Sie auf einen Abschnitt in der Zeitleiste oder einen Knoten im Graphen, um seine Details zu sehen.</translation>
+        <translation>Klicken Sie auf einen Slice in der Zeitleiste oder einen Knoten im Graphen, um seine Details zu sehen.</translation>
     </message>
     <message>
         <source>&amp;Compile</source>
@@ -188,8 +263,8 @@
     <message numerus="yes">
         <source>Trace %1: %n slice(s)</source>
         <translation>
-            <numerusform>Trace %1: %n Abschnitt</numerusform>
-            <numerusform>Trace %1: %n Abschnitte</numerusform>
+            <numerusform>Trace %1: %n Slice</numerusform>
+            <numerusform>Trace %1: %n Slices</numerusform>
         </translation>
     </message>
     <message>
@@ -489,20 +564,78 @@
         <translation>Modelle (*.onnx *.dfir);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <source>&amp;Find Node...</source>
-        <translation>Knoten &amp;suchen...</translation>
-    </message>
-    <message>
-        <source>Search the operator graph by node name or op</source>
-        <translation>Den Operatorgraphen nach Knotenname oder Operation durchsuchen</translation>
-    </message>
-    <message>
         <source>Model %1 is set; press Compile</source>
         <translation>Modell %1 ist gesetzt; Kompilieren drücken</translation>
     </message>
     <message>
         <source>%1 (%2 ops folded into it)</source>
         <translation>%1 (%2 Operationen darin zusammengefaltet)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n op(s))</source>
+        <translation>
+            <numerusform>%1 (%n Operation)</numerusform>
+            <numerusform>%1 (%n Operationen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>roles</source>
+        <translation>Rollen</translation>
+    </message>
+    <message>
+        <source>sections</source>
+        <translation>Sektionen</translation>
+    </message>
+    <message>
+        <source>hypersections</source>
+        <translation>Hypersektionen</translation>
+    </message>
+    <message>
+        <source>est. latency per call</source>
+        <translation>geschätzte Latenz je Aufruf</translation>
+    </message>
+    <message>
+        <source>measured mean per call</source>
+        <translation>gemessenes Mittel je Aufruf</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 over %n call(s)</source>
+        <translation>
+            <numerusform>%1 über %n Aufruf</numerusform>
+            <numerusform>%1 über %n Aufrufe</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>measured / estimated</source>
+        <translation>gemessen / geschätzt</translation>
+    </message>
+    <message>
+        <source>&amp;Find...</source>
+        <translation>&amp;Suchen …</translation>
+    </message>
+    <message>
+        <source>Find graph nodes by name or op; on the timeline, slices by name</source>
+        <translation>Graphknoten nach Name oder Operation suchen; in der Zeitleiste Slices nach Name</translation>
+    </message>
+    <message>
+        <source>Fit &amp;Graph</source>
+        <translation>&amp;Graph einpassen</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+F</source>
+        <translation>Ctrl+Shift+F</translation>
+    </message>
+    <message>
+        <source>Show the whole operator graph</source>
+        <translation>Den ganzen Operatorgraphen zeigen</translation>
     </message>
 </context>
 <context>
@@ -526,12 +659,6 @@
     <message>
         <source>Compile failed: %1</source>
         <translation>Kompilieren fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.
-PEF: %6</source>
-        <translation>%1 Knoten in %2 Sektionen (%3) in %4 ms kompiliert; geschätzt %5 µs pro Schritt.
-PEF: %6</translation>
     </message>
     <message>
         <source>Compile a model first, or choose a PEF to run.</source>
@@ -578,6 +705,12 @@ Trace: %1</source>
         <translation>.
 Trace: %1</translation>
     </message>
+    <message>
+        <source>Compiled %1 nodes into %2 sections (%3) in %4; estimated %5 per step.
+PEF: %6</source>
+        <translation>%1 Knoten in %2 Sektionen (%3) in %4 kompiliert; geschätzt %5 pro Schritt.
+PEF: %6</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::CompareSummary</name>
@@ -602,12 +735,24 @@ Trace: %1</translation>
         <translation>PCUs / PMUs der größten Sektion</translation>
     </message>
     <message>
-        <source>Measured total (section calls)</source>
-        <translation>Gemessene Summe (Sektionsaufrufe)</translation>
-    </message>
-    <message>
         <source>no run</source>
         <translation>kein Lauf</translation>
+    </message>
+    <message>
+        <source>Steps run</source>
+        <translation>Ausgeführte Schritte</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>Measured per step (section calls)</source>
+        <translation>Gemessen pro Schritt (Sektionsaufrufe)</translation>
+    </message>
+    <message>
+        <source>Measured per sample</source>
+        <translation>Gemessen pro Beispiel</translation>
     </message>
 </context>
 <context>
@@ -623,6 +768,42 @@ Trace: %1</translation>
     <message>
         <source>Right: nothing open</source>
         <translation>Rechts: nichts geöffnet</translation>
+    </message>
+    <message>
+        <source>Hypersection</source>
+        <translation>Hypersektion</translation>
+    </message>
+    <message>
+        <source>Calls L</source>
+        <translation>Aufrufe L</translation>
+    </message>
+    <message>
+        <source>Calls R</source>
+        <translation>Aufrufe R</translation>
+    </message>
+    <message>
+        <source>Est. L</source>
+        <translation>Geschätzt L</translation>
+    </message>
+    <message>
+        <source>Est. R</source>
+        <translation>Geschätzt R</translation>
+    </message>
+    <message>
+        <source>Measured L</source>
+        <translation>Gemessen L</translation>
+    </message>
+    <message>
+        <source>Measured R</source>
+        <translation>Gemessen R</translation>
+    </message>
+    <message>
+        <source>Δ per step</source>
+        <translation>Δ pro Schritt</translation>
+    </message>
+    <message>
+        <source>Per step on each side; Δ is measured when both sides were run, else estimated</source>
+        <translation>Pro Schritt auf jeder Seite; Δ ist gemessen, wenn beide Seiten ausgeführt wurden, sonst geschätzt</translation>
     </message>
 </context>
 <context>
@@ -852,14 +1033,6 @@ Trace: %1</translation>
         <translation>-o1-&amp;Regelliste:</translation>
     </message>
     <message>
-        <source>Compile hyperfunctions once and reuse them (-o3)</source>
-        <translation>Hyperfunktionen einmal kompilieren und wiederverwenden (-o3)</translation>
-    </message>
-    <message>
-        <source>Hypersections:</source>
-        <translation>Hypersektionen:</translation>
-    </message>
-    <message>
         <source>C&amp;hips:</source>
         <translation>C&amp;hips:</translation>
     </message>
@@ -876,14 +1049,6 @@ Trace: %1</translation>
         <translation>Ressourcen-&amp;Skalierungsfaktoren:</translation>
     </message>
     <message>
-        <source>zoo model flags, e.g. num_layers=2 hidden_size=64</source>
-        <translation>Parameter des Zoo-Modells, z. B. num_layers=2 hidden_size=64</translation>
-    </message>
-    <message>
-        <source>Model &amp;parameters:</source>
-        <translation>Modell&amp;parameter:</translation>
-    </message>
-    <message>
         <source>default: the model&apos;s dataset</source>
         <translation>Vorgabe: der Datensatz des Modells</translation>
     </message>
@@ -894,6 +1059,26 @@ Trace: %1</translation>
     <message>
         <source>A model from the zoo, or the path of an .onnx or .dfir file</source>
         <translation>Ein Modell aus dem Zoo oder der Pfad einer .onnx- oder .dfir-Datei</translation>
+    </message>
+    <message>
+        <source>Compile each layer once and reuse it (--enable-hypersection, -o3)</source>
+        <translation>Jede Schicht einmal kompilieren und wiederverwenden (--enable-hypersection, -o3)</translation>
+    </message>
+    <message>
+        <source>&amp;Hypersections:</source>
+        <translation>&amp;Hypersektionen:</translation>
+    </message>
+    <message>
+        <source>zoo model sizes, e.g. num_layers=2 hidden_size=64</source>
+        <translation>Größen des Zoo-Modells, z. B. num_layers=2 hidden_size=64</translation>
+    </message>
+    <message>
+        <source>Layers and sizes of a zoo model: num_layers, hidden_size, num_heads, seq_len, vocab_size</source>
+        <translation>Schichten und Größen eines Zoo-Modells: num_layers, hidden_size, num_heads, seq_len, vocab_size</translation>
+    </message>
+    <message>
+        <source>Layers and si&amp;zes:</source>
+        <translation>Schichten und &amp;Größen:</translation>
     </message>
 </context>
 <context>
@@ -939,8 +1124,8 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
 <context>
     <name>dfc::views::GraphLegend</name>
     <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
+        <source>Click to select these nodes</source>
+        <translation>Klicken, um diese Knoten zu wählen</translation>
     </message>
 </context>
 <context>
@@ -1003,6 +1188,109 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>double-click to unfold</source>
         <translation>Doppelklicken zum Aufklappen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n section(s), %1 hypersection(s)</source>
+        <translation>
+            <numerusform>%n Sektion, %1 Hypersektion(en)</numerusform>
+            <numerusform>%n Sektionen, %1 Hypersektion(en)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::RangeTableModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation>Sektion</translation>
+    </message>
+    <message>
+        <source>Hypersection</source>
+        <translation>Hypersektion</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>Wall total</source>
+        <translation>Wandzeit gesamt</translation>
+    </message>
+    <message>
+        <source>Self total</source>
+        <translation>Eigenzeit gesamt</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>Min.</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Max.</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::RangeTablePanel</name>
+    <message>
+        <source>by name</source>
+        <translation>nach Name</translation>
+    </message>
+    <message>
+        <source>by section</source>
+        <translation>nach Sektion</translation>
+    </message>
+    <message>
+        <source>by hypersection</source>
+        <translation>nach Hypersektion</translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation>CSV exportieren …</translation>
+    </message>
+    <message>
+        <source>Export range table</source>
+        <translation>Bereichstabelle exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Range of %1: %n slice(s), rows busy (wall) %2, self %3</source>
+        <translation>
+            <numerusform>Bereich von %1: %n Slice, Zeilen belegt (Wandzeit) %2, Eigenzeit %3</numerusform>
+            <numerusform>Bereich von %1: %n Slices, Zeilen belegt (Wandzeit) %2, Eigenzeit %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::Roles</name>
+    <message>
+        <source>forward</source>
+        <translation>Vorwärts</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>Rückwärts</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
     </message>
 </context>
 <context>
@@ -1188,6 +1476,38 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
 <context>
     <name>dfc::views::SchedulePanel</name>
     <message>
+        <source>&amp;Group by hypersection</source>
+        <translation>Nach Hypersektion &amp;gruppieren</translation>
+    </message>
+    <message>
+        <source>One row per hypersection: its sections&apos; calls and times per step</source>
+        <translation>Eine Zeile pro Hypersektion: Aufrufe und Zeiten ihrer Sektionen pro Schritt</translation>
+    </message>
+    <message>
+        <source>Hypersection</source>
+        <translation>Hypersektion</translation>
+    </message>
+    <message>
+        <source>Sections</source>
+        <translation>Sektionen</translation>
+    </message>
+    <message>
+        <source>Calls per step</source>
+        <translation>Aufrufe pro Schritt</translation>
+    </message>
+    <message>
+        <source>Est. per step</source>
+        <translation>Geschätzt pro Schritt</translation>
+    </message>
+    <message>
+        <source>Measured per step</source>
+        <translation>Gemessen pro Schritt</translation>
+    </message>
+    <message>
+        <source>Peak est. PCUs</source>
+        <translation>Max. geschätzte PCUs</translation>
+    </message>
+    <message>
         <source>No PEF loaded. Compile a model or open a PEF (Ctrl+O).</source>
         <translation>Keine PEF geladen. Kompilieren Sie ein Modell oder öffnen Sie eine PEF (Strg+O).</translation>
     </message>
@@ -1211,20 +1531,12 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation>; kein aufgezeichneter Lauf (Messspalte leer)</translation>
     </message>
     <message>
-        <source>Latency per section call</source>
-        <translation>Latenz pro Sektionsaufruf</translation>
+        <source>estimated (%1)</source>
+        <translation>geschätzt (%1)</translation>
     </message>
     <message>
-        <source>estimated (µs)</source>
-        <translation>geschätzt (µs)</translation>
-    </message>
-    <message>
-        <source>measured mean (µs)</source>
-        <translation>gemessenes Mittel (µs)</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>µs</translation>
+        <source>measured mean (%1)</source>
+        <translation>gemessenes Mittel (%1)</translation>
     </message>
     <message>
         <source>Unit use per section (%1: %2 PCUs, %3 PMUs)</source>
@@ -1235,20 +1547,40 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation>Einheitennutzung pro Sektion (Kapazität der Architektur unbekannt)</translation>
     </message>
     <message>
-        <source>PCUs (% of chip)</source>
-        <translation>PCUs (% des Chips)</translation>
-    </message>
-    <message>
-        <source>PMUs (% of chip)</source>
-        <translation>PMUs (% des Chips)</translation>
-    </message>
-    <message>
         <source>% of capacity</source>
         <translation>% der Kapazität</translation>
     </message>
     <message>
         <source>units</source>
         <translation>Einheiten</translation>
+    </message>
+    <message>
+        <source> (sections summed per bar)</source>
+        <translation> (Sektionen je Balken summiert)</translation>
+    </message>
+    <message>
+        <source>sections from</source>
+        <translation>Sektionen ab</translation>
+    </message>
+    <message>
+        <source>section</source>
+        <translation>Sektion</translation>
+    </message>
+    <message>
+        <source>Estimated latency per section%1</source>
+        <translation>Geschätzte Latenz pro Sektion%1</translation>
+    </message>
+    <message>
+        <source> (peak per bar)</source>
+        <translation> (Spitze je Balken)</translation>
+    </message>
+    <message>
+        <source>est. PCUs (% of chip)</source>
+        <translation>geschätzte PCUs (% des Chips)</translation>
+    </message>
+    <message>
+        <source>est. PMUs (% of chip)</source>
+        <translation>geschätzte PMUs (% des Chips)</translation>
     </message>
 </context>
 <context>
@@ -1280,35 +1612,43 @@ Hyperfunktion: %3</translation>
         <translation>Hypersektion</translation>
     </message>
     <message>
-        <source>PCUs</source>
-        <translation>PCUs</translation>
-    </message>
-    <message>
-        <source>PMUs</source>
-        <translation>PMUs</translation>
-    </message>
-    <message>
-        <source>Est. latency (µs)</source>
-        <translation>Gesch. Latenz (µs)</translation>
-    </message>
-    <message>
-        <source>Measured (µs)</source>
-        <translation>Gemessen (µs)</translation>
-    </message>
-    <message>
         <source>TFLOP</source>
         <translation>TFLOP</translation>
+    </message>
+    <message>
+        <source>Est. PCUs</source>
+        <translation>Geschätzte PCUs</translation>
+    </message>
+    <message>
+        <source>Est. PMUs</source>
+        <translation>Geschätzte PMUs</translation>
+    </message>
+    <message>
+        <source>Placed PCUs</source>
+        <translation>Platzierte PCUs</translation>
+    </message>
+    <message>
+        <source>Placed PMUs</source>
+        <translation>Platzierte PMUs</translation>
+    </message>
+    <message>
+        <source>Est. latency</source>
+        <translation>Geschätzte Latenz</translation>
+    </message>
+    <message>
+        <source>Measured mean</source>
+        <translation>Gemessenes Mittel</translation>
     </message>
 </context>
 <context>
     <name>dfc::views::TimelinePanel</name>
     <message>
         <source>Find slices by name</source>
-        <translation>Abschnitte nach Namen suchen</translation>
+        <translation>Slices nach Namen suchen</translation>
     </message>
     <message>
         <source>Counts the slices whose name contains the text; Enter shows the next, Shift+Enter the previous</source>
-        <translation>Zählt die Abschnitte, deren Name den Text enthält; Eingabe zeigt den nächsten, Umschalt+Eingabe den vorigen</translation>
+        <translation>Zählt die Slices, deren Name den Text enthält; Eingabe zeigt den nächsten, Umschalt+Eingabe den vorigen</translation>
     </message>
     <message>
         <source>Previous match</source>
@@ -1321,8 +1661,8 @@ Hyperfunktion: %3</translation>
     <message numerus="yes">
         <source>%n slice(s)</source>
         <translation>
-            <numerusform>%n Abschnitt</numerusform>
-            <numerusform>%n Abschnitte</numerusform>
+            <numerusform>%n Slice</numerusform>
+            <numerusform>%n Slices</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -1336,6 +1676,14 @@ Hyperfunktion: %3</translation>
         <source>no more matches</source>
         <translation>keine weiteren Treffer</translation>
     </message>
+    <message>
+        <source>Slice colours, busiest first; click one to find its slices</source>
+        <translation>Slice-Farben, die geschäftigsten zuerst; ein Klick sucht ihre Slices</translation>
+    </message>
+    <message>
+        <source>Legend</source>
+        <translation>Legende</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::TimelineView</name>
@@ -1346,8 +1694,8 @@ Hyperfunktion: %3</translation>
     <message numerus="yes">
         <source>%n slice(s)</source>
         <translation>
-            <numerusform>%n Abschnitt</numerusform>
-            <numerusform>%n Abschnitte</numerusform>
+            <numerusform>%n Slice</numerusform>
+            <numerusform>%n Slices</numerusform>
         </translation>
     </message>
     <message>
@@ -1357,8 +1705,8 @@ Hyperfunktion: %3</translation>
     <message numerus="yes">
         <source>%n slice(s), wall %1 in %2</source>
         <translation>
-            <numerusform>%n Abschnitt, Wandzeit %1 in %2</numerusform>
-            <numerusform>%n Abschnitte, Wandzeit %1 in %2</numerusform>
+            <numerusform>%n Slice, Wandzeit %1 in %2</numerusform>
+            <numerusform>%n Slices, Wandzeit %1 in %2</numerusform>
         </translation>
     </message>
     <message>
@@ -1368,8 +1716,8 @@ Hyperfunktion: %3</translation>
     <message numerus="yes">
         <source>%n slice(s); rows busy (wall) %1, self time %2</source>
         <translation>
-            <numerusform>%n Abschnitt; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
-            <numerusform>%n Abschnitte; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+            <numerusform>%n Slice; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
+            <numerusform>%n Slices; Zeilen belegt (Wandzeit) %1, Eigenzeit %2</numerusform>
         </translation>
     </message>
     <message>
@@ -1399,6 +1747,13 @@ Hyperfunktion: %3</translation>
             <numerusform>&lt;p&gt;%n weitere Namen&lt;/p&gt;</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 · %n slice(s), %2</source>
+        <translation>
+            <numerusform>%1 · %n Slice, %2</numerusform>
+            <numerusform>%1 · %n Slices, %2</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1411,16 +1766,16 @@ Hyperfunktion: %3</translation>
         <translation>Zu verwendender Laufspeicher (&apos;-&apos; = keiner).</translation>
     </message>
     <message>
-        <source>Screen to show first: compile, graph, schedule or runs.</source>
-        <translation>Zuerst gezeigte Seite: compile, graph, schedule oder runs.</translation>
-    </message>
-    <message>
         <source>Load the file, save a picture of the window to FILE and exit.</source>
         <translation>Die Datei laden, ein Bild des Fensters in FILE speichern und beenden.</translation>
     </message>
     <message>
         <source>A PEF, a chrome trace (.json) or a model to compile (.onnx, .dfir) to open.</source>
         <translation>Zu öffnen: eine PEF, ein Chrome-Trace (.json) oder ein zu kompilierendes Modell (.onnx, .dfir).</translation>
+    </message>
+    <message>
+        <source>Screen to show first: compile, graph, schedule, runs or compare.</source>
+        <translation>Zuerst gezeigte Seite: compile, graph, schedule, runs oder compare.</translation>
     </message>
 </context>
 </TS>

@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
+#include "pef/PlacedSections.h"
 #include "support/FileUtil.h"
 
 namespace dfc::cli {
@@ -23,35 +24,8 @@ Expected<pef::Pef> loadPefArg(const ArgParser& p, const char* command) {
 }
 
 // Layer 3 of the compile report: per section figures after placement.
-struct Placed {
-  int64_t pcus = 0, pmus = 0, hops = 0;
-  double minUs = 0, maxUs = 0;
-};
-
-std::map<int64_t, Placed> placedFigures(const std::string& reportJson) {
-  std::map<int64_t, Placed> out;
-  if (reportJson.empty()) return out;
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(reportJson);
-  simdjson::dom::element doc;
-  simdjson::dom::array sections;
-  if (parser.parse(padded).get(doc) || doc["layer3_sections"].get(sections)) return out;
-  for (simdjson::dom::element e : sections) {
-    int64_t id = 0;
-    if (e["id"].get(id)) continue;
-    Placed p;
-    auto get = [&](const char* key, auto& value) {  // absent keys (older reports) stay 0
-      if (e[key].get(value) != simdjson::SUCCESS) value = {};
-    };
-    get("pcus", p.pcus);
-    get("pmus", p.pmus);
-    get("total_hops", p.hops);
-    get("min_latency_us", p.minUs);
-    get("max_latency_us", p.maxUs);
-    out[id] = p;
-  }
-  return out;
-}
+using Placed = pef::PlacedSection;
+std::map<int64_t, Placed> placedFigures(const std::string& reportJson) { return pef::placedSections(reportJson); }
 
 std::string pefPathArg(const ArgParser& p) {
   auto pos = p.positional();

@@ -175,6 +175,7 @@ int traceCommand(const std::vector<std::string>& args) {
     return usageError("trace: give one trace file (dfc trace out/lenet/lenet_chrome_tracing_report.json)");
   auto compact = profile::readCompactTrace(files.front());
   if (!compact) return reportError(compact.error());
+  for (const std::string& warning : compact->warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
   const TraceIndex index(std::make_shared<const profile::CompactTrace>(std::move(compact.value())));
   const bool csv = p.has("--csv");
   if (!p.has("--search") && !p.has("--aggregate")) {

@@ -20,6 +20,20 @@ struct SideLoad {
   QString tracePath;
 };
 
+// Reads load.tracePath into load.trace; returns why not ("" when read).
+QString readSideTrace(const DocumentLoaders& loaders, SideLoad& load) {
+  if (loaders.readCompactTrace) {
+    auto trace = loaders.readCompactTrace(load.tracePath.toStdString());
+    if (!trace) return QString::fromStdString(trace.error().message());
+    load.trace = std::make_shared<const profile::CompactTrace>(std::move(trace.value()));
+  } else if (loaders.readTrace) {
+    auto trace = loaders.readTrace(load.tracePath.toStdString());
+    if (!trace) return QString::fromStdString(trace.error().message());
+    load.trace = std::make_shared<const profile::CompactTrace>(profile::compactTrace(*trace));
+  }
+  return {};
+}
+
 SideLoad readSide(const DocumentLoaders& loaders, const QString& pefPath, const QString& dbPath) {
   SideLoad load;
   if (!loaders.readPef) {
@@ -34,13 +48,7 @@ SideLoad readSide(const DocumentLoaders& loaders, const QString& pefPath, const 
   load.pef = std::make_shared<const pef::Pef>(std::move(pef.value()));
   load.tracePath = findTraceForPef(loaders, pefPath, dbPath);
   if (load.tracePath.isEmpty()) return load;
-  if (loaders.readCompactTrace) {
-    if (auto trace = loaders.readCompactTrace(load.tracePath.toStdString()))
-      load.trace = std::make_shared<const profile::CompactTrace>(std::move(trace.value()));
-  } else if (loaders.readTrace) {
-    if (auto trace = loaders.readTrace(load.tracePath.toStdString()))
-      load.trace = std::make_shared<const profile::CompactTrace>(profile::compactTrace(*trace));
-  }
+  readSideTrace(loaders, load);  // an unreadable run leaves the side as estimates only
   return load;
 }
 
@@ -62,8 +70,15 @@ ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* paren
       if (!path.isEmpty()) loadSide(side, path);
     });
     connect(m_useOpen[side], &QPushButton::clicked, this, [this, side] { loadSide(side, m_currentPef); });
+    auto* openTrace = new QPushButton(tr("%1: open trace...").arg(sideNames[side]), this);
+    openTrace->setToolTip(tr("Another run of this side's PEF (a chrome trace JSON)"));
+    connect(openTrace, &QPushButton::clicked, this, [this, side] {
+      const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {}, tr("Chrome traces (*.json);;All files (*)"));
+      if (!path.isEmpty()) loadTrace(side, path);
+    });
     bar->addWidget(open);
     bar->addWidget(m_useOpen[side]);
+    bar->addWidget(openTrace);
     if (side == 0) bar->addStretch(1);
   }
   auto* layout = new QVBoxLayout(this);
@@ -76,6 +91,28 @@ ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* paren
 void ComparePage::setCurrentPef(const QString& pefPath) {
   m_currentPef = pefPath;
   for (auto* button : m_useOpen) button->setEnabled(!pefPath.isEmpty());
+}
+
+void ComparePage::loadTrace(int side, const QString& tracePath) {
+  if (side < 0 || side > 1 || tracePath.isEmpty()) return;
+  m_status->setText(tr("Loading %1...").arg(QFileInfo(tracePath).fileName()));
+  m_sideJob[side]->start(
+      [loaders = m_loaders, tracePath](const views::JobContext&) {
+        SideLoad load;
+        load.tracePath = tracePath;
+        load.error = readSideTrace(loaders, load);
+        return load;
+      },
+      [this, side, tracePath](const SideLoad& load) {
+        if (!load.error.isEmpty()) {
+          m_status->setText(load.error);
+          emit loadFailed(load.error);
+          return;
+        }
+        m_view->setTrace(side, load.trace);
+        m_status->setText(tr("%1 opened").arg(QFileInfo(tracePath).fileName()));
+        emit sideLoaded(side);
+      });
 }
 
 bool ComparePage::isBusy() const { return m_sideJob[0]->isBusy() || m_sideJob[1]->isBusy(); }

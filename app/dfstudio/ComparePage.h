@@ -1,6 +1,6 @@
 #pragma once
 // The side-by-side screen: choose a PEF for each side (its newest run's trace
-// comes along); views::CompareView shows graphs and timelines in step and a
+// comes along; another run's trace can be opened for either side); views::CompareView shows graphs and timelines in step and a
 // summary of the differences. Files load on worker threads.
 #include <QWidget>
 
@@ -23,6 +23,7 @@ class ComparePage : public QWidget {
   ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* parent = nullptr);
 
   void loadSide(int side, const QString& pefPath);  // 0 = left, 1 = right
+  void loadTrace(int side, const QString& tracePath);  // another run for that side's PEF
   void setCurrentPef(const QString& pefPath);       // what "Use open PEF" takes
   views::CompareView* compareView() const { return m_view; }
   bool isBusy() const;

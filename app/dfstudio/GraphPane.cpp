@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "graph/GraphLegend.h"
@@ -20,8 +21,10 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   m_legend->attach(m_view);
 
   m_colorMode = new QComboBox(this);
-  const views::GraphColorMode modes[] = {views::GraphColorMode::OpType, views::GraphColorMode::Section,
-                                         views::GraphColorMode::Hypersection, views::GraphColorMode::Hyperfunction};
+  const views::GraphColorMode modes[] = {views::GraphColorMode::OpType,        views::GraphColorMode::Section,
+                                         views::GraphColorMode::Hypersection,  views::GraphColorMode::Hyperfunction,
+                                         views::GraphColorMode::MeasuredShare, views::GraphColorMode::MeasuredOverEstimate,
+                                         views::GraphColorMode::UnitUse};
   for (views::GraphColorMode mode : modes) m_colorMode->addItem(views::colorModeName(mode), static_cast<int>(mode));
   m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(m_view->colorMode())));
   m_colorMode->setToolTip(tr("What the node colours show"));
@@ -39,28 +42,51 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   // A fold/unfold renumbers the nodes and drops the highlight; Enter finds again.
   connect(m_view, &views::GraphView::layoutShown, m_matches, &QLabel::clear);
 
+  auto button = [this](const QString& text, const QString& tip, auto slot) {
+    auto* b = new QToolButton(this);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    connect(b, &QToolButton::clicked, m_view, slot);
+    return b;
+  };
+  QToolButton* fit = button(tr("Fit"), tr("Fit the whole graph (Ctrl+Shift+F)"), &views::GraphView::fitGraph);
+  QToolButton* fitSelection =
+      button(tr("Fit selection"), tr("Fit the found or highlighted nodes"), &views::GraphView::fitSelection);
+  QToolButton* fold = button(tr("Fold all"), tr("Fold every hyperfunction into one node"), &views::GraphView::collapseAll);
+  QToolButton* unfold = button(tr("Unfold all"), tr("Show every operation"), &views::GraphView::expandAll);
+  // Folded to open readably: a node spans many sections, so colour by layer.
+  connect(m_view, &views::GraphView::autoFolded, this,
+          [this] { setColorMode(views::GraphColorMode::Hyperfunction); });
+  connect(m_legend, &views::GraphLegend::keyClicked, this,
+          [this](const QString& key) { emit legendKeyClicked(m_view->colorMode(), key); });
+
   auto* colourLabel = new QLabel(tr("C&olour by:"), this);
   colourLabel->setBuddy(m_colorMode);
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
   bar->addWidget(colourLabel);
   bar->addWidget(m_colorMode);
-  bar->addSpacing(12);
+  bar->addSpacing(6);
+  for (QToolButton* b : {fit, fitSelection, fold, unfold}) bar->addWidget(b);
+  bar->addSpacing(6);
   bar->addWidget(m_search, 1);
   bar->addWidget(m_matches);
 
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(m_view);
-  split->addWidget(m_legend);
-  split->setStretchFactor(0, 1);
-  split->setStretchFactor(1, 0);
-  split->setSizes({480, 150});
+  m_split = new QSplitter(Qt::Horizontal, this);
+  m_split->addWidget(m_view);
+  m_split->addWidget(m_legend);
+  m_split->setStretchFactor(0, 1);
+  m_split->setStretchFactor(1, 0);
+  m_split->setSizes({480, 200});
+  // The legend takes the width its names need (up to its cap) when they change.
+  connect(m_view, &views::GraphView::legendChanged, this, [this] { m_legend->fitInto(m_split); });
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addLayout(bar);
-  layout->addWidget(split, 1);
+  layout->addWidget(m_split, 1);
 }
 
 void GraphPane::setColorMode(views::GraphColorMode mode) {
@@ -69,8 +95,9 @@ void GraphPane::setColorMode(views::GraphColorMode mode) {
 }
 
 void GraphPane::setSelectionState(views::SelectionState* selection) {
+  // A section picked elsewhere (a slice, the schedule) is outlined and scrolled to.
   connect(selection, &views::SelectionState::sectionChanged, m_view,
-          [this](int section) { m_view->highlightSection(section); });
+          [this](int section) { m_view->highlightSection(section, true); });
   connect(m_view, &views::GraphView::nodeSelected, selection, [selection](const views::NodeDetails& node) {
     if (node.isValid()) selection->selectSection(node.section, node.hypersectionName);
   });

@@ -1,6 +1,6 @@
 #pragma once
-// The graph side of the Graph & Timeline screen: a colour-mode selector and a
-// search box above the GraphView, its legend beside it.
+// The graph side of the Graph & Timeline screen: a colour-mode selector, fit
+// and fold buttons and a search box above the GraphView, its legend beside it.
 #include <QWidget>
 
 #include "graph/GraphStyle.h"
@@ -8,6 +8,8 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QSplitter;
+class QToolButton;
 
 namespace dfc::views {
 class GraphLegend;
@@ -33,6 +35,10 @@ class GraphPane : public QWidget {
   // node selects its own section.
   void setSelectionState(views::SelectionState* selection);
 
+ signals:
+  // A legend entry was clicked: its key in the current colour mode.
+  void legendKeyClicked(views::GraphColorMode mode, const QString& key);
+
  private:
   void search();
 
@@ -41,6 +47,7 @@ class GraphPane : public QWidget {
   QComboBox* m_colorMode = nullptr;
   QLineEdit* m_search = nullptr;
   QLabel* m_matches = nullptr;
+  QSplitter* m_split = nullptr;
 };
 
 }  // namespace dfc::studio

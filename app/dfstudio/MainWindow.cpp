@@ -4,9 +4,12 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -18,11 +21,14 @@
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
+#include "graph/GraphOverlay.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
+#include "schedule/ScheduleData.h"
 #include "schedule/SchedulePanel.h"
 #include "selection/SelectionState.h"
 #include "support/LatestJob.h"
+#include "timeline/RangeTable.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
@@ -115,8 +121,8 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_compile->setDbPath(m_dbPath);
   m_graphPane = new GraphPane(this);
   m_graph = m_graphPane->view();
-  auto* timelinePanel = new views::TimelinePanel(this);
-  m_timeline = timelinePanel->view();
+  m_timelinePanel = new views::TimelinePanel(this);
+  m_timeline = m_timelinePanel->view();
   m_selection = new views::SelectionState(this);
   m_timeline->setSelectionState(m_selection);
   m_graphPane->setSelectionState(m_selection);
@@ -128,13 +134,19 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   auto* top = new QSplitter(Qt::Horizontal);
   top->addWidget(m_graphPane);
-  top->addWidget(timelinePanel);
+  top->addWidget(m_timelinePanel);
   top->setStretchFactor(0, 2);
   top->setStretchFactor(1, 3);
   top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
   auto* outer = new QSplitter(Qt::Vertical);
+  // Below: a slice's or node's details, or the table of a selected time range.
+  m_rangePanel = new views::RangeTablePanel(this);
+  m_rangePanel->attach(m_timeline);
+  m_bottom = new QStackedWidget(this);
+  m_bottom->addWidget(m_details);
+  m_bottom->addWidget(m_rangePanel);
   outer->addWidget(top);
-  outer->addWidget(m_details);
+  outer->addWidget(m_bottom);
   outer->setStretchFactor(0, 4);
   outer->setStretchFactor(1, 1);
   outer->setSizes({680, 220});  // node details run to a dozen lines
@@ -156,8 +168,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
   connect(m_timeline, &views::TimelineView::selectionCleared, m_details, &QTextBrowser::clear);
-  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this](const views::RangeSummary& range) {
-    m_details->setHtml(views::TimelineView::rangeSummaryHtml(range));
+  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this] { m_bottom->setCurrentWidget(m_rangePanel); });
+  connect(m_timeline, &views::TimelineView::rangeCleared, this, [this] { m_bottom->setCurrentWidget(m_details); });
+  connect(m_rangePanel, &views::RangeTablePanel::rowActivated, this, [this](const QString& key, profile::GroupBy by) {
+    if (by == profile::GroupBy::Section) m_selection->selectSection(key.section(QLatin1Char(' '), 0, 0).toInt());
+    else m_timelinePanel->findBox()->setText(key);
   });
   connect(m_graph, &views::GraphView::nodeSelected, this, &MainWindow::showNode);
   connect(m_graph, &views::GraphView::layoutShown, this, [this] {
@@ -167,6 +182,10 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   connect(m_graph, &views::GraphView::layoutFailed, this, [this](const QString& message) {
     showError(tr("Graph layout failed: %1").arg(message));
     checkIdle();
+  });
+  // A hypersection picked in the graph's legend: its slices are found on the timeline.
+  connect(m_graphPane, &GraphPane::legendKeyClicked, this, [this](views::GraphColorMode mode, const QString& key) {
+    if (mode == views::GraphColorMode::Hypersection && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
   });
   connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
           [this](int id) { m_selection->selectSection(id); });
@@ -188,6 +207,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     });
   connect(m_runs, &views::RunsPanel::refreshed, this, &MainWindow::checkIdle);
   connect(m_comparePage, &ComparePage::loadFailed, this, &MainWindow::showError);
+  connect(m_comparePage, &ComparePage::sideLoaded, this, &MainWindow::checkIdle);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
   });
@@ -253,12 +273,18 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
         m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
         m_details->clear();
+        // One set of colours for this PEF's graph, timeline and schedule.
+        m_identity = std::make_shared<const views::ColorIdentity>(views::ColorIdentity::fromPlan(result.pef->plan, &result.pef->graph));
+        m_graph->setColorIdentity(m_identity);
+        m_timeline->setColorIdentity(m_identity);
+        m_schedule->setColorIdentity(m_identity);
         // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
         m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
                           std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
         // Folded, a node spans many sections: colour by hyperfunction instead.
         if (m_graph->graph().collapsed) m_graphPane->setColorMode(views::GraphColorMode::Hyperfunction);
         m_schedule->setData(std::move(result.schedule));
+        m_graph->setOverlay(std::make_shared<const views::GraphOverlay>(views::GraphOverlay::fromSchedule(m_schedule->data())));
         if (!result.tracePath.isEmpty()) openTrace(result.tracePath);
         else statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
         updateActions();
@@ -272,31 +298,44 @@ void MainWindow::openTrace(const QString& path) {
                       if (!result.error.isEmpty()) return showError(result.error);
                       m_tracePath = path;
                       const size_t slices = result.timeline.sliceCount;
+                      const std::vector<std::string> warnings = result.timeline.warnings;
                       m_timeline->setData(std::move(result.timeline));
                       statusBar()->showMessage(tr("Trace %1: %n slice(s)", nullptr, static_cast<int>(slices))
                                                    .arg(QFileInfo(path).fileName()), 8000);
+                      for (const std::string& warning : warnings) showWarning(fromStd(warning));
                       updateActions();
                     });
 }
 
 bool MainWindow::isBusy() const {
-  return m_pefJob->isBusy() || m_traceJob->isBusy() || m_runs->isBusy() || m_graph->isLayoutPending();
+  return m_pefJob->isBusy() || m_traceJob->isBusy() || m_runs->isBusy() || m_graph->isLayoutPending() ||
+         m_comparePage->isBusy();
 }
 
 void MainWindow::checkIdle() {
   if (!isBusy()) emit idle();
 }
 
+void MainWindow::showWarning(const QString& message) {
+  emit warned(message);
+  showMessageBox(QMessageBox::Information, message);
+}
+
 void MainWindow::showError(const QString& message) {
-  statusBar()->showMessage(message);
   emit loadFailed(message);
-  // Non-modal: a failed load must not block the event loop (or a test).
-  auto* box = new QMessageBox(QMessageBox::Warning, tr("Dataflow Studio"), message, QMessageBox::Ok, this);
+  showMessageBox(QMessageBox::Warning, message);
+}
+
+// Non-modal: a failed load must not block the event loop (or a test).
+void MainWindow::showMessageBox(int icon, const QString& message) {
+  statusBar()->showMessage(message);
+  auto* box = new QMessageBox(static_cast<QMessageBox::Icon>(icon), tr("Dataflow Studio"), message, QMessageBox::Ok, this);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
 }
 
 void MainWindow::showSlice(const views::SliceInfo& slice) {
+  m_bottom->setCurrentWidget(m_details);
   QString html = QStringLiteral("<h3>%1</h3><table>").arg(slice.name.toHtmlEscaped());
   auto row = [&html](const QString& key, const QString& value) {
     html += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
@@ -312,24 +351,47 @@ void MainWindow::showSlice(const views::SliceInfo& slice) {
 
 void MainWindow::showNode(const views::NodeDetails& node) {
   if (!node.isValid()) return;
+  m_bottom->setCurrentWidget(m_details);
   QString html = QStringLiteral("<h3>%1</h3><table>").arg(node.name.toHtmlEscaped());
   auto row = [&html](const QString& key, const QString& value) {
     html += QStringLiteral("<tr><td valign=\"top\"><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
                 .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
   };
   row(tr("op"), node.opCount > 1 ? tr("%1 (%2 ops folded into it)").arg(node.op).arg(node.opCount) : node.op);
-  if (!node.role.isEmpty()) row(tr("role"), node.role);
+  const views::GraphNode* shown = node.index >= 0 && static_cast<size_t>(node.index) < m_graph->graph().nodes.size()
+                                      ? &m_graph->graph().nodes[static_cast<size_t>(node.index)]
+                                      : nullptr;
+  if (shown && shown->kind == views::GraphNodeKind::Collapsed) {
+    // A folded node tells what is inside: ops per role, its sections and hypersections.
+    QStringList roles, hypersections;
+    for (const auto& [role, ops] : shown->roleOps) roles << tr("%1 %2").arg(ops).arg(views::roleDisplayName(role));
+    for (const auto& [name, ops] : shown->hypersectionOps) hypersections << tr("%1 (%n op(s))", nullptr, ops).arg(name);
+    row(tr("roles"), roles.join(QStringLiteral(", ")));
+    row(tr("sections"), tr("%n section(s)", nullptr, static_cast<int>(shown->sections.size())));
+    row(tr("hypersections"), hypersections.join(QStringLiteral("\n")));
+  } else if (!node.role.isEmpty()) {
+    row(tr("role"), views::roleDisplayName(node.role));
+  }
   if (!node.hyperfunction.isEmpty()) row(tr("hyperfunction"), node.hyperfunction);
   for (const auto& [key, value] : node.attributes) row(key, value);
   if (!node.inputShapes.isEmpty()) row(tr("inputs"), node.inputShapes.join(QStringLiteral("\n")));
   if (!node.outputShapes.isEmpty()) row(tr("outputs"), node.outputShapes.join(QStringLiteral("\n")));
-  row(tr("section"), node.section < 0 ? tr("none")
+  if (!shown || shown->kind != views::GraphNodeKind::Collapsed) row(tr("section"), node.section < 0 ? tr("none")
                      : node.sectionName.isEmpty() ? QString::number(node.section)
                                                   : QStringLiteral("%1 (%2)").arg(node.section).arg(node.sectionName));
-  row(tr("hypersection"), node.hypersection < 0 ? tr("none")
+  if (!shown || shown->kind != views::GraphNodeKind::Collapsed) row(tr("hypersection"), node.hypersection < 0 ? tr("none")
                           : node.hypersectionName.isEmpty()
                               ? QString::number(node.hypersection)
                               : QStringLiteral("%1 (%2)").arg(node.hypersection).arg(node.hypersectionName));
+  // Estimate against measurement for the node's section (the latest recorded run).
+  if (const views::ScheduleSection* s = m_schedule->data().section(node.section); s && node.opCount <= 1) {
+    row(tr("est. latency per call"), views::formatDuration(s->estLatencyUs));
+    row(tr("measured mean per call"), s->measuredMeanUs ? tr("%1 over %n call(s)", nullptr, static_cast<int>(s->calls))
+                                                             .arg(views::formatDuration(*s->measuredMeanUs))
+                                                       : tr("not run"));
+    if (s->measuredMeanUs && s->estLatencyUs > 0)
+      row(tr("measured / estimated"), QStringLiteral("×%1").arg(QLocale().toString(*s->measuredMeanUs / s->estLatencyUs, 'g', 3)));
+  }
   if (node.hasEstimate) {
     row(tr("est. PCUs"), QString::number(node.pcus));
     row(tr("est. PMUs"), QString::number(node.pmus));

@@ -7,10 +7,12 @@
 #include <QMainWindow>
 
 #include "DocumentLoaders.h"
+#include "style/ColorIdentity.h"
 #include "timeline/SliceInfo.h"
 
 class QAction;
 class QLabel;
+class QStackedWidget;
 class QTabWidget;
 class QTextBrowser;
 
@@ -22,6 +24,8 @@ class LatestJob;
 class RunsPanel;
 class SchedulePanel;
 class SelectionState;
+class RangeTablePanel;
+class TimelinePanel;
 class TimelineView;
 }  // namespace dfc::views
 
@@ -55,7 +59,11 @@ class MainWindow : public QMainWindow {
   views::GraphView* graphView() const { return m_graph; }
   GraphPane* graphPane() const { return m_graphPane; }
   views::TimelineView* timelineView() const { return m_timeline; }
+  views::TimelinePanel* timelinePanel() const { return m_timelinePanel; }
+  // The open PEF's colours, shared by graph, timeline and schedule (null before one).
+  views::SharedColorIdentity colorIdentity() const { return m_identity; }
   QTextBrowser* detailsPane() const { return m_details; }
+  views::RangeTablePanel* rangePanel() const { return m_rangePanel; }
   views::CompilePanel* compilePanel() const { return m_compile; }
   Session* session() const { return m_session; }
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
@@ -74,6 +82,7 @@ class MainWindow : public QMainWindow {
  signals:
   void idle();  // all loads and the layout have finished (or failed)
   void loadFailed(const QString& message);
+  void warned(const QString& message);  // a load that kept going (a cut-off trace)
   void exportFinished(bool ok, const QString& message);
 
  protected:
@@ -84,6 +93,8 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void loadPef(const QString& path, bool withTrace);
   void showError(const QString& message);
+  void showWarning(const QString& message);
+  void showMessageBox(int icon, const QString& message);  // QMessageBox::Icon
   void showSlice(const views::SliceInfo& slice);
   void showNode(const views::NodeDetails& node);
   void showAbout();
@@ -105,15 +116,20 @@ class MainWindow : public QMainWindow {
   GraphPane* m_graphPane = nullptr;
   views::GraphView* m_graph = nullptr;
   views::TimelineView* m_timeline = nullptr;
+  views::TimelinePanel* m_timelinePanel = nullptr;
+  views::SharedColorIdentity m_identity;
   views::SchedulePanel* m_schedule = nullptr;
   views::RunsPanel* m_runs = nullptr;
   ComparePage* m_comparePage = nullptr;
   QTextBrowser* m_details = nullptr;
+  views::RangeTablePanel* m_rangePanel = nullptr;
+  QStackedWidget* m_bottom = nullptr;
   QLabel* m_summary = nullptr;
   QAction* m_openPef = nullptr;
   QAction* m_openTrace = nullptr;
   QAction* m_openModel = nullptr;
   QAction* m_find = nullptr;
+  QAction* m_fitGraph = nullptr;
   QAction* m_compileAction = nullptr;
   QAction* m_runAction = nullptr;
   QAction* m_cancelAction = nullptr;

@@ -23,6 +23,7 @@
 #include "schedule/SchedulePanel.h"
 #include "support/ExportFile.h"
 #include "support/LatestJob.h"
+#include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
 
 namespace dfc::studio {
@@ -55,12 +56,23 @@ void MainWindow::createActions() {
                                                       tr("Models (*.onnx *.dfir);;All files (*)"));
     if (!path.isEmpty()) openModel(path);
   });
-  m_find = new QAction(tr("&Find Node..."), this);
+  m_find = new QAction(tr("&Find..."), this);
   m_find->setShortcut(QKeySequence::Find);
-  m_find->setStatusTip(tr("Search the operator graph by node name or op"));
+  m_find->setStatusTip(tr("Find graph nodes by name or op; on the timeline, slices by name"));
   connect(m_find, &QAction::triggered, this, [this] {
+    // On the timeline, Ctrl+F finds slices; elsewhere it finds graph nodes.
+    const bool onTimeline = m_tabs->currentIndex() == static_cast<int>(Screen::GraphTimeline) &&
+                            m_timelinePanel->isAncestorOf(QApplication::focusWidget());
     showScreen(Screen::GraphTimeline);
-    m_graphPane->focusSearch();
+    if (onTimeline) m_timelinePanel->focusFind();
+    else m_graphPane->focusSearch();
+  });
+  m_fitGraph = new QAction(tr("Fit &Graph"), this);
+  m_fitGraph->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+  m_fitGraph->setStatusTip(tr("Show the whole operator graph"));
+  connect(m_fitGraph, &QAction::triggered, this, [this] {
+    showScreen(Screen::GraphTimeline);
+    m_graph->fitGraph();
   });
   m_compileAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Compile"), this);
   m_compileAction->setShortcut(QKeySequence(tr("Ctrl+B")));
@@ -148,6 +160,7 @@ void MainWindow::createMenus() {
   }
   view->addSeparator();
   view->addAction(m_find);
+  view->addAction(m_fitGraph);
   view->addAction(tr("Fit &Timeline"), this, [this] { m_timeline->zoomToFit(); })
       ->setShortcut(QKeySequence(tr("Ctrl+0")));
 
@@ -164,6 +177,8 @@ void MainWindow::createMenus() {
   tools->addAction(m_compileAction);
   tools->addAction(m_runAction);
   tools->addAction(m_cancelAction);
+  tools->addSeparator();
+  tools->addAction(m_fitGraph);
 }
 
 void MainWindow::updateActions() {

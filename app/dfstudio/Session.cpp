@@ -1,9 +1,11 @@
 #include "Session.h"
 
 #include <QFileInfo>
+#include <QLocale>
 
 #include "schedule/RoleStyle.h"
 #include "support/LatestJob.h"
+#include "timeline/SliceInfo.h"
 
 namespace dfc::studio {
 namespace {
@@ -72,13 +74,12 @@ void Session::endCompile(const Expected<driver::CompileResult>& result) {
   }
   const driver::CompileResult& r = *result;
   m_lastPef = QFileInfo(fromStd(r.pefPath)).absoluteFilePath();
-  const QString message = tr("Compiled %1 nodes into %2 sections (%3) in %4 ms; estimated %5 µs per step.\nPEF: %6")
-                              .arg(r.numNodes)
-                              .arg(r.numSections)
+  const QLocale locale;
+  const QString message = tr("Compiled %1 nodes into %2 sections (%3) in %4; estimated %5 per step.\nPEF: %6")
+                              .arg(locale.toString(r.numNodes))
+                              .arg(locale.toString(r.numSections))
                               .arg(views::roleCounts(r.sectionsByRole))
-                              .arg(r.compileMs, 0, 'f', 0)
-                              .arg(r.estLatencyUs, 0, 'f', 1)
-                              .arg(m_lastPef);
+                              .arg(views::formatDuration(r.compileMs * 1e3), views::formatDuration(r.estLatencyUs), m_lastPef);
   emit compileFinished(true, m_lastPef, message);
 }
 

@@ -8,26 +8,26 @@
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
+#include "ComparePage.h"
 #include "MainWindow.h"
 
-int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName(QStringLiteral("dfstudio"));
-  QApplication::setApplicationDisplayName(QStringLiteral("Dataflow Studio"));
-  QApplication::setApplicationVersion(QStringLiteral(DFSTUDIO_VERSION));
-  QApplication::setOrganizationName(QStringLiteral("dataflow-studio"));
-  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/dataflow-studio.svg")));
+namespace {
 
-  // The UI language follows the system locale (LANG/LC_ALL); English is built in.
-  QTranslator qtTranslator;
-  if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                        QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-    QApplication::installTranslator(&qtTranslator);
-  QTranslator appTranslator;
-  if (appTranslator.load(QLocale(), QStringLiteral("dfstudio"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-    QApplication::installTranslator(&appTranslator);
+struct Options {
+  QCommandLineOption db{QStringLiteral("db"), QApplication::translate("main", "Run store to use ('-' = none)."),
+                        QStringLiteral("FILE")};
+  QCommandLineOption screen{QStringLiteral("screen"),
+                            QApplication::translate("main", "Screen to show first: compile, graph, schedule, runs or compare."),
+                            QStringLiteral("NAME")};
+  QCommandLineOption compare{QStringLiteral("compare-with"),
+                             QApplication::translate("main", "Open the Compare screen with the given PEF on the left and PEF on the right."),
+                             QStringLiteral("PEF")};
+  QCommandLineOption shot{QStringLiteral("screenshot"),
+                          QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
+                          QStringLiteral("FILE")};
+};
 
-  QCommandLineParser parser;
+void describe(QCommandLineParser& parser, const Options& options) {
   parser.setApplicationDescription(QApplication::translate(
       "main", "Compiles and runs models and shows their operator graph, section schedule and run timelines."));
   parser.addHelpOption();
@@ -35,21 +35,64 @@ int main(int argc, char** argv) {
   parser.addPositionalArgument(QStringLiteral("file"),
                                QApplication::translate("main", "A PEF, a chrome trace (.json) or a model to compile (.onnx, .dfir) to open."),
                                QStringLiteral("[PEF|TRACE.json|MODEL.onnx]"));
-  const QCommandLineOption dbOption(QStringLiteral("db"),
-                                    QApplication::translate("main", "Run store to use ('-' = none)."),
-                                    QStringLiteral("FILE"));
-  const QCommandLineOption screenOption(
-      QStringLiteral("screen"),
-      QApplication::translate("main", "Screen to show first: compile, graph, schedule or runs."),
-      QStringLiteral("NAME"));
-  const QCommandLineOption shotOption(
-      QStringLiteral("screenshot"),
-      QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
-      QStringLiteral("FILE"));
-  parser.addOption(dbOption);
-  parser.addOption(screenOption);
-  parser.addOption(shotOption);
+  parser.addOption(options.db);
+  parser.addOption(options.screen);
+  parser.addOption(options.compare);
+  parser.addOption(options.shot);
+}
+
+void setIdentity() {
+  QCoreApplication::setApplicationName(QStringLiteral("dfstudio"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(DFSTUDIO_VERSION));
+  QCoreApplication::setOrganizationName(QStringLiteral("dataflow-studio"));
+}
+
+// The UI language follows the system locale (LANG/LC_ALL); English is built in.
+void installTranslators(QTranslator& qt, QTranslator& app) {
+  if (qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    QCoreApplication::installTranslator(&qt);
+  if (app.load(QLocale(), QStringLiteral("dfstudio"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    QCoreApplication::installTranslator(&app);
+}
+
+// --help and --version print and exit without a display (no QApplication).
+bool onlyPrints(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-?" || arg == "-v" || arg == "--version")
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (onlyPrints(argc, argv)) {
+    QCoreApplication app(argc, argv);
+    setIdentity();
+    QTranslator qtTranslator, appTranslator;
+    installTranslators(qtTranslator, appTranslator);
+    QCommandLineParser parser;
+    const Options options;
+    describe(parser, options);
+    parser.process(app);  // prints and exits
+    return 0;
+  }
+  QApplication app(argc, argv);
+  setIdentity();
+  QApplication::setApplicationDisplayName(QStringLiteral("Dataflow Studio"));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/dataflow-studio.svg")));
+  QTranslator qtTranslator, appTranslator;
+  installTranslators(qtTranslator, appTranslator);
+
+  QCommandLineParser parser;
+  const Options options;
+  describe(parser, options);
   parser.process(app);
+  const QCommandLineOption& dbOption = options.db;
+  const QCommandLineOption& screenOption = options.screen;
+  const QCommandLineOption& shotOption = options.shot;
 
   spdlog::set_level(spdlog::level::info);  // the log pane shows the compiler's stages
   dfc::studio::MainWindow window(dfc::studio::engineLoaders(), parser.value(dbOption));
@@ -75,6 +118,11 @@ int main(int argc, char** argv) {
   }
   const QString screen = parser.value(screenOption);
   for (const QString& file : files) window.openFile(file);
+  if (parser.isSet(options.compare) && !files.isEmpty()) {
+    window.comparePage()->loadSide(0, files.front());
+    window.comparePage()->loadSide(1, parser.value(options.compare));
+    if (screen.isEmpty()) window.showScreen(dfc::studio::MainWindow::Screen::Compare);
+  }
   if (!screen.isEmpty()) window.showScreen(screen);  // opening a file must not switch away from it
   return app.exec();
 }

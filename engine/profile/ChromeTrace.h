@@ -14,8 +14,10 @@ Status writeChromeTrace(const Trace& trace, const std::string& path);
 std::string chromeTraceToJson(const Trace& trace);
 
 // Reads array form or object form; X, B/E (paired per pid/tid into X), i/I, C, M.
-// Tolerates unknown phases (skipped) and unsorted events; rejects malformed JSON
-// with an error naming the file and the byte offset or event index.
+// Tolerates unknown phases (skipped) and unsorted events; a file cut off
+// mid-way gives its complete events plus a warning (Trace::warnings, with the
+// byte offset where reading stopped); other malformed JSON is an error
+// naming the file and the event index.
 Expected<Trace> readChromeTrace(const std::string& path);
 Expected<Trace> parseChromeTrace(const std::string& json, const std::string& sourceName);
 

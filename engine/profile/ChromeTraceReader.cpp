@@ -11,6 +11,7 @@
 
 #include "profile/BeginEndPairing.h"
 #include "profile/ChromeTrace.h"
+#include "profile/TraceRepair.h"
 #include "support/NumberCast.h"
 #include "support/SafePath.h"
 
@@ -218,12 +219,18 @@ class Reader {
   std::map<int64_t, std::string> m_pidLabels, m_tidLabels;
 };
 
-Expected<Trace> parsePadded(const simdjson::padded_string& json, const std::string& sourceName) {
+Expected<Trace> parseWhole(const simdjson::padded_string& json, const std::string& sourceName) {
   dom::parser parser;
   dom::element root;
   if (auto err = parser.parse(json).get(root); err != simdjson::SUCCESS)
     return makeError(sourceName + ": invalid JSON: " + simdjson::error_message(err));
   return Reader(sourceName).read(root);
+}
+
+// A cut-off file: parse what is complete, and say where reading stopped.
+Expected<Trace> parsePadded(const simdjson::padded_string& json, const std::string& sourceName) {
+  return parseCompletePart(json, sourceName,
+                           [&](const simdjson::padded_string& text) { return parseWhole(text, sourceName); });
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ CompactTrace compactTrace(const Trace& trace) {
   out.threadNames = trace.threadNames;
   out.threadSortIndex = trace.threadSortIndex;
   out.metadata = trace.metadata;
+  out.warnings = trace.warnings;
   std::unordered_map<std::string, uint32_t> ids;
   auto intern = [&](const std::string& s) -> uint32_t {
     if (s.empty()) return 0;

@@ -48,6 +48,7 @@ struct CompactTrace {
   std::map<std::pair<int64_t, int64_t>, std::string> threadNames;
   std::map<std::pair<int64_t, int64_t>, int64_t> threadSortIndex;
   std::map<std::string, std::string> metadata;
+  std::vector<std::string> warnings;  // what the reader left out (a cut-off file), one line each
 
   std::string_view string(uint32_t id) const { return strings[id]; }
   std::string_view argsJson(const CompactEvent& e) const {
@@ -57,7 +58,10 @@ struct CompactTrace {
 };
 
 // Same inputs as readChromeTrace (array or object form, X, B/E, i/I, C, M),
-// parsed with simdjson On-Demand into the compact form.
+// parsed with simdjson On-Demand into the compact form. A file cut off
+// mid-way (or an array without its closing ']') gives its complete events
+// and a warning naming the byte where reading stopped (TraceRepair.h);
+// malformed JSON elsewhere is an error naming its byte offset.
 Expected<CompactTrace> readCompactTrace(const std::string& path);
 Expected<CompactTrace> parseCompactTrace(const std::string& json, const std::string& sourceName);
 // For traces built in memory (the recorder, tests).

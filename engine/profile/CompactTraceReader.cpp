@@ -15,6 +15,7 @@
 #include "profile/BeginEndPairing.h"
 #include "profile/CompactTrace.h"
 #include "profile/RawArgs.h"
+#include "profile/TraceRepair.h"
 #include "support/NumberCast.h"
 #include "support/SafePath.h"
 
@@ -44,13 +45,14 @@ std::string_view textOf(od::value& v) {
 
 class CompactReader {
  public:
-  explicit CompactReader(std::string source) : m_source(std::move(source)) {}
+  CompactReader(std::string source, const char* text) : m_source(std::move(source)), m_text(text) {}
 
   Expected<CompactTrace> read(od::document& doc, size_t bytes) {
+    m_doc = &doc;
     m_trace.events.reserve(bytes / 120);  // our events take ~125 bytes of JSON
     m_trace.argsText.reserve(bytes / 4);
     od::json_type type;
-    if (doc.type().get(type) != simdjson::SUCCESS) return makeError(m_source + ": invalid JSON");
+    if (auto err = doc.type().get(type)) return invalid(err);
     if (type == od::json_type::array) {
       od::array events;
       if (auto err = doc.get_array().get(events)) return invalid(err);
@@ -93,8 +95,11 @@ class CompactReader {
 
  private:
   Error invalid(simdjson::error_code err) const {
-    return Error(m_source + ": invalid JSON near event " + std::to_string(m_index) + ": " +
-                 simdjson::error_message(err));
+    std::string where = "near event " + std::to_string(m_index);
+    const char* at = nullptr;
+    if (m_doc && m_doc->current_location().get(at) == simdjson::SUCCESS && at >= m_text)
+      where = "at byte " + std::to_string(at - m_text) + " (event " + std::to_string(m_index) + ")";
+    return Error(m_source + ": invalid JSON " + where + ": " + simdjson::error_message(err));
   }
 
   uint32_t intern(std::string_view s) {
@@ -324,6 +329,8 @@ class CompactReader {
 
   static constexpr int64_t kStringIdBase = int64_t{1} << 40;
   std::string m_source;
+  const char* m_text = nullptr;   // the input, for byte offsets in errors
+  od::document* m_doc = nullptr;
   CompactTrace m_trace;
   size_t m_index = 0;
   std::deque<std::string> m_pool;  // interned strings 1.., moved into the trace at the end
@@ -340,12 +347,18 @@ class CompactReader {
   simdjson::padded_string m_scratch;
 };
 
-Expected<CompactTrace> parsePadded(const simdjson::padded_string& json, const std::string& sourceName) {
+Expected<CompactTrace> parseWhole(const simdjson::padded_string& json, const std::string& sourceName) {
   od::parser parser;
   od::document doc;
   if (auto err = parser.iterate(json).get(doc))
     return makeError(sourceName + ": invalid JSON: " + simdjson::error_message(err));
-  return CompactReader(sourceName).read(doc, json.size());
+  return CompactReader(sourceName, json.data()).read(doc, json.size());
+}
+
+// A cut-off file: parse what is complete, and say where reading stopped.
+Expected<CompactTrace> parsePadded(const simdjson::padded_string& json, const std::string& sourceName) {
+  return parseCompletePart(json, sourceName,
+                           [&](const simdjson::padded_string& text) { return parseWhole(text, sourceName); });
 }
 
 }  // namespace

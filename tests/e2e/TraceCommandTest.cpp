@@ -71,11 +71,17 @@ TEST_CASE("dfc trace searches and aggregates a real run's trace", "[e2e][trace]"
 
 TEST_CASE("dfc trace refuses a file that is not a trace with exit status 2", "[e2e][trace]") {
   test::ScratchDir dir("trace-bad");
-  std::ofstream(dir / "broken.json") << R"({"traceEvents":[{"ph":"X","name":"a"},)";
+  // Malformed mid-file (a missing comma); a file merely cut off loads what is complete.
+  std::ofstream(dir / "broken.json") << R"({"traceEvents":[{"ph":"X","name":"a"} {"ph":"X","name":"b"}]})";
   auto r = runDfc("trace " + (dir / "broken.json") + " --aggregate");
   CHECK(r.status == 2);
   CHECK(r.output.find("broken.json") != std::string::npos);
+  CHECK(r.output.find("at byte 38") != std::string::npos);
   CHECK(linesOf(r.output).size() == 1);
+  std::ofstream(dir / "cut.json") << R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5},{"ph":)";
+  r = runDfc("trace " + (dir / "cut.json"));
+  CHECK(r.status == 0);
+  CHECK(r.output.find("cut off") != std::string::npos);
   r = runDfc("trace " + (dir / "missing.json"));
   CHECK(r.status == 2);
   std::ofstream(dir / "ok.json") << R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5}]})";

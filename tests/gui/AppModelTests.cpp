@@ -24,7 +24,8 @@ TEST_CASE("ScheduleTableModel passes QAbstractItemModelTester and shows one row 
   CHECK(model.data(model.index(2, C::Type)).toString() == QStringLiteral("backward"));
   CHECK(model.data(model.index(0, C::Hypersection)).toString() == QStringLiteral("hs0_matmul_relu"));
   CHECK(model.data(model.index(2, C::Pcus)).toInt() == 200);
-  CHECK(model.data(model.index(1, C::MeasuredLatency)).toString() == QStringLiteral("30.00"));  // 90 us / 3 calls
+  CHECK(model.data(model.index(1, C::MeasuredLatency)).toString() == QStringLiteral("30.0 us"));  // 90 us / 3 calls, with its unit
+  CHECK(model.data(model.index(1, C::MeasuredLatency), C::SortRole).toDouble() == 30.0);
   CHECK(model.data(model.index(0, C::MeasuredLatency)).toString().isEmpty());  // never run: blank, not 0
   model.setData({});
   CHECK(model.rowCount() == 0);

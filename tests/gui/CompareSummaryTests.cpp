@@ -1,9 +1,13 @@
+#include <QTableWidget>
 #include <catch2/catch.hpp>
+#include <map>
+#include <set>
 
 #include "GuiTestSupport.h"
 #include "compare/CompareSummary.h"
 #include "compare/CompareView.h"
 #include "graph/GraphView.h"
+#include "style/Palette.h"
 #include "timeline/TimelineView.h"
 
 using namespace dfc::views;
@@ -46,8 +50,76 @@ TEST_CASE("Compare summary counts sections and sums estimated and measured laten
   CHECK(!s.right.hasRun);
   CHECK(s.left.label == QStringLiteral("tiny -o0 (sn30)"));
   const QStringList lines = s.lines();
-  CHECK(lines.size() == 6);
+  CHECK(lines.size() == 7);  // with a run: steps run and time per step too
   CHECK(lines[0].contains(QStringLiteral("3")));
+}
+
+namespace {
+
+// A run of `steps` training steps: per step, the three sections of makePlan()
+// called in schedule order on the whole-run row, with durations that vary
+// from step to step around `meanUs` per call.
+dfc::profile::CompactTrace runOf(int steps, double meanUs, unsigned seed) {
+  dfc::profile::Trace trace;
+  double t = 0;
+  const char* hs[] = {"hs0_matmul_relu", "hs0_matmul_relu", "hs1_add"};
+  for (int step = 0; step < steps; ++step)
+    for (int section = 0; section < 3; ++section) {
+      seed = seed * 1103515245u + 12345u;
+      const double dur = meanUs * (0.5 + static_cast<double>((seed >> 8) % 1000) / 1000.0);
+      trace.events.push_back({'X', hs[section], "forward", 1, 0, t, dur,
+                              {{"section_id", static_cast<double>(section)},
+                               {"hypersection", std::string(hs[section])},
+                               {"step", static_cast<double>(step)}}});
+      t += dur + 1;
+    }
+  trace.events.push_back({'X', "load PEF", "host", 1, 1, 0, 5000, {}});  // not a section call
+  return dfc::profile::compactTrace(trace);
+}
+
+// The run's own mean of (section-call time in a step) over its steps.
+double ownPerStepMean(const dfc::profile::CompactTrace& trace) {
+  std::map<int, double> perStep;
+  for (const auto& e : trace.events) {
+    const auto args = trace.args(e);
+    for (const auto& [key, value] : args)
+      if (key == "step") perStep[static_cast<int>(std::get<double>(value))] += e.dur;
+  }
+  double sum = 0;
+  for (const auto& [step, us] : perStep) sum += us;
+  return sum / static_cast<double>(perStep.size());
+}
+
+}  // namespace
+
+TEST_CASE("Compare reports runs of 1,875 and 64 steps per step, not as raw totals", "[gui][compare]") {
+  dfc::pef::Pef left = makePef("o0", 10.0), right = makePef("o3", 4.0);
+  left.meta.batchSize = right.meta.batchSize = 32;
+  const auto longRun = runOf(1875, 100.0, 7);
+  const auto shortRun = runOf(64, 60.0, 11);
+  const CompareSummary s = compareRuns(left, &longRun, right, &shortRun);
+  CHECK(s.left.steps == 1875);
+  CHECK(s.right.steps == 64);
+  const double leftMean = ownPerStepMean(longRun), rightMean = ownPerStepMean(shortRun);
+  CHECK(s.left.measuredPerStepUs() == Approx(leftMean).epsilon(0.05));
+  CHECK(s.right.measuredPerStepUs() == Approx(rightMean).epsilon(0.05));
+  CHECK(s.left.measuredPerSampleUs() == Approx(leftMean / 32).epsilon(0.05));
+  // The ratio is of time per step (~0.6), not of totals (~0.02).
+  CHECK(s.measuredRatio == Approx(rightMean / leftMean).epsilon(0.05));
+  CHECK(s.measuredRatio > 0.3);
+  const QString text = s.lines().join(QLatin1Char('\n'));
+  CHECK(text.contains(QStringLiteral("Steps run: 1,875 → 64")));
+  CHECK(text.contains(QStringLiteral("Measured per step")));
+
+  // Matched by hypersection, per step on each side, biggest change first.
+  REQUIRE(s.rows.size() == 2);
+  CHECK(s.rows[0].key == QStringLiteral("hs0_matmul_relu"));  // two calls a step: the bigger change
+  CHECK(s.rows[0].calls[0] == 2);
+  CHECK(s.rows[0].calls[1] == 2);
+  CHECK(s.rows[0].measured);
+  CHECK(s.rows[0].estUs[0] == Approx(20.0));
+  CHECK(s.rows[0].measuredUs[0] + s.rows[1].measuredUs[0] == Approx(s.left.measuredPerStepUs()));
+  CHECK(std::abs(s.rows[0].deltaUs()) >= std::abs(s.rows[1].deltaUs()));
 }
 
 TEST_CASE("CompareView keeps both timelines in step", "[gui][compare]") {
@@ -64,4 +136,35 @@ TEST_CASE("CompareView keeps both timelines in step", "[gui][compare]") {
   CHECK(view.timeline(1)->visibleDuration() == Approx(300.0));
   view.timeline(1)->setVisibleRange(1500.0, 200.0);
   CHECK(view.timeline(0)->visibleStart() == Approx(1500.0));
+}
+
+TEST_CASE("Compare colours a matched hypersection alike in the table and both graphs", "[gui][compare][palette]") {
+  guitest::ensureApp();
+  // The left plan lists 30 hypersections no section calls before the two it runs:
+  // the matched rows must still get palette colours, not "other".
+  dfc::pef::Pef left = makePef("o0", 10.0);
+  std::vector<dfc::partition::Hypersection> unused;
+  for (int i = 0; i < 30; ++i) unused.push_back({i, "unused" + std::to_string(i), {}});
+  for (auto& hs : left.plan.hypersections) hs.id += 30;
+  left.plan.hypersections.insert(left.plan.hypersections.begin(), unused.begin(), unused.end());
+  for (auto& s : left.plan.sections) s.hypersection += 30;
+  CompareView view;
+  view.resize(1200, 800);
+  view.setLeft(std::make_shared<const dfc::pef::Pef>(left), nullptr);
+  view.setRight(std::make_shared<const dfc::pef::Pef>(makePef("o3", 5.0)), nullptr);
+  QTableWidget* table = view.matchedTable();
+  REQUIRE(table->rowCount() == 2);
+  std::set<QRgb> rowColours;
+  for (int r = 0; r < table->rowCount(); ++r) {
+    const QString key = table->item(r, 0)->text();
+    const QColor inTable = table->item(r, 0)->data(Qt::DecorationRole).value<QColor>();
+    INFO(key.toStdString());
+    CHECK(inTable != QColor::fromRgb(kOtherColor));
+    rowColours.insert(inTable.rgb());
+    for (int side = 0; side < 2; ++side) {
+      CHECK(view.graph(side)->colorMode() == GraphColorMode::Hypersection);
+      CHECK(view.graph(side)->colorIdentity().hypersection(key) == inTable);
+    }
+  }
+  CHECK(rowColours.size() == 2);
 }

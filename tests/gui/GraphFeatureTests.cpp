@@ -36,15 +36,17 @@ std::shared_ptr<const dfc::partition::Plan> sharedPlan() {
 
 TEST_CASE("Colour modes give one legend entry per op type, section, hypersection, hyperfunction", "[gui][graph]") {
   const GraphData data = buildGraphData(guitest::makeGraph(), guitest::makePlan());
-  const auto ops = legendEntries(data, GraphColorMode::OpType);
-  REQUIRE(ops.size() == 3);  // matmul, relu, add (the input is left out)
-  CHECK(ops[0].count == 2);
-  const auto sections = legendEntries(data, GraphColorMode::Section);
+  const ColorIdentity identity = ColorIdentity::fromPlan(guitest::makePlan());
+  const auto ops = legendEntries(data, GraphColorMode::OpType, identity);
+  REQUIRE(ops.size() == 3);  // add, matmul, relu (the input is left out), by name
+  CHECK(ops[1].key == QStringLiteral("matmul"));
+  CHECK(ops[1].count == 2);
+  const auto sections = legendEntries(data, GraphColorMode::Section, identity);
   CHECK(sections.size() == 3);
-  const auto hypers = legendEntries(data, GraphColorMode::Hypersection);
+  const auto hypers = legendEntries(data, GraphColorMode::Hypersection, identity);
   CHECK(hypers.size() == 2);
   CHECK(hypers[0].count == 4);  // both layers share hypersection 0
-  const auto scopes = legendEntries(data, GraphColorMode::Hyperfunction);
+  const auto scopes = legendEntries(data, GraphColorMode::Hyperfunction, identity);
   CHECK(scopes.size() == 3);    // layer1, layer2, none
   // Nodes of one key share a colour; different keys differ.
   CHECK(ops[0].color != ops[1].color);
@@ -57,7 +59,8 @@ TEST_CASE("Colour modes give one legend entry per op type, section, hypersection
   CHECK(legend.count() == 3);
   view.setColorMode(GraphColorMode::Hypersection);
   CHECK(legend.count() == 2);
-  CHECK(legend.item(0)->text().contains(QStringLiteral("hypersection 0")));
+  // Named by the hypersection, with its calls per step (two layers call hs0).
+  CHECK(legend.item(0)->text() == QStringLiteral("hs0_matmul_relu · 2 call(s)"));
 }
 
 TEST_CASE("Double-click unfolds a hyperfunction, collapsing folds it again", "[gui][graph]") {
@@ -235,7 +238,7 @@ TEST_CASE("Legend lists hyperfunctions in natural order: h.2 before h.10", "[gui
     data.nodes.push_back(node);
   }
   QStringList labels;
-  for (const LegendEntry& e : legendEntries(data, GraphColorMode::Hyperfunction)) labels << e.label;
+  for (const LegendEntry& e : legendEntries(data, GraphColorMode::Hyperfunction, ColorIdentity())) labels << e.key;
   CHECK(labels == QStringList({QStringLiteral("h.1"), QStringLiteral("h.2"), QStringLiteral("h.02x"), QStringLiteral("h.10"),
                                QStringLiteral("h.11")}));
 }

@@ -7,7 +7,7 @@
 #include "graph/GraphData.h"
 #include "graph/GraphLayouter.h"
 #include "graph/GraphView.h"
-#include "graph/SectionPalette.h"
+#include "style/Palette.h"
 
 using namespace dfc::views;
 
@@ -85,6 +85,6 @@ TEST_CASE("GraphView draws section-coloured nodes once the layout lands", "[gui]
     for (int x = 0; x < image.width(); x += 2) colours.insert(image.pixel(x, y));
   }
   CHECK(colours.size() > 5);
-  CHECK(colours.count(sectionColor(0).rgb()) == 1);
-  CHECK(colours.count(sectionColor(1).rgb()) == 1);
+  CHECK(colours.count(categoricalColor(0).rgb()) == 1);
+  CHECK(colours.count(categoricalColor(1).rgb()) == 1);
 }

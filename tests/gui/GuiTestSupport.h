@@ -6,6 +6,7 @@
 #include "ir/Graph.h"
 #include "partition/Plan.h"
 #include "profile/Trace.h"
+#include "schedule/ScheduleData.h"
 
 namespace guitest {
 
@@ -84,6 +85,19 @@ inline dfc::profile::Trace makeTrace() {
   trace.events.push_back(TraceEvent{'X', "setup", "", 1, 7, 900.0, 100, {}});
   trace.events.push_back(TraceEvent{'C', "loss", "", 1, 0, 1100.0, 0, {{"loss", 0.5}}});
   return trace;
+}
+
+// One schedule row with the figures the overlay and grouping tests need.
+inline dfc::views::ScheduleSection scheduleSection(int id, const char* hypersection, double estUs,
+                                                   std::optional<double> measuredUs, int pcus) {
+  dfc::views::ScheduleSection s;
+  s.id = id;
+  s.name = QStringLiteral("s%1").arg(id);
+  s.hypersection = QString::fromLatin1(hypersection);
+  s.estLatencyUs = estUs;
+  s.measuredMeanUs = measuredUs;
+  s.pcus = pcus;
+  return s;
 }
 
 }  // namespace guitest

@@ -1,5 +1,6 @@
 #include <QImage>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <catch2/catch.hpp>
@@ -8,6 +9,7 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "graph/GraphView.h"
+#include "timeline/RangeTable.h"
 #include "timeline/TimelineView.h"
 
 using namespace dfc;
@@ -121,9 +123,11 @@ TEST_CASE("The shared selection links timeline slices, graph nodes and the graph
   CHECK(selection->section() >= 0);
   CHECK(window.graphView()->highlightedSection() == selection->section());
 
-  // A range selected on the timeline lands in the shared state and its summary in the details.
+  // A range selected on the timeline lands in the shared state and its table below.
   timeline->selectRange(1000.0, 1100.0);
   REQUIRE(selection->timeRange());
   CHECK(selection->timeRange()->startUs == 1000.0);
-  CHECK(window.detailsPane()->toPlainText().contains(QStringLiteral("wall")));
+  CHECK(qobject_cast<QStackedWidget*>(window.rangePanel()->parentWidget())->currentWidget() == window.rangePanel());
+  CHECK(window.rangePanel()->model()->rowCount() > 0);
+  CHECK(window.rangePanel()->model()->summary().startUs == 1000.0);
 }

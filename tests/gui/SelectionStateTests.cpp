@@ -70,9 +70,9 @@ TEST_CASE("The timeline's range summary counts nested slices once", "[gui][selec
   CHECK(r.slices == 4);
   CHECK(r.wallUs == Approx(100.0));
   CHECK(r.selfUs == Approx(100.0));
-  REQUIRE(!r.byName.empty());
-  CHECK(r.byName.front().key == "parent");
-  CHECK(r.byName.front().selfUs == Approx(70.0));
+  REQUIRE(!r.groups.empty());
+  CHECK(r.groups.front().key == "parent");
+  CHECK(r.groups.front().selfUs == Approx(70.0));
   CHECK(view.selectionState()->timeRange()->endUs == 1100.0);
   CHECK(TimelineView::rangeSummaryHtml(r).contains(QStringLiteral("child b")));
 }

@@ -68,7 +68,13 @@ TEST_CASE("The compact reader agrees with the DOM reader on a written trace", "[
 }
 
 TEST_CASE("The compact reader names the file when the JSON is broken", "[gui][timeline]") {
-  auto bad = parseCompactTrace(R"({"traceEvents":[{"ph":"X","name":"a"},{"ph":"X",)", "broken.json");
+  // Cut off after one complete event: that event loads, with a warning naming the file.
+  auto cut = parseCompactTrace(R"({"traceEvents":[{"ph":"X","name":"a"},{"ph":"X",)", "cut.json");
+  REQUIRE(cut);
+  CHECK(cut->events.size() == 1);
+  REQUIRE(cut->warnings.size() == 1);
+  CHECK(cut->warnings[0].find("cut.json") != std::string::npos);
+  auto bad = parseCompactTrace(R"({"traceEvents":[{"ph":"X","name" "a"}]})", "broken.json");
   REQUIRE(!bad);
   CHECK(bad.error().message().find("broken.json") != std::string::npos);
   auto notObject = parseCompactTrace(R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":1}, 42])", "odd.json");

@@ -1,8 +1,14 @@
 #include "compare/CompareSummary.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
+
+#include "profile/RawArgs.h"
+#include "timeline/SliceInfo.h"
 
 #include "schedule/RoleStyle.h"
 
@@ -11,11 +17,7 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("CompareView", text); }
 
-QString us(double v) {
-  if (v >= 1e6) return QStringLiteral("%1 s").arg(v / 1e6, 0, 'f', 3);
-  if (v >= 1e3) return QStringLiteral("%1 ms").arg(v / 1e3, 0, 'f', 2);
-  return QStringLiteral("%1 us").arg(v, 0, 'f', 1);
-}
+QString us(double v) { return formatDuration(v); }
 
 }  // namespace
 
@@ -36,17 +38,70 @@ CompareSide summarizeSide(const pef::Pef& pef, const profile::CompactTrace* trac
   }
   for (int id : plan.schedule)
     if (auto it = byId.find(id); it != byId.end()) side.estimatedUs += it->second->estimate.latencyUs;
+  side.batchSize = pef.meta.batchSize;
   if (trace) {
     // tid 0 is the whole model run: one slice per section call.
+    std::set<int64_t> steps;
     for (const auto& e : trace->events) {
       if (e.ph != 'X' || trace->threads[e.thread].tid != 0) continue;
       side.hasRun = true;
       side.measuredUs += e.dur;
       ++side.measuredSlices;
+      if (const auto step = profile::findRawArg(trace->argsJson(e), "step"))
+        if (const auto n = step->number()) steps.insert(static_cast<int64_t>(*n));
     }
+    side.steps = steps.size();
   }
   return side;
 }
+
+namespace {
+
+QString hypersectionKey(const partition::Plan& plan, int sectionId) {
+  if (sectionId < 0 || static_cast<size_t>(sectionId) >= plan.sections.size()) return {};
+  const auto& s = plan.sections[static_cast<size_t>(sectionId)];
+  if (s.hypersection >= 0 && static_cast<size_t>(s.hypersection) < plan.hypersections.size())
+    return QString::fromStdString(plan.hypersections[static_cast<size_t>(s.hypersection)].name);
+  return QString::fromStdString(s.name);
+}
+
+// One side's calls and estimates per step, and measured time per step by key.
+void addSide(std::map<QString, CompareRow>& rows, int side, const pef::Pef& pef, const profile::CompactTrace* trace,
+             const CompareSide& summary) {
+  for (int id : pef.plan.schedule) {
+    CompareRow& row = rows[hypersectionKey(pef.plan, id)];
+    ++row.calls[side];
+    row.estUs[side] += pef.plan.sections[static_cast<size_t>(id)].estimate.latencyUs;
+  }
+  if (!trace || summary.steps == 0) return;
+  for (const auto& e : trace->events) {
+    if (e.ph != 'X' || trace->threads[e.thread].tid != 0) continue;
+    const auto hs = profile::findRawArg(trace->argsJson(e), "hypersection");
+    const QString key = hs && hs->isString ? QString::fromStdString(hs->unescaped())
+                                           : QString::fromUtf8(trace->string(e.name).data(),
+                                                               static_cast<qsizetype>(trace->string(e.name).size()));
+    rows[key].measuredUs[side] += e.dur / static_cast<double>(summary.steps);
+  }
+}
+
+std::vector<CompareRow> matchRows(const pef::Pef& left, const profile::CompactTrace* leftTrace, const pef::Pef& right,
+                                  const profile::CompactTrace* rightTrace, const CompareSummary& s) {
+  std::map<QString, CompareRow> byKey;
+  addSide(byKey, 0, left, leftTrace, s.left);
+  addSide(byKey, 1, right, rightTrace, s.right);
+  std::vector<CompareRow> rows;
+  const bool measured = s.left.steps > 0 && s.right.steps > 0;
+  for (auto& [key, row] : byKey) {
+    row.key = key;
+    row.measured = measured;
+    rows.push_back(row);
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const CompareRow& a, const CompareRow& b) { return std::abs(a.deltaUs()) > std::abs(b.deltaUs()); });
+  return rows;
+}
+
+}  // namespace
 
 CompareSummary compareRuns(const pef::Pef& left, const profile::CompactTrace* leftTrace, const pef::Pef& right,
                            const profile::CompactTrace* rightTrace) {
@@ -54,7 +109,8 @@ CompareSummary compareRuns(const pef::Pef& left, const profile::CompactTrace* le
   s.left = summarizeSide(left, leftTrace);
   s.right = summarizeSide(right, rightTrace);
   s.estimatedRatio = s.left.estimatedUs > 0 ? s.right.estimatedUs / s.left.estimatedUs : 0;
-  s.measuredRatio = s.left.measuredUs > 0 ? s.right.measuredUs / s.left.measuredUs : 0;
+  s.measuredRatio = s.left.measuredPerStepUs() > 0 ? s.right.measuredPerStepUs() / s.left.measuredPerStepUs() : 0;
+  s.rows = matchRows(left, leftTrace, right, rightTrace, s);
   return s;
 }
 
@@ -78,9 +134,19 @@ QStringList CompareSummary::lines() const {
   row(tr("Largest section PCUs / PMUs"), QStringLiteral("%1 / %2").arg(left.maxPcus).arg(left.maxPmus),
       QStringLiteral("%1 / %2").arg(right.maxPcus).arg(right.maxPmus));
   if (left.hasRun || right.hasRun) {
-    row(tr("Measured total (section calls)"), left.hasRun ? us(left.measuredUs) : tr("no run"),
-        right.hasRun ? us(right.measuredUs) : tr("no run"));
+    auto steps = [](const CompareSide& side) {
+      return side.hasRun ? QLocale().toString(static_cast<qulonglong>(side.steps)) : tr("no run");
+    };
+    row(tr("Steps run"), steps(left), steps(right));
+    auto perStep = [](const CompareSide& side) { return side.steps ? us(side.measuredPerStepUs()) : tr("n/a"); };
+    row(tr("Measured per step (section calls)"), perStep(left), perStep(right));
     if (measuredRatio > 0) out.last() += QStringLiteral(" (×%1)").arg(measuredRatio, 0, 'f', 2);
+    if (left.measuredPerSampleUs() > 0 || right.measuredPerSampleUs() > 0) {
+      auto perSample = [](const CompareSide& side) {
+        return side.measuredPerSampleUs() > 0 ? us(side.measuredPerSampleUs()) : tr("n/a");
+      };
+      row(tr("Measured per sample"), perSample(left), perSample(right));
+    }
   }
   return out;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Two compiles or runs side by side (-o0 vs -o3, sn30 vs sn40l): a graph and
-// a timeline per side, timeline zoom/pan and graph zoom kept in step, and a
-// summary of the differences on top.
+// a timeline per side, timeline zoom/pan and graph zoom kept in step, a node
+// picked on one side picks its hypersection on the other, one palette for
+// both, and on top a summary (per step) beside the matched table of
+// hypersections with estimated and measured time per step, biggest change first.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -9,6 +11,7 @@
 #include "compare/CompareSummary.h"
 
 class QLabel;
+class QTableWidget;
 
 namespace dfc::views {
 
@@ -23,6 +26,9 @@ class CompareView : public QWidget {
   // trace may be null (a compile without a run).
   void setLeft(std::shared_ptr<const pef::Pef> pef, std::shared_ptr<const profile::CompactTrace> trace);
   void setRight(std::shared_ptr<const pef::Pef> pef, std::shared_ptr<const profile::CompactTrace> trace);
+  // Another run (a trace file) for a side, keeping its PEF.
+  void setTrace(int side, std::shared_ptr<const profile::CompactTrace> trace);
+  QTableWidget* matchedTable() const { return m_table; }
 
   GraphView* graph(int side) const { return m_graphs[side]; }
   TimelineView* timeline(int side) const { return m_timelines[side]; }
@@ -31,11 +37,13 @@ class CompareView : public QWidget {
  private:
   void setSide(int side, std::shared_ptr<const pef::Pef> pef, std::shared_ptr<const profile::CompactTrace> trace);
   void refreshSummary();
+  void fillTable();
 
   GraphView* m_graphs[2] = {nullptr, nullptr};
   TimelineView* m_timelines[2] = {nullptr, nullptr};
   QLabel* m_titles[2] = {nullptr, nullptr};
   QLabel* m_summaryLabel = nullptr;
+  QTableWidget* m_table = nullptr;
   std::shared_ptr<const pef::Pef> m_pefs[2];
   std::shared_ptr<const profile::CompactTrace> m_traces[2];
   std::optional<CompareSummary> m_summary;

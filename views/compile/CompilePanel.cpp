@@ -182,6 +182,21 @@ QWidget* CompilePanel::buildModelForm() {
     m_lr->setEnabled(!on);
   });
 
+  // Hypersections, chips and the model's size are everyday choices: in the form.
+  m_hypersection = new QCheckBox(tr("Compile each layer once and reuse it (--enable-hypersection, -o3)"));
+  form->addRow(tr("&Hypersections:"), m_hypersection);
+  m_modelParams = new QLineEdit;
+  m_modelParams->setPlaceholderText(tr("zoo model sizes, e.g. num_layers=2 hidden_size=64"));
+  m_modelParams->setToolTip(tr("Layers and sizes of a zoo model: num_layers, hidden_size, num_heads, seq_len, vocab_size"));
+  form->addRow(tr("Layers and si&zes:"), m_modelParams);
+  m_nChips = new QSpinBox;
+  m_nChips->setRange(1, 8);
+  form->addRow(tr("C&hips:"), m_nChips);
+  m_numTiles = new QComboBox;
+  m_numTiles->addItem(tr("all"), 0);
+  for (int tiles : {1, 2, 4, 8}) m_numTiles->addItem(QString::number(tiles), tiles);
+  form->addRow(tr("&Tiles per chip:"), m_numTiles);
+
   m_showExperimental = new QCheckBox(tr("Show e&xperimental options"));
   form->addRow(QString(), m_showExperimental);
   m_experimental = new QGroupBox(tr("Experimental"));
@@ -198,21 +213,9 @@ QWidget* CompilePanel::buildModelForm() {
     if (!path.isEmpty()) m_o1Rules->setCurrentText(path);
   });
   exp->addRow(tr("-o1 &rule list:"), withBrowse(m_o1Rules, browseRules));
-  m_hypersection = new QCheckBox(tr("Compile hyperfunctions once and reuse them (-o3)"));
-  exp->addRow(tr("Hypersections:"), m_hypersection);
-  m_nChips = new QSpinBox;
-  m_nChips->setRange(1, 8);
-  exp->addRow(tr("C&hips:"), m_nChips);
-  m_numTiles = new QComboBox;
-  m_numTiles->addItem(tr("all"), 0);
-  for (int tiles : {1, 2, 4, 8}) m_numTiles->addItem(QString::number(tiles), tiles);
-  exp->addRow(tr("&Tiles per chip:"), m_numTiles);
   m_scaling = new QLineEdit;
   m_scaling->setPlaceholderText(tr("3 or 4 factors, e.g. 1 0.8 0.5 (default: all 1)"));
   exp->addRow(tr("Resource &scaling factors:"), m_scaling);
-  m_modelParams = new QLineEdit;
-  m_modelParams->setPlaceholderText(tr("zoo model flags, e.g. num_layers=2 hidden_size=64"));
-  exp->addRow(tr("Model &parameters:"), m_modelParams);
   m_experimental->setVisible(false);
   form->addRow(m_experimental);
   connect(m_showExperimental, &QCheckBox::toggled, m_experimental, &QWidget::setVisible);

@@ -1,7 +1,10 @@
 #include "graph/GraphData.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
+
+#include "schedule/RoleStyle.h"
 
 namespace dfc::views {
 namespace {
@@ -34,80 +37,141 @@ std::set<QString> topLevelScopes(const ir::Graph& graph) {
   return out;
 }
 
+QString roleText(ir::NodeRole role) {
+  const std::string_view name = ir::roleName(role);
+  return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+QString roleDisplayName(const QString& role) {
+  const auto parsed = ir::parseRole(role.toStdString());
+  return parsed ? roleLabel(*parsed) : role;  // a name the engine does not know shows as it is
+}
+
+namespace {
+
+// Section and hypersection of each IR node, from the plan.
+struct NodePlacement {
+  std::vector<int> section;
+  std::vector<int> hypersection;
+  std::vector<QString> hypersectionName;
+};
+
+NodePlacement placeNodes(const ir::Graph& graph, const partition::Plan& plan) {
+  NodePlacement out{std::vector<int>(graph.nodes.size(), -1), std::vector<int>(graph.nodes.size(), -1),
+                    std::vector<QString>(graph.nodes.size())};
+  for (const auto& section : plan.sections) {
+    const bool named = section.hypersection >= 0 && static_cast<size_t>(section.hypersection) < plan.hypersections.size();
+    const QString name = named ? QString::fromStdString(plan.hypersections[static_cast<size_t>(section.hypersection)].name)
+                               : QString();
+    for (ir::NodeId id : section.nodes) {
+      if (id < 0 || static_cast<size_t>(id) >= out.section.size()) continue;
+      out.section[static_cast<size_t>(id)] = section.id;
+      out.hypersection[static_cast<size_t>(id)] = section.hypersection;
+      out.hypersectionName[static_cast<size_t>(id)] = name;
+    }
+  }
+  return out;
+}
+
+// Adds one IR op to a view node's contents.
+void addContents(GraphNode& node, const QString& role, int section, const QString& hypersection) {
+  ++node.roleOps[role];
+  if (section >= 0) node.sections.insert(section);
+  if (!hypersection.isEmpty()) ++node.hypersectionOps[hypersection];
+}
+
+// The role a folded node shows in one word: its most common.
+QString mainRole(const std::map<QString, int>& roleOps) {
+  const auto it = std::max_element(roleOps.begin(), roleOps.end(),
+                                   [](const auto& a, const auto& b) { return a.second < b.second; });
+  return it == roleOps.end() ? QString() : it->first;
+}
+
+std::set<QString> allScopes(const ir::Graph& graph) {
+  std::set<QString> scopes;
+  for (const auto& node : graph.nodes) {
+    for (size_t end = 0; !node.scope.empty();) {
+      end = node.scope.find('/', end);
+      scopes.insert(QString::fromStdString(node.scope.substr(0, end)));
+      if (end == std::string::npos) break;
+      ++end;
+    }
+  }
+  return scopes;
+}
+
+GraphNode opNode(const ir::Node& node, int id, const NodePlacement& placed) {
+  const auto idx = static_cast<size_t>(node.id);
+  GraphNode out;
+  out.id = id;
+  out.irNode = node.id;
+  out.name = QString::fromStdString(node.name);
+  const std::string_view op = ir::opName(node.op);
+  out.op = QString::fromUtf8(op.data(), static_cast<qsizetype>(op.size()));
+  // The short name adds nothing when it only repeats the op ("layer1/matmul").
+  const QString shortLabel = shortName(node.name);
+  out.label = shortLabel == out.op ? out.op : out.op + QLatin1Char('\n') + shortLabel;
+  out.section = placed.section[idx];
+  out.hypersection = placed.hypersection[idx];
+  out.hypersectionName = placed.hypersectionName[idx];
+  out.hyperfunction = QString::fromStdString(node.scope);
+  out.role = roleText(node.role);
+  addContents(out, out.role, out.section, out.hypersectionName);
+  return out;
+}
+
+}  // namespace
+
 GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
                          const GraphDataOptions& options) {
   GraphData data;
   data.sectionCount = static_cast<int>(plan.sections.size());
-
-  std::vector<int> sectionOfNode(graph.nodes.size(), -1);
-  std::vector<int> hyperOfNode(graph.nodes.size(), -1);
-  for (const auto& section : plan.sections) {
-    for (ir::NodeId id : section.nodes) {
-      if (id >= 0 && static_cast<size_t>(id) < sectionOfNode.size()) {
-        sectionOfNode[static_cast<size_t>(id)] = section.id;
-        hyperOfNode[static_cast<size_t>(id)] = section.hypersection;
-      }
+  const NodePlacement placed = placeNodes(graph, plan);
+  for (int id : plan.schedule)
+    if (id >= 0 && static_cast<size_t>(id) < plan.sections.size()) {
+      const int hs = plan.sections[static_cast<size_t>(id)].hypersection;
+      if (hs >= 0 && static_cast<size_t>(hs) < plan.hypersections.size())
+        ++data.hypersectionCalls[QString::fromStdString(plan.hypersections[static_cast<size_t>(hs)].name)];
     }
-  }
 
   if (options.collapsedScopes) {
     data.collapsedScopes = *options.collapsedScopes;
   } else if (static_cast<int>(graph.nodes.size()) > options.collapseAbove) {
     data.collapsedScopes = topLevelScopes(graph);
   }
-  for (const auto& node : graph.nodes) {
-    for (size_t end = 0; !node.scope.empty();) {
-      end = node.scope.find('/', end);
-      data.scopes.insert(QString::fromStdString(node.scope.substr(0, end)));
-      if (end == std::string::npos) break;
-      ++end;
-    }
-  }
+  data.scopes = allScopes(graph);
   std::vector<int> viewOfNode(graph.nodes.size(), -1);
   std::map<QString, int> groupNode;  // collapsed hyperfunction -> view node
   for (const auto& node : graph.nodes) {
     const auto idx = static_cast<size_t>(node.id);
     const QString scope = foldedScopeOf(node.scope, data.collapsedScopes);
-    if (!scope.isEmpty()) {
-      data.collapsed = true;
-      auto [it, inserted] = groupNode.try_emplace(scope, static_cast<int>(data.nodes.size()));
-      if (inserted) {
-        GraphNode group;
-        group.id = it->second;
-        group.kind = GraphNodeKind::Collapsed;
-        group.name = scope;
-        group.op = QStringLiteral("hyperfunction");
-        group.section = sectionOfNode[idx];
-        group.hypersection = hyperOfNode[idx];
-        group.hyperfunction = scope;
-        group.role = QString::fromUtf8(ir::roleName(node.role).data(),
-                                       static_cast<qsizetype>(ir::roleName(node.role).size()));
-        group.opCount = 0;
-        data.nodes.push_back(group);
-      }
-      GraphNode& group = data.nodes[static_cast<size_t>(it->second)];
-      ++group.opCount;
-      group.members.push_back(node.id);
-      group.label = QStringLiteral("%1 (%2 ops)").arg(scope).arg(group.opCount);
-      viewOfNode[idx] = it->second;
+    if (scope.isEmpty()) {
+      viewOfNode[idx] = static_cast<int>(data.nodes.size());
+      data.nodes.push_back(opNode(node, viewOfNode[idx], placed));
       continue;
     }
-    GraphNode out;
-    out.id = static_cast<int>(data.nodes.size());
-    out.irNode = node.id;
-    out.name = QString::fromStdString(node.name);
-    const std::string_view op = ir::opName(node.op);
-    out.op = QString::fromUtf8(op.data(), static_cast<qsizetype>(op.size()));
-    // The short name adds nothing when it only repeats the op ("layer1/matmul").
-    const QString shortLabel = shortName(node.name);
-    out.label = shortLabel == out.op ? out.op : out.op + QLatin1Char('\n') + shortLabel;
-    out.section = sectionOfNode[idx];
-    out.hypersection = hyperOfNode[idx];
-    out.hyperfunction = QString::fromStdString(node.scope);
-    const std::string_view role = ir::roleName(node.role);
-    out.role = QString::fromUtf8(role.data(), static_cast<qsizetype>(role.size()));
-    viewOfNode[idx] = out.id;
-    data.nodes.push_back(out);
+    data.collapsed = true;
+    auto [it, inserted] = groupNode.try_emplace(scope, static_cast<int>(data.nodes.size()));
+    if (inserted) {
+      GraphNode group;
+      group.id = it->second;
+      group.kind = GraphNodeKind::Collapsed;
+      group.name = scope;
+      group.op = QStringLiteral("hyperfunction");
+      group.section = placed.section[idx];
+      group.hypersection = placed.hypersection[idx];
+      group.hypersectionName = placed.hypersectionName[idx];
+      group.hyperfunction = scope;
+      group.opCount = 0;
+      data.nodes.push_back(group);
+    }
+    GraphNode& group = data.nodes[static_cast<size_t>(it->second)];
+    ++group.opCount;
+    group.members.push_back(node.id);
+    addContents(group, roleText(node.role), placed.section[idx], placed.hypersectionName[idx]);
+    group.role = mainRole(group.roleOps);
+    group.label = QStringLiteral("%1 (%2 ops)").arg(scope).arg(group.opCount);
+    viewOfNode[idx] = it->second;
   }
 
   std::map<ir::ValueId, int> inputNode;

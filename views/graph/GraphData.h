@@ -4,6 +4,7 @@
 // Params and constants are left out: they double the node count and carry no
 // dataflow a user follows.
 #include <QString>
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -24,10 +25,16 @@ struct GraphNode {
   QString label;             // what the view prints: op + short name
   int section = -1;          // plan section id, -1 if none
   int hypersection = -1;
+  QString hypersectionName;  // its unique name ("hs1_h.0"), "" if none
   QString hyperfunction;     // scope path; "" = top level
-  QString role;              // forward / backward / optimizer
+  QString role;              // forward / backward / optimizer; a folded node: its most common
   int opCount = 1;           // ops folded into a collapsed node
   std::vector<ir::NodeId> members;  // collapsed: the IR ops folded into it
+  // A folded node's contents, in ops: per role, per hypersection name, and
+  // its sections (a plain op has one entry in each, or none).
+  std::map<QString, int> roleOps;
+  std::map<QString, int> hypersectionOps;
+  std::set<int> sections;
 };
 
 struct GraphEdge {
@@ -42,6 +49,7 @@ struct GraphData {
   bool collapsed = false;        // true if hyperfunctions were folded into nodes
   std::set<QString> collapsedScopes;  // as applied
   std::set<QString> scopes;           // every hyperfunction scope of the graph (with parents)
+  std::map<QString, int> hypersectionCalls;  // calls per step of each hypersection (the schedule)
 };
 
 struct GraphDataOptions {
@@ -54,6 +62,11 @@ struct GraphDataOptions {
   // folds when the graph has more than collapseAbove ops.
   std::optional<std::set<QString>> collapsedScopes;
 };
+
+// A role's name as data (roleText) and as the views show it, translated
+// (roleDisplayName): the one place roles become text in the views.
+QString roleText(ir::NodeRole role);
+QString roleDisplayName(const QString& role);
 
 // The top-level hyperfunctions of a graph ("h.0", "h.1", ...).
 std::set<QString> topLevelScopes(const ir::Graph& graph);

@@ -37,7 +37,7 @@ QString GraphView::dotSource() const {
     const QString line = QStringLiteral("n%1 [label=%2, fillcolor=\"%3\"%4];")
                              .arg(node.id)
                              .arg(quoted(node.label))
-                             .arg(nodeColor(node, m_colorMode).name())
+                             .arg(nodeColor(node, m_colorMode, colorIdentity(), m_overlay.get()).name())
                              .arg(node.kind == GraphNodeKind::Input ? QStringLiteral(", shape=ellipse") : QString());
     if (!node.hyperfunction.isEmpty() && node.kind != GraphNodeKind::Collapsed) {
       clusters[node.hyperfunction] << line;

@@ -1,54 +1,69 @@
 #include "graph/GraphStyle.h"
 
 #include <QCoreApplication>
-#include <QRegularExpression>
+#include <QLinearGradient>
 #include <algorithm>
 #include <map>
 
-#include "graph/SectionPalette.h"
+#include "style/Palette.h"
 
 namespace dfc::views {
 namespace {
 
-QColor hashedColor(const QString& key) {
-  uint32_t hash = 2166136261u;  // FNV-1a: the same key keeps its colour across runs
-  for (QChar c : key) hash = (hash ^ c.unicode()) * 16777619u;
-  return QColor::fromHsv(static_cast<int>(hash % 360), 70 + static_cast<int>((hash >> 9) % 80), 245);
+// Op types are many and open-ended: a stable hash into the palette.
+QColor opColor(const QString& op) {
+  uint32_t hash = 2166136261u;  // FNV-1a: the same op keeps its colour across runs
+  for (QChar c : op) hash = (hash ^ c.unicode()) * 16777619u;
+  return categoricalColor(static_cast<int>(hash % static_cast<uint32_t>(categoricalCount())));
 }
 
-// "h.2" < "h.10": runs of digits compare as numbers, the rest as text.
-bool naturalLess(const QString& a, const QString& b) {
-  qsizetype i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (a[i].isDigit() && b[j].isDigit()) {
-      qsizetype ei = i, ej = j;
-      while (ei < a.size() && a[ei].isDigit()) ++ei;
-      while (ej < b.size() && b[ej].isDigit()) ++ej;
-      const QString na = a.mid(i, ei - i), nb = b.mid(j, ej - j);
-      // Compare by value without overflow: strip leading zeros, then length, then digits.
-      const QString ta = na.size() > 1 ? QString(na).remove(QRegularExpression(QStringLiteral("^0+(?=\\d)"))) : na;
-      const QString tb = nb.size() > 1 ? QString(nb).remove(QRegularExpression(QStringLiteral("^0+(?=\\d)"))) : nb;
-      if (ta.size() != tb.size()) return ta.size() < tb.size();
-      if (ta != tb) return ta < tb;
-      i = ei;
-      j = ej;
-      continue;
-    }
-    if (a[i] != b[j]) return a[i] < b[j];
-    ++i;
-    ++j;
+// The keys a node stands for with their op counts: one for a plain op, the
+// contents of a folded one.
+std::map<QString, int> keyOps(const GraphNode& node, GraphColorMode mode) {
+  if (overlayMetric(mode)) return {};  // a ramp has no keys to select by
+  if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Hypersection && !node.hypersectionOps.empty())
+    return node.hypersectionOps;
+  if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Section && !node.sections.empty()) {
+    std::map<QString, int> out;
+    for (int s : node.sections) out[QString::number(s)] = 1;
+    return out;
   }
-  return a.size() - i < b.size() - j;
+  return {{colorKey(node, mode), std::max(1, node.opCount)}};
 }
 
-struct LegendKeyLess {
-  bool operator()(const std::pair<int, QString>& a, const std::pair<int, QString>& b) const {
-    if (a.first != b.first) return a.first < b.first;
-    return naturalLess(a.second, b.second);
+QColor keyColor(const QString& key, GraphColorMode mode, const ColorIdentity& identity) {
+  if (key.isEmpty()) return QColor::fromRgb(kNoneColor);
+  switch (mode) {
+    case GraphColorMode::OpType: return opColor(key);
+    case GraphColorMode::Section: return identity.section(key.toInt());
+    case GraphColorMode::Hypersection: return identity.hypersection(key);
+    case GraphColorMode::Hyperfunction: return identity.hyperfunction(key);
+    default: return QColor::fromRgb(kNoneColor);
   }
-};
+}
+
+std::vector<LegendEntry> colorBarEntries(OverlayMetric metric, const GraphOverlay* overlay) {
+  std::vector<LegendEntry> out;
+  if (!overlay || (metric != OverlayMetric::UnitUse && !overlay->hasMeasured())) {
+    out.push_back({QString(), QCoreApplication::translate("GraphView", "no recorded run: nothing to show"),
+                   QColor(0xe6, 0xe6, 0xe6), 0});
+    return out;
+  }
+  for (const auto& [value, color] : overlay->colorBar(metric, 7)) out.push_back({QString(), GraphOverlay::format(metric, value), color, 0});
+  out.push_back({QString(), QCoreApplication::translate("GraphView", "no figure"), QColor(0xe6, 0xe6, 0xe6), 0});
+  return out;
+}
 
 }  // namespace
+
+std::optional<OverlayMetric> overlayMetric(GraphColorMode mode) {
+  switch (mode) {
+    case GraphColorMode::MeasuredShare: return OverlayMetric::MeasuredShare;
+    case GraphColorMode::MeasuredOverEstimate: return OverlayMetric::MeasuredOverEstimate;
+    case GraphColorMode::UnitUse: return OverlayMetric::UnitUse;
+    default: return std::nullopt;
+  }
+}
 
 QString colorModeName(GraphColorMode mode) {
   switch (mode) {
@@ -56,55 +71,81 @@ QString colorModeName(GraphColorMode mode) {
     case GraphColorMode::Section: return QCoreApplication::translate("GraphView", "Section");
     case GraphColorMode::Hypersection: return QCoreApplication::translate("GraphView", "Hypersection");
     case GraphColorMode::Hyperfunction: return QCoreApplication::translate("GraphView", "Hyperfunction");
+    case GraphColorMode::MeasuredShare: return QCoreApplication::translate("GraphView", "Measured time share");
+    case GraphColorMode::MeasuredOverEstimate: return QCoreApplication::translate("GraphView", "Measured / estimated");
+    case GraphColorMode::UnitUse: return QCoreApplication::translate("GraphView", "PCU use");
   }
   return {};
 }
 
 QString colorKey(const GraphNode& node, GraphColorMode mode) {
-  const QString none = QCoreApplication::translate("GraphView", "none");
   switch (mode) {
-    case GraphColorMode::OpType: return node.op;
-    case GraphColorMode::Section:
-      return node.section < 0 ? none : QCoreApplication::translate("GraphView", "section %1").arg(node.section);
-    case GraphColorMode::Hypersection:
-      return node.hypersection < 0 || node.section < 0
-                 ? none
-                 : QCoreApplication::translate("GraphView", "hypersection %1").arg(node.hypersection);
-    case GraphColorMode::Hyperfunction: return node.hyperfunction.isEmpty() ? none : node.hyperfunction;
+    case GraphColorMode::OpType: return node.kind == GraphNodeKind::Collapsed ? QString() : node.op;
+    case GraphColorMode::Section: return node.section < 0 ? QString() : QString::number(node.section);
+    case GraphColorMode::Hypersection: return node.section < 0 ? QString() : node.hypersectionName;
+    case GraphColorMode::Hyperfunction: return node.hyperfunction.section(QLatin1Char('/'), 0, 0);
+    default: return {};
   }
-  return none;
+  return {};
 }
 
-QColor nodeColor(const GraphNode& node, GraphColorMode mode) {
+QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const GraphOverlay* overlay) {
   if (node.kind == GraphNodeKind::Input) return Qt::white;
-  switch (mode) {
-    case GraphColorMode::OpType:
-      return node.kind == GraphNodeKind::Collapsed ? QColor(0xd8, 0xdc, 0xe8) : hashedColor(node.op);
-    case GraphColorMode::Section: return sectionColor(node.section);
-    case GraphColorMode::Hypersection: return sectionColor(node.section < 0 ? -1 : node.hypersection * 3 + 1);
-    case GraphColorMode::Hyperfunction:
-      return node.hyperfunction.isEmpty() ? sectionColor(-1) : hashedColor(node.hyperfunction);
-  }
-  return sectionColor(-1);
+  if (const auto metric = overlayMetric(mode)) return overlay ? overlay->color(*metric, node) : QColor(0xe6, 0xe6, 0xe6);
+  return keyColor(colorKey(node, mode), mode, identity);
 }
 
-std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode) {
-  // Keyed by (section or hypersection id, label) so "section 2" lists before
-  // "section 10"; labels compare naturally, so "h.2" lists before "h.10".
-  std::map<std::pair<int, QString>, LegendEntry, LegendKeyLess> byKey;
+QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const QRectF& rect,
+                 const GraphOverlay* overlay) {
+  const std::map<QString, int> mix = keyOps(node, mode);
+  if (node.kind != GraphNodeKind::Collapsed || mix.size() < 2) return nodeColor(node, mode, identity, overlay);
+  std::vector<std::pair<QString, int>> parts(mix.begin(), mix.end());
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return naturalLess(a.first, b.first); });
+  double total = 0;
+  for (const auto& part : parts) total += part.second;
+  QLinearGradient stripes(rect.topLeft(), rect.topRight());
+  double at = 0;
+  for (const auto& [key, ops] : parts) {
+    const QColor c = keyColor(key, mode, identity);
+    stripes.setColorAt(at, c);
+    at += ops / total;
+    stripes.setColorAt(std::max(0.0, std::min(1.0, at) - 1e-6), c);  // hard edges between stripes
+  }
+  return QBrush(stripes);
+}
+
+bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key) {
+  if (node.kind == GraphNodeKind::Input) return false;
+  return keyOps(node, mode).count(key) > 0;
+}
+
+std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity,
+                                       const GraphOverlay* overlay) {
+  if (const auto metric = overlayMetric(mode)) return colorBarEntries(*metric, overlay);
+  std::map<QString, int> ops;
   for (const GraphNode& node : data.nodes) {
     if (node.kind == GraphNodeKind::Input) continue;
-    const int order = mode == GraphColorMode::Section ? node.section
-                      : mode == GraphColorMode::Hypersection && node.section >= 0 ? node.hypersection
-                                                                                   : -1;
-    LegendEntry& entry = byKey[{order, colorKey(node, mode)}];
-    entry.label = colorKey(node, mode);
-    entry.color = nodeColor(node, mode);
-    ++entry.count;
+    for (const auto& [key, count] : keyOps(node, mode)) ops[key] += count;
   }
   std::vector<LegendEntry> out;
-  for (auto& [key, entry] : byKey) out.push_back(entry);
-  std::stable_sort(out.begin(), out.end(), [](const LegendEntry& a, const LegendEntry& b) { return a.count > b.count; });
+  for (const auto& [key, count] : ops) {
+    LegendEntry entry;
+    entry.key = key;
+    entry.color = keyColor(key, mode, identity);
+    entry.count = count;
+    const QString name = key.isEmpty() ? QCoreApplication::translate("GraphView", "none") : mode == GraphColorMode::Section ? QCoreApplication::translate("GraphView", "section %1").arg(key) : key;
+    const auto calls = data.hypersectionCalls.find(key);
+    entry.label = mode == GraphColorMode::Hypersection && calls != data.hypersectionCalls.end()
+                      ? QCoreApplication::translate("GraphView", "%1 · %n call(s)", nullptr, calls->second).arg(name)
+                      : QCoreApplication::translate("GraphView", "%1 · %n op(s)", nullptr, count).arg(name);
+    out.push_back(entry);
+  }
+  // By id or natural name ("none" last): the legend reads in the graph's order.
+  std::sort(out.begin(), out.end(), [mode](const LegendEntry& a, const LegendEntry& b) {
+    if (a.key.isEmpty() != b.key.isEmpty()) return b.key.isEmpty();
+    if (mode == GraphColorMode::Section) return a.key.toInt() < b.key.toInt();
+    return naturalLess(a.key, b.key);
+  });
   return out;
 }
 

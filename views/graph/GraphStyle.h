@@ -1,27 +1,46 @@
 #pragma once
 // What a node's colour means: op type, section, hypersection or
-// hyperfunction. One function maps a node to its colour key and colour, so
-// the view, the legend and the DOT export always agree.
+// hyperfunction. One function maps a node to its colour key and fill, so the
+// view, the legend and the DOT export always agree. Categorical colours come
+// from the document's ColorIdentity, so a hypersection has the same colour
+// here as in the timeline, the schedule and compare.
+#include <QBrush>
 #include <QColor>
 #include <QString>
 #include <vector>
 
 #include "graph/GraphData.h"
+#include "graph/GraphOverlay.h"
+#include "style/ColorIdentity.h"
 
 namespace dfc::views {
 
-enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction };
+// The last three are data overlays (GraphOverlay): a continuous ramp, not categories.
+enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction, MeasuredShare, MeasuredOverEstimate, UnitUse };
+std::optional<OverlayMetric> overlayMetric(GraphColorMode mode);
 
 struct LegendEntry {
-  QString label;  // "conv2d", "section 3", "hypersection 1", "h.0", "none"
+  QString key;    // what selects it: "conv2d", a section id, a hypersection name, "h.0"; "" = none
+  QString label;  // "hs8_h.1 · 36 calls", "conv2d · 12 nodes"
   QColor color;
-  int count = 0;  // shown nodes with this colour
+  int count = 0;  // ops with this colour (a folded node counts its ops)
 };
 
 QString colorModeName(GraphColorMode mode);  // translated, for combo boxes
 QString colorKey(const GraphNode& node, GraphColorMode mode);
-QColor nodeColor(const GraphNode& node, GraphColorMode mode);
-// Distinct colours of the shown nodes, most frequent first (inputs left out).
-std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode);
+// overlay: the figures the overlay modes colour by (none: those nodes stay grey).
+QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity,
+                 const GraphOverlay* overlay = nullptr);
+// The fill: a folded node holding several hypersections (or hyperfunctions
+// in section mode) shows each in a stripe as wide as its share of ops.
+QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const QRectF& rect,
+                 const GraphOverlay* overlay = nullptr);
+// Every colour of the shown nodes, folded nodes' contents included, in a
+// stable order (by id or natural name); inputs left out. An overlay mode
+// lists its colour bar instead, light to dark, with the values it stands for.
+std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity,
+                                       const GraphOverlay* overlay = nullptr);
+// True when a node belongs to a legend key (a folded node when any op does).
+bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key);
 
 }  // namespace dfc::views

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "graph/GraphLayouter.h"
-#include "graph/SectionPalette.h"
+#include "style/Palette.h"
 
 namespace dfc::views {
 namespace {
@@ -58,6 +58,7 @@ GraphView::~GraphView() = default;
 
 void GraphView::setGraph(GraphData data) {
   m_data = std::move(data);
+  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(m_data));
   m_hasLayout = false;
   m_pending = true;
   showMessage(tr("Layout in progress (%n node(s))…", nullptr, static_cast<int>(m_data.nodes.size())));
@@ -72,7 +73,24 @@ void GraphView::setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr
   m_plan = std::move(plan);
   m_options = std::move(options);
   m_hasLayout = false;
+  m_userMoved = false;
+  m_autoFolded = false;
+  if (m_ownIdentity && m_plan) m_identity = std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan, m_irGraph.get()));
   rebuildFromModel();
+}
+
+void GraphView::setColorIdentity(SharedColorIdentity identity) {
+  m_ownIdentity = !identity;
+  m_identity = identity ? std::move(identity)
+               : m_plan ? std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan, m_irGraph.get()))
+                        : nullptr;
+  applyNodeStyles();
+  emit legendChanged();
+}
+
+const ColorIdentity& GraphView::colorIdentity() const {
+  static const ColorIdentity kEmpty;
+  return m_identity ? *m_identity : kEmpty;
 }
 
 void GraphView::rebuildFromModel() {
@@ -104,6 +122,14 @@ void GraphView::expand(const QString& scope) {
 void GraphView::toggleCollapsed(const QString& scope) {
   if (isCollapsed(scope)) expand(scope);
   else collapse(scope);
+}
+
+void GraphView::setOverlay(std::shared_ptr<const GraphOverlay> overlay) {
+  m_baseOverlay = std::move(overlay);
+  m_overlay = m_baseOverlay ? std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(m_data)) : nullptr;
+  if (!overlayMetric(m_colorMode)) return;
+  applyNodeStyles();
+  emit legendChanged();
 }
 
 void GraphView::setColorMode(GraphColorMode mode) {
@@ -169,6 +195,7 @@ void GraphView::clear() {
 void GraphView::showMessage(const QString& text) {
   m_scene->clear();
   m_nodeItems.clear();
+  m_labelItems.clear();
   auto* item = m_scene->addSimpleText(text);
   QFont font = item->font();
   font.setPointSize(12);
@@ -193,8 +220,8 @@ void GraphView::onLayoutReady(const GraphLayout& layout) {
   m_hasLayout = true;
   buildScene();
   if (first) {
-    fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
-    if (zoom() > 1.5) setZoom(1.5);  // a tiny graph need not fill the screen with giant boxes
+    m_initialViewPending = true;
+    if (canShowInitialView() && showInitialView()) return;  // folding for readability: another layout comes
   } else {
     setZoom(keepZoom);
   }
@@ -215,7 +242,7 @@ void GraphView::buildScene() {
   m_nodeItems.assign(m_data.nodes.size(), nullptr);
   m_labelItems.clear();
   QFont font;
-  font.setPixelSize(10);
+  font.setPixelSize(static_cast<int>(kLabelPx));
   QFont clusterFont = font;
   clusterFont.setBold(true);
 
@@ -249,18 +276,24 @@ void GraphView::buildScene() {
     } else {
       shape.addRoundedRect(rect, 6, 6);
     }
-    auto* box = m_scene->addPath(shape, QPen(sectionBorderColor(node.section), 1.2), nodeColor(node, m_colorMode));
+    auto* box = m_scene->addPath(shape, QPen(QColor(0x70, 0x70, 0x78), 1.2), Qt::NoBrush);
     box->setZValue(1);
     box->setData(kNodeIndexKey, node.id);
     QString tip = tr("%1 (%2)").arg(node.name, node.op);
-    if (node.section >= 0) tip += QLatin1Char('\n') + tr("section %1, hypersection %2").arg(node.section).arg(node.hypersection);
+    if (node.kind == GraphNodeKind::Collapsed) {
+      tip += QLatin1Char('\n') + tr("%n section(s), %1 hypersection(s)", nullptr, static_cast<int>(node.sections.size()))
+                                    .arg(node.hypersectionOps.size());
+    } else if (node.section >= 0) {
+      tip += QLatin1Char('\n') + tr("section %1, hypersection %2").arg(node.section).arg(node.hypersectionName);
+    }
     if (!node.hyperfunction.isEmpty()) tip += QLatin1Char('\n') + tr("hyperfunction %1").arg(node.hyperfunction);
-    if (!node.role.isEmpty()) tip += QLatin1Char('\n') + tr("role %1").arg(node.role);
+    QStringList roles;
+    for (const auto& [role, ops] : node.roleOps) roles << role;
+    if (!roles.isEmpty()) tip += QLatin1Char('\n') + tr("role %1").arg(roles.join(QStringLiteral(", ")));
     if (node.kind == GraphNodeKind::Collapsed) tip += QLatin1Char('\n') + tr("double-click to unfold");
     box->setToolTip(tip);
     auto* text = new QGraphicsSimpleTextItem(node.label, box);
     text->setFont(font);
-    text->setBrush(QColor(0x20, 0x20, 0x20));
     const QRectF tb = text->boundingRect();
     text->setPos(rect.center() - QPointF(tb.width() / 2, tb.height() / 2));
     m_nodeItems[static_cast<size_t>(node.id)] = box;
@@ -272,23 +305,32 @@ void GraphView::buildScene() {
 
 // Fill by colour mode; border: search match > highlighted section > plain.
 void GraphView::applyNodeStyles() {
+  const ColorIdentity& identity = colorIdentity();
   for (QGraphicsItem* item : m_nodeItems) {
     auto* box = static_cast<QGraphicsPathItem*>(item);
     if (!box) continue;
     const int index = box->data(kNodeIndexKey).toInt();
     const GraphNode& node = m_data.nodes[static_cast<size_t>(index)];
-    box->setBrush(nodeColor(node, m_colorMode));
+    const QRectF rect = box->path().boundingRect();
+    const QColor fill = nodeColor(node, m_colorMode, identity, m_overlay.get());
+    box->setBrush(nodeBrush(node, m_colorMode, identity, rect, m_overlay.get()));
+    for (QGraphicsItem* child : box->childItems())
+      static_cast<QGraphicsSimpleTextItem*>(child)->setBrush(textColorOn(fill));
     const bool match = m_matches.contains(index);
-    const bool section = m_highlighted >= 0 && node.section == m_highlighted;
+    const bool section = m_highlighted >= 0 && holdsSection(node, m_highlighted);
     if (match) {
       box->setPen(QPen(QColor(0xff, 0x8c, 0x00), 4.0));
     } else if (section) {
       box->setPen(QPen(QColor(0xd0, 0x20, 0x20), 3.0));
     } else {
-      box->setPen(QPen(sectionBorderColor(m_colorMode == GraphColorMode::Section ? node.section : -1), 1.2));
+      box->setPen(QPen(fill.darker(160), 1.2));
     }
     box->setZValue(match || section ? 2 : 1);
   }
+}
+
+bool GraphView::holdsSection(const GraphNode& node, int sectionId) const {
+  return node.section == sectionId || node.sections.count(sectionId) > 0;
 }
 
 void GraphView::updateLabelVisibility() {
@@ -306,9 +348,14 @@ void GraphView::setZoom(double factor) {
   emit zoomChanged(factor);
 }
 
-void GraphView::highlightSection(int sectionId) {
+void GraphView::highlightSection(int sectionId, bool reveal) {
   m_highlighted = sectionId;
   applyNodeStyles();
+  if (!reveal || sectionId < 0) return;
+  QList<int> nodes;
+  for (const GraphNode& node : m_data.nodes)
+    if (holdsSection(node, sectionId)) nodes.append(node.id);
+  centreOnNodes(nodes);
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {
@@ -318,6 +365,7 @@ void GraphView::wheelEvent(QWheelEvent* event) {
   const double current = transform().m11();
   if ((current > 8 && factor > 1) || (current < 0.02 && factor < 1)) return;
   scale(factor, factor);  // AnchorUnderMouse keeps the point under the cursor fixed
+  m_userMoved = true;
   updateLabelVisibility();
   emit zoomChanged(zoom());
   event->accept();
@@ -338,6 +386,7 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
 
 void GraphView::mouseReleaseEvent(QMouseEvent* event) {
   QGraphicsView::mouseReleaseEvent(event);
+  if ((event->pos() - m_pressPos).manhattanLength() > 3) m_userMoved = true;  // a pan
   // A click (not a drag) on a node shows its details.
   if (event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() <= 3) {
     const int index = nodeAt(event->pos());

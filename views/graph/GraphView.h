@@ -6,6 +6,12 @@
 // cursor, drag pans, labels hide when zoomed out. Given the IR (setModel),
 // hyperfunctions fold into one node and unfold on double-click; only what is
 // shown is laid out.
+// Readable on open: the first layout after a model is fitted once the view
+// is shown at its real size (a load while another screen shows must not fit
+// into a hidden, tiny viewport); when fitting the whole graph would make its
+// labels smaller than kReadableLabelPx, the graph folds by hyperfunction,
+// and if even that does not fit readably, it opens at the readable zoom at
+// its top. Until the user zooms or pans, a resize fits again.
 #include <QGraphicsView>
 #include <memory>
 
@@ -13,6 +19,7 @@
 #include "graph/GraphDetails.h"
 #include "graph/GraphLayout.h"
 #include "graph/GraphStyle.h"
+#include "style/ColorIdentity.h"
 
 namespace dfc::views {
 
@@ -22,6 +29,9 @@ class GraphView : public QGraphicsView {
   Q_OBJECT
 
  public:
+  static constexpr double kLabelPx = 10;          // node label font, in scene units
+  static constexpr double kReadableLabelPx = 9;   // smallest label size a fit may leave
+
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
 
@@ -32,9 +42,31 @@ class GraphView : public QGraphicsView {
   void setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const partition::Plan> plan,
                 GraphDataOptions options = {});
   void clear();
-  // Draws a thick border around the nodes of one section (-1: none).
-  void highlightSection(int sectionId);
+  // Draws a thick border around the nodes of one section (-1: none); a
+  // folded node holding it counts. reveal: scroll them into view too.
+  void highlightSection(int sectionId, bool reveal = false);
   int highlightedSection() const { return m_highlighted; }
+  // The colours of hypersections, hyperfunctions and sections, shared with
+  // the other views of the document. Without one the view makes its own from the plan.
+  void setColorIdentity(SharedColorIdentity identity);
+  const ColorIdentity& colorIdentity() const;
+
+  // Fit the whole graph (zoom capped at 1.5), or the matched / highlighted
+  // nodes; both keep labels readable when the graph allows.
+  void fitGraph();
+  void fitSelection();
+  // Fold every top-level hyperfunction / unfold everything.
+  void collapseAll();
+  void expandAll();
+  // Screen size of a node label (px) at the current zoom.
+  double labelPixelSize() const { return kLabelPx * zoom(); }
+  // The drawn graph's bounding box in viewport pixels (empty without a layout).
+  QRect visibleGraphRect() const;
+  // Nodes whose colour key is `key` in the current mode (a legend entry):
+  // highlighted like search matches and shown.
+  QList<int> selectKey(const QString& key);
+  // Nodes holding ops of the hypersection `name` (compare: the other side's pick).
+  QList<int> selectHypersection(const QString& name);
 
   // Folding (needs setModel). Each call relays out what is then shown.
   bool isCollapsed(const QString& scope) const { return m_data.collapsedScopes.count(scope) > 0; }
@@ -44,7 +76,10 @@ class GraphView : public QGraphicsView {
 
   void setColorMode(GraphColorMode mode);
   GraphColorMode colorMode() const { return m_colorMode; }
-  std::vector<LegendEntry> legend() const { return legendEntries(m_data, m_colorMode); }
+  std::vector<LegendEntry> legend() const { return legendEntries(m_data, m_colorMode, colorIdentity(), m_overlay.get()); }
+  // The figures of the data overlay colour modes (from the schedule); null clears them.
+  void setOverlay(std::shared_ptr<const GraphOverlay> overlay);
+  const GraphOverlay* overlay() const { return m_overlay.get(); }
 
   // Nodes whose name, op or label contains `text` (case-insensitive; a folded
   // hyperfunction matches when one of its ops does). Highlights them and
@@ -74,12 +109,16 @@ class GraphView : public QGraphicsView {
   void nodeSelected(const dfc::views::NodeDetails& details);
   void legendChanged();
   void zoomChanged(double factor);
+  // The graph was folded by hyperfunction to open readably.
+  void autoFolded();
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void onLayoutReady(const GraphLayout& layout);
@@ -89,6 +128,11 @@ class GraphView : public QGraphicsView {
   void applyNodeStyles();
   void updateLabelVisibility();
   int nodeAt(QPoint pos) const;
+  bool showInitialView();          // the readable-on-open rule; true when it folds (a new layout comes)
+  bool canShowInitialView() const;  // visible at a usable size
+  void fitRect(const QRectF& sceneRect, bool readable);
+  void centreOnNodes(const QList<int>& nodes);
+  bool holdsSection(const GraphNode& node, int sectionId) const;
 
   GraphLayouter* m_layouter = nullptr;
   QGraphicsScene* m_scene = nullptr;
@@ -102,6 +146,13 @@ class GraphView : public QGraphicsView {
   QList<int> m_matches;
   GraphColorMode m_colorMode = GraphColorMode::Section;
   QString m_focusScope;  // centre on it after the next layout
+  SharedColorIdentity m_identity;  // shared with other views, or made from the plan
+  bool m_ownIdentity = true;
+  std::shared_ptr<const GraphOverlay> m_baseOverlay;  // as given
+  std::shared_ptr<const GraphOverlay> m_overlay;      // its ramp fitted to the nodes shown
+  bool m_initialViewPending = false;  // fit when shown at full size / resized
+  bool m_userMoved = false;          // the user zoomed or panned since the load
+  bool m_autoFolded = false;         // this model was folded for readability once
   QPoint m_pressPos;
   int m_highlighted = -1;
   bool m_pending = false;

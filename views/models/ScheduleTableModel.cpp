@@ -1,5 +1,10 @@
 #include "models/ScheduleTableModel.h"
 
+#include <QLocale>
+
+#include "graph/GraphData.h"
+#include "timeline/SliceInfo.h"
+
 
 namespace dfc::views {
 
@@ -9,6 +14,11 @@ void ScheduleTableModel::setData(ScheduleData data) {
   beginResetModel();
   m_data = std::move(data);
   endResetModel();
+}
+
+void ScheduleTableModel::setColorIdentity(SharedColorIdentity identity) {
+  m_identity = std::move(identity);
+  if (!m_data.sections.empty()) emit dataChanged(index(0, Hypersection), index(rowCount() - 1, Hypersection));
 }
 
 int ScheduleTableModel::rowCount(const QModelIndex& parent) const {
@@ -21,6 +31,7 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const ScheduleSection& s = m_data.sections[static_cast<size_t>(index.row())];
   if (role == SectionIdRole) return s.id;
+  if (role == Qt::DecorationRole && index.column() == Hypersection && m_identity) return m_identity->hypersection(s.hypersection);
   if (role == Qt::TextAlignmentRole) {
     return index.column() >= Pcus ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
   }
@@ -37,6 +48,8 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
       case Hypersection: return s.hypersectionId;
       case Pcus: return s.pcus;
       case Pmus: return s.pmus;
+      case PlacedPcus: return s.placedPcus.value_or(-1);
+      case PlacedPmus: return s.placedPmus.value_or(-1);
       case EstLatency: return s.estLatencyUs;
       case MeasuredLatency: return s.measuredMeanUs ? *s.measuredMeanUs : -1.0;
       case Tflop: return s.tflop;
@@ -46,13 +59,15 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
     case Section: return QStringLiteral("%1  %2").arg(s.id).arg(s.name);
-    case Type: return s.type;
+    case Type: return roleDisplayName(s.type);
     case Hypersection: return s.hypersection;
-    case Pcus: return s.pcus;
-    case Pmus: return s.pmus;
-    case EstLatency: return QString::number(s.estLatencyUs, 'f', 2);
-    case MeasuredLatency: return s.measuredMeanUs ? QString::number(*s.measuredMeanUs, 'f', 2) : QString();
-    case Tflop: return QString::number(s.tflop, 'g', 4);
+    case Pcus: return QLocale().toString(s.pcus);
+    case Pmus: return QLocale().toString(s.pmus);
+    case PlacedPcus: return s.placedPcus ? QLocale().toString(*s.placedPcus) : QString();
+    case PlacedPmus: return s.placedPmus ? QLocale().toString(*s.placedPmus) : QString();
+    case EstLatency: return formatDuration(s.estLatencyUs);
+    case MeasuredLatency: return s.measuredMeanUs ? formatDuration(*s.measuredMeanUs) : QString();
+    case Tflop: return QLocale().toString(s.tflop, 'g', 4);
     default: return {};
   }
 }
@@ -63,10 +78,12 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
     case Section: return tr("Section");
     case Type: return tr("Type");
     case Hypersection: return tr("Hypersection");
-    case Pcus: return tr("PCUs");
-    case Pmus: return tr("PMUs");
-    case EstLatency: return tr("Est. latency (µs)");
-    case MeasuredLatency: return tr("Measured (µs)");
+    case Pcus: return tr("Est. PCUs");
+    case Pmus: return tr("Est. PMUs");
+    case PlacedPcus: return tr("Placed PCUs");
+    case PlacedPmus: return tr("Placed PMUs");
+    case EstLatency: return tr("Est. latency");
+    case MeasuredLatency: return tr("Measured mean");
     case Tflop: return tr("TFLOP");
     default: return {};
   }

@@ -1,10 +1,12 @@
 #pragma once
-// One row per section of a plan: section, type, hypersection, PCUs, PMUs,
-// estimated latency, measured latency (blank if never run), TFLOP.
-// Qt::UserRole gives the raw number/text to sort by.
+// One row per section of a plan: section, type, hypersection (with its
+// colour swatch), estimated and placed PCUs/PMUs, estimated latency, measured
+// latency (blank if never run), TFLOP. Qt::UserRole gives the raw number or
+// text to sort by; times show with units.
 #include <QAbstractTableModel>
 
 #include "schedule/ScheduleData.h"
+#include "style/ColorIdentity.h"
 
 namespace dfc::views {
 
@@ -12,13 +14,16 @@ class ScheduleTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Section, Type, Hypersection, Pcus, Pmus, EstLatency, MeasuredLatency, Tflop, ColumnCount };
+  enum Column {
+    Section, Type, Hypersection, Pcus, Pmus, PlacedPcus, PlacedPmus, EstLatency, MeasuredLatency, Tflop, ColumnCount
+  };
   static constexpr int SortRole = Qt::UserRole;
   static constexpr int SectionIdRole = Qt::UserRole + 1;
 
   explicit ScheduleTableModel(QObject* parent = nullptr);
 
   void setData(ScheduleData data);
+  void setColorIdentity(SharedColorIdentity identity);
   const ScheduleData& scheduleData() const { return m_data; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -28,6 +33,7 @@ class ScheduleTableModel : public QAbstractTableModel {
 
  private:
   ScheduleData m_data;
+  SharedColorIdentity m_identity;
 };
 
 }  // namespace dfc::views

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "schedule/RoleStyle.h"
+#include "style/Palette.h"
 #include "timeline/SliceInfo.h"
 
 namespace dfc::views {
@@ -19,6 +20,17 @@ QSize GanttStrip::sizeHint() const { return {800, 86}; }
 QSize GanttStrip::minimumSizeHint() const { return {200, 86}; }
 
 QColor GanttStrip::typeColor(const QString& type) { return roleColor(type); }
+
+void GanttStrip::setColorIdentity(SharedColorIdentity identity) {
+  m_identity = std::move(identity);
+  update();
+}
+
+QColor GanttStrip::boxColor(int sectionId) const {
+  const ScheduleSection* s = m_data ? m_data->section(sectionId) : nullptr;
+  if (m_identity && s) return m_identity->hypersection(s->hypersection);
+  return typeColor(s ? s->type : QString());
+}
 
 void GanttStrip::setData(const ScheduleData* data) {
   m_data = data;
@@ -65,10 +77,11 @@ void GanttStrip::paintEvent(QPaintEvent*) {
   p.drawText(QRectF(r.left(), 2, r.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
              tr("One step: %n section call(s), %1 (%2)", nullptr, static_cast<int>(m_boxes.size()))
                  .arg(formatDuration(m_totalUs), measured ? tr("measured where run") : tr("estimated")));
-  // Legend on the right of the title line, the roles in table order read left to right.
+  // Legend on the right of the title line, the roles in table order read left to right
+  // (with hypersection colours there is none: the table and graph say which).
   double lx = r.right();
   const auto roles = ir::roles();
-  for (auto role = roles.rbegin(); role != roles.rend(); ++role) {
+  for (auto role = roles.rbegin(); role != roles.rend() && !m_identity; ++role) {
     const QString label = roleLabel(role->role);
     const double w = p.fontMetrics().horizontalAdvance(label) + 18;
     lx -= w + 8;
@@ -82,7 +95,7 @@ void GanttStrip::paintEvent(QPaintEvent*) {
     const double x1 = std::max(x0 + 1.0, r.left() + (b.start + b.length) * scale);
     if (x1 <= lastRight) continue;  // folded into the previous pixel
     const ScheduleSection* s = m_data->section(b.sectionId);
-    QColor c = typeColor(s ? s->type : QString());
+    QColor c = boxColor(b.sectionId);
     if (b.sectionId == m_selected) c = c.darker(170);
     const QRectF box(std::max(x0, lastRight), r.top(), x1 - std::max(x0, lastRight), r.height());
     p.fillRect(box, c);
@@ -91,7 +104,7 @@ void GanttStrip::paintEvent(QPaintEvent*) {
       p.drawLine(box.topRight(), box.bottomRight());
     }
     if (s && box.width() > p.fontMetrics().horizontalAdvance(s->name) + 6) {
-      p.setPen(Qt::white);
+      p.setPen(textColorOn(c));
       p.drawText(box, Qt::AlignCenter, s->name);
     }
     lastRight = x1;

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "schedule/ScheduleData.h"
+#include "style/ColorIdentity.h"
 
 namespace dfc::views {
 
@@ -17,6 +18,10 @@ class GanttStrip : public QWidget {
   void setData(const ScheduleData* data);  // not owned; must outlive the strip or be reset
   void setSelectedSection(int sectionId);
   static QColor typeColor(const QString& type);  // a role name's colour
+  // With the document's colours, boxes take their hypersection's colour (as
+  // in the graph and timeline) instead of their role's.
+  void setColorIdentity(SharedColorIdentity identity);
+  QColor boxColor(int sectionId) const;
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
 
@@ -37,6 +42,7 @@ class GanttStrip : public QWidget {
   QRectF stripRect() const;
 
   const ScheduleData* m_data = nullptr;
+  SharedColorIdentity m_identity;
   std::vector<Box> m_boxes;
   double m_totalUs = 0;
   int m_selected = -1;

@@ -1,6 +1,10 @@
 #include "schedule/ScheduleData.h"
 
+#include <algorithm>
+#include <set>
+
 #include "arch/ArchSpec.h"
+#include "pef/PlacedSections.h"
 
 namespace dfc::views {
 
@@ -8,6 +12,26 @@ bool ScheduleData::hasMeasured() const {
   for (const auto& s : sections)
     if (s.measuredMeanUs) return true;
   return false;
+}
+
+std::vector<HypersectionRow> groupByHypersection(const ScheduleData& data) {
+  std::vector<HypersectionRow> rows;
+  std::map<QString, size_t> rowOf;
+  std::map<QString, std::set<int>> sectionsOf;
+  for (int id : data.schedule) {
+    const ScheduleSection* s = data.section(id);
+    if (!s) continue;
+    auto [it, added] = rowOf.emplace(s->hypersection, rows.size());
+    if (added) rows.push_back({s->hypersection, 0, 0, 0.0, std::nullopt, 0});
+    HypersectionRow& row = rows[it->second];
+    sectionsOf[s->hypersection].insert(id);
+    ++row.callsPerStep;
+    row.estPerStepUs += s->estLatencyUs;
+    if (s->measuredMeanUs) row.measuredPerStepUs = row.measuredPerStepUs.value_or(0.0) + *s->measuredMeanUs;
+    row.peakPcus = std::max(row.peakPcus, s->pcus);
+  }
+  for (HypersectionRow& row : rows) row.sections = static_cast<int>(sectionsOf[row.name].size());
+  return rows;
 }
 
 const ScheduleSection* ScheduleData::section(int id) const {
@@ -26,8 +50,13 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
     data.archPcus = spec->totalPcus();
     data.archPmus = spec->totalPmus();
   }
+  const auto placed = pef::placedSections(pef.reportJson);
   for (const auto& s : pef.plan.sections) {
     ScheduleSection row;
+    if (const auto it = placed.find(s.id); it != placed.end()) {
+      row.placedPcus = static_cast<int>(it->second.pcus);
+      row.placedPmus = static_cast<int>(it->second.pmus);
+    }
     row.id = s.id;
     row.name = QString::fromStdString(s.name);
     row.type = QString::fromUtf8(ir::roleName(s.type).data(), static_cast<qsizetype>(ir::roleName(s.type).size()));

@@ -18,7 +18,8 @@ struct ScheduleSection {
   QString hyperfunction;
   QString hypersection;   // name of its hypersection
   int hypersectionId = 0;
-  int pcus = 0, pmus = 0;
+  int pcus = 0, pmus = 0;                 // the cost model's estimate
+  std::optional<int> placedPcus, placedPmus;  // after placement (compile report layer 3)
   double estLatencyUs = 0;
   std::optional<double> measuredMeanUs;  // from the run store; empty if never run
   long long calls = 0;                   // measured calls
@@ -35,6 +36,19 @@ struct ScheduleData {
   bool hasMeasured() const;
   const ScheduleSection* section(int id) const;
 };
+
+// One hypersection of a step: its sections' calls and times summed (the
+// schedule screen's "group by hypersection"; gpt2's 322 sections are ~10 rows).
+struct HypersectionRow {
+  QString name;
+  int sections = 0;          // distinct sections that are instances of it
+  int callsPerStep = 0;      // how often the schedule calls them in one step
+  double estPerStepUs = 0;   // estimate x calls, summed
+  std::optional<double> measuredPerStepUs;  // measured mean x calls, summed over measured sections
+  int peakPcus = 0;          // the largest estimate among its sections
+};
+// In order of the first call in the schedule.
+std::vector<HypersectionRow> groupByHypersection(const ScheduleData& data);
 
 // section id -> (sum of measured microseconds, number of calls)
 using MeasuredSections = std::map<int, std::pair<double, long long>>;

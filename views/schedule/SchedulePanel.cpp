@@ -5,14 +5,18 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableView>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -23,11 +27,48 @@
 namespace dfc::views {
 namespace {
 
-// Sections on the category axis: ids only, the table has the names.
-QStringList sectionCategories(const ScheduleData& data) {
-  QStringList out;
-  for (const auto& s : data.sections) out << QString::number(s.id);
-  return out;
+constexpr int kMaxBars = 16;  // more bars are hairlines with unreadable labels
+
+// One bar per section, or per run of consecutive sections past kMaxBars
+// ("s40–s47"): latency summed, unit use the run's peak.
+struct ChartBin {
+  QString label;
+  double estUs = 0, measuredUs = 0;
+  int pcus = 0, pmus = 0;
+};
+
+std::vector<ChartBin> chartBins(const ScheduleData& data) {
+  const size_t n = data.sections.size();
+  const size_t per = std::max<size_t>(1, (n + kMaxBars - 1) / kMaxBars);
+  std::vector<ChartBin> bins;
+  for (size_t first = 0; first < n; first += per) {
+    const size_t last = std::min(n, first + per) - 1;
+    ChartBin bin;
+    // A bar's first section names it (short enough to stay readable); the tooltip-free axis title says so.
+    bin.label = QString::number(data.sections[first].id);
+    for (size_t i = first; i <= last; ++i) {
+      const ScheduleSection& s = data.sections[i];
+      bin.estUs += s.estLatencyUs;
+      bin.measuredUs += s.measuredMeanUs.value_or(0.0);
+      bin.pcus = std::max(bin.pcus, s.pcus);
+      bin.pmus = std::max(bin.pmus, s.pmus);
+    }
+    bins.push_back(bin);
+  }
+  return bins;
+}
+
+// The latency axis in a unit that keeps its numbers short (322 gpt2 sections
+// summed per bar reach 200,000 us: the axis reads 200 ms instead).
+struct TimeUnit {
+  double perUs = 1;
+  QString name;
+};
+
+TimeUnit latencyUnit(double maxUs) {
+  if (maxUs >= 1e7) return {1e6, QStringLiteral("s")};
+  if (maxUs >= 1e4) return {1e3, QStringLiteral("ms")};
+  return {1, QStringLiteral("µs")};
 }
 
 QChart* newChart(const QString& title) {
@@ -39,13 +80,16 @@ QChart* newChart(const QString& title) {
   return chart;
 }
 
-void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categories, const QString& yTitle,
-                double yMax, double yMinPositive = 0) {
+void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categories, const QString& xTitle,
+                const QString& yTitle, double yMax, double yMinPositive = 0) {
   auto* x = new QBarCategoryAxis;
   x->append(categories);
-  x->setTitleText(QObject::tr("section"));
-  // Hundreds of labels are unreadable; the table and tooltips name them.
-  x->setLabelsVisible(categories.size() <= 40);
+  x->setTitleText(xTitle);
+  x->setLabelsFont([] {
+    QFont font;
+    font.setPointSizeF(7.5);
+    return font;
+  }());
   QAbstractAxis* y = nullptr;
   if (yMinPositive > 0 && yMax / yMinPositive > 50) {
     // Measured CPU-simulator times and estimated chip times differ by orders
@@ -60,6 +104,7 @@ void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categ
     auto* linear = new QValueAxis;
     linear->setRange(0, yMax > 0 ? yMax * 1.08 : 1.0);
     linear->applyNiceNumbers();
+    linear->setLabelFormat(QStringLiteral("%g"));  // "150", not "150.0"
     y = linear;
   }
   y->setTitleText(yTitle);
@@ -93,41 +138,54 @@ SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
 
   m_latencyChart = new QChartView(this);
   m_latencyChart->setRenderHint(QPainter::Antialiasing);
-  m_latencyChart->setMinimumHeight(200);
+  m_latencyChart->setMinimumHeight(220);
   m_useChart = new QChartView(this);
   m_useChart->setRenderHint(QPainter::Antialiasing);
   m_useChart->setMinimumHeight(200);
   rebuildCharts();
 
-  auto* charts = new QSplitter(Qt::Vertical);
+  // The table spans the width (every column shows); the charts sit side by side below it.
+  auto* charts = new QSplitter(Qt::Horizontal);
   charts->addWidget(m_latencyChart);
   charts->addWidget(m_useChart);
-  auto* body = new QSplitter(Qt::Horizontal);
-  body->addWidget(m_table);
-  body->addWidget(charts);
-  body->setStretchFactor(0, 1);
-  body->setStretchFactor(1, 1);
-  body->setSizes({700, 700});
+  m_body = new QSplitter(Qt::Vertical);
+  m_body->addWidget(m_table);
+  m_body->addWidget(charts);
+  m_body->setStretchFactor(0, 1);
+  m_body->setStretchFactor(1, 1);
+  m_body->setSizes({400, 330});
+
+  m_grouped = new QStandardItemModel(this);
+  m_groupedProxy = new QSortFilterProxyModel(this);
+  m_groupedProxy->setSourceModel(m_grouped);
+  m_groupedProxy->setSortRole(Qt::UserRole);  // by the numbers, not their text
+  m_groupBox = new QCheckBox(tr("&Group by hypersection"), this);
+  m_groupBox->setToolTip(tr("One row per hypersection: its sections' calls and times per step"));
+  connect(m_groupBox, &QCheckBox::toggled, this, &SchedulePanel::setGroupedByHypersection);
+  auto* top = new QHBoxLayout;
+  top->addWidget(m_summary, 1);
+  top->addWidget(m_groupBox);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addWidget(m_summary);
+  layout->addLayout(top);
   layout->addWidget(m_gantt);
-  layout->addWidget(body, 1);
+  layout->addWidget(m_body, 1);
 
   connect(m_gantt, &GanttStrip::sectionClicked, this, &SchedulePanel::selectSection);
-  connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (!current.isValid()) return;
-    const int id = current.data(ScheduleTableModel::SectionIdRole).toInt();
-    m_gantt->setSelectedSection(id);
-    emit sectionSelected(id);
-  });
+  followSectionSelection();
   clear();
 }
 
 const ScheduleData& SchedulePanel::data() const { return m_model->scheduleData(); }
 
 void SchedulePanel::clear() { setData({}); }
+
+void SchedulePanel::setColorIdentity(SharedColorIdentity identity) {
+  m_identity = identity;
+  m_model->setColorIdentity(identity);
+  m_gantt->setColorIdentity(std::move(identity));
+}
 
 void SchedulePanel::setData(ScheduleData data) {
   m_model->setData(std::move(data));
@@ -146,9 +204,59 @@ void SchedulePanel::setData(ScheduleData data) {
                                                 : tr("; no recorded run (measured column blank)")));
   }
   rebuildCharts();
+  rebuildGrouped();
+}
+
+// The section table's current row drives the Gantt strip and, through the signal, the graph.
+void SchedulePanel::followSectionSelection() {
+  connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (!current.isValid()) return;
+    const int id = current.data(ScheduleTableModel::SectionIdRole).toInt();
+    m_gantt->setSelectedSection(id);
+    emit sectionSelected(id);
+  });
+}
+
+bool SchedulePanel::isGroupedByHypersection() const { return m_table->model() == m_groupedProxy; }
+
+void SchedulePanel::setGroupedByHypersection(bool grouped) {
+  if (grouped == isGroupedByHypersection()) return;
+  const QSignalBlocker block(m_groupBox);
+  m_groupBox->setChecked(grouped);
+  m_table->setModel(grouped ? m_groupedProxy : m_proxy);
+  if (!grouped) followSectionSelection();  // setModel made a new selection model
+  m_table->resizeColumnsToContents();
+}
+
+void SchedulePanel::rebuildGrouped() {
+  m_grouped->clear();
+  m_grouped->setHorizontalHeaderLabels({tr("Hypersection"), tr("Sections"), tr("Calls per step"), tr("Est. per step"),
+                                        tr("Measured per step"), tr("Peak est. PCUs")});
+  const QLocale locale;
+  auto item = [](const QString& text, double sortValue) {
+    auto* it = new QStandardItem(text);
+    it->setData(sortValue, Qt::UserRole);
+    it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    it->setEditable(false);
+    return it;
+  };
+  for (const HypersectionRow& row : groupByHypersection(data())) {
+    auto* name = new QStandardItem(row.name);
+    name->setData(row.name, Qt::UserRole);
+    name->setEditable(false);
+    if (m_identity) name->setData(m_identity->hypersection(row.name), Qt::DecorationRole);
+    m_grouped->appendRow({name, item(locale.toString(row.sections), row.sections),
+                          item(locale.toString(row.callsPerStep), row.callsPerStep),
+                          item(formatDuration(row.estPerStepUs), row.estPerStepUs),
+                          item(row.measuredPerStepUs ? formatDuration(*row.measuredPerStepUs) : QString(),
+                               row.measuredPerStepUs.value_or(-1.0)),
+                          item(locale.toString(row.peakPcus), row.peakPcus)});
+  }
+  if (isGroupedByHypersection()) m_table->resizeColumnsToContents();
 }
 
 void SchedulePanel::selectSection(int sectionId) {
+  setGroupedByHypersection(false);  // a section picked elsewhere shows in its own row
   for (int row = 0; row < m_proxy->rowCount(); ++row) {
     const QModelIndex index = m_proxy->index(row, 0);
     if (index.data(ScheduleTableModel::SectionIdRole).toInt() == sectionId) {
@@ -161,37 +269,46 @@ void SchedulePanel::selectSection(int sectionId) {
 
 void SchedulePanel::rebuildCharts() {
   const ScheduleData& d = m_model->scheduleData();
-  const QStringList categories = sectionCategories(d);
+  const std::vector<ChartBin> bins = chartBins(d);
+  QStringList categories;
+  for (const ChartBin& bin : bins) categories << bin.label;
+  const bool binned = bins.size() < d.sections.size();
+  const QString perBar = binned ? tr(" (sections summed per bar)") : QString();
+  const QString xTitle = binned ? tr("sections from") : tr("section");
 
-  QChart* latency = newChart(tr("Latency per section call"));
+  QChart* latency = newChart(tr("Estimated latency per section%1").arg(perBar));
   auto* latencySeries = new QBarSeries;
-  auto* est = new QBarSet(tr("estimated (µs)"));
-  auto* measured = new QBarSet(tr("measured mean (µs)"));
+  double maxUs = 0;
+  for (const ChartBin& bin : bins) maxUs = std::max({maxUs, bin.estUs, bin.measuredUs});
+  const TimeUnit unit = latencyUnit(maxUs);
+  auto* est = new QBarSet(tr("estimated (%1)").arg(unit.name));
+  auto* measured = new QBarSet(tr("measured mean (%1)").arg(unit.name));
   double maxLatency = 0;
   double minLatency = 0;  // smallest positive value
-  for (const auto& s : d.sections) {
-    *est << s.estLatencyUs;
-    *measured << s.measuredMeanUs.value_or(0.0);
-    maxLatency = std::max({maxLatency, s.estLatencyUs, s.measuredMeanUs.value_or(0.0)});
-    for (double v : {s.estLatencyUs, s.measuredMeanUs.value_or(0.0)})
+  for (const ChartBin& bin : bins) {
+    const double estimated = bin.estUs / unit.perUs, measuredMean = bin.measuredUs / unit.perUs;
+    *est << estimated;
+    *measured << measuredMean;
+    maxLatency = std::max({maxLatency, estimated, measuredMean});
+    for (double v : {estimated, measuredMean})
       if (v > 0 && (minLatency == 0 || v < minLatency)) minLatency = v;
   }
   latencySeries->append(est);
   if (d.hasMeasured()) latencySeries->append(measured);
   else delete measured;
   latency->addSeries(latencySeries);
-  attachAxes(latency, latencySeries, categories, tr("µs"), maxLatency, d.hasMeasured() ? minLatency : 0.0);
+  attachAxes(latency, latencySeries, categories, xTitle, unit.name, maxLatency, d.hasMeasured() ? minLatency : 0.0);
 
   const QString capacity = d.archPcus > 0 ? tr("Unit use per section (%1: %2 PCUs, %3 PMUs)").arg(d.arch).arg(d.archPcus).arg(d.archPmus)
                                           : tr("Unit use per section (arch capacity unknown)");
-  QChart* use = newChart(capacity);
+  QChart* use = newChart(capacity + (binned ? tr(" (peak per bar)") : QString()));
   auto* useSeries = new QBarSeries;
-  auto* pcus = new QBarSet(tr("PCUs (% of chip)"));
-  auto* pmus = new QBarSet(tr("PMUs (% of chip)"));
+  auto* pcus = new QBarSet(tr("est. PCUs (% of chip)"));
+  auto* pmus = new QBarSet(tr("est. PMUs (% of chip)"));
   double maxUse = 0;
-  for (const auto& s : d.sections) {
-    const double pcu = d.archPcus > 0 ? 100.0 * s.pcus / d.archPcus : s.pcus;
-    const double pmu = d.archPmus > 0 ? 100.0 * s.pmus / d.archPmus : s.pmus;
+  for (const ChartBin& bin : bins) {
+    const double pcu = d.archPcus > 0 ? 100.0 * bin.pcus / d.archPcus : bin.pcus;
+    const double pmu = d.archPmus > 0 ? 100.0 * bin.pmus / d.archPmus : bin.pmus;
     *pcus << pcu;
     *pmus << pmu;
     maxUse = std::max({maxUse, pcu, pmu});
@@ -203,7 +320,7 @@ void SchedulePanel::rebuildCharts() {
   // or all use a sliver of the chip (small models at -o0), when bars of under
   // 1 % would be invisible: then it zooms to the data.
   const double useTop = d.archPcus <= 0 ? maxUse : maxUse >= 20 ? std::max(100.0 / 1.08, maxUse) : std::max(maxUse, 1.0);
-  attachAxes(use, useSeries, categories, d.archPcus > 0 ? tr("% of capacity") : tr("units"), useTop);
+  attachAxes(use, useSeries, categories, xTitle, d.archPcus > 0 ? tr("% of capacity") : tr("units"), useTop);
 
   QChart* oldLatency = m_latencyChart->chart();
   QChart* oldUse = m_useChart->chart();

@@ -5,10 +5,14 @@
 #include <QWidget>
 
 #include "schedule/ScheduleData.h"
+#include "style/ColorIdentity.h"
 
 class QChartView;
+class QCheckBox;
 class QLabel;
 class QSortFilterProxyModel;
+class QStandardItemModel;
+class QSplitter;
 class QTableView;
 
 namespace dfc::views {
@@ -23,12 +27,19 @@ class SchedulePanel : public QWidget {
   explicit SchedulePanel(QWidget* parent = nullptr);
 
   void setData(ScheduleData data);
+  // The document's colours: the Gantt strip and the table's swatches show
+  // each section's hypersection as the graph and timeline do.
+  void setColorIdentity(SharedColorIdentity identity);
   void clear();
   const ScheduleData& data() const;
   ScheduleTableModel* model() const { return m_model; }
   QSortFilterProxyModel* proxy() const { return m_proxy; }
   QTableView* table() const { return m_table; }
   GanttStrip* gantt() const { return m_gantt; }
+  // One row per hypersection (calls and times per step) instead of per section.
+  void setGroupedByHypersection(bool grouped);
+  bool isGroupedByHypersection() const;
+  QStandardItemModel* groupedModel() const { return m_grouped; }
 
  signals:
   void sectionSelected(int sectionId);
@@ -36,6 +47,8 @@ class SchedulePanel : public QWidget {
  private:
   void rebuildCharts();
   void selectSection(int sectionId);
+  void rebuildGrouped();
+  void followSectionSelection();
 
   ScheduleTableModel* m_model = nullptr;
   QSortFilterProxyModel* m_proxy = nullptr;
@@ -44,6 +57,11 @@ class SchedulePanel : public QWidget {
   QChartView* m_latencyChart = nullptr;
   QChartView* m_useChart = nullptr;
   QLabel* m_summary = nullptr;
+  QSplitter* m_body = nullptr;
+  QCheckBox* m_groupBox = nullptr;
+  QStandardItemModel* m_grouped = nullptr;
+  QSortFilterProxyModel* m_groupedProxy = nullptr;
+  SharedColorIdentity m_identity;
 };
 
 }  // namespace dfc::views

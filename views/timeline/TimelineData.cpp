@@ -78,15 +78,6 @@ const TimelineLod* TimelineRow::lodFor(double widthUs) const {
   return best;
 }
 
-QRgb sliceColor(std::string_view key) {
-  uint32_t hash = 2166136261u;  // FNV-1a: stable across runs, unlike std::hash
-  for (char c : key) hash = (hash ^ static_cast<uint8_t>(c)) * 16777619u;
-  const int hue = static_cast<int>(hash % 360);
-  const int saturation = 110 + static_cast<int>((hash >> 9) % 70);
-  const int value = 200 + static_cast<int>((hash >> 17) % 45);
-  return QColor::fromHsv(hue, saturation, value).rgb();
-}
-
 TimelineData buildTimelineData(const profile::Trace& trace) {
   return buildTimelineData(profile::compactTrace(trace));
 }
@@ -103,8 +94,8 @@ class TimelineBuilder {
   explicit TimelineBuilder(std::shared_ptr<const profile::TraceIndex> index)
       : m_index(*index),
         m_trace(index->trace()),
-        m_colorOf(m_trace.strings.size(), 0),
-        m_colorKnown(m_trace.strings.size(), false) {
+        m_keyCount(m_trace.strings.size(), 0),
+        m_keyTotal(m_trace.strings.size(), 0.0) {
     m_data.trace = index->sharedTrace();
     m_data.index = std::move(index);
     std::set<int64_t> pids;
@@ -125,6 +116,9 @@ class TimelineBuilder {
     });
     const double span = m_data.endUs - m_data.startUs;
     for (TimelineRow& row : m_data.rows) buildLods(row, span);
+    collectKeys();
+    applyColorIdentity(m_data, nullptr);
+    m_data.warnings = m_trace.warnings;
     return std::move(m_data);
   }
 
@@ -135,12 +129,15 @@ class TimelineBuilder {
     return it != m_trace.processNames.end() ? QString::fromStdString(it->second) : QStringLiteral("pid %1").arg(pid);
   }
 
-  QRgb colorFor(uint32_t key) {
-    if (!m_colorKnown[key]) {
-      m_colorOf[key] = sliceColor(m_trace.string(key));
-      m_colorKnown[key] = true;
+  void collectKeys() {
+    for (uint32_t id = 0; id < m_keyCount.size(); ++id) {
+      if (m_keyCount[id] == 0) continue;
+      const std::string_view key = m_trace.string(id);
+      m_data.keys.push_back({QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())), id, m_keyCount[id],
+                             m_keyTotal[id]});
     }
-    return m_colorOf[key];
+    std::stable_sort(m_data.keys.begin(), m_data.keys.end(),
+                     [](const TimelineKey& a, const TimelineKey& b) { return a.totalUs > b.totalUs; });
   }
 
   void noteTime(double start, double end) {
@@ -155,9 +152,12 @@ class TimelineBuilder {
     row.sortIndex = sortIt != m_trace.threadSortIndex.end() ? sortIt->second : row.tid;
     const auto threadIt = m_trace.threadNames.find(key);
     row.processName = processName(row.pid);
-    const QString threadName = threadIt != m_trace.threadNames.end() ? QString::fromStdString(threadIt->second)
-                                                                     : QStringLiteral("tid %1").arg(row.tid);
-    row.name = m_singleProcess ? threadName : row.processName + QStringLiteral(": ") + threadName;
+    const bool named = threadIt != m_trace.threadNames.end();
+    const QString threadName = named ? QString::fromStdString(threadIt->second) : QStringLiteral("tid %1").arg(row.tid);
+    // One process: the thread name says enough, unless it has none ("tid 1"):
+    // then the process name (PyTorch's "python3") leads, so it is not lost.
+    const bool knownProcess = m_trace.processNames.count(row.pid) > 0;
+    row.name = m_singleProcess && (named || !knownProcess) ? threadName : row.processName + QStringLiteral(": ") + threadName;
   }
 
   // Events arrive sorted by (ts, longer first): parents before children, and
@@ -188,7 +188,9 @@ class TimelineBuilder {
       row.durations.push_back(ev.dur);
       row.depths.push_back(depth);
       row.events.push_back(idx);
-      row.colors.push_back(colorFor(ev.colorKey));
+      row.colors.push_back(0);  // applyColorIdentity paints them
+      ++m_keyCount[ev.colorKey];
+      m_keyTotal[ev.colorKey] += ev.dur;
       row.depthCount = std::max(row.depthCount, depth + 1);
       row.maxDurationUs = std::max(row.maxDurationUs, ev.dur);
       noteTime(ev.ts, ev.ts + ev.dur);
@@ -223,8 +225,8 @@ class TimelineBuilder {
   const profile::TraceIndex& m_index;
   const profile::CompactTrace& m_trace;
   TimelineData m_data;
-  std::vector<QRgb> m_colorOf;
-  std::vector<bool> m_colorKnown;
+  std::vector<size_t> m_keyCount;  // per string id used as a colour key
+  std::vector<double> m_keyTotal;
   bool m_singleProcess = true;
   bool m_first = true;
 };
@@ -235,21 +237,39 @@ TimelineData buildTimelineData(std::shared_ptr<const profile::TraceIndex> index)
   return TimelineBuilder(std::move(index)).build();
 }
 
-RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow, int lastRow) {
+void applyColorIdentity(TimelineData& data, SharedColorIdentity identity) {
+  // The given colours first (a PEF's hypersections), then the trace's other
+  // keys (host phases, others' names) after them, busiest first.
+  auto combined = identity ? std::make_shared<ColorIdentity>(*identity) : std::make_shared<ColorIdentity>();
+  for (const TimelineKey& key : data.keys) combined->addHypersection(key.key);
+  identity = std::move(combined);
+  data.identity = identity;
+  if (!data.trace) return;
+  std::vector<QRgb> colorOf(data.trace->strings.size(), 0);
+  for (const TimelineKey& key : data.keys) colorOf[key.string] = identity->hypersection(key.key).rgb();
+  for (TimelineRow& row : data.rows)
+    for (size_t i = 0; i < row.size(); ++i) row.colors[i] = colorOf[data.trace->events[row.events[i]].colorKey];
+}
+
+RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow, int lastRow,
+                            profile::GroupBy groupBy) {
   RangeSummary summary;
   summary.startUs = std::min(startUs, endUs);
   summary.endUs = std::max(startUs, endUs);
+  summary.firstRow = firstRow;
+  summary.lastRow = lastRow;
+  summary.groupBy = groupBy;
   if (!data.index) return summary;
   const int rows = static_cast<int>(data.rows.size());
   if (lastRow < 0 || lastRow >= rows) lastRow = rows - 1;
   std::vector<uint32_t> threads;
   for (int r = std::max(0, firstRow); r <= lastRow; ++r) threads.push_back(data.rows[static_cast<size_t>(r)].thread);
   if (threads.empty()) return summary;  // no rows: nothing, not "every row"
-  profile::Aggregate aggregate = data.index->aggregate(summary.startUs, summary.endUs, threads);
+  profile::Aggregate aggregate = data.index->aggregate(summary.startUs, summary.endUs, threads, groupBy);
   summary.slices = aggregate.total.count;
   summary.wallUs = aggregate.total.wallUs;
   summary.selfUs = aggregate.total.selfUs;
-  summary.byName = std::move(aggregate.groups);
+  summary.groups = std::move(aggregate.groups);
   return summary;
 }
 

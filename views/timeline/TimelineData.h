@@ -15,6 +15,7 @@
 #include "profile/CompactTrace.h"
 #include "profile/Trace.h"
 #include "profile/TraceIndex.h"
+#include "style/ColorIdentity.h"
 
 namespace dfc::views {
 
@@ -65,6 +66,15 @@ struct TimelineCounter {
   double maxValue = 0;
 };
 
+// A colour key of the trace (a slice's hypersection, else its name) with
+// what its slices add up to: the timeline's legend.
+struct TimelineKey {
+  QString key;
+  uint32_t string = 0;  // into the trace's strings
+  size_t count = 0;
+  double totalUs = 0;
+};
+
 struct TimelineData {
   std::shared_ptr<const profile::CompactTrace> trace;
   std::shared_ptr<const profile::TraceIndex> index;  // nesting, search, range aggregation
@@ -73,6 +83,9 @@ struct TimelineData {
   double startUs = 0;             // earliest slice start
   double endUs = 0;               // latest slice end
   size_t sliceCount = 0;
+  std::vector<TimelineKey> keys;  // most time first
+  SharedColorIdentity identity;   // the colours the rows were painted with
+  std::vector<std::string> warnings;  // from reading the trace (a cut-off file)
   bool empty() const { return sliceCount == 0 && counters.empty() && rows.empty(); }
 };
 
@@ -86,20 +99,24 @@ TimelineData buildTimelineData(const profile::Trace& trace);
 // What a range selection covers on rows [firstRow, lastRow] (-1: to the last
 // row), from TraceIndex::aggregate: slices taking part, the wall time in which
 // some of those rows is busy (nested slices count once), the summed self time
-// and the same per name, longest wall first.
+// and the same per group (name, section or hypersection), longest wall first.
 struct RangeSummary {
   double startUs = 0;
   double endUs = 0;
+  int firstRow = 0;
+  int lastRow = -1;
   size_t slices = 0;
   double wallUs = 0;
   double selfUs = 0;
-  std::vector<profile::AggregateGroup> byName;
+  profile::GroupBy groupBy = profile::GroupBy::Name;
+  std::vector<profile::AggregateGroup> groups;
 };
 RangeSummary summarizeRange(const TimelineData& data, double startUs, double endUs, int firstRow = 0,
-                            int lastRow = -1);
+                            int lastRow = -1, profile::GroupBy groupBy = profile::GroupBy::Name);
 
-// Colour by a hash of the key: slices that share a hypersection (the key the
-// caller passes) share a colour.
-QRgb sliceColor(std::string_view key);
+// Colours every slice by its key through `identity` (a PEF's: the same
+// hypersection colours as the graph and schedule); null: an identity of the
+// trace's own keys, most time first, so the busiest get the palette.
+void applyColorIdentity(TimelineData& data, SharedColorIdentity identity);
 
 }  // namespace dfc::views

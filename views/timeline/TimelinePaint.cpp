@@ -118,8 +118,8 @@ QString TimelineView::rangeSummaryHtml(const RangeSummary& range) {
               "</p><table cellspacing=\"6\"><tr><th "
               "align=\"left\">%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
               .arg(tr("name"), tr("count"), tr("wall"), tr("self"), tr("mean"));
-  for (size_t i = 0; i < std::min(kNames, range.byName.size()); ++i) {
-    const profile::AggregateGroup& g = range.byName[i];
+  for (size_t i = 0; i < std::min(kNames, range.groups.size()); ++i) {
+    const profile::AggregateGroup& g = range.groups[i];
     html += QStringLiteral(
                 "<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
                 "<td align=\"right\">%4</td><td align=\"right\">%5</td></tr>")
@@ -128,8 +128,8 @@ QString TimelineView::rangeSummaryHtml(const RangeSummary& range) {
                 .arg(formatDuration(g.wallUs), formatDuration(g.selfUs), formatDuration(g.meanUs()));
   }
   html += QStringLiteral("</table>");
-  if (range.byName.size() > kNames)
-    html += tr("<p>%n more name(s)</p>", nullptr, static_cast<int>(range.byName.size() - kNames));
+  if (range.groups.size() > kNames)
+    html += tr("<p>%n more name(s)</p>", nullptr, static_cast<int>(range.groups.size() - kNames));
   return html;
 }
 

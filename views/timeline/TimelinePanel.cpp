@@ -4,9 +4,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "graph/GraphLegend.h"
 #include "timeline/TimelineView.h"
 
 namespace dfc::views {
@@ -31,6 +33,25 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   connect(m_previous, &QToolButton::clicked, this, [this] { step(false); });
   connect(m_next, &QToolButton::clicked, this, [this] { step(true); });
   connect(m_view, &TimelineView::dataChanged, this, &TimelinePanel::find);  // a new trace, new names
+  m_legend = new GraphLegend(this);
+  m_legend->setToolTip(tr("Slice colours, busiest first; click one to find its slices"));
+  auto* legendButton = new QToolButton(this);
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  connect(m_view, &TimelineView::legendChanged, m_legend, [this, legendButton, split] {
+    m_legend->setEntries(m_view->legend());
+    m_legend->setVisible(legendButton->isChecked() && m_legend->count() > 0);  // no trace, no legend
+    m_legend->fitInto(split);
+  });
+  connect(m_legend, &GraphLegend::keyClicked, this, [this](const QString& key) {
+    m_find->setText(key);
+    step(true);
+  });
+  legendButton->setText(tr("Legend"));
+  legendButton->setCheckable(true);
+  legendButton->setChecked(true);
+  legendButton->setAutoRaise(true);
+  connect(legendButton, &QToolButton::toggled, m_legend, [this](bool on) { m_legend->setVisible(on && m_legend->count() > 0); });
+  m_legend->setVisible(false);
 
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
@@ -38,12 +59,23 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_matches);
   bar->addWidget(m_previous);
   bar->addWidget(m_next);
+  bar->addWidget(legendButton);
+  split->addWidget(m_view);
+  split->addWidget(m_legend);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 0);
+  split->setSizes({700, 170});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addLayout(bar);
-  layout->addWidget(m_view, 1);
+  layout->addWidget(split, 1);
   find();
+}
+
+void TimelinePanel::focusFind() {
+  m_find->setFocus(Qt::ShortcutFocusReason);
+  m_find->selectAll();
 }
 
 void TimelinePanel::find() {

@@ -1,7 +1,8 @@
 #pragma once
 // The timeline with a find bar above it: type part of a slice name, see how
 // many slices match, step through them in time order (Enter / Shift+Enter,
-// or the arrows).
+// or the arrows). Beside it, the colour legend (busiest keys first); a click
+// on an entry finds its slices.
 #include <QWidget>
 
 class QLabel;
@@ -10,6 +11,7 @@ class QToolButton;
 
 namespace dfc::views {
 
+class GraphLegend;
 class TimelineView;
 
 class TimelinePanel : public QWidget {
@@ -21,6 +23,8 @@ class TimelinePanel : public QWidget {
   TimelineView* view() const { return m_view; }
   QLineEdit* findBox() const { return m_find; }
   QLabel* matchLabel() const { return m_matches; }
+  GraphLegend* legend() const { return m_legend; }
+  void focusFind();  // Ctrl+F on the timeline
 
  private:
   void find();
@@ -31,6 +35,7 @@ class TimelinePanel : public QWidget {
   QLabel* m_matches = nullptr;
   QToolButton* m_previous = nullptr;
   QToolButton* m_next = nullptr;
+  GraphLegend* m_legend = nullptr;
 };
 
 }  // namespace dfc::views

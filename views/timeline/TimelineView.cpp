@@ -46,6 +46,7 @@ void TimelineView::setSelectionState(SelectionState* selection) {
 
 void TimelineView::setData(TimelineData data) {
   m_data = std::move(data);
+  if (m_identity) applyColorIdentity(m_data, m_identity);
   m_selected.reset();
   m_hovered.reset();
   m_scrollY = 0;
@@ -67,6 +68,28 @@ void TimelineView::setData(TimelineData data) {
   m_selection->resetZoom();
   zoomToFit();
   emit dataChanged();
+  emit legendChanged();
+}
+
+void TimelineView::setColorIdentity(SharedColorIdentity identity) {
+  m_identity = std::move(identity);
+  applyColorIdentity(m_data, m_identity);
+  update();
+  emit legendChanged();
+}
+
+std::vector<LegendEntry> TimelineView::legend() const {
+  std::vector<LegendEntry> out;
+  if (!m_data.identity) return out;
+  for (const TimelineKey& key : m_data.keys) {
+    LegendEntry entry;
+    entry.key = key.key;
+    entry.color = m_data.identity->hypersection(key.key);
+    entry.count = static_cast<int>(key.count);
+    entry.label = tr("%1 · %n slice(s), %2", nullptr, entry.count).arg(key.key, formatDuration(key.totalUs));
+    out.push_back(entry);
+  }
+  return out;
 }
 
 void TimelineView::zoomToFit() {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "graph/GraphStyle.h"
 #include "selection/SelectionState.h"
 #include "timeline/SliceInfo.h"
 #include "timeline/TimelineData.h"
@@ -41,6 +42,11 @@ class TimelineView : public QWidget, public TimelineMetrics {
 
   void setData(TimelineData data);  // shows the whole trace
   const TimelineData& data() const { return m_data; }
+  // The document's colours (a PEF's hypersections), kept for later traces;
+  // null: each trace's own, busiest keys first.
+  void setColorIdentity(SharedColorIdentity identity);
+  // Colour legend: the trace's keys with their colours, most time first.
+  std::vector<LegendEntry> legend() const;
 
   void setVisibleRange(double startUs, double durationUs);
   void zoomToFit();
@@ -80,6 +86,7 @@ class TimelineView : public QWidget, public TimelineMetrics {
   void rangeSelected(const dfc::views::RangeSummary& range);
   void rangeCleared();
   void dataChanged();  // setData was called
+  void legendChanged();
   // Emitted whenever zoom or pan changes what is visible (CompareView syncs on it).
   void visibleRangeChanged(double startUs, double durationUs);
 
@@ -113,6 +120,7 @@ class TimelineView : public QWidget, public TimelineMetrics {
   void publishSection(const SliceRef& ref);
 
   TimelineData m_data;
+  SharedColorIdentity m_identity;
   std::vector<std::unique_ptr<TimelineTrack>> m_tracks;  // one per data row, then one per counter
   std::vector<int> m_trackOffsets;                       // content y of each track
   SelectionState* m_selection = nullptr;

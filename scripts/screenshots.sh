@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Screenshot gallery: every dfstudio screen on real inputs, rendered offscreen
+# by the app itself (dfstudio --screenshot grabs the window once loads and
+# layout are done), so no X server is needed. Inputs: LeNet (-o0, trained on
+# a slice of Fashion-MNIST), gpt2 with hypersections (24 layers, -o3), ResNet-18
+# (-o3), a cut-off copy of LeNet's trace, and a PyTorch profiler trace when
+# python3-torch is installed (skipped otherwise).
+#   scripts/screenshots.sh [OUT_DIR]     (default out/screenshots)
+# Look at every picture: the gallery is index.html in OUT_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-out/screenshots}
+BUILD=${BUILD:-build}
+DFC=$BUILD/app/dfc/dfc
+STUDIO=$BUILD/app/dfstudio/dfstudio
+WORK=$OUT/inputs
+mkdir -p "$OUT" "$WORK"
+export QT_QPA_PLATFORM=offscreen
+DB=$WORK/runs.sqlite
+[ -x "$DFC" ] && [ -x "$STUDIO" ] || { echo "build dfc and dfstudio first (scripts/build.sh)" >&2; exit 2; }
+
+compile() {  # name, then dfc compile flags
+  local name=$1; shift
+  [ -f "$WORK/$name/$name.pef" ] || "$DFC" compile --pef-name "$name" --output-folder "$WORK/$name" --db "$DB" "$@" >/dev/null
+}
+compile lenet --model lenet -o0
+[ -f "$WORK/lenet/lenet_chrome_tracing_report.json" ] ||
+  "$DFC" run --pef "$WORK/lenet/lenet.pef" --train-limit 3200 --test-limit 640 --db "$DB" >/dev/null
+compile gpt2 --model gpt2 --num-layers 24 -o3 --enable-hypersection
+compile resnet18 --model resnet18 -o3
+# A second LeNet, fused (-o3), run a different number of steps: Compare's per-step figures.
+compile lenet_o3 --model lenet -o3
+[ -f "$WORK/lenet_o3/lenet_o3_chrome_tracing_report.json" ] ||
+  "$DFC" run --pef "$WORK/lenet_o3/lenet_o3.pef" --train-limit 640 --test-limit 320 --db "$DB" >/dev/null
+# A trace cut off mid-file (the copy of a run that was killed).
+TRACE=$WORK/lenet/lenet_chrome_tracing_report.json
+head -c $(( $(stat -c %s "$TRACE") * 2 / 3 )) "$TRACE" > "$WORK/cut_trace.json"
+if python3 -c 'import torch' 2>/dev/null; then
+  python3 - "$WORK/pytorch_trace.json" <<'PY'
+import sys, torch
+model = torch.nn.Sequential(torch.nn.Conv2d(1, 8, 3), torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(8 * 26 * 26, 10))
+x = torch.randn(16, 1, 28, 28)
+with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+    for _ in range(5):
+        model(x).sum().backward()
+prof.export_chrome_trace(sys.argv[1])
+PY
+else
+  echo "python3-torch is not installed: no PyTorch profiler trace (skipped)"
+fi
+
+shot() {  # picture name, screen, file
+  "$STUDIO" --db "$DB" --screen "$2" --screenshot "$OUT/$1.png" "$3" 2>/dev/null || echo "failed: $1" >&2
+  echo "$1"
+}
+: > "$OUT/list.txt"
+for input in lenet gpt2 resnet18; do
+  for screen in compile graph schedule runs compare; do
+    shot "${input}_$screen" "$screen" "$WORK/$input/$input.pef" >> "$OUT/list.txt"
+  done
+done
+"$STUDIO" --db "$DB" --compare-with "$WORK/lenet_o3/lenet_o3.pef" --screenshot "$OUT/lenet_o0_vs_o3_compare.png" \
+  "$WORK/lenet/lenet.pef" 2>/dev/null && echo lenet_o0_vs_o3_compare >> "$OUT/list.txt"
+shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"
+[ -f "$WORK/pytorch_trace.json" ] && shot pytorch_graph graph "$WORK/pytorch_trace.json" >> "$OUT/list.txt"
+{
+  echo "<html><body><h1>dfstudio screenshots</h1>"
+  while read -r name; do echo "<h2>$name</h2><img src=\"$name.png\" width=\"1200\">"; done < "$OUT/list.txt"
+  echo "</body></html>"
+} > "$OUT/index.html"
+echo "wrote $(wc -l < "$OUT/list.txt") screenshots and $OUT/index.html"

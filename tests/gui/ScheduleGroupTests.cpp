@@ -1,0 +1,55 @@
+// Schedule at scale: one row per hypersection with its calls and times per step.
+#include <QStandardItemModel>
+#include <QTableView>
+#include <catch2/catch.hpp>
+
+#include "GuiTestSupport.h"
+#include "schedule/ScheduleData.h"
+#include "schedule/SchedulePanel.h"
+
+using namespace dfc::views;
+
+namespace {
+
+// hs0_attn has two instances (s0, s1), s0 called twice a step; hs1_add one, never measured.
+ScheduleData schedule() {
+  ScheduleData d;
+  d.sections = {guitest::scheduleSection(0, "hs0_attn", 10, 100, 30), guitest::scheduleSection(1, "hs0_attn", 12, 90, 50),
+                guitest::scheduleSection(2, "hs1_add", 3, std::nullopt, 5)};
+  d.schedule = {0, 1, 2, 0};
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("Grouping the schedule by hypersection sums calls and times per step", "[gui][schedule]") {
+  const std::vector<HypersectionRow> rows = groupByHypersection(schedule());
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].name == QStringLiteral("hs0_attn"));
+  CHECK(rows[0].sections == 2);
+  CHECK(rows[0].callsPerStep == 3);
+  CHECK(rows[0].estPerStepUs == Approx(10 + 12 + 10));
+  REQUIRE(rows[0].measuredPerStepUs);
+  CHECK(*rows[0].measuredPerStepUs == Approx(100 + 90 + 100));
+  CHECK(rows[0].peakPcus == 50);
+  CHECK(rows[1].callsPerStep == 1);
+  CHECK_FALSE(rows[1].measuredPerStepUs);
+}
+
+TEST_CASE("The schedule table switches to one row per hypersection and back", "[gui][schedule]") {
+  guitest::ensureApp();
+  SchedulePanel panel;
+  panel.setData(schedule());
+  CHECK(panel.table()->model()->rowCount() == 3);
+  panel.setGroupedByHypersection(true);
+  REQUIRE(panel.table()->model()->rowCount() == 2);
+  CHECK(panel.table()->model()->index(0, 0).data().toString() == QStringLiteral("hs0_attn"));
+  CHECK(panel.table()->model()->index(0, 2).data().toString() == QStringLiteral("3"));
+  // Sorted by the estimate per step, biggest first: hs0_attn (32 us) over hs1_add (3 us).
+  panel.table()->sortByColumn(3, Qt::DescendingOrder);
+  CHECK(panel.table()->model()->index(0, 0).data().toString() == QStringLiteral("hs0_attn"));
+  panel.table()->sortByColumn(3, Qt::AscendingOrder);
+  CHECK(panel.table()->model()->index(0, 0).data().toString() == QStringLiteral("hs1_add"));
+  panel.setGroupedByHypersection(false);
+  CHECK(panel.table()->model()->rowCount() == 3);
+}

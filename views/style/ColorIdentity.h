@@ -1,0 +1,48 @@
+#pragma once
+// One colour per hypersection, hyperfunction and section for every view of a
+// document (graph, timeline, Gantt strip, schedule table, compare): each key
+// gets a palette index once, in a fixed order, and every view asks here. Keys
+// past the palette share the "other" colour. Hypersections are keyed by
+// their unique name, which the plan and the trace's slices have in common.
+#include <QColor>
+#include <QString>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "partition/Plan.h"
+
+namespace dfc::views {
+
+class ColorIdentity {
+ public:
+  // Hypersections in id order, top-level hyperfunctions (of the sections,
+  // and of the graph's ops when given) in natural order ("h.2" before
+  // "h.10"), sections by id.
+  static ColorIdentity fromPlan(const partition::Plan& plan, const ir::Graph* graph = nullptr);
+  // Adds what `plan` has that is not known yet (compare: the second side).
+  void addPlan(const partition::Plan& plan, const ir::Graph* graph = nullptr);
+  // Keys of a trace without a plan (slice names, most time first).
+  void addHypersection(const QString& name);
+  void addHyperfunction(const QString& scope);
+
+  bool knowsHypersection(const QString& name) const { return m_hypersections.count(name) > 0; }
+  int hypersectionIndex(const QString& name) const;  // -1: unknown
+  QColor hypersection(const QString& name) const;    // "other" when unknown or past the palette
+  QColor hyperfunction(const QString& scope) const;  // by its top-level part; "" = none
+  QColor section(int id) const;                      // -1 = none
+  int hypersectionCount() const { return static_cast<int>(m_hypersections.size()); }
+
+ private:
+  std::map<QString, int> m_hypersections;
+  std::map<QString, int> m_hyperfunctions;
+  int m_sections = 0;
+};
+
+using SharedColorIdentity = std::shared_ptr<const ColorIdentity>;
+
+// "h.2" < "h.10": runs of digits compare as numbers, the rest as text.
+bool naturalLess(const QString& a, const QString& b);
+
+}  // namespace dfc::views
