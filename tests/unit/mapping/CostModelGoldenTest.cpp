@@ -179,6 +179,20 @@ TEST_CASE("cost golden: elementwise ops are stage groups replicated to the targe
   CHECK(g.bytes == 524288);
 }
 
+TEST_CASE("cost golden: a parameter operand of an elementwise op is resident", "[cost]") {
+  // bias_add(x[64,1024], b[1024]): b is 4 KiB = 4 PMUs held whole; x and the
+  // result stream through 2 each. 2 groups of 1 PCU; each reads 1 + 2 buffers.
+  Built t;
+  ir::ValueId x = t.b.input("x", f32({64, 1024}));
+  ir::ValueId y = t.b.biasAdd(x, t.b.paramUniform("b", {1024}, 0.1));
+  REQUIRE(t.b.status());
+  arch::OpCost c = arch::CostModel(toyArch()).opCost(t.g, t.producer(y));
+  CHECK(c.inputResident == std::vector<bool>{false, true});
+  CHECK(c.inputPmus == std::vector<int>{2, 4});
+  CHECK(c.pcus == 2);
+  CHECK(c.pmus == 8);
+}
+
 TEST_CASE("cost golden: a wide reduction over rows needs a tree of Reduce PCUs", "[cost]") {
   // reduce_sum over axis 0 of [98'304, 8]: 786'432 elements = 24 groups of one PCU
   // (1 stage), each summing a share of the rows: partial results. Each of the 2
@@ -253,6 +267,31 @@ TEST_CASE("cost golden: values passed inside a section stay on chip; values read
     t.g.outputs.push_back(mm);
     CHECK(cost.sectionEstimate(t.g, section).ddrBytes == 65536);
   }
+}
+
+TEST_CASE("cost golden: a section of layout ops is bound by its on-chip traffic", "[cost]") {
+  // x[64,32] -> transpose -> transpose -> transpose: no PCU (the traffic is
+  // spread over at least one), 4 PMUs each.
+  //   DDR     = x + result = 16'384 B / 10 GB/s = 1.6384 us
+  //   on-chip = two 8 KiB intermediates = 16'384 B / (5 GB/s * 1) = 3.2768 us: the bound
+  //   fill    = 3 * 4 / 1 GHz = 0.012 us
+  Built t;
+  ir::ValueId v = t.b.input("x", f32({64, 32}));
+  std::vector<ir::NodeId> section;
+  for (int i = 0; i < 3; ++i) {
+    v = t.b.op(OpKind::Transpose, {v}, {{"perm", std::vector<int64_t>{1, 0}}}).at(0);
+    section.push_back(t.node(v));
+  }
+  t.g.outputs = {v};
+  REQUIRE(t.b.status());
+  partition::SectionEstimate e = arch::CostModel(toyArch()).sectionEstimate(t.g, section);
+  CHECK(e.flop == 0);
+  CHECK(e.pcus == 0);
+  CHECK(e.pmus == 12);
+  CHECK(e.ddrBytes == 16384);
+  CHECK(e.computeUs == 0);
+  CHECK(e.memoryUs == Approx(3.2768));
+  CHECK(e.latencyUs == Approx(3.2888));
 }
 
 TEST_CASE("cost golden: a section wider than a chip pays PCIe for the cut share of its internal traffic", "[cost]") {
