@@ -1,14 +1,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <map>
-
-#include <simdjson.h>
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "driver/SectionReport.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
+#include "pef/PlacedSections.h"
 #include "support/FileUtil.h"
 
 namespace dfc::cli {
@@ -20,37 +19,6 @@ Expected<pef::Pef> loadPefArg(const ArgParser& p, const char* command) {
   std::string path = p.get("--pef", pos.empty() ? "" : pos.front());
   if (path.empty()) return makeError(std::string(command) + ": give a PEF (dfc " + command + " out/lenet/lenet.pef)");
   return pef::readPef(path);
-}
-
-// Layer 3 of the compile report: per section figures after placement.
-struct Placed {
-  int64_t pcus = 0, pmus = 0, hops = 0;
-  double minUs = 0, maxUs = 0;
-};
-
-std::map<int64_t, Placed> placedFigures(const std::string& reportJson) {
-  std::map<int64_t, Placed> out;
-  if (reportJson.empty()) return out;
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(reportJson);
-  simdjson::dom::element doc;
-  simdjson::dom::array sections;
-  if (parser.parse(padded).get(doc) || doc["layer3_sections"].get(sections)) return out;
-  for (simdjson::dom::element e : sections) {
-    int64_t id = 0;
-    if (e["id"].get(id)) continue;
-    Placed p;
-    auto get = [&](const char* key, auto& value) {  // absent keys (older reports) stay 0
-      if (e[key].get(value) != simdjson::SUCCESS) value = {};
-    };
-    get("pcus", p.pcus);
-    get("pmus", p.pmus);
-    get("total_hops", p.hops);
-    get("min_latency_us", p.minUs);
-    get("max_latency_us", p.maxUs);
-    out[id] = p;
-  }
-  return out;
 }
 
 std::string pefPathArg(const ArgParser& p) {
@@ -100,14 +68,15 @@ int inspectCommand(const std::vector<std::string>& args) {
               pef->graph.nodes.size(), pef->graph.values.size(), pef->graph.params().size(), pef->plan.sections.size(),
               pef->plan.hypersections.size(), pef->plan.schedule.size());
   // Placed PCUs/PMUs and min/max latency come from the compile report (layer 3).
-  auto placed = placedFigures(pef->reportJson);
+  auto placed = pef::placedSections(pef->reportJson);
   std::printf("%4s  %-28.28s %-9s %-24.24s %5s %5s %5s %7s %12s %12s %10s\n", "id", "section", "type", "hypersection", "nodes",
               "PCUs", "PMUs", "hops", "min_lat_us", "max_lat_us", "TFLOP");
   double total = 0;
   for (const auto& s : pef->plan.sections) {
     auto it = placed.find(s.id);
-    Placed p = it != placed.end() ? it->second
-                                  : Placed{s.estimate.pcus, s.estimate.pmus, 0, s.estimate.latencyUs, s.estimate.latencyUs};
+    pef::PlacedSection p = it != placed.end() ? it->second
+                                              : pef::PlacedSection{s.estimate.pcus, s.estimate.pmus, 0,
+                                                                   s.estimate.latencyUs, s.estimate.latencyUs};
     std::printf("%4d  %-28.28s %-9s %-24.24s %5zu %5lld %5lld %7lld %12.3f %12.3f %10.6f\n", s.id, s.name.c_str(),
                 std::string(ir::roleName(s.type)).c_str(),
                 pef->plan.hypersections.at(static_cast<size_t>(s.hypersection)).name.c_str(), s.nodes.size(),
@@ -141,7 +110,7 @@ int reportCommand(const std::vector<std::string>& args) {
   auto pef = loadPefArg(p, "report");
   if (!pef) return reportError(pef.error());
   std::string pefPath = std::filesystem::absolute(pefPathArg(p)).lexically_normal().string();
-  std::map<int, std::pair<double, int64_t>> measured;  // section -> (sum us, calls)
+  driver::MeasuredSections measured;
   if (p.get("--db") != "-") {
     auto store = driver::openStore(p.get("--db"));
     if (store) {
@@ -157,27 +126,7 @@ int reportCommand(const std::vector<std::string>& args) {
       }
     }
   }
-  auto placed = placedFigures(pef->reportJson);
-  std::string csv =
-      "section_id,name,type,hyperfunction,hypersection,pcus,pmus,est_latency_us,tflop,calls,measured_mean_us,"
-      "placed_pcus,placed_pmus,placed_hops,min_latency_us,max_latency_us\n";
-  for (const auto& s : pef->plan.sections) {
-    char line[512];
-    auto it = measured.find(s.id);
-    double mean = it == measured.end() || it->second.second == 0 ? 0 : it->second.first / it->second.second;
-    std::snprintf(line, sizeof line, "%d,%s,%s,%s,%s,%d,%d,%.4f,%.9f,%lld,%.4f\n", s.id, s.name.c_str(),
-                  std::string(ir::roleName(s.type)).c_str(), s.hyperfunction.c_str(),
-                  pef->plan.hypersections.at(static_cast<size_t>(s.hypersection)).name.c_str(), s.estimate.pcus,
-                  s.estimate.pmus, s.estimate.latencyUs, s.estimate.flop / 1e12,
-                  static_cast<long long>(it == measured.end() ? 0 : it->second.second), mean);
-    csv += line;
-    csv.pop_back();  // the placement columns follow
-    auto pl = placed.find(s.id);
-    Placed p = pl != placed.end() ? pl->second : Placed{};
-    std::snprintf(line, sizeof line, ",%lld,%lld,%lld,%.4f,%.4f\n", static_cast<long long>(p.pcus),
-                  static_cast<long long>(p.pmus), static_cast<long long>(p.hops), p.minUs, p.maxUs);
-    csv += line;
-  }
+  std::string csv = driver::sectionReportCsv(driver::sectionReportRows(*pef, measured));
   std::string out = p.get("--output", (std::filesystem::path(pefPath).parent_path() / "section_report.csv").string());
   if (auto st = support::writeFileAtomic(out, csv); !st) return reportError(st.error());
   std::printf("wrote %s (%zu sections%s)\n", out.c_str(), pef->plan.sections.size(),
