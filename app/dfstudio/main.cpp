@@ -1,14 +1,12 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QTimer>
-#include <QTranslator>
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
 #include "MainWindow.h"
+#include "Translations.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -19,13 +17,7 @@ int main(int argc, char** argv) {
   QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/dataflow-studio.svg")));
 
   // The UI language follows the system locale (LANG/LC_ALL); English is built in.
-  QTranslator qtTranslator;
-  if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                        QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-    QApplication::installTranslator(&qtTranslator);
-  QTranslator appTranslator;
-  if (appTranslator.load(QLocale(), QStringLiteral("dfstudio"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-    QApplication::installTranslator(&appTranslator);
+  const dfc::studio::Translations translations{QLocale()};
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QApplication::translate(
