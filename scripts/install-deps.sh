@@ -11,6 +11,7 @@ PACKAGES=(
   dataset-fashion-mnist
   libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
   xvfb xauth
+  appstream desktop-file-utils
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
