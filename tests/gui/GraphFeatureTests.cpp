@@ -57,7 +57,7 @@ TEST_CASE("Colour modes give one legend entry per op type, section, hypersection
   CHECK(legend.item(0)->text().contains(QStringLiteral("hypersection 0")));
 }
 
-TEST_CASE("Double-click unfolds a hyperfunction; collapsing folds it again", "[gui][graph]") {
+TEST_CASE("Double-click unfolds a hyperfunction, collapsing folds it again", "[gui][graph]") {
   guitest::ensureApp();
   GraphView view;
   view.resize(800, 600);

@@ -78,7 +78,7 @@ TEST_CASE("training graph rejects logits of rank other than 2 or 3") {
 }
 
 
-TEST_CASE("Adam: m, v and the step counter are written back; gpt2-mini loss falls") {
+TEST_CASE("Adam: m, v and the step counter are written back, gpt2-mini loss falls") {
   auto m = frontend::buildZooModel("gpt2-mini", tiny());
   REQUIRE(m.ok());
   autograd::TrainingConfig config;

@@ -128,7 +128,7 @@ TEST_CASE("a compile runs every stage once: times that sum to the total, progres
   }
 }
 
-TEST_CASE("a cancel between stages stops the compile there and writes no PEF; after write-pef it completes") {
+TEST_CASE("a cancel between stages stops the compile there and writes no PEF, after write-pef it completes") {
   test::ScratchDir dir("stages-cancel");
   std::atomic<bool> cancel{false};
   std::vector<driver::CompileProgress> reports;

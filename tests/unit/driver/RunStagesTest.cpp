@@ -55,7 +55,7 @@ TEST_CASE("a run goes through its stages in order, each timed") {
   CHECK(std::filesystem::exists(result->tracePath));
 }
 
-TEST_CASE("a refused run option stops the run before the PEF is read; a failed run is finished in the store") {
+TEST_CASE("a refused run option stops the run before the PEF is read, a failed run is finished in the store") {
   test::ScratchDir dir("run-refused");
   std::string pef = compileLogreg(dir);
   auto options = smallRun(dir, pef);
@@ -83,7 +83,7 @@ TEST_CASE("a refused run option stops the run before the PEF is read; a failed r
   CHECK(runs->front().status == "failed");
 }
 
-TEST_CASE("the trace's process id comes from the rank; rank 0 keeps pid 1 and its name", "[driver][rank]") {
+TEST_CASE("the trace's process id comes from the rank, rank 0 keeps pid 1 and its name", "[driver][rank]") {
   test::ScratchDir dir("run-rank");
   const std::string pef = compileLogreg(dir);
   for (int rank : {0, 3}) {

@@ -43,7 +43,7 @@ std::string tempPath() {
 
 }  // namespace
 
-TEST_CASE("one bitfile per hypersection; placement figures come from it") {
+TEST_CASE("one bitfile per hypersection, placement figures come from it") {
   Linked l = linkedPef(partition::OptLevel::O3);
   REQUIRE(l.link.bitfiles.size() == l.pef.plan.hypersections.size());
   for (const auto& s : l.pef.plan.sections) {
@@ -67,7 +67,7 @@ TEST_CASE("one bitfile per hypersection; placement figures come from it") {
     }
 }
 
-TEST_CASE("bitfiles survive a PEF round trip; corrupted ones are refused") {
+TEST_CASE("bitfiles survive a PEF round trip, corrupted ones are refused") {
   Linked l = linkedPef(partition::OptLevel::O3);
   std::string path = tempPath();
   REQUIRE(pef::writePef(l.pef, path).ok());

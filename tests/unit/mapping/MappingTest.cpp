@@ -29,7 +29,7 @@ TEST_CASE("a smaller arch gives at least as many sections and slower estimates")
   CHECK(test::totalLatency(*sn10) > test::totalLatency(*sn40l));
 }
 
-TEST_CASE("more chips give fewer sections; fewer tiles give more") {
+TEST_CASE("more chips give fewer sections, fewer tiles give more") {
   ir::Graph g = test::trainingGraph("lenet", 32);
   auto one = test::mapGraph(g, test::preset("sn10"), 0.1);
   auto four = test::mapGraph(g, test::preset("sn10", 4), 0.1);
@@ -62,7 +62,7 @@ TEST_CASE("a graph that cannot fit names the operator, the resource and a remedy
                       Catch::Contains("resource scaling factor to at least") && Catch::Contains("--n-chips"));
 }
 
-TEST_CASE("resource scaling factors take 3 or 4 values in (0, 1]") {
+TEST_CASE("resource scaling factors take 3 or 4 values above 0 and at most 1") {
   auto three = mapping::parseScalingFactors({"0.5", "0.25", "1"});
   REQUIRE(three.ok());
   CHECK(three->forwardScale == 0.5);

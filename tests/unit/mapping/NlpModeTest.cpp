@@ -40,7 +40,7 @@ int splitAttentionBlocks(const ir::Graph& g, const partition::Plan& plan) {
 
 }  // namespace
 
-TEST_CASE("nlp mode keeps every attention block that fits within one section; the default cuts some") {
+TEST_CASE("nlp mode keeps every attention block that fits within one section, the default cuts some") {
   ir::Graph g = test::trainingGraph("gpt2-mini", 8);
   for (double scale : {0.1, 0.2}) {
     INFO("scale " << scale);

@@ -101,7 +101,7 @@ TEST_CASE("an unsupported op is refused naming the node, op type and opset") {
   CHECK(msg.find("unsupported op") != std::string::npos);
 }
 
-TEST_CASE("external data is read relative to the model; a missing file is named") {
+TEST_CASE("external data is read relative to the model, a missing file is named") {
   test::TempDir dir("external");
   auto m = gemmModel();
   auto* w = m.mutable_graph()->mutable_initializer(0);

@@ -7,7 +7,7 @@
 
 using namespace dfc;
 
-TEST_CASE("compiler modes: empty or nlp; anything else names the flag and the accepted values") {
+TEST_CASE("compiler modes: empty or nlp, anything else names the flag and the accepted values") {
   CHECK(*partition::parseCompilerMode("") == partition::CompilerMode::Default);
   CHECK(*partition::parseCompilerMode("nlp") == partition::CompilerMode::Nlp);
   auto bad = partition::parseCompilerMode("cv");

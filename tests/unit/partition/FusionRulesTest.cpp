@@ -85,7 +85,7 @@ TEST_CASE("fusion rules: malformed files name the file, the line and the rule", 
   CHECK(e.find("rules.yaml:") != std::string::npos);
 }
 
-TEST_CASE("fusion rules: every built-in list loads; unknown names are refused", "[partition]") {
+TEST_CASE("fusion rules: every built-in list loads, unknown names are refused", "[partition]") {
   for (const auto& name : builtinRuleListNames()) {
     auto list = loadFusionRuleList(name);
     INFO(name << ": " << (list ? "" : list.error().message()));

@@ -160,7 +160,7 @@ TEST_CASE("layer_norm and layer_norm_grad match the reference", "[kernels][trans
   CHECK(g[1].shape() == ir::Shape{8});
 }
 
-TEST_CASE("embedding and embedding_grad match the reference; bad ids name the node", "[kernels][transformer]") {
+TEST_CASE("embedding and embedding_grad match the reference, bad ids name the node", "[kernels][transformer]") {
   std::mt19937 rng(9);
   ir::Tensor table = randomTensor({6, 4}, rng);
   auto out = checkAgainstReference(OpKind::Embedding, {table, ids({2, 3}, {0, 5, 2, 2, 1, 0})});

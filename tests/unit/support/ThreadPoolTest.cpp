@@ -108,7 +108,7 @@ TEST_CASE("a parallelFor nested in another runs inline and does not deadlock", "
   CHECK(otherCalls.load() <= 8);
 }
 
-TEST_CASE("errors and exceptions from chunks come back as a Status; the lowest failing chunk wins", "[threadpool]") {
+TEST_CASE("errors and exceptions from chunks come back as a Status, the lowest failing chunk wins", "[threadpool]") {
   ThreadPool pool(4);
   Status st = pool.parallelFor(0, 1000, 10, [&](int64_t b, int64_t e) -> Status {
     if (b <= 700 && 700 < e) return dfc::makeError("bad index 700");
