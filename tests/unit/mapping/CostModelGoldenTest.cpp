@@ -213,7 +213,7 @@ TEST_CASE("cost golden: a wide reduction over rows needs a tree of Reduce PCUs",
   CHECK(e.pcus == 28);  // the tree's PCUs come on top
 }
 
-TEST_CASE("cost golden: layout ops use no PCU; reshape is a view without buffers", "[cost]") {
+TEST_CASE("cost golden: layout ops use no PCU, reshape is a view without buffers", "[cost]") {
   Built t;
   ir::ValueId x = t.b.input("x", f32({64, 32}));
   auto tr = t.b.op(OpKind::Transpose, {x}, {{"perm", std::vector<int64_t>{1, 0}}});
@@ -230,7 +230,7 @@ TEST_CASE("cost golden: layout ops use no PCU; reshape is a view without buffers
   CHECK(v.pmus == 0);
 }
 
-TEST_CASE("cost golden: values passed inside a section stay on chip; values read elsewhere go to DDR", "[cost]") {
+TEST_CASE("cost golden: values passed inside a section stay on chip, values read elsewhere go to DDR", "[cost]") {
   // mm = x @ w; y = relu(mm), a graph output. Section {mm, relu}:
   //   FLOP  = 524'288 + 4'096 (relu, 1 stage) = 528'384
   //   PCUs  = 2 (mm) + 1 (relu: one group) = 3; PMUs 20 + 4 = 24
