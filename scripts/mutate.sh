@@ -37,7 +37,7 @@ build=$src/build
 results=$dir/results.tsv
 mkdir -p "$src" "$build"
 
-# The mutant list as tab-separated records: id, file, find, replace, tests, why.
+# The mutant list as records (fields separated by \x1f): id, file, find, replace, tests, why.
 # mutate_tool.py also applies and reverts one mutant (exact text, found exactly once).
 tool=$root/scripts/mutate_tool.py
 python3 "$tool" check "$list" "$root"
@@ -45,7 +45,7 @@ records=$(python3 "$tool" parse "$list" "$only")
 [ -n "$records" ] || { echo "mutate.sh: no mutants selected from $list" >&2; exit 2; }
 
 # A file left mutated by a run that was killed without its trap: restore and
-# touch it, so that ninja rebuilds it (the copy below keeps old timestamps).
+# touch it, so that ninja rebuilds it.
 dirty=$dir/dirty
 restore_dirty() {
   if [ -s "$dirty" ]; then
@@ -60,7 +60,7 @@ trap restore_dirty EXIT
 trap 'restore_dirty; exit 130' INT TERM
 
 echo "== copying the tree to $src"
-(cd "$root" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | (cd "$src" && tar -xpf -)
+(cd "$root" && git ls-files -co --exclude-standard -z) | python3 "$tool" sync "$root" "$src"
 restore_dirty
 
 echo "== configuring $build"
@@ -85,17 +85,17 @@ build_targets() { ninja -C "$build" -j"$jobs" $1 >"$dir/build.log" 2>&1; }
 run_tests() {
   (cd "$build" && ctest -R "$1" -j"$jobs" --timeout "$timeout" --stop-on-failure --output-on-failure >"$dir/test.log" 2>&1)
 }
-failed_tests() { sed -n 's/^ *[0-9]* - \(.*\) (.*)$/\1/p' "$dir/test.log" | paste -sd';' | cut -c1-160; }
+failed_tests() { sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \([A-Za-z ]+\)$/\1/p' "$dir/test.log" | paste -sd';' | cut -c1-160; }
 
-all_tests=$(cut -f5 <<<"$records" | paste -sd, | tr ',' '\n' | sed 's/^ *//' | sort -u | paste -sd,)
+all_tests=$(cut -d$'\x1f' -f5 <<<"$records" | paste -sd, | tr ',' '\n' | sed 's/^ *//' | sort -u | paste -sd,)
 echo "== baseline: building $(targets_for "$all_tests")"
 build_targets "$(targets_for "$all_tests")" || { echo "baseline build failed: $dir/build.log" >&2; exit 1; }
 echo "== baseline: the selected tests must pass unmutated"
 run_tests "$(regex_for "$all_tests")" || { echo "baseline tests fail: $dir/test.log" >&2; exit 1; }
 
-printf 'id\tresult\tseconds\tkilled by\tfile\twhy\n' >"$results"
+printf 'id\tresult\tseconds\tfile\twhy\tkilled by\n' >"$results"
 killed=0 survived=0 broken=0
-while IFS=$'\t' read -r id file find replace tests why; do
+while IFS=$'\x1f' read -r id file find replace tests why; do
   start=$(date +%s)
   echo "$file" >"$dirty"
   python3 "$tool" apply "$src/$file" "$find" "$replace"
@@ -113,7 +113,7 @@ while IFS=$'\t' read -r id file find replace tests why; do
   fi
   restore_dirty
   secs=$(($(date +%s) - start))
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$result" "$secs" "$by" "$file" "$why" >>"$results"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$result" "$secs" "$file" "$why" "$by" >>"$results"
   printf '%-28s %-12s %4ss  %s\n' "$id" "$result" "$secs" "$why"
 done <<<"$records"
 

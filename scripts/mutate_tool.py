@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
 """Helpers of scripts/mutate.sh.
 
-  parse LIST [IDS]          prints the mutants as tab-separated records:
-                            id, file, find, replace, tests, why
+  parse LIST [IDS]          prints the mutants one a line, fields separated by
+                            \x1f (not a tab: bash's read folds empty fields
+                            between whitespace separators): id, file, find,
+                            replace, tests, why
   check LIST ROOT           checks that every mutant's text occurs exactly once
-  apply FILE FIND REPLACE   replaces the one occurrence of FIND in FILE
+  apply FILE FIND REPLACE   replaces the one occurrence of FIND in FILE; a .cpp
+                            also gets a pragma that keeps -Wunused from failing
+                            the build (a mutant that leaves a helper unused is
+                            still a bug that compiles without -Werror)
   regex TESTS               the ctest -R regex for a tests field
+  sync ROOT DEST            copies the files named on stdin (NUL-separated, relative
+                            to ROOT) into DEST, only those whose content differs, so
+                            a file restored after a mutant keeps its newer time and
+                            ninja rebuilds what was built from the mutant
 
 The list format (scripts/mutants.txt): blocks separated by blank lines,
 '#' lines are comments.
@@ -22,10 +31,14 @@ exactly once in the file, so a mutant never lands somewhere unintended.
 tests: ctest areas (the folder under tests/), optionally "AREA: NAME PREFIX"
 to run only the tests whose names start so.
 """
+import os
 import re
+import shutil
 import sys
 
 KEYS = ("file", "find", "replace", "tests", "why")
+SEP = "\x1f"
+UNUSED_IS_WARNING = '#pragma GCC diagnostic warning "-Wunused"\n'
 
 
 def load(path):
@@ -63,9 +76,9 @@ def parse(path, only):
         mutants = [m for m in mutants if m["id"] in wanted]
     for m in mutants:
         fields = [m["id"]] + [m[k] for k in KEYS]
-        if any("\t" in f for f in fields):
-            sys.exit(f"{path}:{m['line']}: mutant '{m['id']}' contains a tab")
-        print("\t".join(fields))
+        if any(SEP in f for f in fields):
+            sys.exit(f"{path}:{m['line']}: mutant '{m['id']}' contains \\x1f")
+        print(SEP.join(fields))
 
 
 def check(path, root):
@@ -91,7 +104,10 @@ def apply(path, find, replace):
     count = text.count(find)
     if count != 1:
         sys.exit(f"{path}: the mutant's text occurs {count} times, expected once: {find!r}")
-    open(path, "w", encoding="utf-8").write(text.replace(find, replace))
+    text = text.replace(find, replace)
+    if path.endswith(".cpp"):
+        text = UNUSED_IS_WARNING + text
+    open(path, "w", encoding="utf-8").write(text)
 
 
 def regex(tests):
@@ -103,6 +119,22 @@ def regex(tests):
     return "^(" + "|".join(parts) + ")"
 
 
+def sync(root, dest):
+    for rel in sys.stdin.buffer.read().decode("utf-8").split("\0"):
+        if not rel:
+            continue
+        src, dst = os.path.join(root, rel), os.path.join(dest, rel)
+        if not os.path.isfile(src):
+            continue  # listed by git but deleted in the tree
+        if os.path.isfile(dst):
+            with open(src, "rb") as a, open(dst, "rb") as b:
+                if a.read() == b.read():
+                    continue
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(src, dst)
+        shutil.copymode(src, dst)
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     if cmd == "parse" and len(sys.argv) in (3, 4):
@@ -111,6 +143,8 @@ if __name__ == "__main__":
         check(sys.argv[2], sys.argv[3])
     elif cmd == "apply" and len(sys.argv) == 5:
         apply(*sys.argv[2:])
+    elif cmd == "sync" and len(sys.argv) == 4:
+        sync(sys.argv[2], sys.argv[3])
     elif cmd == "regex" and len(sys.argv) == 3:
         print(regex(sys.argv[2]))
     else:
