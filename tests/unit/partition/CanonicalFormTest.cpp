@@ -108,6 +108,18 @@ TEST_CASE("canonical form: roles, shared inputs and output positions are part of
     });
   };
   CHECK(add(true) != add(false));
+  // mul(x, y) then sub(x, y) or sub(y, x): x and y are numbered at their first
+  // read, so only their numbers tell the second reads apart.
+  auto subtract = [](bool swapped) {
+    return formOf([swapped](frontend::GraphBuilder& b) {
+      ir::ValueId x = b.input("x", f32({4}));
+      ir::ValueId y = b.input("y", f32({4}));
+      ir::ValueId m = b.mul(x, y);
+      return std::vector<ir::ValueId>{m, swapped ? b.sub(y, x) : b.sub(x, y)};
+    });
+  };
+  CHECK(subtract(false) != subtract(true));
+  CHECK(subtract(false) == subtract(false));
   // batch_norm_grad -> (dx, dgamma, dbeta): a consumer of dgamma or of dbeta (same type).
   auto reads = [](size_t output) {
     return formOf([output](frontend::GraphBuilder& b) {
