@@ -39,5 +39,7 @@ echo "== /usr/bin/dfc compile --arch sn40l (preset from /usr/share/dataflow-stud
 /usr/bin/dfc compile --model logreg --db - --arch sn40l --output-folder "$out/y" >/dev/null
 echo "== QT_QPA_PLATFORM=offscreen /usr/bin/dfstudio --version"
 QT_QPA_PLATFORM=offscreen /usr/bin/dfstudio --version
+echo "== LC_ALL=de_DE.UTF-8 /usr/bin/dfstudio --help (the German translation, found by locale)"
+LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 LANGUAGE= QT_QPA_PLATFORM=offscreen /usr/bin/dfstudio --help | grep "Kompiliert Modelle"
 rm -rf "$out"
 echo "== package OK"

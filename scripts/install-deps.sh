@@ -12,6 +12,7 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
   xvfb xauth
   clang-14 libclang-rt-14-dev
+  appstream desktop-file-utils
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

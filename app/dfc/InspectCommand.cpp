@@ -1,12 +1,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <map>
-
-#include <simdjson.h>
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "driver/SectionReport.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
 #include "pef/PlacedSections.h"
@@ -22,10 +20,6 @@ Expected<pef::Pef> loadPefArg(const ArgParser& p, const char* command) {
   if (path.empty()) return makeError(std::string(command) + ": give a PEF (dfc " + command + " out/lenet/lenet.pef)");
   return pef::readPef(path);
 }
-
-// Layer 3 of the compile report: per section figures after placement.
-using Placed = pef::PlacedSection;
-std::map<int64_t, Placed> placedFigures(const std::string& reportJson) { return pef::placedSections(reportJson); }
 
 std::string pefPathArg(const ArgParser& p) {
   auto pos = p.positional();
@@ -76,14 +70,15 @@ int inspectCommand(const std::vector<std::string>& args) {
               pef->graph.nodes.size(), pef->graph.values.size(), pef->graph.params().size(), pef->plan.sections.size(),
               pef->plan.hypersections.size(), pef->plan.schedule.size());
   // Placed PCUs/PMUs and min/max latency come from the compile report (layer 3).
-  auto placed = placedFigures(pef->reportJson);
+  auto placed = pef::placedSections(pef->reportJson);
   std::printf("%4s  %-28.28s %-9s %-24.24s %5s %5s %5s %7s %12s %12s %10s\n", "id", "section", "type", "hypersection", "nodes",
               "PCUs", "PMUs", "hops", "min_lat_us", "max_lat_us", "TFLOP");
   double total = 0;
   for (const auto& s : pef->plan.sections) {
     auto it = placed.find(s.id);
-    Placed p = it != placed.end() ? it->second
-                                  : Placed{s.estimate.pcus, s.estimate.pmus, 0, s.estimate.latencyUs, s.estimate.latencyUs};
+    pef::PlacedSection p = it != placed.end() ? it->second
+                                              : pef::PlacedSection{s.estimate.pcus, s.estimate.pmus, 0,
+                                                                   s.estimate.latencyUs, s.estimate.latencyUs};
     std::printf("%4d  %-28.28s %-9s %-24.24s %5zu %5lld %5lld %7lld %12.3f %12.3f %10.6f\n", s.id, s.name.c_str(),
                 std::string(ir::roleName(s.type)).c_str(),
                 pef->plan.hypersections.at(static_cast<size_t>(s.hypersection)).name.c_str(), s.nodes.size(),
@@ -119,7 +114,7 @@ int reportCommand(const std::vector<std::string>& args) {
   auto pef = loadPefArg(p, "report");
   if (!pef) return reportError(pef.error());
   std::string pefPath = std::filesystem::absolute(pefPathArg(p)).lexically_normal().string();
-  std::map<int, std::pair<double, int64_t>> measured;  // section -> (sum us, calls)
+  driver::MeasuredSections measured;  // section -> (sum us, calls)
   std::string source = "no measured times";
   if (p.get("--db") != "-") {
     auto store = driver::openStore(p.get("--db"));
@@ -145,27 +140,7 @@ int reportCommand(const std::vector<std::string>& args) {
       }
     }
   }
-  auto placed = placedFigures(pef->reportJson);
-  std::string csv =
-      "section_id,name,type,hyperfunction,hypersection,pcus,pmus,est_latency_us,tflop,calls,measured_mean_us,"
-      "placed_pcus,placed_pmus,placed_hops,min_latency_us,max_latency_us\n";
-  for (const auto& s : pef->plan.sections) {
-    char line[512];
-    auto it = measured.find(s.id);
-    double mean = it == measured.end() || it->second.second == 0 ? 0 : it->second.first / it->second.second;
-    std::snprintf(line, sizeof line, "%d,%s,%s,%s,%s,%d,%d,%.4f,%.9f,%lld,%.4f\n", s.id, s.name.c_str(),
-                  std::string(ir::roleName(s.type)).c_str(), s.hyperfunction.c_str(),
-                  pef->plan.hypersections.at(static_cast<size_t>(s.hypersection)).name.c_str(), s.estimate.pcus,
-                  s.estimate.pmus, s.estimate.latencyUs, s.estimate.flop / 1e12,
-                  static_cast<long long>(it == measured.end() ? 0 : it->second.second), mean);
-    csv += line;
-    csv.pop_back();  // the placement columns follow
-    auto pl = placed.find(s.id);
-    Placed p = pl != placed.end() ? pl->second : Placed{};
-    std::snprintf(line, sizeof line, ",%lld,%lld,%lld,%.4f,%.4f\n", static_cast<long long>(p.pcus),
-                  static_cast<long long>(p.pmus), static_cast<long long>(p.hops), p.minUs, p.maxUs);
-    csv += line;
-  }
+  std::string csv = driver::sectionReportCsv(driver::sectionReportRows(*pef, measured));
   std::string out = p.get("--output", (std::filesystem::path(pefPath).parent_path() / "section_report.csv").string());
   if (auto st = support::writeFileAtomic(out, csv); !st) return reportError(st.error());
   std::printf("wrote %s (%zu sections, %s)\n", out.c_str(), pef->plan.sections.size(), source.c_str());

@@ -1,15 +1,13 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QTimer>
-#include <QTranslator>
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
 #include "ComparePage.h"
 #include "MainWindow.h"
+#include "Translations.h"
 
 namespace {
 
@@ -47,14 +45,6 @@ void setIdentity() {
   QCoreApplication::setOrganizationName(QStringLiteral("dataflow-studio"));
 }
 
-// The UI language follows the system locale (LANG/LC_ALL); English is built in.
-void installTranslators(QTranslator& qt, QTranslator& app) {
-  if (qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-    QCoreApplication::installTranslator(&qt);
-  if (app.load(QLocale(), QStringLiteral("dfstudio"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-    QCoreApplication::installTranslator(&app);
-}
-
 // --help and --version print and exit without a display (no QApplication).
 bool onlyPrints(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
@@ -71,8 +61,7 @@ int main(int argc, char** argv) {
   if (onlyPrints(argc, argv)) {
     QCoreApplication app(argc, argv);
     setIdentity();
-    QTranslator qtTranslator, appTranslator;
-    installTranslators(qtTranslator, appTranslator);
+    const dfc::studio::Translations translations{QLocale()};  // --help in the user's language
     QCommandLineParser parser;
     const Options options;
     describe(parser, options);
@@ -83,8 +72,8 @@ int main(int argc, char** argv) {
   setIdentity();
   QApplication::setApplicationDisplayName(QStringLiteral("Dataflow Studio"));
   QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/dataflow-studio.svg")));
-  QTranslator qtTranslator, appTranslator;
-  installTranslators(qtTranslator, appTranslator);
+  // The UI language follows the system locale (LANG/LC_ALL); English is built in.
+  const dfc::studio::Translations translations{QLocale()};
 
   QCommandLineParser parser;
   const Options options;

@@ -272,12 +272,28 @@ partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const 
 
 partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
                                                       int pcuCap) const {
+  return sectionEstimate(g, nodes, pcuCap, g.computeUsers());
+}
+
+partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
+                                                      int pcuCap, const std::vector<std::vector<ir::NodeId>>& users) const {
   partition::SectionEstimate e;
   std::set<ir::ValueId> produced, consumedInside;
   for (ir::NodeId id : nodes) {
     for (ir::ValueId o : g.node(id).outputs) produced.insert(o);
     for (ir::ValueId in : g.node(id).inputs) consumedInside.insert(in);
   }
+  std::vector<ir::NodeId> inside = nodes;
+  std::sort(inside.begin(), inside.end());
+  std::set<ir::ValueId> leavesStep(g.outputs.begin(), g.outputs.end());
+  for (const ir::StateUpdate& u : g.updates) leavesStep.insert(u.newValue);
+  // Read after the section: by a node outside it, as a graph output or as a state update.
+  auto readOutside = [&](ir::ValueId v) {
+    if (leavesStep.count(v)) return true;
+    for (ir::NodeId u : users[static_cast<size_t>(v)])
+      if (!std::binary_search(inside.begin(), inside.end(), u)) return true;
+    return false;
+  };
   std::vector<int> shares = pcuShares(g, nodes, pcuCap);
   const double pcuFlopPerUs = m_arch.pcuFlopPerCycle() * m_arch.clockGhz * 1e3;
   std::set<ir::ValueId> external;
@@ -293,12 +309,12 @@ partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const 
     for (ir::ValueId in : n.inputs)
       if (!produced.count(in)) external.insert(in);
   }
-  // Results leave the section unless only used inside it (conservatively: every
-  // produced value not consumed inside, plus graph outputs).
+  // A result read inside passes over the on-chip network; one read after the
+  // section is written out (both, when read in both places). The runtime counts
+  // the same boundary bytes for a section call.
   for (ir::ValueId v : produced) {
-    double bytes = static_cast<double>(g.value(v).type.byteSize());
-    if (!consumedInside.count(v)) external.insert(v);
-    else internalBytes += bytes;
+    if (consumedInside.count(v)) internalBytes += static_cast<double>(g.value(v).type.byteSize());
+    if (readOutside(v)) external.insert(v);
   }
   for (ir::ValueId v : external) e.ddrBytes += static_cast<double>(g.value(v).type.byteSize());
 

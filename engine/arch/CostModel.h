@@ -25,7 +25,8 @@
 // Cost model (per section):
 //   compute_us  = max over ops of flop_i / (pcus_i * 2*L*S * f), at least
 //                 total flop / peak: the pipeline runs at its slowest stage.
-//   offchip_us  = bytes crossing the section boundary / HBM (else DDR) bandwidth.
+//   offchip_us  = bytes crossing the section boundary (inputs from outside, results
+//                 read outside) / HBM (else DDR) bandwidth.
 //   onchip_us   = bytes passed between ops inside / (network_link_gbps * PCUs).
 //   memory_us   = max(offchip_us, onchip_us)
 //   chip_us     = a section wider than one chip sends the cut share of its
@@ -73,13 +74,17 @@ class CostModel {
   const ArchSpec& arch() const { return m_arch; }
 
   OpCost opCost(const ir::Graph& graph, const ir::Node& node) const;
-  // Estimate for a section: values crossing its boundary move off-chip; values
-  // produced and consumed inside stay in PMUs.
+  // Estimate for a section: values crossing its boundary move off-chip (inputs
+  // from outside; results read outside it, as graph outputs or by state
+  // updates); values produced and read inside pass between its units on chip.
   partition::SectionEstimate sectionEstimate(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes) const;
   // Same, with the ops' PCUs scaled down (never below their minimum) so that
   // the section uses at most `pcuCap` PCUs (0: no cap).
   partition::SectionEstimate sectionEstimate(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes,
                                              int pcuCap) const;
+  // Same, with the graph's users (Graph::computeUsers) computed once by a caller estimating many sections.
+  partition::SectionEstimate sectionEstimate(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, int pcuCap,
+                                             const std::vector<std::vector<ir::NodeId>>& users) const;
   // PCUs each op of `nodes` gets under `pcuCap` (the figures sectionEstimate used).
   // Under a cap, the shares leave room for the combine trees' PCUs at those shares.
   std::vector<int> pcuShares(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, int pcuCap) const;

@@ -66,6 +66,7 @@ std::string suggestScale(double needed) {
 struct Mapper {
   const ir::Graph& g;
   const arch::CostModel& cost;
+  std::vector<std::vector<ir::NodeId>> users;  // of every value, for the sections' estimates
   partition::Plan plan;
   // (subgraph hypersection id, piece) -> plan hypersection. Repeats of a subgraph
   // are cut identically, so their k-th pieces are instances of one hypersection.
@@ -80,7 +81,7 @@ struct Mapper {
     s.type = first.role;
     s.hyperfunction = commonScope(g, s.nodes);
     s.name = sectionName(s.id, g, s.nodes, s.hyperfunction);
-    s.estimate = known ? *known : cost.sectionEstimate(g, s.nodes, pcuBudget);
+    s.estimate = known ? *known : cost.sectionEstimate(g, s.nodes, pcuBudget, users);
     const std::pair<int, int> key{subgraphHypersection, piece};
     auto it = subgraphHypersection >= 0 ? hypersectionOfSubgraphKey.find(key) : hypersectionOfSubgraphKey.end();
     if (it == hypersectionOfSubgraphKey.end()) {
@@ -102,7 +103,7 @@ struct Mapper {
 Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<partition::Subgraph>& subgraphs,
                                       const arch::CostModel& cost, partition::OptLevel level,
                                       const MappingOptions& options) {
-  Mapper m{g, cost, {}, {}};
+  Mapper m{g, cost, g.computeUsers(), {}, {}};
   m.plan.level = level;
   const arch::ArchSpec& a = cost.arch();
   for (const auto& sub : subgraphs) {

@@ -1,6 +1,6 @@
 #pragma once
 // Layer 3 of a PEF's compile report: per section figures after placement
-// (what `dfc inspect` and the Schedule screen show as placed PCUs/PMUs).
+// (what `dfc inspect`, `dfc report` and dfstudio show as placed PCUs/PMUs).
 #include <cstdint>
 #include <map>
 #include <string>

@@ -50,12 +50,19 @@ TEST_CASE("Schedule table sorts by the numbers, not their text", "[gui][schedule
 }
 
 TEST_CASE("Section report CSV has the columns of dfc report", "[gui][schedule]") {
-  const auto data = views::buildScheduleData(apptest::makePef(), apptest::makeMeasured());
+  pef::Pef pef = apptest::makePef();
+  pef.reportJson = R"({"layer3_sections":[{"id":1,"pcus":14,"pmus":9,"total_hops":33,"min_latency_us":2.5,)"
+                   R"("max_latency_us":7.25}]})";
+  const auto data = views::buildScheduleData(pef, apptest::makeMeasured());
   const QStringList lines = views::sectionReportCsv(data).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
   REQUIRE(lines.size() == 4);
-  CHECK(lines[0] == QStringLiteral("section_id,name,type,hyperfunction,hypersection,pcus,pmus,est_latency_us,tflop,calls,"
-                                   "measured_mean_us"));
-  CHECK(lines[2] == QStringLiteral("1,s1_layer2,forward,layer2,hs0_matmul_relu,12,6,30.0000,0.002000000,3,30.0000"));
+  // One header for dfc report and dfstudio (driver/SectionReport.h), all 16 columns.
+  CHECK(lines[0] == QString::fromStdString(driver::sectionReportHeader()));
+  CHECK(lines[0].count(QLatin1Char(',')) == 15);
+  CHECK(lines[0].endsWith(QStringLiteral(",placed_pcus,placed_pmus,placed_hops,min_latency_us,max_latency_us")));
+  CHECK(lines[2] == QStringLiteral("1,s1_layer2,forward,layer2,hs0_matmul_relu,12,6,30.0000,0.002000000,3,30.0000,"
+                                   "14,9,33,2.5000,7.2500"));
+  CHECK(lines[1].endsWith(QStringLiteral(",0,0.0000,0,0,0,0.0000,0.0000")));  // never run, not placed
   CHECK(data.archPcus > 0);  // sn30's capacity was read for the chart
 }
 

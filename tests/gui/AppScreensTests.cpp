@@ -1,6 +1,12 @@
 // The main window's screens: each renders something, the menus carry the
 // shortcuts, export writes the report, and the German translation applies.
 #include <QAction>
+#include <QTableView>
+#include <QAbstractSpinBox>
+#include <QLineEdit>
+#include <QHeaderView>
+#include <QComboBox>
+#include <QCheckBox>
 #include <QApplication>
 #include <QFile>
 #include <QMenuBar>
@@ -8,14 +14,17 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTranslator>
 #include <catch2/catch.hpp>
+#include <cstdio>
 
 #include "AppTestSupport.h"
 #include "ComparePage.h"
 #include "MainWindow.h"
+#include "Translations.h"
 #include "compare/CompareView.h"
+#include "compile/CompilePanel.h"
 #include "graph/GraphView.h"
+#include "runs/RunsPanel.h"
 #include "schedule/SchedulePanel.h"
 #include "timeline/TimelineView.h"
 
@@ -45,27 +54,63 @@ QStringList menuTitles(const QMainWindow& window) {
 
 }  // namespace
 
-TEST_CASE("Every screen of the main window renders something", "[gui][app]") {
+TEST_CASE("Every screen of the main window shows what was opened", "[gui][app]") {
   guitest::ensureApp();
   QTemporaryDir dir;
+  studio::MainWindow empty(scheduleLoaders(), QStringLiteral("-"));
   studio::MainWindow window(scheduleLoaders(), QStringLiteral("-"));
-  window.resize(1400, 900);
-  window.show();
+  for (studio::MainWindow* w : {&empty, &window}) {
+    w->resize(1400, 900);
+    w->show();
+  }
   window.openPef(dir.filePath(QStringLiteral("tiny.pef")));
   waitIdle(window);
   window.openTrace(dir.filePath(QStringLiteral("run.json")));
   waitIdle(window);
   REQUIRE(window.schedulePanel()->data().sections.size() == 3);
-  for (const QString& name : studio::MainWindow::screenNames()) {
-    INFO(name.toStdString());
-    REQUIRE(window.showScreen(name));
+  auto screen = [&window](studio::MainWindow& w, const QString& name) {
+    REQUIRE(w.showScreen(name));
     QApplication::processEvents();
-    const QImage image = window.tabs()->currentWidget()->grab().toImage();
+    const QImage image = w.tabs()->currentWidget()->grab().toImage();
     REQUIRE(!image.isNull());
-    CHECK(apptest::colourCount(image) > 20);
-    if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR"))
+    if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR") && &w == &window)
       image.save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/%1.png").arg(name));
+    return image;
+  };
+  // Schedule: the Gantt strip paints each section in its role's colour (the
+  // empty screen shows those colours only in its legend).
+  {
+    const QImage loaded = screen(window, QStringLiteral("schedule"));
+    const QImage none = screen(empty, QStringLiteral("schedule"));
+    for (ir::NodeRole role : {ir::NodeRole::Forward, ir::NodeRole::Backward}) {
+      INFO(ir::roleName(role));
+      const QRgb colour = QColor::fromRgb(ir::roleInfo(role).displayColor).rgb();
+      CHECK(apptest::pixelCount(loaded, colour) > apptest::pixelCount(none, colour) + 500);
+    }
   }
+  // Graph & Timeline: the graph laid out with an item per operator; the
+  // timeline's rows drawn where the empty one has none.
+  {
+    const QImage loaded = screen(window, QStringLiteral("graph"));
+    CHECK(window.graphView()->hasLayout());
+    CHECK(window.graphView()->scene()->items().size() >= 5);  // the tiny model's 5 operators at least
+    const QImage timeline = window.timelineView()->grab().toImage();
+    screen(empty, QStringLiteral("graph"));
+    const QImage blank = empty.timelineView()->grab().toImage();
+    CHECK(apptest::changedShare(timeline, blank) > 0.02);
+  }
+  // Compile, Runs and Compare show their controls (opening a PEF changes none of them).
+  screen(window, QStringLiteral("compile"));
+  int inputs = 0;
+  for (QWidget* w : window.compilePanel()->findChildren<QWidget*>())
+    inputs += w->isVisible() && (qobject_cast<QLineEdit*>(w) || qobject_cast<QComboBox*>(w) ||
+                                 qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QCheckBox*>(w));
+  CHECK(inputs >= 8);
+  screen(window, QStringLiteral("runs"));
+  CHECK(window.runsPanel()->table()->isVisible());
+  CHECK(window.runsPanel()->table()->horizontalHeader()->count() >= 6);
+  screen(window, QStringLiteral("compare"));
+  CHECK(window.comparePage()->compareView()->isVisible());
   CHECK(!window.showScreen(QStringLiteral("nonsense")));
 }
 
@@ -93,19 +138,45 @@ TEST_CASE("Main window has shortcuts for the common actions and exports the sect
   CHECK(text.count(QLatin1Char('\n')) == 4);
 }
 
-TEST_CASE("With the German translation installed the menus are German", "[gui][app][i18n]") {
+TEST_CASE("A German locale finds the German translation the way dfstudio loads it", "[gui][app][i18n]") {
   guitest::ensureApp();
-  QTranslator translator;
-  REQUIRE(translator.load(QStringLiteral(":/i18n/dfstudio_de.qm")));
-  QApplication::installTranslator(&translator);
-  studio::MainWindow german(scheduleLoaders(), QStringLiteral("-"));
-  const QStringList titles = menuTitles(german);
-  QApplication::removeTranslator(&translator);
-  CHECK(titles.contains(QStringLiteral("&Datei")));
-  CHECK(titles.contains(QStringLiteral("&Hilfe")));
-  CHECK(german.tabs()->tabText(0) == QStringLiteral("&Kompilieren"));
-  studio::MainWindow english(scheduleLoaders(), QStringLiteral("-"));
+  {
+    // de_DE: no dfstudio_de_DE.qm, so the lookup falls back to dfstudio_de.qm.
+    const studio::Translations german(QLocale(QStringLiteral("de_DE")));
+    REQUIRE(german.appTranslated());
+    studio::MainWindow window(scheduleLoaders(), QStringLiteral("-"));
+    const QStringList titles = menuTitles(window);
+    CHECK(titles.contains(QStringLiteral("&Datei")));
+    CHECK(titles.contains(QStringLiteral("&Hilfe")));
+    CHECK(window.tabs()->tabText(0) == QStringLiteral("&Kompilieren"));
+  }
+  {
+    const studio::Translations french(QLocale(QStringLiteral("fr_FR")));  // no French: English stays
+    CHECK(!french.appTranslated());
+    studio::MainWindow window(scheduleLoaders(), QStringLiteral("-"));
+    CHECK(menuTitles(window).contains(QStringLiteral("&File")));
+  }
+  studio::MainWindow english(scheduleLoaders(), QStringLiteral("-"));  // the German one was removed with its owner
   CHECK(menuTitles(english).contains(QStringLiteral("&File")));
+}
+
+TEST_CASE("dfstudio speaks German when the system locale is German", "[gui][app][i18n]") {
+  // The binary as a user starts it: the locale comes from the environment.
+  auto help = [](const char* lang) {
+    const QString cmd = QStringLiteral("env LC_ALL=%1 LANG=%1 LANGUAGE= QT_QPA_PLATFORM=offscreen %2/app/dfstudio/dfstudio --help 2>&1")
+                            .arg(QString::fromLatin1(lang), QStringLiteral(DFC_BINARY_DIR));
+    QString out;
+    FILE* pipe = popen(cmd.toLocal8Bit().constData(), "r");
+    REQUIRE(pipe);
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, pipe)) out += QString::fromUtf8(buf, static_cast<qsizetype>(n));
+    CHECK(pclose(pipe) == 0);
+    return out;
+  };
+  CHECK(help("de_DE.UTF-8").contains(QStringLiteral("Kompiliert Modelle")));
+  const QString english = help("C");
+  CHECK(english.contains(QStringLiteral("Compiles and runs models")));
+  CHECK(!english.contains(QStringLiteral("Kompiliert")));
 }
 
 TEST_CASE("Compare screen loads a PEF and its run on each side and summarises them", "[gui][app]") {
@@ -130,3 +201,4 @@ TEST_CASE("Compare screen loads a PEF and its run on each side and summarises th
     window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/compare-loaded.png"));
   }
 }
+

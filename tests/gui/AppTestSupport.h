@@ -1,8 +1,8 @@
 #pragma once
 // Helpers for the App*/Compile*/Schedule*/Runs* GUI tests.
 #include <QImage>
+#include <algorithm>
 #include <QWidget>
-#include <set>
 
 #include "GuiTestSupport.h"
 #include "pef/Pef.h"
@@ -50,12 +50,25 @@ inline dfc::profile::CompileRecord makeCompileRecord(const std::string& pefPath,
   return c;
 }
 
-// Distinct colours on a 3-pixel grid: a blank or one-colour widget has few.
-inline size_t colourCount(const QImage& image) {
-  std::set<QRgb> colours;
-  for (int y = 0; y < image.height(); y += 3)
-    for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
-  return colours.size();
+// Pixels of exactly `colour` (solid fills keep it; antialiased edges and text do not).
+inline int pixelCount(const QImage& image, QRgb colour) {
+  const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+  int n = 0;
+  for (int y = 0; y < rgb.height(); ++y)
+    for (int x = 0; x < rgb.width(); ++x) n += (rgb.pixel(x, y) & 0xffffff) == (colour & 0xffffff);
+  return n;
+}
+
+// Share of the pixels that differ between two pictures of one widget, over
+// the area they have in common (from the top left).
+inline double changedShare(const QImage& a, const QImage& b) {
+  const int w = std::min(a.width(), b.width()), h = std::min(a.height(), b.height());
+  if (w <= 0 || h <= 0) return 1.0;
+  const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
+  qint64 changed = 0;
+  for (int row = 0; row < h; ++row)
+    for (int col = 0; col < w; ++col) changed += x.pixel(col, row) != y.pixel(col, row);
+  return static_cast<double>(changed) / (static_cast<double>(w) * h);
 }
 
 }  // namespace apptest

@@ -75,24 +75,12 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
     data.sections.push_back(std::move(row));
   }
   data.schedule = pef.plan.schedule;
+  data.report = driver::sectionReportRows(pef, measured);
   return data;
 }
 
 QString sectionReportCsv(const ScheduleData& data) {
-  QString csv = QStringLiteral(
-      "section_id,name,type,hyperfunction,hypersection,pcus,pmus,est_latency_us,tflop,calls,measured_mean_us\n");
-  for (const auto& s : data.sections) {
-    csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
-               .arg(s.id)
-               .arg(s.name, s.type, s.hyperfunction, s.hypersection)
-               .arg(s.pcus)
-               .arg(s.pmus)
-               .arg(s.estLatencyUs, 0, 'f', 4)
-               .arg(s.tflop, 0, 'f', 9)
-               .arg(s.calls)
-               .arg(s.measuredMeanUs.value_or(0.0), 0, 'f', 4);
-  }
-  return csv;
+  return QString::fromStdString(driver::sectionReportCsv(data.report));
 }
 
 }  // namespace dfc::views

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/SectionReport.h"
 #include "pef/Pef.h"
 
 namespace dfc::views {
@@ -33,6 +34,7 @@ struct ScheduleData {
   int archPmus = 0;
   std::vector<ScheduleSection> sections;  // by section id
   std::vector<int> schedule;              // section ids in call order (one step)
+  std::vector<driver::SectionReportRow> report;  // the section report's rows (every column `dfc report` writes)
   bool hasMeasured() const;
   const ScheduleSection* section(int id) const;
 };
@@ -51,12 +53,12 @@ struct HypersectionRow {
 std::vector<HypersectionRow> groupByHypersection(const ScheduleData& data);
 
 // section id -> (sum of measured microseconds, number of calls)
-using MeasuredSections = std::map<int, std::pair<double, long long>>;
+using MeasuredSections = driver::MeasuredSections;
 
 // Reads the arch capacity with arch::loadArch(pef.meta.arch); an unknown arch leaves it 0.
 ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& measured);
 
-// The same columns as `dfc report` writes into section_report.csv.
+// section_report.csv as `dfc report` writes it (driver/SectionReport.h).
 QString sectionReportCsv(const ScheduleData& data);
 
 }  // namespace dfc::views

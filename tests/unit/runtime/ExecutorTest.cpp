@@ -1,6 +1,8 @@
 // The executor on a small training graph split into sections, and the memory planner.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+
 #include "RuntimeTestUtil.h"
 #include "ir/ShapeInference.h"
 #include "runtime/Executor.h"
@@ -97,10 +99,15 @@ TEST_CASE("forwardOnly runs only forward sections and leaves params alone", "[ex
   runtime::Executor ex = makeExecutor(t);
   ir::Tensor wBefore = ex.tensor(t.w).clone();
   std::vector<runtime::SectionCall> calls;
+  const auto before = std::chrono::steady_clock::now();
   REQUIRE(ex.step(true, [&](const runtime::SectionCall& c) { calls.push_back(c); }).ok());
+  const double stepUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - before).count();
   REQUIRE(calls.size() == 1);
   CHECK(calls[0].sectionId == 10);
-  CHECK(calls[0].durationUs >= 0);
+  // Measured around the call: it ran (a nonzero time) within the step, which started after `before`.
+  CHECK(calls[0].durationUs > 0);
+  CHECK(calls[0].durationUs <= stepUs);
+  CHECK(calls[0].start >= before);
   // Crossing the boundary: x, w, b, labels in; h, r (read by backward) and loss out; mm stays inside.
   CHECK(calls[0].bytes == Approx(96 + 120 + 20 + 32 + 80 + 80 + 4));
   CHECK(maxRelDiff(ex.tensor(t.w), wBefore) == 0.0);

@@ -212,12 +212,19 @@ TEST_CASE("global_avg_pool, batch_norm and padded maxpool2d match the reference"
   CHECK(g.size() == 3);
   ir::Attributes pool{{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
                       {"pad", std::vector<int64_t>{1, 1}}};
-  auto y = checkAgainstReference(OpKind::MaxPool2d, {randomTensor({2, 2, 8, 8}, rng)}, pool);
+  // 7x7, kernel 3, stride 2, pad 1: windows start at -1, 1, 3, 5, so the first
+  // row/column of windows reads the top/left padding and the last (5..7) the
+  // bottom/right padding.
+  auto y = checkAgainstReference(OpKind::MaxPool2d, {randomTensor({2, 2, 7, 7}, rng)}, pool);
   CHECK(y[0].shape() == ir::Shape{2, 2, 4, 4});
-  // All-negative input: padding (-inf) never wins.
-  auto neg = checkAgainstReference(OpKind::MaxPool2d, {randomTensor({1, 1, 4, 4}, rng, -3.0f, -1.0f)}, pool);
-  for (float v : neg[0].span<float>()) CHECK(v < -0.9f);
-  checkAgainstReference(OpKind::MaxPool2dGrad, {randomTensor({2, 2, 4, 4}, rng), randomTensor({2, 2, 8, 8}, rng)}, pool);
+  // All-negative input (5x5: windows -1..1, 1..3, 3..5): padding (-inf) never wins, on any side.
+  auto neg = checkAgainstReference(OpKind::MaxPool2d, {randomTensor({1, 1, 5, 5}, rng, -3.0f, -1.0f)}, pool);
+  CHECK(neg[0].shape() == ir::Shape{1, 1, 3, 3});
+  for (float v : neg[0].span<float>()) {
+    CHECK(v >= -3.0f);  // an input value, not the padding's -inf
+    CHECK(v < -0.9f);   // nor a zero padding
+  }
+  checkAgainstReference(OpKind::MaxPool2dGrad, {randomTensor({2, 2, 4, 4}, rng), randomTensor({2, 2, 7, 7}, rng)}, pool);
 }
 
 TEST_CASE("adam_update matches the reference, with bias correction from step", "[kernels][optimizer]") {

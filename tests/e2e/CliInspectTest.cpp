@@ -1,0 +1,88 @@
+// `dfc inspect` and `dfc report` on a small PEF, against golden text in
+// tests/data/cli/. The PEF is compiled here (logreg, -o1, batch 8, sn30), so
+// a change to what the compiler decides or to how the commands print shows up
+// as a line-by-line difference. After an intended change, run this test with
+// DFC_GOLDEN_UPDATE=1 to rewrite the files, and review them before committing.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "TestEnv.h"
+#include "driver/SectionReport.h"
+#include "support/FileUtil.h"
+
+using namespace dfc;
+using test::runDfc;
+
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Compares `got` with the golden file line by line (or rewrites it under DFC_GOLDEN_UPDATE).
+void checkGolden(const std::string& got, const std::string& name) {
+  const std::string path = std::string(DFC_TEST_DATA_DIR) + "/cli/" + name;
+  if (std::getenv("DFC_GOLDEN_UPDATE")) {
+    std::ofstream(path, std::ios::binary) << got;
+    WARN("rewrote " << path);
+    return;
+  }
+  auto want = support::readFile(path);
+  INFO(path);
+  REQUIRE(want);
+  const auto g = lines(got), w = lines(*want);
+  for (size_t i = 0; i < std::min(g.size(), w.size()); ++i) {
+    INFO("line " << i + 1);
+    CHECK(g[i] == w[i]);
+  }
+  CHECK(g.size() == w.size());
+}
+
+std::string compileLogreg(const test::ScratchDir& dir) {
+  auto r = runDfc("compile --db - --model logreg -o1 -b 8 --arch sn30 --pef-name logreg --output-folder " + (dir / "out"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  return dir / "out/logreg.pef";
+}
+
+}  // namespace
+
+TEST_CASE("dfc inspect prints a PEF's sections, placement and hypersections", "[e2e][cli]") {
+  test::ScratchDir dir("cli-inspect");
+  const std::string pef = compileLogreg(dir);
+  auto r = runDfc("inspect " + pef);
+  REQUIRE(r.status == 0);
+  // The first line carries the compiler version and the compile's time.
+  const std::string first = r.output.substr(0, r.output.find('\n'));
+  CHECK(first.rfind("PEF logreg (format 1.1, dfc ", 0) == 0);
+  checkGolden(r.output.substr(first.size() + 1), "logreg_o1.inspect.txt");
+  // The same through --pef, and a missing PEF is bad input.
+  CHECK(runDfc("inspect --pef " + pef).output == r.output);
+  auto missing = runDfc("inspect " + (dir / "nope.pef"));
+  CHECK(missing.status == 2);
+  CHECK(missing.output.find("nope.pef") != std::string::npos);
+}
+
+TEST_CASE("dfc report writes section_report.csv with the shared header", "[e2e][cli]") {
+  test::ScratchDir dir("cli-report");
+  const std::string pef = compileLogreg(dir);
+  auto r = runDfc("report --db - " + pef);
+  REQUIRE(r.status == 0);
+  CHECK(r.output == "wrote " + (dir / "out/section_report.csv") + " (9 sections, no recorded run)\n");
+  auto csv = support::readFile(dir / "out/section_report.csv");
+  REQUIRE(csv);
+  CHECK(csv->substr(0, csv->find('\n')) == driver::sectionReportHeader());
+  checkGolden(*csv, "logreg_o1.section_report.csv");
+  // -o chooses the file; one that cannot be written is named.
+  CHECK(runDfc("report --db - -o " + (dir / "r.csv") + " " + pef).status == 0);
+  CHECK(support::readFile(dir / "r.csv").value() == *csv);
+  auto bad = runDfc("report --db - -o " + (dir / "r.csv/under_a_file.csv") + " " + pef);
+  CHECK(bad.status == 2);
+  CHECK(bad.output.find(dir / "r.csv") != std::string::npos);
+}
