@@ -115,7 +115,7 @@ int reportCommand(const std::vector<std::string>& args) {
   if (!pef) return reportError(pef.error());
   std::string pefPath = std::filesystem::absolute(pefPathArg(p)).lexically_normal().string();
   driver::MeasuredSections measured;  // section -> (sum us, calls)
-  std::string source = "no measured times";
+  std::string source = "no recorded run";
   if (p.get("--db") != "-") {
     auto store = driver::openStore(p.get("--db"));
     if (store) {
@@ -128,6 +128,7 @@ int reportCommand(const std::vector<std::string>& args) {
                     static_cast<long long>((*latest)->id), (*latest)->startedAt.c_str(), (*latest)->status.c_str(),
                     haveFinished ? ("using run #" + std::to_string((*finished)->id) + ", the latest that finished").c_str()
                                  : "no run of this PEF finished, so no measured times");
+      if (latest && latest->has_value() && !haveFinished) source = "no measured times";
       if (haveFinished) {
         source = "measured times from run #" + std::to_string((*finished)->id);
         auto calls = store->sectionCalls((*finished)->id);

@@ -20,6 +20,8 @@
 #include "AppTestSupport.h"
 #include "ComparePage.h"
 #include "MainWindow.h"
+#include "schedule/GanttStrip.h"
+#include "schedule/SchedulePanel.h"
 #include "Translations.h"
 #include "compare/CompareView.h"
 #include "compile/CompilePanel.h"
@@ -77,14 +79,15 @@ TEST_CASE("Every screen of the main window shows what was opened", "[gui][app]")
       image.save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/%1.png").arg(name));
     return image;
   };
-  // Schedule: the Gantt strip paints each section in its role's colour (the
-  // empty screen shows those colours only in its legend).
+  // Schedule: the Gantt strip paints each section in its colour (its
+  // hypersection's, shared with the graph and timeline); the empty screen
+  // has no such boxes.
   {
     const QImage loaded = screen(window, QStringLiteral("schedule"));
     const QImage none = screen(empty, QStringLiteral("schedule"));
-    for (ir::NodeRole role : {ir::NodeRole::Forward, ir::NodeRole::Backward}) {
-      INFO(ir::roleName(role));
-      const QRgb colour = QColor::fromRgb(ir::roleInfo(role).displayColor).rgb();
+    for (int section = 0; section < 3; ++section) {
+      INFO("section " << section);
+      const QRgb colour = window.schedulePanel()->gantt()->boxColor(section).rgb();
       CHECK(apptest::pixelCount(loaded, colour) > apptest::pixelCount(none, colour) + 500);
     }
   }

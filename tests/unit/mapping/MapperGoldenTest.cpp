@@ -11,11 +11,12 @@ using namespace dfc;
 
 namespace {
 
-// 100 PCUs and `pmus` PMUs of 1 KiB in one tile; lanes 8, stages 4, 1 GHz.
+// 100 PCUs and `pmus` PMUs of 1 KiB in one tile; lanes 8, stages 4, 1 GHz; a
+// grid of about two cells per unit (the arch loader refuses more than four).
 arch::ArchSpec toyArch(int pmus) {
   const std::string yaml = "name: toy\ntiles: 1\npcus_per_tile: 100\npmus_per_tile: " + std::to_string(pmus) +
                            "\npmu_bytes: 1024\npcu_lanes: 8\npcu_stages: 4\nclock_ghz: 1\npeak_tflops: 1\n"
-                           "ddr_gbps: 10\npcie_gbps: 2\ngrid_rows: 40\ngrid_cols: 50\n";
+                           "ddr_gbps: 10\npcie_gbps: 2\ngrid_rows: 20\ngrid_cols: " + std::to_string((100 + pmus) / 10 + 1) + "\n";
   auto a = arch::parseArchYaml(yaml, "toy.yaml");
   REQUIRE(a);
   return *a;
