@@ -16,6 +16,10 @@
         <translation>PCU-Auslastung</translation>
     </message>
     <message>
+        <source>PMU use</source>
+        <translation>PMU-Auslastung</translation>
+    </message>
+    <message>
         <source>no recorded run: nothing to show</source>
         <translation>kein aufgezeichneter Lauf: nichts anzuzeigen</translation>
     </message>
@@ -1687,6 +1691,14 @@ Hyperfunktion: %3</translation>
 </context>
 <context>
     <name>dfc::views::TimelineView</name>
+    <message>
+        <source>Pin row to top</source>
+        <translation>Zeile oben anheften</translation>
+    </message>
+    <message>
+        <source>Unpin row</source>
+        <translation>Zeile lösen</translation>
+    </message>
     <message>
         <source>Open a trace to see the run&apos;s timeline</source>
         <translation>Öffnen Sie einen Trace, um die Zeitleiste des Laufs zu sehen</translation>
