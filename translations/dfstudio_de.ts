@@ -1770,6 +1770,14 @@ Hyperfunktion: %3</translation>
 <context>
     <name>main</name>
     <message>
+        <source>Graph colours once loaded: %1.</source>
+        <translation>Farben des Graphen nach dem Laden: %1.</translation>
+    </message>
+    <message>
+        <source>Pin the timeline rows of this name to the top once loaded.</source>
+        <translation>Die Zeitleisten-Zeilen dieses Namens nach dem Laden oben anheften.</translation>
+    </message>
+    <message>
         <source>Compiles and runs models and shows their operator graph, section schedule and run timelines.</source>
         <translation>Kompiliert Modelle, führt sie aus und zeigt ihren Operatorgraphen, Sektionsablaufplan und die Zeitleisten der Läufe.</translation>
     </message>
