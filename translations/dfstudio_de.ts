@@ -1692,6 +1692,14 @@ Hyperfunktion: %3</translation>
 <context>
     <name>dfc::views::TimelineView</name>
     <message>
+        <source>Pinned to the top; right-click to unpin</source>
+        <translation>Oben angeheftet; Rechtsklick zum Lösen</translation>
+    </message>
+    <message>
+        <source>Right-click to pin this row to the top</source>
+        <translation>Rechtsklick heftet diese Zeile oben an</translation>
+    </message>
+    <message>
         <source>Pin row to top</source>
         <translation>Zeile oben anheften</translation>
     </message>

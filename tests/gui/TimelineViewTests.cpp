@@ -146,8 +146,10 @@ TEST_CASE("A row pinned from its header menu stays at the top while the rest scr
     delete menu;
     return text;
   };
+  CHECK(view.rowToolTip(layers).contains(QStringLiteral("Right-click to pin")));
   CHECK(menuAction(layers) == QStringLiteral("Pin row to top"));
   CHECK(view.isPinned(layers));
+  CHECK(view.rowToolTip(layers).contains(QStringLiteral("right-click to unpin")));
   CHECK(view.rowTop(layers) == bandTop);
   CHECK(view.rowTop(0) > view.rowTop(layers));  // the others move below the band
 

@@ -62,6 +62,12 @@ int TimelineView::rowAtY(int y) const {
   return track >= 0 && static_cast<size_t>(track) < m_data.rows.size() ? track : -1;
 }
 
+QString TimelineView::rowToolTip(int row) const {
+  if (row < 0 || static_cast<size_t>(row) >= m_tracks.size()) return {};
+  return QStringLiteral("<b>%1</b><br>").arg(m_tracks[static_cast<size_t>(row)]->label().toHtmlEscaped()) +
+         (isPinned(row) ? tr("Pinned to the top; right-click to unpin") : tr("Right-click to pin this row to the top"));
+}
+
 void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
   const int track = event->pos().x() < kLabelWidth && event->pos().y() >= kRulerHeight ? trackAtY(event->pos().y()) : -1;
   if (track < 0) return event->ignore();

@@ -357,6 +357,8 @@ bool TimelineView::event(QEvent* event) {
       for (const auto& [key, value] : info.args)
         text += QStringLiteral("<br>%1: %2").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
       QToolTip::showText(help->globalPos(), text, this);
+    } else if (const int row = help->pos().x() < kLabelWidth ? trackAtY(help->pos().y()) : -1; row >= 0) {
+      QToolTip::showText(help->globalPos(), rowToolTip(row), this);
     } else {
       QToolTip::hideText();
       event->ignore();

@@ -84,6 +84,8 @@ class TimelineView : public QWidget, public TimelineMetrics {
   bool isPinned(int row) const;
   const std::vector<int>& pinnedRows() const { return m_pinned; }
   int rowTop(int row) const;  // widget y of a track, pinned or scrolled
+  // A row header's tooltip: the whole name (headers elide it) and how to (un)pin.
+  QString rowToolTip(int row) const;
   void scrollRowsBy(int dy);  // as Shift+wheel does
 
   const PaintStats& lastPaintStats() const { return m_stats; }
