@@ -35,8 +35,14 @@ compile lenet_o3 --model lenet -o3
 # A trace cut off mid-file (the copy of a run that was killed).
 TRACE=$WORK/lenet/lenet_chrome_tracing_report.json
 head -c $(( $(stat -c %s "$TRACE") * 2 / 3 )) "$TRACE" > "$WORK/cut_trace.json"
-if python3 -c 'import torch' 2>/dev/null; then
-  python3 - "$WORK/pytorch_trace.json" <<'PY'
+# The first Python that has torch: a pyenv or venv python3 on PATH may lack
+# the distribution's python3-torch, which only /usr/bin/python3 sees.
+TORCH_PY=
+for py in python3 /usr/bin/python3; do
+  if command -v "$py" >/dev/null && "$py" -c 'import torch' 2>/dev/null; then TORCH_PY=$py; break; fi
+done
+if [ -n "$TORCH_PY" ]; then
+  [ -f "$WORK/pytorch_trace.json" ] || "$TORCH_PY" - "$WORK/pytorch_trace.json" <<'PY'
 import sys, torch
 model = torch.nn.Sequential(torch.nn.Conv2d(1, 8, 3), torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(8 * 26 * 26, 10))
 x = torch.randn(16, 1, 28, 28)
@@ -49,9 +55,10 @@ else
   echo "python3-torch is not installed: no PyTorch profiler trace (skipped)"
 fi
 
-shot() {  # picture name, screen, file
-  "$STUDIO" --db "$DB" --screen "$2" --screenshot "$OUT/$1.png" "$3" 2>/dev/null || echo "failed: $1" >&2
-  echo "$1"
+shot() {  # picture name, screen, file, then more dfstudio flags
+  local name=$1 screen=$2 file=$3; shift 3
+  "$STUDIO" --db "$DB" --screen "$screen" --screenshot "$OUT/$name.png" "$@" "$file" 2>/dev/null || echo "failed: $name" >&2
+  echo "$name"
 }
 : > "$OUT/list.txt"
 for input in lenet gpt2 resnet18; do
@@ -61,8 +68,15 @@ for input in lenet gpt2 resnet18; do
 done
 "$STUDIO" --db "$DB" --compare-with "$WORK/lenet_o3/lenet_o3.pef" --screenshot "$OUT/lenet_o0_vs_o3_compare.png" \
   "$WORK/lenet/lenet.pef" 2>/dev/null && echo lenet_o0_vs_o3_compare >> "$OUT/list.txt"
+# The data overlays: chip use of each node's sections (placed, else estimated).
+shot lenet_pcu_use graph "$WORK/lenet/lenet.pef" --color-by pcu-use >> "$OUT/list.txt"
+shot gpt2_pmu_use graph "$WORK/gpt2/gpt2.pef" --color-by pmu-use >> "$OUT/list.txt"
+# Pinned rows (Perfetto's pinned tracks): the loss and fc3 rows under the ruler.
+shot lenet_pinned_rows graph "$WORK/lenet/lenet.pef" --pin-row loss --pin-row fc3 >> "$OUT/list.txt"
 shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"
-[ -f "$WORK/pytorch_trace.json" ] && shot pytorch_graph graph "$WORK/pytorch_trace.json" >> "$OUT/list.txt"
+if [ -f "$WORK/pytorch_trace.json" ]; then
+  shot pytorch_graph graph "$WORK/pytorch_trace.json" >> "$OUT/list.txt"
+fi
 {
   echo "<html><body><h1>dfstudio screenshots</h1>"
   while read -r name; do echo "<h2>$name</h2><img src=\"$name.png\" width=\"1200\">"; done < "$OUT/list.txt"

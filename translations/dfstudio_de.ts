@@ -16,6 +16,10 @@
         <translation>PCU-Auslastung</translation>
     </message>
     <message>
+        <source>PMU use</source>
+        <translation>PMU-Auslastung</translation>
+    </message>
+    <message>
         <source>no recorded run: nothing to show</source>
         <translation>kein aufgezeichneter Lauf: nichts anzuzeigen</translation>
     </message>
@@ -1688,6 +1692,22 @@ Hyperfunktion: %3</translation>
 <context>
     <name>dfc::views::TimelineView</name>
     <message>
+        <source>Pinned to the top; right-click to unpin</source>
+        <translation>Oben angeheftet; Rechtsklick zum Lösen</translation>
+    </message>
+    <message>
+        <source>Right-click to pin this row to the top</source>
+        <translation>Rechtsklick heftet diese Zeile oben an</translation>
+    </message>
+    <message>
+        <source>Pin row to top</source>
+        <translation>Zeile oben anheften</translation>
+    </message>
+    <message>
+        <source>Unpin row</source>
+        <translation>Zeile lösen</translation>
+    </message>
+    <message>
         <source>Open a trace to see the run&apos;s timeline</source>
         <translation>Öffnen Sie einen Trace, um die Zeitleiste des Laufs zu sehen</translation>
     </message>
@@ -1757,6 +1777,14 @@ Hyperfunktion: %3</translation>
 </context>
 <context>
     <name>main</name>
+    <message>
+        <source>Graph colours once loaded: %1.</source>
+        <translation>Farben des Graphen nach dem Laden: %1.</translation>
+    </message>
+    <message>
+        <source>Pin the timeline rows of this name to the top once loaded.</source>
+        <translation>Die Zeitleisten-Zeilen dieses Namens nach dem Laden oben anheften.</translation>
+    </message>
     <message>
         <source>Compiles and runs models and shows their operator graph, section schedule and run timelines.</source>
         <translation>Kompiliert Modelle, führt sie aus und zeigt ihren Operatorgraphen, Sektionsablaufplan und die Zeitleisten der Läufe.</translation>

@@ -21,11 +21,7 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   m_legend->attach(m_view);
 
   m_colorMode = new QComboBox(this);
-  const views::GraphColorMode modes[] = {views::GraphColorMode::OpType,        views::GraphColorMode::Section,
-                                         views::GraphColorMode::Hypersection,  views::GraphColorMode::Hyperfunction,
-                                         views::GraphColorMode::MeasuredShare, views::GraphColorMode::MeasuredOverEstimate,
-                                         views::GraphColorMode::UnitUse};
-  for (views::GraphColorMode mode : modes) m_colorMode->addItem(views::colorModeName(mode), static_cast<int>(mode));
+  for (const auto& [mode, id] : views::colorModeIds()) m_colorMode->addItem(views::colorModeName(mode), static_cast<int>(mode));
   m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(m_view->colorMode())));
   m_colorMode->setToolTip(tr("What the node colours show"));
   connect(m_colorMode, &QComboBox::currentIndexChanged, this, [this] {

@@ -1,4 +1,5 @@
-// dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--screenshot FILE]
+// dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
+//          [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -6,10 +7,19 @@
 #include <spdlog/spdlog.h>
 
 #include "ComparePage.h"
+#include "GraphPane.h"
 #include "MainWindow.h"
 #include "Translations.h"
+#include "graph/GraphStyle.h"
+#include "timeline/TimelineView.h"
 
 namespace {
+
+QStringList modeIds() {
+  QStringList ids;
+  for (const auto& [mode, id] : dfc::views::colorModeIds()) ids << id;
+  return ids;
+}
 
 struct Options {
   QCommandLineOption db{QStringLiteral("db"), QApplication::translate("main", "Run store to use ('-' = none)."),
@@ -20,6 +30,13 @@ struct Options {
   QCommandLineOption compare{QStringLiteral("compare-with"),
                              QApplication::translate("main", "Open the Compare screen with the given PEF on the left and PEF on the right."),
                              QStringLiteral("PEF")};
+  QCommandLineOption colorBy{QStringLiteral("color-by"),
+                             QApplication::translate("main", "Graph colours once loaded: %1.")
+                                 .arg(modeIds().join(QStringLiteral(", "))),
+                             QStringLiteral("MODE")};
+  QCommandLineOption pin{QStringLiteral("pin-row"),
+                         QApplication::translate("main", "Pin the timeline rows of this name to the top once loaded."),
+                         QStringLiteral("NAME")};
   QCommandLineOption shot{QStringLiteral("screenshot"),
                           QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
                           QStringLiteral("FILE")};
@@ -36,7 +53,18 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.db);
   parser.addOption(options.screen);
   parser.addOption(options.compare);
+  parser.addOption(options.colorBy);
+  parser.addOption(options.pin);
   parser.addOption(options.shot);
+}
+
+// --color-by and --pin-row, applied whenever loading ends (a load resets both).
+void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+  if (const auto mode = dfc::views::colorModeFromId(parser.value(options.colorBy)))
+    window.graphPane()->setColorMode(*mode);
+  dfc::views::TimelineView* timeline = window.timelineView();
+  for (size_t row = 0; row < timeline->data().rows.size(); ++row)
+    if (parser.values(options.pin).contains(timeline->data().rows[row].name)) timeline->setPinned(static_cast<int>(row), true);
 }
 
 void setIdentity() {
@@ -90,6 +118,13 @@ int main(int argc, char** argv) {
                  qPrintable(parser.value(screenOption)), qPrintable(dfc::studio::MainWindow::screenNames().join(", ")));
     return 2;
   }
+  if (parser.isSet(options.colorBy) && !dfc::views::colorModeFromId(parser.value(options.colorBy))) {
+    std::fprintf(stderr, "dfstudio: unknown colour mode '%s' (use one of: %s)\n", qPrintable(parser.value(options.colorBy)),
+                 qPrintable(modeIds().join(QStringLiteral(", "))));
+    return 2;
+  }
+  QObject::connect(&window, &dfc::studio::MainWindow::idle, &window,
+                   [&window, &parser, &options] { applyViewOptions(window, parser, options); });
   window.show();
   const QStringList files = parser.positionalArguments();
   const QString shotPath = parser.value(shotOption);

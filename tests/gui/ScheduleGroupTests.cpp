@@ -1,5 +1,8 @@
 // Schedule at scale: one row per hypersection with its calls and times per step.
+#include <QChart>
+#include <QChartView>
 #include <QStandardItemModel>
+#include <QValueAxis>
 #include <QTableView>
 #include <catch2/catch.hpp>
 
@@ -52,4 +55,19 @@ TEST_CASE("The schedule table switches to one row per hypersection and back", "[
   CHECK(panel.table()->model()->index(0, 0).data().toString() == QStringLiteral("hs1_add"));
   panel.setGroupedByHypersection(false);
   CHECK(panel.table()->model()->rowCount() == 3);
+}
+
+TEST_CASE("The unit-use chart tops out at 100 % when the busiest section nearly fills the chip", "[gui][schedule]") {
+  guitest::ensureApp();
+  ScheduleData d = schedule();
+  d.archPcus = 1280;
+  d.archPmus = 1280;
+  d.sections[1].pcus = 1277;  // 99.8 %: with the axis headroom this once read 0..150 %
+  SchedulePanel panel;
+  panel.setData(d);
+  const auto axes = panel.useChart()->chart()->axes(Qt::Vertical);
+  REQUIRE(axes.size() == 1);
+  const auto* axis = qobject_cast<const QValueAxis*>(axes.front());
+  REQUIRE(axis);
+  CHECK(axis->max() == Approx(100.0));
 }

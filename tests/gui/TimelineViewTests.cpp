@@ -1,3 +1,6 @@
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTest>
 #include <catch2/catch.hpp>
@@ -111,4 +114,59 @@ TEST_CASE("Wheel zoom keeps the time under the cursor in place", "[gui][timeline
   const double timeAfter =
       view.visibleStart() + 400.0 / (view.width() - TimelineView::kLabelWidth) * view.visibleDuration();
   CHECK(timeAfter == Approx(timeBefore).epsilon(1e-6));
+}
+
+TEST_CASE("A row pinned from its header menu stays at the top while the rest scrolls", "[gui][timeline]") {
+  guitest::ensureApp();
+  TimelineView view;
+  view.resize(1000, 150);  // shorter than the rows: they scroll
+  view.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&view));
+  view.setData(buildTimelineData(guitest::makeTrace()));
+  const int rows = static_cast<int>(view.data().rows.size());
+  const int layers = rowNamed(view.data(), QStringLiteral("layers"));
+  REQUIRE(layers == rows - 1);  // the lowest slice row
+  std::vector<int> tops;
+  for (int r = 0; r < rows; ++r) tops.push_back(view.rowTop(r));
+  const int bandTop = TimelineView::kRulerHeight + 4;
+  REQUIRE(tops[0] == bandTop);
+  REQUIRE(tops[static_cast<size_t>(layers)] > bandTop);
+
+  // Right-click the row's header: its menu pins it.
+  auto menuAction = [&](int row) {
+    const QPoint at(20, view.rowTop(row) + 5);
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, view.mapToGlobal(at));
+    QApplication::sendEvent(&view, &event);
+    auto* menu = view.findChild<QMenu*>();
+    REQUIRE(menu);
+    REQUIRE(menu->actions().size() == 1);
+    const QString text = menu->actions().front()->text();
+    menu->actions().front()->trigger();
+    menu->close();
+    delete menu;
+    return text;
+  };
+  CHECK(view.rowToolTip(layers).contains(QStringLiteral("Right-click to pin")));
+  CHECK(menuAction(layers) == QStringLiteral("Pin row to top"));
+  CHECK(view.isPinned(layers));
+  CHECK(view.rowToolTip(layers).contains(QStringLiteral("right-click to unpin")));
+  CHECK(view.rowTop(layers) == bandTop);
+  CHECK(view.rowTop(0) > view.rowTop(layers));  // the others move below the band
+
+  // Scrolling moves the other rows, not the pinned one, which still answers clicks.
+  const int hostBefore = view.rowTop(0);
+  view.scrollRowsBy(60);
+  CHECK(view.rowTop(0) < hostBefore);
+  CHECK(view.rowTop(layers) == bandTop);
+  view.setVisibleRange(view.data().startUs, view.data().endUs - view.data().startUs);
+  const QRectF pinnedSlice = view.sliceRect(layers, 0);
+  const auto hit = view.sliceAt(pinnedSlice.center().toPoint());
+  REQUIRE(hit);
+  CHECK(hit->row == layers);
+
+  // Unpinning restores the trace's order.
+  CHECK(menuAction(layers) == QStringLiteral("Unpin row"));
+  CHECK_FALSE(view.isPinned(layers));
+  view.scrollRowsBy(-1000);
+  for (int r = 0; r < rows; ++r) CHECK(view.rowTop(r) == tops[static_cast<size_t>(r)]);
 }

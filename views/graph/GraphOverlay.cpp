@@ -7,6 +7,13 @@
 #include "schedule/ScheduleData.h"
 
 namespace dfc::views {
+namespace {
+
+double unitShare(int units, int chipUnits) { return chipUnits > 0 ? static_cast<double>(units) / chipUnits : 0.0; }
+
+size_t unitIndex(OverlayMetric metric) { return metric == OverlayMetric::PmuUse ? 1 : 0; }
+
+}  // namespace
 
 GraphOverlay GraphOverlay::fromSchedule(const ScheduleData& schedule) {
   GraphOverlay out;
@@ -17,8 +24,8 @@ GraphOverlay GraphOverlay::fromSchedule(const ScheduleData& schedule) {
     Figures f;
     f.estUs = s.estLatencyUs * calls;
     if (s.measuredMeanUs) f.measuredUs = *s.measuredMeanUs * calls;
-    const int pcus = s.placedPcus.value_or(s.pcus);
-    f.pcuUse = schedule.archPcus > 0 ? static_cast<double>(pcus) / schedule.archPcus : 0.0;
+    f.use = {unitShare(s.placedPcus.value_or(s.pcus), schedule.archPcus),
+             unitShare(s.placedPmus.value_or(s.pmus), schedule.archPmus)};
     out.m_sections[s.id] = f;
     if (f.measuredUs) out.m_totalMeasuredUs += *f.measuredUs;
   }
@@ -39,7 +46,8 @@ GraphOverlay GraphOverlay::fittedTo(const GraphData& data) const {
 }
 
 void GraphOverlay::fitRanges(const std::vector<GraphNode>& nodes) {
-  for (OverlayMetric metric : {OverlayMetric::MeasuredShare, OverlayMetric::MeasuredOverEstimate, OverlayMetric::UnitUse}) {
+  for (OverlayMetric metric : {OverlayMetric::MeasuredShare, OverlayMetric::MeasuredOverEstimate, OverlayMetric::PcuUse,
+                              OverlayMetric::PmuUse}) {
     Range r;
     bool first = true;
     for (const GraphNode& node : nodes) {
@@ -50,7 +58,7 @@ void GraphOverlay::fitRanges(const std::vector<GraphNode>& nodes) {
       first = false;
     }
     if (metric != OverlayMetric::MeasuredOverEstimate) r.low = 0;                 // shares and use from nothing
-    if (metric == OverlayMetric::UnitUse) r.high = std::max(r.high, 1.0);        // against the whole chip
+    if (isUnitUse(metric)) r.high = std::max(r.high, 1.0);                       // against the whole chip
     m_ranges[static_cast<size_t>(metric)] = r;
   }
 }
@@ -63,13 +71,14 @@ std::vector<int> GraphOverlay::sectionsOf(const GraphNode& node) const {
 
 std::optional<double> GraphOverlay::value(OverlayMetric metric, const GraphNode& node) const {
   double est = 0, measured = 0, use = 0;
+  const size_t unit = unitIndex(metric);
   bool anyMeasured = false, any = false;
   for (int id : sectionsOf(node)) {
     const auto it = m_sections.find(id);
     if (it == m_sections.end()) continue;
     any = true;
     est += it->second.estUs;
-    use = std::max(use, it->second.pcuUse);
+    use = std::max(use, it->second.use[unit]);
     if (it->second.measuredUs) {
       anyMeasured = true;
       measured += *it->second.measuredUs;
@@ -83,7 +92,8 @@ std::optional<double> GraphOverlay::value(OverlayMetric metric, const GraphNode&
     case OverlayMetric::MeasuredOverEstimate:
       if (!anyMeasured || est <= 0 || measured <= 0) return std::nullopt;
       return measured / est;
-    case OverlayMetric::UnitUse: return use;
+    case OverlayMetric::PcuUse:
+    case OverlayMetric::PmuUse: return use;
   }
   return std::nullopt;
 }
@@ -109,7 +119,8 @@ QString GraphOverlay::format(OverlayMetric metric, double value) {
   switch (metric) {
     case OverlayMetric::MeasuredShare: return locale.toString(100.0 * value, 'g', 3) + QStringLiteral(" %");
     case OverlayMetric::MeasuredOverEstimate: return QStringLiteral("×") + locale.toString(value, 'g', 3);
-    case OverlayMetric::UnitUse: return locale.toString(100.0 * value, 'g', 3) + QStringLiteral(" % PCUs");
+    case OverlayMetric::PcuUse: return locale.toString(100.0 * value, 'g', 3) + QStringLiteral(" % PCUs");
+    case OverlayMetric::PmuUse: return locale.toString(100.0 * value, 'g', 3) + QStringLiteral(" % PMUs");
   }
   return {};
 }

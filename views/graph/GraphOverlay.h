@@ -18,7 +18,11 @@ namespace dfc::views {
 
 struct ScheduleData;
 
-enum class OverlayMetric { MeasuredShare, MeasuredOverEstimate, UnitUse };
+enum class OverlayMetric { MeasuredShare, MeasuredOverEstimate, PcuUse, PmuUse };
+// PCU and PMU use are one figure over two kinds of unit.
+constexpr bool isUnitUse(OverlayMetric metric) {
+  return metric == OverlayMetric::PcuUse || metric == OverlayMetric::PmuUse;
+}
 
 class GraphOverlay {
  public:
@@ -34,7 +38,7 @@ class GraphOverlay {
   // and use, logarithmic between the smallest and largest ratio.
   double position(OverlayMetric metric, double value) const;
   QColor color(OverlayMetric metric, const GraphNode& node) const;
-  // "12.5 %", "×340", "80 % of PCUs"
+  // "12.5 %", "×340", "80 % PCUs", "40 % PMUs"
   static QString format(OverlayMetric metric, double value);
   // Stops of the colour bar, light to dark: (value, colour).
   std::vector<std::pair<double, QColor>> colorBar(OverlayMetric metric, int stops) const;
@@ -44,7 +48,7 @@ class GraphOverlay {
   struct Figures {
     double estUs = 0;                  // per step: estimate x calls in the schedule
     std::optional<double> measuredUs;  // per step: measured mean x calls in the schedule
-    double pcuUse = 0;                 // of the chip, 0..1
+    std::array<double, 2> use{};       // of the chip's PCUs, PMUs: 0..1
   };
   struct Range {
     double low = 0, high = 0;
@@ -55,7 +59,7 @@ class GraphOverlay {
 
   std::map<int, Figures> m_sections;
   double m_totalMeasuredUs = 0;
-  std::array<Range, 3> m_ranges{};  // by OverlayMetric
+  std::array<Range, 4> m_ranges{};  // by OverlayMetric
 };
 
 QColor rampColor(double position);  // 0..1, pale yellow to dark red

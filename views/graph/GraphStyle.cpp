@@ -44,7 +44,7 @@ QColor keyColor(const QString& key, GraphColorMode mode, const ColorIdentity& id
 
 std::vector<LegendEntry> colorBarEntries(OverlayMetric metric, const GraphOverlay* overlay) {
   std::vector<LegendEntry> out;
-  if (!overlay || (metric != OverlayMetric::UnitUse && !overlay->hasMeasured())) {
+  if (!overlay || (!isUnitUse(metric) && !overlay->hasMeasured())) {
     out.push_back({QString(), QCoreApplication::translate("GraphView", "no recorded run: nothing to show"),
                    QColor(0xe6, 0xe6, 0xe6), 0});
     return out;
@@ -60,7 +60,8 @@ std::optional<OverlayMetric> overlayMetric(GraphColorMode mode) {
   switch (mode) {
     case GraphColorMode::MeasuredShare: return OverlayMetric::MeasuredShare;
     case GraphColorMode::MeasuredOverEstimate: return OverlayMetric::MeasuredOverEstimate;
-    case GraphColorMode::UnitUse: return OverlayMetric::UnitUse;
+    case GraphColorMode::PcuUse: return OverlayMetric::PcuUse;
+    case GraphColorMode::PmuUse: return OverlayMetric::PmuUse;
     default: return std::nullopt;
   }
 }
@@ -73,9 +74,29 @@ QString colorModeName(GraphColorMode mode) {
     case GraphColorMode::Hyperfunction: return QCoreApplication::translate("GraphView", "Hyperfunction");
     case GraphColorMode::MeasuredShare: return QCoreApplication::translate("GraphView", "Measured time share");
     case GraphColorMode::MeasuredOverEstimate: return QCoreApplication::translate("GraphView", "Measured / estimated");
-    case GraphColorMode::UnitUse: return QCoreApplication::translate("GraphView", "PCU use");
+    case GraphColorMode::PcuUse: return QCoreApplication::translate("GraphView", "PCU use");
+    case GraphColorMode::PmuUse: return QCoreApplication::translate("GraphView", "PMU use");
   }
   return {};
+}
+
+const std::vector<std::pair<GraphColorMode, QString>>& colorModeIds() {
+  static const std::vector<std::pair<GraphColorMode, QString>> kIds = {
+      {GraphColorMode::OpType, QStringLiteral("op-type")},
+      {GraphColorMode::Section, QStringLiteral("section")},
+      {GraphColorMode::Hypersection, QStringLiteral("hypersection")},
+      {GraphColorMode::Hyperfunction, QStringLiteral("hyperfunction")},
+      {GraphColorMode::MeasuredShare, QStringLiteral("time-share")},
+      {GraphColorMode::MeasuredOverEstimate, QStringLiteral("measured-vs-estimate")},
+      {GraphColorMode::PcuUse, QStringLiteral("pcu-use")},
+      {GraphColorMode::PmuUse, QStringLiteral("pmu-use")}};
+  return kIds;
+}
+
+std::optional<GraphColorMode> colorModeFromId(const QString& id) {
+  for (const auto& [mode, name] : colorModeIds())
+    if (name == id) return mode;
+  return std::nullopt;
 }
 
 QString colorKey(const GraphNode& node, GraphColorMode mode) {

@@ -15,8 +15,9 @@
 
 namespace dfc::views {
 
-// The last three are data overlays (GraphOverlay): a continuous ramp, not categories.
-enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction, MeasuredShare, MeasuredOverEstimate, UnitUse };
+// The last four are data overlays (GraphOverlay): a continuous ramp, not categories.
+enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction, MeasuredShare, MeasuredOverEstimate, PcuUse,
+                            PmuUse };
 std::optional<OverlayMetric> overlayMetric(GraphColorMode mode);
 
 struct LegendEntry {
@@ -27,6 +28,9 @@ struct LegendEntry {
 };
 
 QString colorModeName(GraphColorMode mode);  // translated, for combo boxes
+// Untranslated ids for the command line ("op-type", ..., "pmu-use"), all modes in order.
+const std::vector<std::pair<GraphColorMode, QString>>& colorModeIds();
+std::optional<GraphColorMode> colorModeFromId(const QString& id);
 QString colorKey(const GraphNode& node, GraphColorMode mode);
 // overlay: the figures the overlay modes colour by (none: those nodes stay grey).
 QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity,

@@ -318,8 +318,11 @@ void SchedulePanel::rebuildCharts() {
   use->addSeries(useSeries);
   // Against capacity: the axis runs to 100 % unless a section oversubscribes,
   // or all use a sliver of the chip (small models at -o0), when bars of under
-  // 1 % would be invisible: then it zooms to the data.
-  const double useTop = d.archPcus <= 0 ? maxUse : maxUse >= 20 ? std::max(100.0 / 1.08, maxUse) : std::max(maxUse, 1.0);
+  // 1 % would be invisible: then it zooms to the data. 100/1.08 undoes the
+  // axis headroom, so a section at 99.8 % does not stretch the axis to 150 %.
+  const double useTop = d.archPcus <= 0 ? maxUse
+                        : maxUse >= 20  ? (maxUse <= 100 ? 100.0 / 1.08 : maxUse)
+                                        : std::max(maxUse, 1.0);
   attachAxes(use, useSeries, categories, xTitle, d.archPcus > 0 ? tr("% of capacity") : tr("units"), useTop);
 
   QChart* oldLatency = m_latencyChart->chart();

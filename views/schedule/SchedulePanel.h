@@ -36,6 +36,7 @@ class SchedulePanel : public QWidget {
   QSortFilterProxyModel* proxy() const { return m_proxy; }
   QTableView* table() const { return m_table; }
   GanttStrip* gantt() const { return m_gantt; }
+  QChartView* useChart() const { return m_useChart; }  // PCU/PMU use per section
   // One row per hypersection (calls and times per step) instead of per section.
   void setGroupedByHypersection(bool grouped);
   bool isGroupedByHypersection() const;

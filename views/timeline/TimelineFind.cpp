@@ -37,7 +37,8 @@ bool TimelineView::showMatch(bool forward) {
   if (duration > m_viewDuration * 0.8) m_viewDuration = duration / 0.8;
   m_viewStart = start + duration / 2 - m_viewDuration / 2;
   const int top = rowTop(ref->row) + row.depths[ref->index] * kLaneHeight;
-  if (top < kRulerHeight + 4 || top + kLaneHeight > height()) m_scrollY += top - (kRulerHeight + 4 + height()) / 2;
+  if (!isPinned(ref->row) && (top < scrollTop() || top + kLaneHeight > height()))
+    m_scrollY += top - (scrollTop() + height()) / 2;
   clampView();
   notifyVisibleRange();
   selectSlice(*ref);

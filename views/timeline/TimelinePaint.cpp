@@ -47,17 +47,33 @@ void TimelineView::paintEvent(QPaintEvent*) {
     painter.drawText(rect(), Qt::AlignCenter, tr("Open a trace to see the run's timeline"));
     return;
   }
+  paintTracks(painter, false);
+  paintTracks(painter, true);  // over the scrolled rows that slid under the band
+  paintRange(painter);
+  paintRuler(painter);
+}
+
+void TimelineView::paintTracks(QPainter& painter, bool pinned) {
+  const int bandTop = kRulerHeight + (pinned ? 0 : scrollTop() - kRulerHeight);
+  if (pinned && !m_pinned.empty()) {
+    painter.fillRect(QRect(0, kRulerHeight, kLabelWidth, scrollTop() - kRulerHeight), QColor(0xe4, 0xe8, 0xf2));
+    painter.fillRect(QRect(kLabelWidth, kRulerHeight, width() - kLabelWidth, scrollTop() - kRulerHeight),
+                     QColor(0xf4, 0xf6, 0xfb));
+  }
   const TimelineViewport view = viewport();
   for (size_t t = 0; t < m_tracks.size(); ++t) {
     const int top = rowTop(static_cast<int>(t));
-    if (top + m_tracks[t]->height() < kRulerHeight || top > height()) continue;
+    if (isPinned(static_cast<int>(t)) != pinned || top + m_tracks[t]->height() < bandTop || top > height()) continue;
     TrackPaintState state{view, m_stats, std::nullopt, std::nullopt};
     if (m_hovered && m_hovered->row == static_cast<int>(t)) state.hovered = m_hovered->index;
     if (m_selected && m_selected->row == static_cast<int>(t)) state.selected = m_selected->index;
     m_tracks[t]->paint(painter, state, top);
   }
-  paintRange(painter);
-  paintRuler(painter);
+  if (pinned && !m_pinned.empty()) {
+    painter.setClipping(false);
+    painter.setPen(QPen(QColor(0x70, 0x80, 0xa8), 2));
+    painter.drawLine(0, scrollTop() - 2, width(), scrollTop() - 2);
+  }
 }
 
 void TimelineView::paintRange(QPainter& painter) {

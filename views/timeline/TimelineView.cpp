@@ -51,17 +51,13 @@ void TimelineView::setData(TimelineData data) {
   m_hovered.reset();
   m_scrollY = 0;
   m_tracks.clear();
-  m_trackOffsets.clear();
   for (const TimelineRow& row : m_data.rows) m_tracks.push_back(std::make_unique<SliceTrack>(row, *m_data.trace));
   for (const TimelineCounter& counter : m_data.counters) m_tracks.push_back(std::make_unique<CounterTrack>(counter));
   m_search = {};
   m_rowOfThread.assign(m_data.trace ? m_data.trace->threads.size() : 0, -1);
   for (size_t r = 0; r < m_data.rows.size(); ++r) m_rowOfThread[m_data.rows[r].thread] = static_cast<int>(r);
-  int y = 0;
-  for (const auto& track : m_tracks) {
-    m_trackOffsets.push_back(y);
-    y += track->height() + kRowGap;
-  }
+  m_pinned.clear();
+  layoutTracks();
   // A range or zoom of the previous trace means nothing in this one.
   m_range.reset();
   m_selection->clearTimeRange();
@@ -152,18 +148,11 @@ double TimelineView::plotWidth() const { return viewport().plotWidth(); }
 double TimelineView::pxPerUs() const { return viewport().pxPerUs(); }
 double TimelineView::timeAt(double x) const { return viewport().timeAt(x); }
 double TimelineView::xAt(double us) const { return viewport().xAt(us); }
-int TimelineView::rowTop(int row) const {
-  return kRulerHeight + 4 + m_trackOffsets[static_cast<size_t>(row)] - m_scrollY;
-}
-int TimelineView::contentHeight() const {
-  return m_tracks.empty() ? 0 : m_trackOffsets.back() + m_tracks.back()->height() + kRowGap;
-}
-
 void TimelineView::clampView() {
   const double span = std::max(m_data.endUs - m_data.startUs, 1.0);
   m_viewDuration = std::min(m_viewDuration, span * 4);
   m_viewStart = std::clamp(m_viewStart, m_data.startUs - span, m_data.endUs);
-  const int maxScroll = std::max(0, contentHeight() - (height() - kRulerHeight - 4));
+  const int maxScroll = std::max(0, m_scrolledHeight - (height() - scrollTop()));
   m_scrollY = std::clamp(m_scrollY, 0, maxScroll);
 }
 
@@ -178,14 +167,6 @@ std::optional<TimelineView::SliceRef> TimelineView::sliceAt(QPoint pos) const {
   const auto index = m_tracks[static_cast<size_t>(r)]->itemAt(viewport(), pos, rowTop(r));
   if (!index) return std::nullopt;
   return SliceRef{r, *index};
-}
-
-int TimelineView::rowAtY(int y) const {
-  for (size_t r = 0; r < m_data.rows.size(); ++r) {
-    const int top = rowTop(static_cast<int>(r));
-    if (y >= top && y < top + m_tracks[r]->height()) return static_cast<int>(r);
-  }
-  return -1;
 }
 
 SliceInfo TimelineView::sliceInfo(const SliceRef& ref) const {
@@ -376,6 +357,8 @@ bool TimelineView::event(QEvent* event) {
       for (const auto& [key, value] : info.args)
         text += QStringLiteral("<br>%1: %2").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
       QToolTip::showText(help->globalPos(), text, this);
+    } else if (const int row = help->pos().x() < kLabelWidth ? trackAtY(help->pos().y()) : -1; row >= 0) {
+      QToolTip::showText(help->globalPos(), rowToolTip(row), this);
     } else {
       QToolTip::hideText();
       event->ignore();

@@ -9,7 +9,9 @@
 // trace index: nested slices count once). F zooms to the selected range,
 // Backspace goes back, 0 or Home shows everything. The selected range, the
 // section of the selected slice and the zoom history live in a
-// SelectionState, which the window shares with the graph.
+// SelectionState, which the window shares with the graph. A row's header
+// menu pins it (Perfetto's pinned tracks): pinned rows sit under the ruler
+// in the order pinned and stay there while the other rows scroll.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -77,6 +79,15 @@ class TimelineView : public QWidget, public TimelineMetrics {
   const profile::TraceSearch& search() const { return m_search; }
   std::optional<SliceRef> sliceOfEvent(uint32_t event) const;
 
+  // Pinning, by track (slice rows first, then counters); a new trace unpins all.
+  void setPinned(int row, bool pinned);
+  bool isPinned(int row) const;
+  const std::vector<int>& pinnedRows() const { return m_pinned; }
+  int rowTop(int row) const;  // widget y of a track, pinned or scrolled
+  // A row header's tooltip: the whole name (headers elide it) and how to (un)pin.
+  QString rowToolTip(int row) const;
+  void scrollRowsBy(int dy);  // as Shift+wheel does
+
   const PaintStats& lastPaintStats() const { return m_stats; }
   QSize sizeHint() const override { return {800, 400}; }
 
@@ -98,6 +109,7 @@ class TimelineView : public QWidget, public TimelineMetrics {
   void mouseReleaseEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void leaveEvent(QEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   bool event(QEvent* event) override;
 
  private:
@@ -106,14 +118,16 @@ class TimelineView : public QWidget, public TimelineMetrics {
   double pxPerUs() const;
   double timeAt(double x) const;
   double xAt(double us) const;
-  int rowTop(int row) const;  // widget y of a track (slice rows first, then counters)
-  int contentHeight() const;
+  int scrollTop() const;  // where the scrolled rows start, under the pinned band
+  void layoutTracks();
+  void paintTracks(QPainter& painter, bool pinned);
   void zoomAround(double x, double factor);
   void panPixels(double dx, double dy);
   void clampView();
   void paintRuler(QPainter& painter);
   void paintRange(QPainter& painter);
-  int rowAtY(int y) const;  // slice row at y, -1 if none
+  int rowAtY(int y) const;    // slice row at y, -1 if none
+  int trackAtY(int y) const;  // any track at y, -1 if none
   void notifyVisibleRange();
   void showRange(std::optional<TimeRange> range);
   void showZoom(std::optional<TimeRange> range);
@@ -122,7 +136,10 @@ class TimelineView : public QWidget, public TimelineMetrics {
   TimelineData m_data;
   SharedColorIdentity m_identity;
   std::vector<std::unique_ptr<TimelineTrack>> m_tracks;  // one per data row, then one per counter
-  std::vector<int> m_trackOffsets;                       // content y of each track
+  std::vector<int> m_trackOffsets;                       // y of each track in its band (pinned or scrolled)
+  std::vector<int> m_pinned;                             // pinned tracks, in the order pinned
+  int m_pinnedHeight = 0;                                // of the pinned band
+  int m_scrolledHeight = 0;                              // of the other rows together
   SelectionState* m_selection = nullptr;
   std::vector<int> m_rowOfThread;  // the data row showing each trace row, -1 if none
   profile::TraceSearch m_search;
