@@ -50,32 +50,32 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
     data.archPcus = spec->totalPcus();
     data.archPmus = spec->totalPmus();
   }
+  // One derivation of the per-section figures: the section report's rows
+  // (what `dfc report` writes), turned into the screen's rows.
+  data.report = driver::sectionReportRows(pef, measured);
   const auto placed = pef::placedSections(pef.reportJson);
-  for (const auto& s : pef.plan.sections) {
+  for (size_t i = 0; i < data.report.size(); ++i) {
+    const driver::SectionReportRow& r = data.report[i];
     ScheduleSection row;
-    if (const auto it = placed.find(s.id); it != placed.end()) {
-      row.placedPcus = static_cast<int>(it->second.pcus);
-      row.placedPmus = static_cast<int>(it->second.pmus);
-    }
-    row.id = s.id;
-    row.name = QString::fromStdString(s.name);
-    row.type = QString::fromUtf8(ir::roleName(s.type).data(), static_cast<qsizetype>(ir::roleName(s.type).size()));
-    row.hyperfunction = QString::fromStdString(s.hyperfunction);
-    row.hypersectionId = s.hypersection;
-    if (s.hypersection >= 0 && static_cast<size_t>(s.hypersection) < pef.plan.hypersections.size())
-      row.hypersection = QString::fromStdString(pef.plan.hypersections[static_cast<size_t>(s.hypersection)].name);
-    row.pcus = s.estimate.pcus;
-    row.pmus = s.estimate.pmus;
-    row.estLatencyUs = s.estimate.latencyUs;
-    row.tflop = s.estimate.flop / 1e12;
-    if (auto it = measured.find(s.id); it != measured.end() && it->second.second > 0) {
-      row.calls = it->second.second;
-      row.measuredMeanUs = it->second.first / static_cast<double>(it->second.second);
+    row.id = r.id;
+    row.name = QString::fromStdString(r.name);
+    row.type = QString::fromStdString(r.type);
+    row.hyperfunction = QString::fromStdString(r.hyperfunction);
+    row.hypersection = QString::fromStdString(r.hypersection);
+    row.hypersectionId = pef.plan.sections[i].hypersection;
+    row.pcus = r.pcus;
+    row.pmus = r.pmus;
+    row.estLatencyUs = r.estLatencyUs;
+    row.tflop = r.tflop;
+    row.calls = r.calls;
+    if (r.calls > 0) row.measuredMeanUs = r.measuredMeanUs;
+    if (placed.count(r.id)) {  // placement figures are optional here, 0 in the CSV
+      row.placedPcus = static_cast<int>(r.placedPcus);
+      row.placedPmus = static_cast<int>(r.placedPmus);
     }
     data.sections.push_back(std::move(row));
   }
   data.schedule = pef.plan.schedule;
-  data.report = driver::sectionReportRows(pef, measured);
   return data;
 }
 
