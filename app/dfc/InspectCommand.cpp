@@ -87,6 +87,10 @@ int inspectCommand(const std::vector<std::string>& args) {
     total += s.estimate.latencyUs;
   }
   printHypersections(pef->plan);
+  const size_t sections = pef->plan.sections.size(), unique = pef->plan.hypersections.size();
+  if (sections > 0)
+    std::printf("\nhypersections: %zu sections compiled as %zu unique (%zu reuse a compiled bitfile, %.0f%% fewer compiles)\n",
+                sections, unique, sections - unique, 100.0 * static_cast<double>(sections - unique) / static_cast<double>(sections));
   if (!pef->bitfiles.empty()) {
     int64_t hops = 0;
     for (const auto& b : pef->bitfiles) hops += b.totalHops();

@@ -76,6 +76,10 @@ std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan
   }
   w.endArray();
   w.field("placement", placed ? "placed" : "estimated (no placement)");
+  // What hypersections save: sections that reuse a bitfile instead of being compiled again.
+  w.field("sections", static_cast<int64_t>(plan.sections.size()))
+      .field("hypersections", static_cast<int64_t>(plan.hypersections.size()))
+      .field("sections_reusing_a_bitfile", static_cast<int64_t>(plan.sections.size() - plan.hypersections.size()));
   w.field("num_nodes", static_cast<int64_t>(graph.nodes.size()));
   w.endObject();
   return w.take();

@@ -22,7 +22,9 @@ Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOpt
   std::vector<Subgraph> out;
   switch (options.level) {
     case OptLevel::O0:
+      // As SambaFlow: hypersections on by default, so repeated operators compile once.
       for (const ir::Node& n : g.nodes) out.push_back({{n.id}, n.scope, {}, -1});
+      assignHypersections(g, out);
       return out;
     case OptLevel::O1: {
       const FusionRuleList* rules = options.rules;

@@ -1,6 +1,6 @@
 #pragma once
 // Decomposition: cuts the graph into subgraphs, each compiled on its own.
-//   -o0: one operator per subgraph.
+//   -o0: one operator per subgraph; repeated operators share a hypersection id.
 //   -o1: operators fused into subgraphs by a fusion rule list (FusionRules.h);
 //        every subgraph gets a hypersection id (repeats share it).
 //   -o3: the whole graph as one scope (one subgraph per role: forward,

@@ -55,26 +55,64 @@ TEST_CASE("a gpt2 PEF carries weight recipes, not megabytes, and they materializ
   }
 }
 
+namespace {
+
+// Compiles `c` into `folder`, reusing hypersection results or compiling every instance again.
+std::pair<driver::CompileResult, pef::Pef> compileWith(driver::CompileOptions c, const test::ScratchDir& dir,
+                                                       bool reuse) {
+  c.reuseHypersections = reuse;
+  c.outputFolder = dir / (reuse ? "reuse" : "every");
+  c.dbPath = "-";
+  auto r = driver::compile(c);
+  if (!r) FAIL(r.error().message());
+  auto pef = pef::readPef(r->pefPath);
+  REQUIRE(pef.ok());
+  return std::make_pair(*r, std::move(*pef));
+}
+
+}  // namespace
+
 TEST_CASE("reusing hypersection results gives the same bitfiles as compiling every instance") {
   test::ScratchDir dir("reuse");
-  auto compileWith = [&](bool reuse) {
-    driver::CompileOptions c;
-    c.model = "gpt2-mini";
-    c.level = partition::OptLevel::O1;
-    c.o1RuleList = "gpt2";
-    c.reuseHypersections = reuse;
-    c.outputFolder = dir / (reuse ? "reuse" : "every");
-    c.dbPath = "-";
-    auto r = driver::compile(c);
-    if (!r) FAIL(r.error().message());
-    auto pef = pef::readPef(r->pefPath);
-    REQUIRE(pef.ok());
-    return std::make_pair(*r, std::move(*pef));
-  };
-  auto [reused, a] = compileWith(true);
-  auto [every, b] = compileWith(false);
+  driver::CompileOptions c;
+  c.model = "gpt2-mini";
+  c.level = partition::OptLevel::O1;
+  c.o1RuleList = "gpt2";
+  auto [reused, a] = compileWith(c, dir, true);
+  auto [every, b] = compileWith(c, dir, false);
   CHECK(reused.compileMsSavedEstimate > 0);
   CHECK(reused.placedHops == every.placedHops);
   CHECK(reused.routedHops == every.routedHops);
+  CHECK(pef::encodeBitfiles(a.bitfiles) == pef::encodeBitfiles(b.bitfiles));
+}
+
+// SambaFlow: "By default, hypersections are enabled in o0 and o1 mode": each
+// operator repeated across the layers compiles once, and compiling every
+// instance again gives the very same bitfiles.
+TEST_CASE("gpt2 with 4 layers at o0 compiles far fewer hypersections than sections, with the same bitfiles") {
+  test::ScratchDir dir("o0-hypersections");
+  driver::CompileOptions c;
+  c.model = "gpt2";
+  c.modelParams = {{"num_layers", 4}, {"hidden_size", 64}, {"num_heads", 2}, {"seq_len", 16}, {"vocab_size", 256}};
+  c.batchSize = 2;
+  c.level = partition::OptLevel::O0;
+  auto [reused, a] = compileWith(c, dir, true);
+  INFO(reused.numSections << " sections, " << reused.hypersectionsUnique << " hypersections");
+  CHECK(reused.numSections == static_cast<int>(a.graph.nodes.size()));  // still one operator per section
+  CHECK(reused.hypersectionsUnique * 3 < reused.numSections);
+  CHECK(static_cast<int>(a.bitfiles.size()) == reused.hypersectionsUnique);
+  // The same operator of layers 0 and 3 is one hypersection.
+  auto hypersectionOf = [&](const std::string& scope, ir::OpKind op) {
+    for (const auto& s : a.plan.sections) {
+      const ir::Node& n = a.graph.node(s.nodes.front());
+      if (n.scope == scope && n.op == op && n.role == ir::NodeRole::Forward) return s.hypersection;
+    }
+    return -1;
+  };
+  int first = hypersectionOf("h.0/mlp", ir::OpKind::Gelu);
+  REQUIRE(first >= 0);
+  CHECK(hypersectionOf("h.3/mlp", ir::OpKind::Gelu) == first);
+  auto [every, b] = compileWith(c, dir, false);
+  CHECK(every.numSections == reused.numSections);
   CHECK(pef::encodeBitfiles(a.bitfiles) == pef::encodeBitfiles(b.bitfiles));
 }
