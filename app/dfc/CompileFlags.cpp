@@ -51,7 +51,9 @@ ArgParser compileFlags() {
   p.add({{"--data-parallel"}, "", 0, "data-parallel compile", false, true});
   p.add({{"-ws", "--world-size"}, "N", 1, "data-parallel world size", false, true});
   p.add({{"--compiler-configs-file"}, "FILE", 1, "compiler configuration overrides", true, true});
-  p.add({{"--grad-accumulation-steps"}, "N", 1, "gradient accumulation", true, true});
+  p.add({{"--grad-accumulation-steps"}, "K", 1,
+         "accumulate the gradients of K micro-batches of -b samples (an accumulate section) before each optimizer "
+         "step: K x -b samples per step (default 1)"});
   p.add({{"--num-spatial-batches"}, "N", 1, "spatial batching", true, true});
   p.add({{"--model-parallel"}, "", 0, "model parallel", true, true});
   p.add({{"--mac-human-decision"}, "FILE", 1, "manual mapping decisions", true, true});
@@ -130,6 +132,7 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   }
   int64_t seed = static_cast<int64_t>(o.seed);
   DFC_TRY(setInt(p, "--seed", seed));
+  DFC_TRY(setInt(p, "--grad-accumulation-steps", o.gradAccumulationSteps));
   o.seed = static_cast<uint64_t>(seed);
   for (const std::string& flag : driver::modelParamFlags()) {
     int64_t value = 0;

@@ -81,7 +81,9 @@ Expected<std::vector<ValueId>> appendGradients(ir::Graph& graph, ValueId target,
       needsAny = needsAny || need;
     }
     if (!onPath || !needsAny) continue;
-    if (node.outputs.size() != 1)
+    // batch_norm's outputs 1 and 2 are running statistics (state): only output 0 may carry a gradient.
+    const bool stateOutputsOnly = node.op == ir::OpKind::BatchNorm && feedsTarget[static_cast<size_t>(node.outputs[0])];
+    if (node.outputs.size() != 1 && !stateOutputsOnly)
       return makeError("autograd: " + std::string(ir::opName(node.op)) + " '" + node.name +
                        "' has no gradient rule (more than one output)");
     ValueId dy = grad[static_cast<size_t>(node.outputs[0])];
@@ -104,6 +106,48 @@ Expected<std::vector<ValueId>> appendGradients(ir::Graph& graph, ValueId target,
   }
   return result;
 }
+
+namespace {
+
+// batch_norm with running statistics normalizes by the batch in training and
+// moves its running statistics, written back after each step (PyTorch's train mode).
+void trainBatchNorms(ir::Graph& g) {
+  for (ir::Node& n : g.nodes) {
+    if (n.op != ir::OpKind::BatchNorm || n.inputs.size() != 5 || n.outputs.size() != 3) continue;
+    n.attrs["training"] = int64_t{1};
+    g.updates.push_back({n.inputs[3], n.outputs[1]});
+    g.updates.push_back({n.inputs[4], n.outputs[2]});
+  }
+}
+
+// Gradient accumulation: sum += grad (Accumulate role, the sum written back each
+// step), and the mean of the sums for the optimizer. All sums come first, so
+// they form one run of Accumulate nodes (one section) before the optimizer.
+Expected<std::vector<ValueId>> accumulateGradients(ir::Graph& g, GradientEmitter& emitter,
+                                                   const std::vector<std::vector<NodeId>>& users,
+                                                   const std::vector<ValueId>& params, std::vector<ValueId> grads,
+                                                   int steps) {
+  std::vector<ValueId> sums;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const std::string pname = g.value(params[i]).name;
+    emitter.setContext(scopeOfParam(g, users, params[i]), ir::NodeRole::Accumulate, pname);
+    ValueId sum = g.addConst(emitter.uniqueValueName(pname + ".grad_sum"), zerosLike(g.value(params[i]).type));
+    auto next = emitter.emit(ir::OpKind::Add, {sum, grads[i]}, {{"accumulation_steps", int64_t{steps}}},
+                             "grad_accumulate");
+    if (!next) return next.error();
+    g.updates.push_back({sum, *next});
+    sums.push_back(*next);
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    emitter.setContext(scopeOfParam(g, users, params[i]), ir::NodeRole::Optimizer, g.value(params[i]).name);
+    auto mean = emitter.emit(ir::OpKind::Scale, {sums[i]}, {{"alpha", 1.0 / steps}}, "grad_mean");
+    if (!mean) return mean.error();
+    grads[i] = *mean;
+  }
+  return grads;
+}
+
+}  // namespace
 
 Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId image, ValueId logits,
                                            const TrainingConfig& config) {
@@ -129,6 +173,7 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
     if (!tensor.isDeferred()) tensor = tensor.clone();
   tg.image = image;
   tg.logits = logits;
+  trainBatchNorms(g);
   ir::Shape labelShape{logitsType.shape[0]};
   if (languageModel) labelShape.push_back(logitsType.shape[1]);
   tg.labels = g.addInput("labels", ir::TensorType{ir::DType::I64, labelShape});
@@ -159,9 +204,14 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
   ValueId seed = g.addConst("loss.grad_seed", ir::Tensor::scalarF32(1.0f));
   auto grads = appendGradients(g, tg.loss, seed, params);
   if (!grads) return grads.error();
+  if (config.accumulationSteps < 1) return makeError("training graph: accumulation steps must be >= 1");
 
   const auto users = g.computeUsers();
   GradientEmitter emitter(g);
+  if (config.accumulationSteps > 1) {
+    grads = accumulateGradients(g, emitter, users, params, std::move(*grads), config.accumulationSteps);
+    if (!grads) return grads.error();
+  }
   ValueId step = ir::kNoValue;
   if (config.optimizer == Optimizer::Adam) {
     emitter.setContext("optimizer", ir::NodeRole::Optimizer, "adam");

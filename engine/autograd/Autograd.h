@@ -21,6 +21,11 @@ struct TrainingConfig {
   double beta1 = 0.9;     // Adam
   double beta2 = 0.999;   // Adam
   double epsilon = 1e-8;  // Adam
+  // > 1: gradient accumulation. Each parameter's gradient is added into a sum
+  // (Const "<param>.grad_sum", Accumulate role, written back each step); the
+  // optimizer steps on sum / steps every `steps`-th step, when the executor
+  // also sets the sums back to zero (runtime/Executor.h).
+  int accumulationSteps = 1;
 };
 
 struct TrainingGraph {

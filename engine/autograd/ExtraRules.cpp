@@ -20,7 +20,9 @@ Expected<Grads> normRule(const RuleArgs& a, OpKind grad) {
   auto outs = a.e.emitMulti(grad, {a.dy, a.node.inputs[0], a.node.inputs[1]},
                             {{"epsilon", a.node.floatAttr("epsilon", 1e-5)}}, "grad");
   if (!outs) return outs.error();
-  return Grads{(*outs)[0], (*outs)[1], (*outs)[2]};
+  Grads g(a.node.inputs.size(), ir::kNoValue);  // batch_norm's running statistics (inputs 3, 4) get none
+  for (size_t i = 0; i < 3; ++i) g[i] = (*outs)[i];
+  return g;
 }
 
 const ir::Shape& shapeOf(const RuleArgs& a, ValueId v) { return a.e.graph().value(v).type.shape; }

@@ -44,6 +44,8 @@ Expected<autograd::Optimizer> parseOptimizer(const std::string& name) {
   return makeError("--optimizer " + name + ": unknown (use sgd, momentum or adam)");
 }
 
+constexpr int kMaxGradAccumulationSteps = 4096;
+
 // Checks of single values that need no file (arch::scaleArch checks --n-chips and --num-tiles).
 Status checkValues(const CompileOptions& o) {
   if (o.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
@@ -51,6 +53,11 @@ Status checkValues(const CompileOptions& o) {
   if (o.level != partition::OptLevel::O0 && o.level != partition::OptLevel::O1 && o.level != partition::OptLevel::O3)
     return makeError("unknown optimization level (use -o0, -o1 or -o3)");
   if (!(o.learningRate > 0)) return makeError("--lr must be positive");
+  if (o.gradAccumulationSteps < 1 || o.gradAccumulationSteps > kMaxGradAccumulationSteps)
+    return makeError("--grad-accumulation-steps must be in 1.." + std::to_string(kMaxGradAccumulationSteps) + ", got " +
+                     std::to_string(o.gradAccumulationSteps));
+  if (o.gradAccumulationSteps > 1 && o.inference)
+    return makeError("--grad-accumulation-steps needs a training compile (not --inference)");
   return {};
 }
 
@@ -141,6 +148,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
   }
   addValue(out, "--optimizer", optimizer);
   addValue(out, "--lr", exactNumber(learningRate));
+  if (gradAccumulationSteps != 1) addValue(out, "--grad-accumulation-steps", std::to_string(gradAccumulationSteps));
   addValue(out, "--seed", std::to_string(seed));
   if (!dbPath.empty()) addValue(out, "--db", dbPath);
   if (debug) out.emplace_back("--debug");

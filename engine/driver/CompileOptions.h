@@ -53,6 +53,7 @@ struct CompileOptions {
   std::map<std::string, int64_t> modelParams;  // zoo model flags: num_layers, hidden_size, num_heads, seq_len, ...
   std::string optimizer = "momentum";  // sgd | momentum | adam
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
+  int gradAccumulationSteps = 1;     // --grad-accumulation-steps K: K micro-batches of -b per optimizer step
   uint64_t seed = 42;                // weight initialization
   bool debug = false;                // dump the IR after each stage into the output folder
   std::string dbPath;                // run store ("" = default path, "-" = don't record)

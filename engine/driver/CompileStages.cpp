@@ -75,6 +75,7 @@ Status autogradStage(CompileState& s) {
   }
   autograd::TrainingConfig config;
   config.optimizer = s.resolved.optimizer;
+  config.accumulationSteps = s.opts.gradAccumulationSteps;
   auto training = autograd::buildTrainingGraph(m.graph, m.image, m.logits, config);
   if (!training) return training.error();
   s.pef.graph = std::move(training->graph);

@@ -1,5 +1,5 @@
-// Vision models of the zoo: resnet18 (BasicBlocks, batch_norm with batch
-// statistics, global average pooling).
+// Vision models of the zoo: resnet18 (BasicBlocks, batch_norm with running
+// statistics as PyTorch's BatchNorm2d, global average pooling).
 #include <cmath>
 
 #include "frontend/ModelZooInternal.h"
@@ -17,7 +17,13 @@ ValueId convBn(GraphBuilder& b, ValueId x, int64_t in, int64_t out, int64_t k, i
   ValueId y = b.conv2d(x, w, {stride, stride}, {pad, pad});
   ValueId gamma = filledParam(b, bnName + ".weight", {out}, 1.0f);
   ValueId beta = filledParam(b, bnName + ".bias", {out}, 0.0f);
-  return op1(b, OpKind::BatchNorm, {y, gamma, beta}, {{"epsilon", 1e-5}});
+  // Running statistics are state, not weights: constants the training step writes back.
+  auto filled = [&](const char* suffix, float value) {
+    ir::InitRecipe fill{ir::InitRecipe::Kind::Fill, value, 0};
+    return b.constant(bnName + suffix, ir::Tensor::deferred(ir::TensorType{ir::DType::F32, {out}}, fill));
+  };
+  ValueId mean = filled(".running_mean", 0.0f), var = filled(".running_var", 1.0f);
+  return op1(b, OpKind::BatchNorm, {y, gamma, beta, mean, var}, {{"epsilon", 1e-5}, {"momentum", 0.1}});
 }
 
 ValueId basicBlock(GraphBuilder& b, ValueId x, int64_t in, int64_t out, int64_t stride) {

@@ -223,14 +223,22 @@ ValueId ImportContext::constant(ir::Tensor data, const std::string& hint) {
   return m_graph.addConst(uniqueValueName(m_irName.empty() ? hint : m_irName + "." + hint), std::move(data));
 }
 
-Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs, ir::Attributes attrs) {
-  ir::Node probe;
-  probe.op = op;
-  probe.name = m_irName;
-  probe.inputs = inputs;
-  probe.attrs = attrs;
-  auto types = ir::inferOutputTypes(m_graph, probe);
+// The node about to be emitted (named after the ONNX node) and its output types.
+Expected<std::vector<ir::TensorType>> ImportContext::probe(ir::OpKind op, const std::vector<ValueId>& inputs,
+                                                           const ir::Attributes& attrs, ir::Node& node) const {
+  node.op = op;
+  node.name = m_irName;
+  node.inputs = inputs;
+  node.attrs = attrs;
+  auto types = ir::inferOutputTypes(m_graph, node);
   if (!types) return error(types.error().message());
+  return types;
+}
+
+Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs, ir::Attributes attrs) {
+  ir::Node node;
+  auto types = probe(op, inputs, attrs, node);
+  if (!types) return types.error();
   if (types->size() != 1) return error("internal: op with several outputs");
   const ir::TensorType& t = types->front();
   DFC_TRY(checkSize(t, "output"));
@@ -242,7 +250,7 @@ Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs
     for (ValueId v : inputs) ins.push_back(constData(v));
     ir::Tensor out(t);
     ir::Tensor* outs[] = {&out};
-    if (auto st = runtime::runKernel(probe, ins, outs); !st) return error(st.error().message());
+    if (auto st = runtime::runKernel(node, ins, outs); !st) return error(st.error().message());
     return constant(std::move(out), std::string(ir::opName(op)));
   }
   ValueId out = m_graph.addValue(uniqueValueName(m_irName + "." + std::string(ir::opName(op))), t,
@@ -250,6 +258,22 @@ Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs
   m_graph.addNode(op, uniqueNodeName(m_irName.empty() ? std::string(ir::opName(op)) : m_irName), std::move(inputs),
                   {out}, std::move(attrs), m_scope);
   return out;
+}
+
+Expected<std::vector<ValueId>> ImportContext::emitMulti(ir::OpKind op, std::vector<ValueId> inputs,
+                                                        ir::Attributes attrs) {
+  ir::Node node;
+  auto types = probe(op, inputs, attrs, node);
+  if (!types) return types.error();
+  std::vector<ValueId> outs;
+  for (size_t i = 0; i < types->size(); ++i) {
+    DFC_TRY(checkSize((*types)[i], "output"));
+    const std::string base = m_irName + "." + std::string(ir::opName(op)) + (i ? "." + std::to_string(i) : "");
+    outs.push_back(m_graph.addValue(uniqueValueName(base), (*types)[i], ir::ValueKind::Intermediate));
+  }
+  m_graph.addNode(op, uniqueNodeName(m_irName.empty() ? std::string(ir::opName(op)) : m_irName), std::move(inputs),
+                  outs, std::move(attrs), m_scope);
+  return outs;
 }
 
 Expected<ValueId> ImportContext::reshape(ValueId v, ir::Shape shape) {

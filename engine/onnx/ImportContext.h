@@ -84,6 +84,8 @@ class ImportContext {
   // Emitting. emit() names the output after the node (unique), infers its type,
   // and folds the node into a Const when every input is a Const.
   Expected<ir::ValueId> emit(ir::OpKind op, std::vector<ir::ValueId> inputs, ir::Attributes attrs = {});
+  // A node with several outputs (never folded): one value per output, named after the node.
+  Expected<std::vector<ir::ValueId>> emitMulti(ir::OpKind op, std::vector<ir::ValueId> inputs, ir::Attributes attrs);
   ir::ValueId constant(ir::Tensor data, const std::string& hint = "const");
   ir::ValueId scalarF32(float v) { return constant(ir::Tensor::scalarF32(v), "scalar"); }
   Expected<ir::ValueId> reshape(ir::ValueId v, ir::Shape shape);
@@ -96,6 +98,9 @@ class ImportContext {
   std::string uniqueNodeName(const std::string& base);
 
  private:
+  Expected<std::vector<ir::TensorType>> probe(ir::OpKind op, const std::vector<ir::ValueId>& inputs,
+                                              const ir::Attributes& attrs, ir::Node& node) const;
+
   ir::Graph& m_graph;
   std::string m_baseDir;
   std::map<std::string, ir::ValueId> m_names;  // ONNX value name -> IR value

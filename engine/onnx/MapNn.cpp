@@ -318,6 +318,21 @@ Expected<ValueId> channelVector(ImportContext& c, ValueId v, size_t rank) {
   return c.reshape(v, s);
 }
 
+// Scale and bias are weights and the mean and variance are initializers of
+// shape [C]: one batch_norm with running statistics, which training moves
+// (ONNX's momentum weighs the old value: PyTorch's is 1 - it).
+bool mapsToBatchNormOp(ImportContext& c, ValueId x) {
+  const ir::Graph& g = c.graph();
+  if (c.shape(x).size() < 2 || c.numInputs() != 5) return false;
+  const ir::Shape ch{c.shape(x)[1]};
+  for (int i = 1; i <= 4; ++i) {
+    const ValueId v = c.input(i);
+    if (v == ir::kNoValue || g.value(v).type != ir::TensorType{ir::DType::F32, ch}) return false;
+    if (g.value(v).kind != (i <= 2 ? ir::ValueKind::Param : ir::ValueKind::Const)) return false;
+  }
+  return true;
+}
+
 Status mapBatchNorm(ImportContext& c) {
   DFC_TRY_ASSIGN(x, c.requireInput(0));
   DFC_TRY(needFloat(c, x));
@@ -325,6 +340,13 @@ Status mapBatchNorm(ImportContext& c) {
     return c.error("training-mode batch normalization is not supported (inference only)");
   const size_t rank = c.shape(x).size();
   if (rank < 2) return c.error("needs an input [N, C, ...]");
+  if (mapsToBatchNormOp(c, x)) {
+    const double momentum = 1.0 - c.attrFloat("momentum", 0.9);
+    DFC_TRY_ASSIGN(outs, c.emitMulti(ir::OpKind::BatchNorm, {x, c.input(1), c.input(2), c.input(3), c.input(4)},
+                                     {{"epsilon", c.attrFloat("epsilon", 1e-5)}, {"momentum", momentum}}));
+    c.setOutput(0, outs[0]);
+    return {};
+  }
   std::vector<ValueId> v;
   for (int i = 1; i <= 4; ++i) {
     DFC_TRY_ASSIGN(in, c.requireInput(i));

@@ -36,6 +36,7 @@ struct Update {
   ir::Tensor* target = nullptr;
   const ir::Tensor* source = nullptr;
   ir::Tensor staging;  // only when the source is itself persistent (it may be another target)
+  bool gradientSum = false;  // gradient accumulation: written back between optimizer steps, zeroed on one
 };
 
 }  // namespace
@@ -55,8 +56,11 @@ struct Executor::Impl {
   std::vector<SectionRun> sections;  // parallel to plan.sections
   std::vector<size_t> schedule;      // indices into sections
   std::vector<Update> updates;
+  int accumulationSteps = 1;  // gradient accumulation: the optimizer runs every this many training steps
+  int64_t trainingSteps = 0;
 
   Status validate();
+  void applyUpdates(bool optimizerStep);
   Status allocate();
   Status prepareKernels();
 };
@@ -173,6 +177,12 @@ Status Executor::Impl::allocate() {
     up.target = &storage[static_cast<size_t>(u.target)];
     up.source = &storage[static_cast<size_t>(u.newValue)];
     if (graph.value(u.newValue).kind != ValueKind::Intermediate) up.staging = ir::Tensor(graph.value(u.newValue).type);
+    const ir::NodeId producer = graph.value(u.newValue).producer;
+    if (producer != ir::kNoNode && graph.node(producer).role == ir::NodeRole::Accumulate) {
+      up.gradientSum = true;
+      accumulationSteps = std::max<int>(accumulationSteps,
+                                        static_cast<int>(graph.node(producer).intAttr("accumulation_steps", 1)));
+    }
     updates.push_back(std::move(up));
   }
   return {};
@@ -247,9 +257,13 @@ Status Executor::setInput(ir::ValueId id, const ir::Tensor& tensor) {
 
 Status Executor::step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection) {
   useBlasThreads(m_impl->blasThreads);
+  m_impl->ctx.setEvaluating(forwardOnly);
+  // With gradient accumulation, optimizer sections run on every accumulationSteps-th training step only.
+  const bool optimizerStep = !forwardOnly && (m_impl->trainingSteps + 1) % m_impl->accumulationSteps == 0;
   for (size_t s : m_impl->schedule) {
     const SectionRun& run = m_impl->sections[s];
     if (forwardOnly && !ir::roleInfo(run.section->type).inEvaluation) continue;
+    if (!forwardOnly && !optimizerStep && run.section->type == ir::NodeRole::Optimizer) continue;
     const auto start = std::chrono::steady_clock::now();
     for (const KernelPtr& kernel : run.kernels) {
       Status st = kernel->run(m_impl->ctx);
@@ -266,14 +280,25 @@ Status Executor::step(bool forwardOnly, const std::function<void(const SectionCa
     }
   }
   if (forwardOnly) return {};
+  m_impl->applyUpdates(optimizerStep);
+  ++m_impl->trainingSteps;
+  return {};
+}
+
+// Between optimizer steps only the gradient sums are written back; on one,
+// everything else is and the sums start again from zero.
+void Executor::Impl::applyUpdates(bool optimizerStep) {
+  const bool accumulating = accumulationSteps > 1;
+  auto applies = [&](const Update& u) { return !accumulating || u.gradientSum != optimizerStep; };
   // Stage persistent sources first, so an update never reads an already-updated target.
-  for (Update& u : m_impl->updates)
-    if (!u.staging.empty()) std::memcpy(u.staging.bytes(), u.source->bytes(), u.source->byteSize());
-  for (Update& u : m_impl->updates) {
+  for (Update& u : updates)
+    if (!u.staging.empty() && applies(u)) std::memcpy(u.staging.bytes(), u.source->bytes(), u.source->byteSize());
+  for (Update& u : updates) {
+    if (accumulating && u.gradientSum && optimizerStep) std::memset(u.target->bytes(), 0, u.target->byteSize());
+    if (!applies(u)) continue;
     const ir::Tensor& from = u.staging.empty() ? *u.source : u.staging;
     if (from.bytes() != u.target->bytes()) std::memcpy(u.target->bytes(), from.bytes(), from.byteSize());
   }
-  return {};
 }
 
 const ir::Tensor& Executor::tensor(ir::ValueId id) const {

@@ -42,7 +42,10 @@ class Executor {
   Status setInput(ir::ValueId id, const ir::Tensor& tensor);
   // Runs one step: every section of the schedule, or only Forward sections when
   // forwardOnly (evaluation with a training PEF). State updates are applied
-  // after a full step. `onSection` (may be empty) is called after each section call.
+  // after a full step. With gradient accumulation (Accumulate nodes with
+  // accumulation_steps K) a training step adds its gradients into the sums, and
+  // only every K-th one runs the optimizer sections, applies their updates and
+  // zeroes the sums. `onSection` (may be empty) is called after each section call.
   Status step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection = {});
   // The current tensor of a value (outputs after a step; params at any time).
   const ir::Tensor& tensor(ir::ValueId id) const;

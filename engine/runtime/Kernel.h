@@ -29,9 +29,13 @@ class ExecContext {
     if (m_scratch.size() < count) m_scratch.resize(count);
     return m_scratch.data();
   }
+  // A forward-only evaluation step of a training graph (batch_norm then uses its running statistics).
+  bool evaluating() const { return m_evaluating; }
+  void setEvaluating(bool evaluating) { m_evaluating = evaluating; }
 
  private:
   support::ThreadPool* m_pool;
+  bool m_evaluating = false;
   std::vector<float> m_scratch;
 };
 

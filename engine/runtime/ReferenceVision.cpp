@@ -106,6 +106,18 @@ Status batchNorm(const RefArgs& a, bool grad) {
       for (int64_t i = 0; i < inner; ++i) mean += f(x, idx(b, c, i)) / m;
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t i = 0; i < inner; ++i) var += (f(x, idx(b, c, i)) - mean) * (f(x, idx(b, c, i)) - mean) / m;
+    if (!grad && in.size() == 5) {
+      // Running statistics: training moves them (PyTorch's momentum, unbiased variance); inference normalizes by them.
+      const double mom = a.node.floatAttr("momentum", 0.1), unbiased = m > 1 ? var * m / (m - 1) : var;
+      const bool training = a.node.intAttr("training", 0) != 0;
+      const double runMean = f(*in[3], c), runVar = f(*in[4], c);
+      a.out[1].data<float>()[c] = static_cast<float>(training ? (1 - mom) * runMean + mom * mean : runMean);
+      a.out[2].data<float>()[c] = static_cast<float>(training ? (1 - mom) * runVar + mom * unbiased : runVar);
+      if (!training) {
+        mean = runMean;
+        var = runVar;
+      }
+    }
     const double rstd = 1.0 / std::sqrt(var + eps);
     if (!grad) {
       for (int64_t b = 0; b < batch; ++b)

@@ -38,6 +38,21 @@ OutputTypes batchNorm(const ShapeArgs& a, bool grad) {
   return norm(a, grad, channels, "needs x of rank >= 2 [N, C, ...]");
 }
 
+// batch_norm with 3 inputs (batch statistics) or 5 (running_mean, running_var
+// too, given back updated as outputs 1 and 2).
+OutputTypes batchNormForward(const ShapeArgs& a) {
+  if (a.in.size() != 3 && a.in.size() != 5)
+    return a.fail("expects 3 inputs (x, gamma, beta) or 5 (and running_mean, running_var), has " +
+                  std::to_string(a.in.size()));
+  auto y = batchNorm(a, false);
+  if (!y || a.in.size() == 3) return y;
+  const Shape ch{a.in[0]->shape[1]};
+  for (size_t i : {3u, 4u})
+    if (a.in[i]->shape != ch || a.in[i]->dtype != DType::F32)
+      return a.fail(std::string(i == 3 ? "running_mean" : "running_var") + " must be f32 " + shapeStr(ch));
+  return std::vector{y->front(), f32Type(ch), f32Type(ch)};
+}
+
 OutputTypes layerNorm(const ShapeArgs& a, bool grad) {
   auto last = [](const Shape& x) { return x.empty() ? std::nullopt : std::optional<int64_t>(x.back()); };
   return norm(a, grad, last, "needs an input of rank >= 1");
@@ -86,7 +101,7 @@ OutputTypes PoolShapes::GlobalAvgPoolGrad(const ShapeArgs& a) {
   return std::vector{f32Type(shape)};
 }
 
-OutputTypes NormShapes::BatchNorm(const ShapeArgs& a) { return batchNorm(a, false); }
+OutputTypes NormShapes::BatchNorm(const ShapeArgs& a) { return batchNormForward(a); }
 OutputTypes NormShapes::BatchNormGrad(const ShapeArgs& a) { return batchNorm(a, true); }
 OutputTypes NormShapes::LayerNorm(const ShapeArgs& a) { return layerNorm(a, false); }
 OutputTypes NormShapes::LayerNormGrad(const ShapeArgs& a) { return layerNorm(a, true); }

@@ -1,6 +1,6 @@
-// Normalization: batch_norm with batch statistics (training mode; inference
-// uses batch statistics too for now) per channel, layer_norm over the last
-// axis, and their gradients. Statistics accumulate in double. Channels (batch
+// Normalization: batch_norm per channel (batch statistics in training; with
+// running statistics, those in inference and evaluation, as PyTorch's eval
+// mode), layer_norm over the last axis, and their gradients. Statistics accumulate in double. Channels (batch
 // norm) and rows (layer norm) split over the pool; layer_norm_grad's dgamma
 // and dbeta sum over rows, so that sum runs on one thread in row order.
 #include <cmath>
@@ -15,9 +15,9 @@ void affineLoop(const float* __restrict x, float a, float b, float* __restrict y
   for (int64_t i = 0; i < n; ++i) y[i] = x[i] * a + b;
 }
 
-// Per-channel mean and 1/sqrt(var + eps) over N and the spatial axes.
-void channelStats(const float* x, int64_t batch, int64_t channels, int64_t inner, int64_t c, double eps, float& mean,
-                  float& rstd) {
+// Per-channel mean and biased variance over N and the spatial axes.
+void channelMoments(const float* x, int64_t batch, int64_t channels, int64_t inner, int64_t c, double& mean,
+                    double& var) {
   double s = 0, ss = 0;
   for (int64_t b = 0; b < batch; ++b) s += sumLoop(x + (b * channels + c) * inner, inner);
   const double m = static_cast<double>(batch * inner), mu = s / m;
@@ -25,36 +25,75 @@ void channelStats(const float* x, int64_t batch, int64_t channels, int64_t inner
     const float* p = x + (b * channels + c) * inner;
     for (int64_t i = 0; i < inner; ++i) ss += (p[i] - mu) * (p[i] - mu);
   }
-  mean = static_cast<float>(mu);
-  rstd = static_cast<float>(1.0 / std::sqrt(ss / m + eps));
+  mean = mu;
+  var = ss / m;
 }
 
-// batch_norm (x, gamma, beta) -> y, or batch_norm_grad (dy, x, gamma) -> (dx, dgamma, dbeta).
+// Per-channel mean and 1/sqrt(var + eps) over N and the spatial axes.
+void channelStats(const float* x, int64_t batch, int64_t channels, int64_t inner, int64_t c, double eps, float& mean,
+                  float& rstd) {
+  double mu = 0, var = 0;
+  channelMoments(x, batch, channels, inner, c, mu, var);
+  mean = static_cast<float>(mu);
+  rstd = static_cast<float>(1.0 / std::sqrt(var + eps));
+}
+
+// batch_norm (x, gamma, beta[, running_mean, running_var]) -> y[, running_mean', running_var'],
+// or batch_norm_grad (dy, x, gamma) -> (dx, dgamma, dbeta).
 class BatchNormKernel final : public Kernel {
  public:
   BatchNormKernel(const KernelArgs& a, bool grad, int64_t batch, int64_t channels, int64_t inner)
       : Kernel(a.node), m_in(a.in.begin(), a.in.end()), m_out(a.out.begin(), a.out.end()), m_grad(grad),
-        m_batch(batch), m_channels(channels), m_inner(inner), m_eps(a.node.floatAttr("epsilon", 1e-5)) {}
+        m_running(!grad && a.in.size() == 5), m_training(a.node.intAttr("training", 0) != 0), m_batch(batch),
+        m_channels(channels), m_inner(inner), m_eps(a.node.floatAttr("epsilon", 1e-5)),
+        m_momentum(a.node.floatAttr("momentum", 0.1)) {}
   Status run(ExecContext& ctx) override {
+    // Running statistics normalize unless this is a training step of a training graph.
+    const bool byRunning = m_running && (!m_training || ctx.evaluating());
     return ctx.pool().parallelFor(0, m_channels, grainOf(m_batch * m_inner), [&](int64_t lo, int64_t hi) {
-      for (int64_t c = lo; c < hi; ++c) channel(c);
+      for (int64_t c = lo; c < hi; ++c) byRunning ? runningChannel(c) : channel(c);
     });
   }
 
  private:
+  void normalize(int64_t c, float a, float b) {
+    for (int64_t n = 0; n < m_batch; ++n) {
+      const int64_t off = (n * m_channels + c) * m_inner;
+      affineLoop(m_in[0]->data<float>() + off, a, b, m_out[0]->data<float>() + off, m_inner);
+    }
+  }
+
+  // Evaluation: y = (x - running_mean) / sqrt(running_var + eps) * gamma + beta; the statistics pass through.
+  void runningChannel(int64_t c) {
+    const float mean = m_in[3]->data<float>()[c], var = m_in[4]->data<float>()[c];
+    const float a = static_cast<float>(1.0 / std::sqrt(static_cast<double>(var) + m_eps)) * m_in[1]->data<float>()[c];
+    normalize(c, a, m_in[2]->data<float>()[c] - mean * a);
+    m_out[1]->data<float>()[c] = mean;
+    m_out[2]->data<float>()[c] = var;
+  }
+
+  // Training with running statistics: PyTorch's update, the variance unbiased (n / (n - 1)).
+  void updateRunning(int64_t c, double mean, double var) {
+    const double n = static_cast<double>(m_batch * m_inner), unbiased = n > 1 ? var * n / (n - 1) : var;
+    const double oldMean = m_in[3]->data<float>()[c], oldVar = m_in[4]->data<float>()[c];
+    m_out[1]->data<float>()[c] = static_cast<float>((1 - m_momentum) * oldMean + m_momentum * mean);
+    m_out[2]->data<float>()[c] = static_cast<float>((1 - m_momentum) * oldVar + m_momentum * unbiased);
+  }
+
   void channel(int64_t c) {
     const ir::Tensor& x = *m_in[m_grad ? 1 : 0];
     const float* gamma = m_in[m_grad ? 2 : 1]->data<float>();
-    float mean = 0, rstd = 0;
-    channelStats(x.data<float>(), m_batch, m_channels, m_inner, c, m_eps, mean, rstd);
     if (!m_grad) {
-      const float a = rstd * gamma[c], b = m_in[2]->data<float>()[c] - mean * a;
-      for (int64_t n = 0; n < m_batch; ++n) {
-        const int64_t off = (n * m_channels + c) * m_inner;
-        affineLoop(x.data<float>() + off, a, b, m_out[0]->data<float>() + off, m_inner);
-      }
+      double mu = 0, var = 0;
+      channelMoments(x.data<float>(), m_batch, m_channels, m_inner, c, mu, var);
+      const float mean = static_cast<float>(mu), rstd = static_cast<float>(1.0 / std::sqrt(var + m_eps));
+      const float a = rstd * gamma[c];
+      normalize(c, a, m_in[2]->data<float>()[c] - mean * a);
+      if (m_running) updateRunning(c, mu, var);
       return;
     }
+    float mean = 0, rstd = 0;
+    channelStats(x.data<float>(), m_batch, m_channels, m_inner, c, m_eps, mean, rstd);
     const float m = static_cast<float>(m_batch * m_inner);
     double sdy = 0, sdyx = 0;
     for (int64_t n = 0; n < m_batch; ++n) {
@@ -79,9 +118,9 @@ class BatchNormKernel final : public Kernel {
 
   std::vector<const ir::Tensor*> m_in;
   std::vector<ir::Tensor*> m_out;
-  bool m_grad;
+  bool m_grad, m_running, m_training;
   int64_t m_batch, m_channels, m_inner;
-  double m_eps;
+  double m_eps, m_momentum;
 };
 
 // Mean and 1/sqrt(var + eps) of one row.

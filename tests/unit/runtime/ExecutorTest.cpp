@@ -18,16 +18,7 @@ namespace {
 
 ValueId addOp(ir::Graph& g, OpKind op, const std::string& name, std::vector<ValueId> ins, ir::Attributes attrs = {},
               ir::NodeRole role = ir::NodeRole::Forward) {
-  ir::Node probe;
-  probe.op = op;
-  probe.name = name;
-  probe.inputs = ins;
-  probe.attrs = attrs;
-  auto types = ir::inferOutputTypes(g, probe);
-  REQUIRE(types.ok());
-  ValueId out = g.addValue(name, (*types)[0], ir::ValueKind::Intermediate);
-  g.addNode(op, name, ins, {out}, attrs, {}, role);
-  return out;
+  return addInferredNode(g, op, name, std::move(ins), std::move(attrs), role).front();
 }
 
 // Linear + relu + softmax cross-entropy with an SGD step on w.

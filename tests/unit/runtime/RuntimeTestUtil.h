@@ -1,11 +1,32 @@
 #pragma once
 // Helpers for runtime tests: random tensors and single-op graphs.
+#include <catch2/catch.hpp>
+
 #include <cmath>
 #include <random>
 
 #include "ir/Graph.h"
+#include "ir/ShapeInference.h"
 
 namespace dfc::runtime::test {
+
+// Appends a node with outputs of the inferred types: the first named `name`, the others `name.1`, `name.2`, ...
+inline std::vector<ir::ValueId> addInferredNode(ir::Graph& g, ir::OpKind op, const std::string& name,
+                                                std::vector<ir::ValueId> ins, ir::Attributes attrs = {},
+                                                ir::NodeRole role = ir::NodeRole::Forward) {
+  ir::Node probe;
+  probe.op = op;
+  probe.name = name;
+  probe.inputs = ins;
+  probe.attrs = attrs;
+  auto types = ir::inferOutputTypes(g, probe);
+  REQUIRE(types.ok());
+  std::vector<ir::ValueId> outs;
+  for (size_t i = 0; i < types->size(); ++i)
+    outs.push_back(g.addValue(i ? name + "." + std::to_string(i) : name, (*types)[i], ir::ValueKind::Intermediate));
+  g.addNode(op, name, ins, outs, attrs, {}, role);
+  return outs;
+}
 
 inline ir::Tensor randomTensor(ir::Shape shape, std::mt19937& rng, float lo = -1.0f, float hi = 1.0f) {
   ir::Tensor t(ir::TensorType{ir::DType::F32, std::move(shape)});
