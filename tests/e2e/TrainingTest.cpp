@@ -3,6 +3,8 @@
 // trace is valid for Perfetto, the store holds the compile and the run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -212,4 +214,34 @@ TEST_CASE("gpt2-mini trains to the same losses at o0 o1 and o3 with far fewer se
   CHECK(runs[2].sections < runs[1].sections);
   CHECK(runs[0].finalLoss == Approx(runs[1].finalLoss).epsilon(1e-4));
   CHECK(runs[0].finalLoss == Approx(runs[2].finalLoss).epsilon(1e-4));
+}
+
+TEST_CASE("a PEF compiled with --grad-accumulation-steps has accumulate sections and trains") {
+  test::ScratchDir dir("accumulate");
+  driver::CompileOptions c;
+  c.model = "logreg";
+  c.level = partition::OptLevel::O0;
+  c.optimizer = "sgd";
+  c.batchSize = 8;
+  c.gradAccumulationSteps = 4;
+  c.outputFolder = dir / "out";
+  c.dbPath = "-";
+  auto compiled = compileOrFail(c);
+  CHECK(compiled.sections(ir::NodeRole::Accumulate) > 0);
+  CHECK(compiled.sections(ir::NodeRole::Optimizer) > 0);
+  auto pef = pef::readPef(compiled.pefPath);  // the role survives the PEF
+  REQUIRE(pef.ok());
+  CHECK(std::count_if(pef->plan.sections.begin(), pef->plan.sections.end(),
+                      [](const auto& s) { return s.type == ir::NodeRole::Accumulate; }) ==
+        compiled.sections(ir::NodeRole::Accumulate));
+
+  driver::RunOptions r;
+  r.pefPath = compiled.pefPath;
+  r.dbPath = "-";
+  r.trainLimit = 8 * 40;  // 40 micro-batches: 10 optimizer steps
+  r.testLimit = 8;
+  auto result = runOrFail(r);
+  CHECK(result.steps == 40);
+  REQUIRE(result.finalLoss);
+  CHECK(std::isfinite(*result.finalLoss));
 }

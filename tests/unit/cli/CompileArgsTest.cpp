@@ -44,6 +44,7 @@ std::vector<driver::CompileOptions> examples() {
   every.optimizer = "adam";
   every.learningRate = 0.1 + 0.2;  // not a short decimal: the text must still be exact
   every.seed = 1234567;
+  every.gradAccumulationSteps = 4;
   every.debug = true;
   every.dbPath = "-";
   out.push_back(every);
@@ -92,4 +93,23 @@ TEST_CASE("dfc's parser names the flag of a malformed value") {
   auto level = cli::parseCompileOptions({"--model", "lenet", "-o3", "--o1-rule-list", "gpt2"});
   REQUIRE(!level);
   CHECK(level.error().message().find("--o1-rule-list needs -o1") != std::string::npos);
+}
+
+TEST_CASE("grad accumulation steps are parsed, recorded and checked") {
+  auto k = cli::parseCompileOptions({"--model", "mlp", "--grad-accumulation-steps", "4", "-b", "8"});
+  REQUIRE(k.ok());
+  CHECK(k->gradAccumulationSteps == 4);
+  CHECK(k->validate().ok());
+  for (const char* bad : {"0", "100000"}) {
+    auto o = cli::parseCompileOptions({"--model", "mlp", "--grad-accumulation-steps", bad});
+    REQUIRE(o.ok());
+    auto st = o->validate();
+    REQUIRE(!st);
+    CHECK(st.error().message().find("--grad-accumulation-steps") != std::string::npos);
+  }
+  auto inference = cli::parseCompileOptions({"--model", "mlp", "--inference", "--grad-accumulation-steps", "2"});
+  REQUIRE(inference.ok());
+  auto st = inference->validate();
+  REQUIRE(!st);
+  CHECK(st.error().message().find("training") != std::string::npos);
 }
