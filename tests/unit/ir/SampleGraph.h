@@ -81,6 +81,11 @@ inline Graph sampleGraph() {
   ValueId bnG = g.addParam("bn.gamma", filled({DType::F32, {3}}, 1.f));
   ValueId bnB = g.addParam("bn.beta", filled({DType::F32, {3}}, 0.f));
   add(g, OpKind::BatchNorm, "bn", {r, bnG, bnB}, {"bn.out"}, {{"epsilon", 1e-5}}, "features");
+  ValueId bnMean = g.addConst("bn.running_mean", filled({DType::F32, {3}}, 0.f));
+  ValueId bnVar = g.addConst("bn.running_var", filled({DType::F32, {3}}, 1.f));
+  auto bnRun = add(g, OpKind::BatchNorm, "bn.running", {r, bnG, bnB, bnMean, bnVar},
+                   {"bn.running.out", "bn.running_mean.new", "bn.running_var.new"},
+                   {{"epsilon", 1e-5}, {"momentum", 0.1}, {"training", int64_t{1}}}, "features");
   ValueId gap = add(g, OpKind::GlobalAvgPool, "gap", {r}, {"gap.out"}, {}, "features")[0];
   ValueId table = g.addParam("emb.table", filled({DType::F32, {5, 4}}, 0.02f));
   ValueId emb = add(g, OpKind::Embedding, "emb", {table, labels}, {"emb.out"}, {}, "block")[0];
@@ -127,6 +132,10 @@ inline Graph sampleGraph() {
                      {{"input_shape", V{2, 3, 6, 6}}}, "features", B)[0];
   add(g, OpKind::BatchNormGrad, "bn.grad", {dgap, r, bnG}, {"bn.in.grad", "bn.gamma.grad", "bn.beta.grad"},
       {{"epsilon", 1e-5}}, "features", B);
+  const auto A = NodeRole::Accumulate;
+  ValueId dwSum = g.addConst("conv1.weight.grad_sum", filled({DType::F32, {3, 1, 3, 3}}, 0.f));
+  ValueId dwNext = add(g, OpKind::Add, "conv1.weight.grad_accumulate", {dwSum, dw}, {"conv1.weight.grad_sum.new"},
+                       {{"accumulation_steps", int64_t{2}}}, "", A)[0];
   ValueId wNew = add(g, OpKind::SgdUpdate, "conv1.weight.sgd", {w, dw, lr}, {"conv1.weight.new"},
                      {{"weight_decay", 1e-4}}, "", O)[0];
   auto mom = add(g, OpKind::MomentumUpdate, "fc.weight.momentum", {fcw, dfcw, vel, lr},
@@ -135,7 +144,8 @@ inline Graph sampleGraph() {
                   {"emb.table.new", "emb.table.m.new", "emb.table.v.new"},
                   {{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}, {"weight_decay", 0.0}}, "", O);
   g.outputs = {loss, logits};
-  g.updates = {{w, wNew}, {fcw, mom[0]}, {vel, mom[1]}, {table, adam[0]}, {adamM, adam[1]}, {adamV, adam[2]}};
+  g.updates = {{w, wNew},       {fcw, mom[0]},         {vel, mom[1]},          {table, adam[0]}, {adamM, adam[1]},
+               {adamV, adam[2]}, {bnMean, bnRun[1]}, {bnVar, bnRun[2]}, {dwSum, dwNext}};
   return g;
 }
 

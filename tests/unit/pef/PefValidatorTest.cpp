@@ -72,7 +72,7 @@ TEST_CASE("meta batch size, learning rate and inference flag must agree with the
   CHECK(readError([](pef::Pef& p) {
           p.meta.inference = true;
           p.meta.labelsInput = p.meta.lrInput = p.meta.lossOutput = "";
-        }) == "chunk 'meta': field 'inference' is true but the graph updates 6 values");
+        }) == "chunk 'meta': field 'inference' is true but the graph updates 9 values");
   CHECK(readError([](pef::Pef& p) { p.graph.updates.clear(); }) ==
         "chunk 'meta': field 'inference' is false but the graph updates no weights");
   CHECK(readError([](pef::Pef& p) { p.meta.optLevel = "o3"; }) ==
