@@ -22,6 +22,7 @@ const char* kUsage =
     "  report     write section_report.csv for a PEF (with measured times of its latest run)\n"
     "  trace      search a chrome trace, or aggregate a time range by name, section or hypersection\n"
     "  conformance  check ONNX models against expected outputs (ONNX backend test case folders)\n"
+    "  measure-performance  throughput and step latency of a PEF over many steps, beside the chip estimate\n"
     "\n"
     "Run 'dfc <command> --help' for the options of a command. 'dfc --version' prints the version.\n";
 
@@ -42,8 +43,9 @@ int dispatch(std::vector<std::string> args) {
   if (command == "report") return dfc::cli::reportCommand(args);
   if (command == "conformance") return dfc::cli::conformanceCommand(args);
   if (command == "trace") return dfc::cli::traceCommand(args);
+  if (command == "measure-performance") return dfc::cli::measureCommand(args);
   return dfc::cli::usageError("unknown command '" + command +
-                              "' (commands: compile, run, inspect, report, trace, conformance)");
+                              "' (commands: compile, run, inspect, report, trace, conformance, measure-performance)");
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#pragma once
+// measurePerformance(): SambaFlow's measure-performance mode. Loads a PEF,
+// runs `warmup` untimed steps and `steps` timed ones on synthetic inputs of
+// the PEF's shapes (no dataset, no convergence), and reports throughput and
+// per-step latency beside the cost model's chip estimate. The figures go to a
+// JSON summary and, as a run with metrics, to the run store.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/Error.h"
+
+namespace dfc::driver {
+
+struct MeasureOptions {
+  std::string pefPath;
+  int64_t steps = 100;
+  int64_t warmup = 10;
+  bool inference = false;   // forward sections only, even with a training PEF
+  std::string summaryPath;  // default: <pef dir>/<pef-name>_performance.json
+  std::string dbPath;       // "" = default path, "-" = don't record
+  int threads = 0;          // runtime thread pool; <= 0: the machine's hardware threads
+  uint64_t seed = 1;        // synthetic inputs
+  std::vector<std::string> args;
+};
+
+struct MeasureResult {
+  std::string pefName;
+  bool inference = false;
+  int64_t batch = 0;
+  int64_t steps = 0;
+  int64_t warmup = 0;
+  double samplesPerSecond = 0;
+  double meanMs = 0, medianMs = 0, p90Ms = 0, p99Ms = 0;  // per step, host CPU
+  double estStepMs = 0;                                  // the cost model's chip latency for one step
+  double estSamplesPerSecond = 0;
+  std::vector<double> stepMs;  // each timed step
+  std::string summaryPath;
+  int64_t runId = 0;      // 0: not recorded
+  std::string storeNote;  // non-empty: measured, but the store record is missing
+};
+
+// The p-th percentile (0..100) of `values` by linear interpolation between ranks; 0 for none.
+double percentile(std::vector<double> values, double p);
+
+Expected<MeasureResult> measurePerformance(const MeasureOptions& options);
+
+// The JSON summary measurePerformance writes.
+std::string measureSummaryJson(const MeasureResult& result);
+
+}  // namespace dfc::driver
