@@ -50,13 +50,16 @@ ArgParser compileFlags() {
   p.add({{"--num-tiles"}, "N", 1, "tiles per chip to use (1, 2, 4, 8; default all)"});
   p.add({{"--data-parallel"}, "", 0, "data-parallel compile", false, true});
   p.add({{"-ws", "--world-size"}, "N", 1, "data-parallel world size", false, true});
-  p.add({{"--compiler-configs-file"}, "FILE", 1, "compiler configuration overrides", true, true});
+  p.add({{"--compiler-configs-file"}, "FILE", 1,
+         "YAML or JSON overriding the placer's and router's knobs (placer.max_moves, router.max_iterations, ...: "
+         "`dfc inspect --config` lists them); unknown keys are refused"});
   p.add({{"--grad-accumulation-steps"}, "K", 1,
          "accumulate the gradients of K micro-batches of -b samples (an accumulate section) before each optimizer "
          "step: K x -b samples per step (default 1)"});
   p.add({{"--num-spatial-batches"}, "N", 1, "spatial batching", true, true});
   p.add({{"--model-parallel"}, "", 0, "model parallel", true, true});
   p.add({{"--mac-human-decision"}, "FILE", 1, "manual mapping decisions", true, true});
+  p.add({{"--mac-v2"}, "", 0, "the legacy mapping path (greedy section cutter, bounded placer)", true, true});
   return p;
 }
 
@@ -140,6 +143,7 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
     if (p.has(flag)) o.modelParams[driver::modelParamName(flag)] = value;
   }
   o.dbPath = p.get("--db");
+  o.compilerConfigsFile = p.get("--compiler-configs-file");
   o.debug = p.has("--debug");
   return o;
 }

@@ -4,6 +4,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "driver/CompilerConfig.h"
 #include "driver/SectionReport.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
@@ -45,12 +46,29 @@ void printHypersections(const partition::Plan& plan) {
   }
 }
 
+// The effective knobs: the PEF's own, or the defaults; one "key = value  # what it does" per line.
+void printCompilerConfig(const std::string& stored) {
+  const std::string json = stored.empty() ? driver::compilerConfigJson({}) : stored;
+  std::printf("\ncompiler configuration (%s):\n", stored.empty() ? "defaults, no --compiler-configs-file" : "from --compiler-configs-file");
+  for (const driver::CompilerKnobInfo& k : driver::compilerKnobs()) {
+    const std::string quoted = "\"" + k.key + "\":";
+    const size_t at = json.find(quoted);
+    std::string value = "?";
+    if (at != std::string::npos) {
+      const size_t from = at + quoted.size(), to = json.find_first_of(",}", from);
+      value = json.substr(from, to - from);
+    }
+    std::printf("  %-28s = %-12s # %s\n", k.key.c_str(), value.c_str(), k.doc.c_str());
+  }
+}
+
 }  // namespace
 
 int inspectCommand(const std::vector<std::string>& args) {
   ArgParser p("inspect", "Print a PEF's metadata, sections and compile report.");
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
   p.add({{"--report"}, "", 0, "also print the compile report JSON"});
+  p.add({{"--config"}, "", 0, "print the compiler knobs the PEF was compiled with (--compiler-configs-file)"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
@@ -99,6 +117,7 @@ int inspectCommand(const std::vector<std::string>& args) {
   }
   std::printf("\nestimated chip latency per step: %.3f us\n", total);
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
+  if (p.has("--config")) printCompilerConfig(pef->meta.compilerConfig);
   return 0;
 }
 

@@ -93,6 +93,11 @@ Expected<ResolvedOptions> CompileOptions::resolve() const {
     if (!scales) return scales.error();
     r.scales = *scales;
   }
+  if (!compilerConfigsFile.empty()) {
+    auto config = loadCompilerConfig(compilerConfigsFile);
+    if (!config) return config.error();
+    r.config = std::move(*config);
+  }
   if (level == partition::OptLevel::O1) {
     r.o1RuleList = o1RuleList.empty() ? partition::defaultO1RuleList(r.mode) : o1RuleList;
     auto rules = partition::loadFusionRuleList(r.o1RuleList);
@@ -149,6 +154,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
   addValue(out, "--optimizer", optimizer);
   addValue(out, "--lr", exactNumber(learningRate));
   if (gradAccumulationSteps != 1) addValue(out, "--grad-accumulation-steps", std::to_string(gradAccumulationSteps));
+  if (!compilerConfigsFile.empty()) addValue(out, "--compiler-configs-file", compilerConfigsFile);
   addValue(out, "--seed", std::to_string(seed));
   if (!dbPath.empty()) addValue(out, "--db", dbPath);
   if (debug) out.emplace_back("--debug");

@@ -10,6 +10,7 @@
 
 #include "arch/ArchSpec.h"
 #include "autograd/Autograd.h"
+#include "driver/CompilerConfig.h"
 #include "mapping/SectionMapper.h"
 #include "partition/CompilerMode.h"
 #include "partition/FusionRules.h"
@@ -29,6 +30,7 @@ struct ResolvedOptions {
   mapping::MappingOptions scales;      // the resource scaling factors (the other fields default)
   std::string o1RuleList;              // -o1: the list used (the option, or the mode's default)
   partition::FusionRuleList rules;     // -o1: that list, loaded; empty otherwise
+  CompilerConfig config;               // the defaults, or --compiler-configs-file's overrides
 };
 
 struct CompileOptions {
@@ -54,6 +56,7 @@ struct CompileOptions {
   std::string optimizer = "momentum";  // sgd | momentum | adam
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
   int gradAccumulationSteps = 1;     // --grad-accumulation-steps K: K micro-batches of -b per optimizer step
+  std::string compilerConfigsFile;   // --compiler-configs-file: YAML/JSON knob overrides (driver/CompilerConfig.h)
   uint64_t seed = 42;                // weight initialization
   bool debug = false;                // dump the IR after each stage into the output folder
   std::string dbPath;                // run store ("" = default path, "-" = don't record)

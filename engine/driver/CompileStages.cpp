@@ -137,7 +137,7 @@ Status mapStage(CompileState& s) {
 
 // Lowers, places and routes one bitfile per hypersection.
 Status placeStage(CompileState& s) {
-  auto link = kernelc::linkPlan(s.pef.graph, s.pef.plan, *s.cost, s.mappingOptions);
+  auto link = kernelc::linkPlan(s.pef.graph, s.pef.plan, *s.cost, s.mappingOptions, s.resolved.config.link);
   if (!link) return link.error();
   s.link = std::move(*link);
   const kernelc::LinkResult& l = s.link;
@@ -169,6 +169,7 @@ Status writePefStage(CompileState& s) {
   meta.batchSize = pef::batchSizeOf(s.pef.graph, meta.imageInput, o.batchSize);
   meta.inference = o.inference;
   meta.defaultLr = o.learningRate;
+  if (!o.compilerConfigsFile.empty()) meta.compilerConfig = compilerConfigJson(s.resolved.config);
   double elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.start).count();
   s.pef.reportJson = buildCompileReportJson(s.pef.graph, s.pef.plan, s.resolved.arch, elapsedMs, &s.link.sections);
   s.result.pefPath =

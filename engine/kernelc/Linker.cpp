@@ -68,13 +68,13 @@ std::string signature(const lowering::KernelGraph& kg) {
 }  // namespace
 
 Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, const arch::CostModel& cost,
-                              const mapping::MappingOptions& options) {
+                              const mapping::MappingOptions& options, const LinkOptions& link) {
   using Clock = std::chrono::steady_clock;
   auto ms = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
   const arch::ArchSpec& a = cost.arch();
   Placer placer(a);
-  RouterOptions routerOptions;
-  routerOptions.linkTracks = arch::linkTracks(a);
+  RouterOptions routerOptions = link.router;
+  if (routerOptions.linkTracks <= 0) routerOptions.linkTracks = arch::linkTracks(a);
   LinkResult result;
   result.linkCapacity = routerOptions.linkTracks;
   result.sections.resize(plan.sections.size());
@@ -83,7 +83,7 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
   std::unordered_map<std::string, Placed> placedBySignature;
   auto placeAndRoute = [&](const lowering::KernelGraph& kg, const partition::Section& rep) -> Expected<Placed> {
     auto placeStart = Clock::now();
-    auto placed = placer.place(kg);
+    auto placed = placer.place(kg, link.placer);
     double placeMs = ms(placeStart);
     if (!placed) return placed.error().withContext("section '" + rep.name + "'");
     result.placeOnlyMs += placeMs;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "arch/CostModel.h"
+#include "kernelc/Placer.h"
+#include "kernelc/Router.h"
 #include "ir/Graph.h"
 #include "mapping/SectionMapper.h"
 #include "partition/Plan.h"
@@ -49,7 +51,13 @@ struct LinkResult {
   double placeMsSavedEstimate = 0;           // what placing every instance again would have cost more
 };
 
+// The placer's and router's knobs (--compiler-configs-file); router.linkTracks 0: the arch's.
+struct LinkOptions {
+  PlacerOptions placer;
+  RouterOptions router;
+};
+
 Expected<LinkResult> linkPlan(const ir::Graph& graph, const partition::Plan& plan, const arch::CostModel& cost,
-                              const mapping::MappingOptions& options = {});
+                              const mapping::MappingOptions& options = {}, const LinkOptions& link = {});
 
 }  // namespace dfc::kernelc

@@ -39,6 +39,8 @@ struct PefMeta {
   std::string logitsOutput;
   double defaultLr = 0.0;
   std::string task = "classification";  // or "language_model" (token ids in, next-token labels)
+  // The effective compiler knobs as JSON when --compiler-configs-file changed them ("": the defaults).
+  std::string compilerConfig;
 };
 
 struct Pef {

@@ -88,6 +88,7 @@ std::string encodeMeta(const PefMeta& m) {
   w.field("image_input", m.imageInput).field("labels_input", m.labelsInput).field("lr_input", m.lrInput);
   w.field("loss_output", m.lossOutput).field("logits_output", m.logitsOutput).field("default_lr", m.defaultLr);
   w.field("task", m.task);
+  if (!m.compilerConfig.empty()) w.field("compiler_config", m.compilerConfig);
   w.endObject();
   return w.take();
 }
@@ -121,6 +122,9 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   std::string_view task;
   m.task = o["task"].get(task) ? "classification" : std::string(task);
   if (m.task != "classification" && m.task != "language_model") return missing("task", "classification or language_model");
+  // Optional (issue 14): the knobs a --compiler-configs-file set.
+  std::string_view config;
+  if (!o["compiler_config"].get(config)) m.compilerConfig = std::string(config);
   return {};
 }
 

@@ -84,3 +84,16 @@ TEST_CASE("a data folder without the dataset is refused before any training") {
   CHECK(result.error().message().find("empty") != std::string::npos);
   CHECK(!std::filesystem::exists(dir / "out/logreg_chrome_tracing_report.json"));
 }
+
+TEST_CASE("dfc refuses a compiler configs file with an unknown key, naming file, line and key, writing nothing") {
+  test::ScratchDir dir("badconfig");
+  std::ofstream(dir / "knobs.json") << "{\n  \"placer\": {\"max_moves\": 100},\n  \"router\": {\"tracks\": 4}\n}\n";
+  auto r = runDfc("compile --model lenet --db - --compiler-configs-file " + (dir / "knobs.json") + " --output-folder " +
+                  (dir / "o"));
+  CHECK(r.status == 2);
+  CHECK(r.output.find("knobs.json:3: unknown key 'router.tracks' (known: placer.anneal") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir / "o"));
+  auto ok = runDfc("compile --model logreg -o0 --db - --compiler-configs-file " + (dir / "knobs.json") + "x");
+  CHECK(ok.status == 2);
+  CHECK(ok.output.find("knobs.jsonx") != std::string::npos);
+}

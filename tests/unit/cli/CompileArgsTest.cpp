@@ -45,6 +45,7 @@ std::vector<driver::CompileOptions> examples() {
   every.learningRate = 0.1 + 0.2;  // not a short decimal: the text must still be exact
   every.seed = 1234567;
   every.gradAccumulationSteps = 4;
+  every.compilerConfigsFile = "knobs file.yaml";
   every.debug = true;
   every.dbPath = "-";
   out.push_back(every);
