@@ -2,6 +2,7 @@
 // functions, and one-line refusals that name the node, op type and opset.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sys/wait.h>
@@ -171,4 +172,44 @@ TEST_CASE("dfc compile refuses an ONNX model with an unsupported op: exit 2, the
   CHECK(status == 2);
   CHECK(out.find("odd_node") != std::string::npos);
   CHECK(out.find("LpNormalization") != std::string::npos);
+}
+
+TEST_CASE("an ONNX BatchNormalization with initializer statistics imports them as batch_norm running statistics") {
+  auto m = test::makeModel();
+  addTensorValue(m.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {1, 2, 1, 3}, "N");
+  addTensorValue(m.mutable_graph()->add_output(), "y", ::onnx::TensorProto::FLOAT, {1, 2, 1, 3}, "N");
+  test::addFloatInitializer(m, "scale", {2}, {2.0f, -1.0f});
+  test::addFloatInitializer(m, "bias", {2}, {0.5f, 0.0f});
+  test::addFloatInitializer(m, "mean", {2}, {1.0f, -2.0f});
+  test::addFloatInitializer(m, "var", {2}, {4.0f, 0.25f});
+  auto* bn = addNode(m, "BatchNormalization", "/bn/BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"y"});
+  auto* momentum = bn->add_attribute();
+  momentum->set_name("momentum");
+  momentum->set_type(::onnx::AttributeProto::FLOAT);
+  momentum->set_f(0.75f);
+  dfc::onnx::ImportOptions io;
+  io.batchSize = 2;
+  auto g = dfc::onnx::importOnnxBytes(serialize(m), ".", "bn.onnx", io);
+  REQUIRE(g);
+  REQUIRE(g->nodes.size() == 1);
+  const ir::Node& node = g->nodes.front();
+  CHECK(node.op == ir::OpKind::BatchNorm);
+  REQUIRE(node.inputs.size() == 5);
+  CHECK(g->value(node.inputs[1]).kind == ir::ValueKind::Param);  // scale and bias train
+  CHECK(g->value(node.inputs[3]).kind == ir::ValueKind::Const);  // the statistics are state
+  CHECK(node.floatAttr("momentum") == Approx(0.25));             // PyTorch's: 1 - ONNX's
+
+  // Inference normalizes by the imported statistics: (x - mean) / sqrt(var + eps) * scale + bias.
+  auto pef = driver::compileGraphForInference(std::move(*g));
+  REQUIRE(pef);
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {2, 2, 1, 3}});
+  for (int64_t i = 0; i < 12; ++i) x.data<float>()[i] = static_cast<float>(i) - 5.0f;
+  auto out = driver::runInference(*pef, {x});
+  REQUIRE(out);
+  const float scale[] = {2.0f, -1.0f}, bias[] = {0.5f, 0.0f}, mean[] = {1.0f, -2.0f}, var[] = {4.0f, 0.25f};
+  for (int64_t i = 0; i < 12; ++i) {
+    const int64_t c = (i / 3) % 2;
+    const double expected = (x.data<float>()[i] - mean[c]) / std::sqrt(var[c] + 1e-5) * scale[c] + bias[c];
+    CHECK(out->front().data<float>()[i] == Approx(expected).epsilon(1e-5));
+  }
 }
