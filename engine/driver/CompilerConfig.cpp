@@ -125,9 +125,13 @@ std::vector<CompilerKnobInfo> compilerKnobs() {
 Expected<CompilerConfig> loadCompilerConfig(const std::string& path) {
   auto text = support::readFile(path);
   if (!text) return text.error().withContext("--compiler-configs-file");
+  return parseCompilerConfig(*text, path);
+}
+
+Expected<CompilerConfig> parseCompilerConfig(const std::string& text, const std::string& path) {
   Reader reader{path, {}};
   try {
-    YAML::Node root = YAML::Load(*text);
+    YAML::Node root = YAML::Load(text);
     if (root.IsNull()) return reader.config;  // an empty file: the defaults
     if (!root.IsMap()) return reader.at(root, "expected a map of compiler knobs (known: " + knownKeys() + ")");
     DFC_TRY(reader.readMap(root, ""));

@@ -25,6 +25,8 @@ struct CompilerKnobInfo {
 std::vector<CompilerKnobInfo> compilerKnobs();
 
 Expected<CompilerConfig> loadCompilerConfig(const std::string& path);
+// The same from text; errors name `path` and the line.
+Expected<CompilerConfig> parseCompilerConfig(const std::string& text, const std::string& path);
 // {"placer.max_moves":400000,...}: every knob's effective value.
 std::string compilerConfigJson(const CompilerConfig& config);
 
