@@ -59,12 +59,17 @@ Status feedSyntheticInputs(const pef::Pef& pef, runtime::Executor& exec, uint64_
   return {};
 }
 
-// The cost model's latency of one step: the sections a step runs, in schedule order.
-double estimatedStepUs(const partition::Plan& plan, bool forwardOnly) {
+// The cost model's latency of one step: the sections a step runs, in schedule
+// order; with gradient accumulation over K steps, the optimizer's run one step in K.
+double estimatedStepUs(const pef::Pef& pef, bool forwardOnly) {
+  int64_t accumulation = 1;
+  for (const ir::Node& n : pef.graph.nodes)
+    if (n.role == ir::NodeRole::Accumulate) accumulation = std::max(accumulation, n.intAttr("accumulation_steps", 1));
   double us = 0;
-  for (int id : plan.schedule) {
-    const partition::Section& s = plan.sections.at(static_cast<size_t>(id));
-    if (!forwardOnly || ir::roleInfo(s.type).inEvaluation) us += s.estimate.latencyUs;
+  for (int id : pef.plan.schedule) {
+    const partition::Section& s = pef.plan.sections.at(static_cast<size_t>(id));
+    if (forwardOnly && !ir::roleInfo(s.type).inEvaluation) continue;
+    us += s.type == ir::NodeRole::Optimizer ? s.estimate.latencyUs / static_cast<double>(accumulation) : s.estimate.latencyUs;
   }
   return us;
 }
@@ -141,7 +146,7 @@ Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {
   r.batch = pef->meta.batchSize;
   r.steps = o.steps;
   r.warmup = o.warmup;
-  r.estStepMs = estimatedStepUs(pef->plan, forwardOnly) / 1e3;
+  r.estStepMs = estimatedStepUs(*pef, forwardOnly) / 1e3;
   for (int64_t i = 0; i < o.warmup; ++i) DFC_TRY(exec->step(forwardOnly));
   r.stepMs.reserve(static_cast<size_t>(o.steps));
   for (int64_t i = 0; i < o.steps; ++i) {
