@@ -1296,6 +1296,10 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <source>optimizer</source>
         <translation>Optimierer</translation>
     </message>
+    <message>
+        <source>accumulate</source>
+        <translation>Akkumulieren</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::Roles</name>
@@ -1310,6 +1314,10 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>optimizer</source>
         <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>accumulate</source>
+        <translation>akkumulieren</translation>
     </message>
 </context>
 <context>

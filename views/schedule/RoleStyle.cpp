@@ -12,6 +12,7 @@ constexpr const char* kContext = "dfc::views::Roles";
     QT_TRANSLATE_NOOP("dfc::views::Roles", "forward"),
     QT_TRANSLATE_NOOP("dfc::views::Roles", "backward"),
     QT_TRANSLATE_NOOP("dfc::views::Roles", "optimizer"),
+    QT_TRANSLATE_NOOP("dfc::views::Roles", "accumulate"),
 };
 
 }  // namespace
