@@ -38,7 +38,8 @@ Status readOptions(const ArgParser& p, driver::MeasureOptions& o) {
   if (p.has("--threads")) {
     auto v = parseInt("--threads", p.get("--threads"));
     if (!v) return v.error();
-    if (*v < 1 || *v > 1024) return makeError("--threads " + p.get("--threads") + ": expected a thread count from 1 to 1024");
+    if (*v < 1 || *v > 1024)
+      return makeError("--threads " + p.get("--threads") + ": expected a thread count from 1 to 1024");
     o.threads = static_cast<int>(*v);
   }
   o.inference = p.has("--inference");
@@ -56,7 +57,8 @@ int measureCommand(const std::vector<std::string>& args) {
     std::fputs(p.help(p.has("--debug")).c_str(), stdout);
     return 0;
   }
-  if (p.positional().size() > 1) return usageError("measure-performance: unexpected argument '" + p.positional()[1] + "'");
+  if (p.positional().size() > 1)
+    return usageError("measure-performance: unexpected argument '" + p.positional()[1] + "'");
   if (auto rc = applyMaxMemory(p)) return *rc;
   support::LogOptions log{false, p.has("--debug"), ""};
   if (auto err = support::setupLogging(log); !err.empty()) return usageError(err);
@@ -74,8 +76,10 @@ int measureCommand(const std::vector<std::string>& args) {
   std::printf("latency per step: median %.3f ms, p90 %.3f ms, p99 %.3f ms, mean %.3f ms; estimated chip: %.3f ms\n",
               r->medianMs, r->p90Ms, r->p99Ms, r->meanMs, r->estStepMs);
   std::printf("Summary: %s\n", r->summaryPath.c_str());
-  if (!r->storeNote.empty()) std::printf("Note: the run store was not written: %s\n", r->storeNote.c_str());
-  else if (r->runId) std::printf("Run id %lld in the run store\n", static_cast<long long>(r->runId));
+  if (!r->storeNote.empty())
+    std::printf("Note: the run store was not written: %s\n", r->storeNote.c_str());
+  else if (r->runId)
+    std::printf("Run id %lld in the run store\n", static_cast<long long>(r->runId));
   return 0;
 }
 

@@ -38,8 +38,8 @@ const std::vector<Knob>& knobs() {
   static const std::vector<Knob> kKnobs = {
       knob("placer.anneal", "1: simulated annealing after greedy seeding; 0: greedy only", 0, 1, &LinkOptions::placer,
            &PlacerOptions::anneal),
-      knob("placer.inner_num", "annealing moves per temperature = inner_num * n^(4/3)", 1e-3, 100,
-           &LinkOptions::placer, &PlacerOptions::innerNum),
+      knob("placer.inner_num", "annealing moves per temperature = inner_num * n^(4/3)", 1e-3, 100, &LinkOptions::placer,
+           &PlacerOptions::innerNum),
       knob("placer.max_moves", "annealing moves per bitfile, all temperatures together", 0, 1e8, &LinkOptions::placer,
            &PlacerOptions::maxMoves),
       knob("placer.initial_temp_scale", "starting temperature, in standard deviations of random moves' cost changes",
@@ -91,8 +91,10 @@ struct Reader {
     const std::string text = value.IsScalar() ? value.Scalar() : std::string("(not a number)");
     double v = 0;
     bool ok = value.IsScalar();
-    if (ok && (text == "true" || text == "false")) v = text == "true";
-    else if (ok) ok = YAML::convert<double>::decode(value, v) && std::isfinite(v);
+    if (ok && (text == "true" || text == "false"))
+      v = text == "true";
+    else if (ok)
+      ok = YAML::convert<double>::decode(value, v) && std::isfinite(v);
     if (!ok || v < k->min || v > k->max || (k->integer && v != std::floor(v)))
       return at(value, "key '" + key + "': expected " + (k->integer ? "a whole number" : "a number") + " in [" +
                            YAML::Node(k->min).Scalar() + ", " + YAML::Node(k->max).Scalar() + "], got '" + text + "'");
@@ -146,8 +148,10 @@ std::string compilerConfigJson(const CompilerConfig& config) {
   w.beginObject();
   for (const Knob& k : knobs()) {
     const double v = k.get(config);
-    if (k.integer) w.field(k.key, static_cast<int64_t>(v));
-    else w.field(k.key, v);
+    if (k.integer)
+      w.field(k.key, static_cast<int64_t>(v));
+    else
+      w.field(k.key, v);
   }
   w.endObject();
   return w.take();

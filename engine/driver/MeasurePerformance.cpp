@@ -35,7 +35,8 @@ Status checkOptions(const MeasureOptions& o) {
 Status feedSyntheticInputs(const pef::Pef& pef, runtime::Executor& exec, uint64_t seed) {
   const ir::Graph& g = pef.graph;
   const ir::ValueId logits = g.findValue(pef.meta.logitsOutput);
-  if (logits == ir::kNoValue) return makeError("PEF meta names logits '" + pef.meta.logitsOutput + "' that the graph lacks");
+  if (logits == ir::kNoValue)
+    return makeError("PEF meta names logits '" + pef.meta.logitsOutput + "' that the graph lacks");
   const ir::Shape& logitsShape = g.value(logits).type.shape;
   const int64_t classes = logitsShape.empty() ? 1 : std::max<int64_t>(1, logitsShape.back());
   std::mt19937_64 rng(seed);
@@ -69,7 +70,8 @@ double estimatedStepUs(const pef::Pef& pef, bool forwardOnly) {
   for (int id : pef.plan.schedule) {
     const partition::Section& s = pef.plan.sections.at(static_cast<size_t>(id));
     if (forwardOnly && !ir::roleInfo(s.type).inEvaluation) continue;
-    us += s.type == ir::NodeRole::Optimizer ? s.estimate.latencyUs / static_cast<double>(accumulation) : s.estimate.latencyUs;
+    us += s.type == ir::NodeRole::Optimizer ? s.estimate.latencyUs / static_cast<double>(accumulation)
+                                            : s.estimate.latencyUs;
   }
   return us;
 }
@@ -105,16 +107,22 @@ void record(const MeasureOptions& o, MeasureResult& r) {
     return;
   }
   std::vector<profile::MetricRecord> metrics;
-  for (size_t i = 0; i < r.stepMs.size(); ++i) metrics.push_back({static_cast<int64_t>(i + 1), 0, "step_ms", r.stepMs[i]});
+  for (size_t i = 0; i < r.stepMs.size(); ++i)
+    metrics.push_back({static_cast<int64_t>(i + 1), 0, "step_ms", r.stepMs[i]});
   const int64_t last = r.steps;
-  for (const auto& [name, value] :
-       {std::pair{"samples_per_s", r.samplesPerSecond}, {"latency_median_ms", r.medianMs}, {"latency_p90_ms", r.p90Ms},
-        {"latency_p99_ms", r.p99Ms}, {"est_samples_per_s", r.estSamplesPerSecond}, {"est_step_ms", r.estStepMs}})
+  for (const auto& [name, value] : {std::pair{"samples_per_s", r.samplesPerSecond},
+                                    {"latency_median_ms", r.medianMs},
+                                    {"latency_p90_ms", r.p90Ms},
+                                    {"latency_p99_ms", r.p99Ms},
+                                    {"est_samples_per_s", r.estSamplesPerSecond},
+                                    {"est_step_ms", r.estStepMs}})
     metrics.push_back({last, 0, name, value});
   Status st = store->addMetrics(*id, metrics);
   if (st) st = store->finishRun(*id, "finished", std::nullopt, std::nullopt);
-  if (!st) r.storeNote = st.error().message();
-  else r.runId = *id;
+  if (!st)
+    r.storeNote = st.error().message();
+  else
+    r.runId = *id;
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ struct MeasureResult {
   int64_t warmup = 0;
   double samplesPerSecond = 0;
   double meanMs = 0, medianMs = 0, p90Ms = 0, p99Ms = 0;  // per step, host CPU
-  double estStepMs = 0;                                  // the cost model's chip latency for one step
+  double estStepMs = 0;                                   // the cost model's chip latency for one step
   double estSamplesPerSecond = 0;
   std::vector<double> stepMs;  // each timed step
   std::string summaryPath;

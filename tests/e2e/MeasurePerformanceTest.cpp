@@ -1,8 +1,7 @@
 // dfc measure-performance: throughput and step latency over many steps of
 // synthetic inputs, beside the chip estimate, in a JSON summary and the store.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "TestEnv.h"
@@ -56,7 +55,8 @@ TEST_CASE("measure-performance times every step of a PEF and records the figures
 
   auto summary = support::readFile(r->summaryPath);
   REQUIRE(summary.ok());
-  CHECK(r->summaryPath == (std::filesystem::path(compiled->pefPath).parent_path() / "logreg_performance.json").string());
+  CHECK(r->summaryPath ==
+        (std::filesystem::path(compiled->pefPath).parent_path() / "logreg_performance.json").string());
   for (const char* key : {"\"samples_per_s\"", "\"latency_p99_ms\"", "\"est_samples_per_s\"", "\"step_ms\""})
     CHECK(summary->find(key) != std::string::npos);
 

@@ -5,7 +5,6 @@
 // momentum=0.1), weight [1.5, -0.5], bias [0.1, 0.2]; two batches in train(),
 // one in eval()), so the test needs no torch.
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "../runtime/RuntimeTestUtil.h"
@@ -45,7 +44,7 @@ TEST_CASE("batch_norm moves its running statistics as PyTorch in training and no
   ValueId beta = g.addParam("beta", f32Tensor({2}, {0.1f, 0.2f}));
   ValueId mean = g.addConst("running_mean", filled(2, 0.0f)), var = g.addConst("running_var", filled(2, 1.0f));
   auto outs = addInferredNode(g, OpKind::BatchNorm, "bn", {x, gamma, beta, mean, var},
-                      {{"epsilon", 1e-5}, {"momentum", 0.1}, {"training", int64_t{1}}});
+                              {{"epsilon", 1e-5}, {"momentum", 0.1}, {"training", int64_t{1}}});
   REQUIRE(outs.size() == 3);
   g.outputs = {outs[0]};
   g.updates = {{mean, outs[1]}, {var, outs[2]}};
@@ -65,14 +64,15 @@ TEST_CASE("batch_norm moves its running statistics as PyTorch in training and no
   // Evaluation (forward only) normalizes by the running statistics and leaves them be.
   ir::Graph eval = g;
   eval.values[static_cast<size_t>(x)].type.shape = {2, 2, 3};
-  for (ValueId v : outs) eval.values[static_cast<size_t>(v)].type.shape = v == outs[0] ? ir::Shape{2, 2, 3} : ir::Shape{2};
+  for (ValueId v : outs)
+    eval.values[static_cast<size_t>(v)].type.shape = v == outs[0] ? ir::Shape{2, 2, 3} : ir::Shape{2};
   eval.initializers[mean] = ex->tensor(mean).clone();
   eval.initializers[var] = ex->tensor(var).clone();
   auto exEval = runtime::Executor::create(eval, test::sectionsByRole(eval));
   REQUIRE(exEval.ok());
   REQUIRE(exEval->setInput(x, pattern({2, 2, 3}, 3, 1.5f)).ok());
   REQUIRE(exEval->step(true).ok());
-  const std::vector<float> torchEval{-2.1881204f, -1.1260738f, -0.0640272f, -0.131594f,  -0.490721f,  -0.8498482f,
+  const std::vector<float> torchEval{-2.1881204f, -1.1260738f, -0.0640272f, -0.131594f, -0.490721f,  -0.8498482f,
                                      -1.8341049f, -0.7720582f, 0.2899883f,  -0.251303f, -0.6104301f, -0.9695572f};
   const float* y = exEval->tensor(outs[0]).data<float>();
   for (size_t i = 0; i < torchEval.size(); ++i) CHECK(y[i] == Approx(torchEval[i]).margin(1e-5));
@@ -93,10 +93,12 @@ TEST_CASE("a trained conv net with batch_norm evaluates with its running statist
   ValueId w = f.addParam("conv.weight", randomTensor({3, 2, 1, 1}, rng));
   ValueId conv = addInferredNode(f, OpKind::Conv2d, "conv", {x, w})[0];
   ValueId mean = f.addConst("bn.running_mean", filled(3, 0.0f)), var = f.addConst("bn.running_var", filled(3, 1.0f));
-  ValueId bn = addInferredNode(f, OpKind::BatchNorm, "bn",
-                       {conv, f.addParam("bn.weight", filled(3, 1.0f)), f.addParam("bn.bias", filled(3, 0.0f)), mean, var},
-                       {{"epsilon", 1e-5}, {"momentum", 0.1}})[0];
-  ValueId logits = addInferredNode(f, OpKind::GlobalAvgPool, "gap", {addInferredNode(f, OpKind::Relu, "relu", {bn})[0]})[0];
+  ValueId bn = addInferredNode(
+      f, OpKind::BatchNorm, "bn",
+      {conv, f.addParam("bn.weight", filled(3, 1.0f)), f.addParam("bn.bias", filled(3, 0.0f)), mean, var},
+      {{"epsilon", 1e-5}, {"momentum", 0.1}})[0];
+  ValueId logits =
+      addInferredNode(f, OpKind::GlobalAvgPool, "gap", {addInferredNode(f, OpKind::Relu, "relu", {bn})[0]})[0];
   f.outputs = {logits};
   autograd::TrainingConfig config;
   config.optimizer = autograd::Optimizer::Sgd;

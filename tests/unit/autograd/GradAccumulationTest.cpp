@@ -2,7 +2,6 @@
 // by the accumulate role and averaged, make the same SGD steps as one batch
 // of K * b samples (the loss is a mean over the batch).
 #include <catch2/catch.hpp>
-
 #include <cstring>
 #include <random>
 

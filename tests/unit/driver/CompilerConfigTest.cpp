@@ -2,7 +2,6 @@
 // configuration is stored in the PEF, and a bad file is refused naming the
 // file, the line and the key.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 
 #include "driver/Compiler.h"
@@ -31,12 +30,14 @@ std::string loadError(const std::string& path) {
 
 TEST_CASE("a compiler configs file sets knobs, flat or nested, in YAML or JSON", "[driver][config]") {
   test::ScratchDir dir("config");
-  auto yaml = driver::loadCompilerConfig(writeFile(dir, "k.yaml", "placer:\n  max_moves: 2000\nrouter.hist_fac: 0.25\n"));
+  auto yaml =
+      driver::loadCompilerConfig(writeFile(dir, "k.yaml", "placer:\n  max_moves: 2000\nrouter.hist_fac: 0.25\n"));
   REQUIRE(yaml.ok());
   CHECK(yaml->link.placer.maxMoves == 2000);
   CHECK(yaml->link.router.histFac == 0.25);
   CHECK(yaml->link.router.maxIterations == kernelc::RouterOptions{}.maxIterations);  // untouched
-  auto json = driver::loadCompilerConfig(writeFile(dir, "k.json", R"({"placer": {"anneal": false}, "router.box_margin": 5})"));
+  auto json =
+      driver::loadCompilerConfig(writeFile(dir, "k.json", R"({"placer": {"anneal": false}, "router.box_margin": 5})"));
   REQUIRE(json.ok());
   CHECK(!json->link.placer.anneal);
   CHECK(json->link.router.boxMargin == 5);
@@ -52,7 +53,8 @@ TEST_CASE("a bad compiler configs file names the file, line and key", "[driver][
   CHECK(loadError(writeFile(dir, "r.yaml", "\nrouter.max_iterations: 0\n"))
             .find("r.yaml:2: key 'router.max_iterations': expected a whole number in [1, 1000], got '0'") !=
         std::string::npos);
-  CHECK(loadError(writeFile(dir, "f.yaml", "placer.seed: 1.5\n")).find("f.yaml:1: key 'placer.seed'") != std::string::npos);
+  CHECK(loadError(writeFile(dir, "f.yaml", "placer.seed: 1.5\n")).find("f.yaml:1: key 'placer.seed'") !=
+        std::string::npos);
   CHECK(loadError(writeFile(dir, "s.yaml", "placer.inner_num: lots\n")).find("got 'lots'") != std::string::npos);
   CHECK(loadError(writeFile(dir, "l.yaml", "- placer.seed\n")).find("l.yaml:1: expected a map") != std::string::npos);
   CHECK(loadError(writeFile(dir, "y.yaml", "placer: {max_moves: 3\n")).find("y.yaml:") != std::string::npos);
