@@ -13,6 +13,7 @@ the per-round ratios, below 1 means dfc is faster).
 Called by scripts/compare-torch.sh, which checks that python3-torch is there.
 """
 import argparse
+import ctypes
 import math
 import os
 import statistics
@@ -223,8 +224,18 @@ def load():
         return "load " + " ".join(f.read().split()[:3])
 
 
+def set_threads(n):
+    """PyTorch's threads, and its BLAS's: set_num_threads leaves OpenBLAS (Debian's BLAS for
+    PyTorch) at its default, all hardware threads, which would give PyTorch more threads than dfc."""
+    torch.set_num_threads(n)
+    try:
+        ctypes.CDLL("libblas.so.3").openblas_set_num_threads(n)
+    except (OSError, AttributeError):
+        pass
+
+
 def compare(bench, case, threads, opts, repeats, min_ms):
-    torch.set_num_threads(threads)
+    set_threads(threads)
     label, step = make_case(case)
     servers = [DfcServer(bench, case, opt, threads) for opt in opts]
     warm = min(torch_run(step, 1) for _ in range(3))
