@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -23,6 +24,7 @@
 #include "BenchSupport.h"
 #include "RuntimeBenchExtras.h"
 #include "support/ThreadPool.h"
+#include <cblas.h>
 
 using namespace dfc;
 using namespace dfc::bench;
@@ -177,8 +179,10 @@ int main(int argc, char** argv) {
     for (const Case& c : cases) chosen.push_back(&c);
   for (const std::string& name : args.cases) chosen.push_back(&findCase(cases, name));
 
-  std::printf("machine: %d hardware threads, %s at start\n", support::ThreadPool::defaultThreads(),
-              loadAverage().c_str());
+  const char* coreType = std::getenv("OPENBLAS_CORETYPE");
+  std::printf("machine: %d hardware threads, %s at start; OpenBLAS kernels: %s%s%s\n",
+              support::ThreadPool::defaultThreads(), loadAverage().c_str(), openblas_get_corename(),
+              coreType ? " (the environment sets OPENBLAS_CORETYPE=" : "", coreType ? (std::string(coreType) + ")").c_str() : "");
   double peak = 0;
   if (args.extras) {
     const double spin1 = spin(1), spin2 = spin(2);

@@ -44,6 +44,10 @@ class Kernel {
 
   virtual Status run(ExecContext& ctx) = 0;
   const ir::Node& node() const { return *m_node; }
+  // A GEMM or convolution whose output only feeds a bias_add (bias along axis 1)
+  // may take the bias as its epilogue: from then on run() writes output + bias
+  // into `out` (the bias_add's output) and the bias_add is dropped. False: it cannot.
+  virtual bool takeBiasEpilogue(const ir::Tensor& /*bias*/, ir::Tensor& /*out*/) { return false; }
 
  protected:
   // "conv2d 'conv1': <what>", for failures that depend on the data (a label out of range).
@@ -56,5 +60,16 @@ class Kernel {
 };
 
 using KernelPtr = std::unique_ptr<Kernel>;
+
+// An elementwise kernel: output element i from element i of each input, all the
+// same size. Besides run() over its own tensors it runs on a tile of elements
+// through pointers it is given, so a fused chain can keep intermediates in a
+// small cache-resident buffer (FusedChain).
+class TileKernel : public Kernel {
+ public:
+  using Kernel::Kernel;
+  // in[k] points at element 0 of the tile of input k (node().inputs order); n elements.
+  virtual void runTile(const float* const* in, float* out, int64_t n) const = 0;
+};
 
 }  // namespace dfc::runtime

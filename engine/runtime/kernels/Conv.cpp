@@ -73,10 +73,12 @@ class ConvKernel final : public Kernel {
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
     if (m_pass == ConvPass::GradWeight && m_g.n == 0) std::memset(m_y->bytes(), 0, m_y->byteSize());
     for (int64_t b = 0; b < m_g.n; ++b) {
-      if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols]
+      if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
         DFC_TRY(toColumns(m_a->data<float>() + b * image));
+        float* yb = m_y->data<float>() + b * m_o * m_cols;
+        if (m_bias) fillPlanes(yb, m_bias->data<float>(), m_o, m_cols);
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, o, cols, ck, 1.0f, m_b->data<float>(), ck, col, cols,
-                    0.0f, m_y->data<float>() + b * m_o * m_cols, cols);
+                    m_bias ? 1.0f : 0.0f, yb, cols);
       } else if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ck, cols, o, 1.0f, m_b->data<float>(), ck,
                     m_a->data<float>() + b * m_o * m_cols, cols, 0.0f, col, cols);
@@ -91,9 +93,20 @@ class ConvKernel final : public Kernel {
     return {};
   }
 
+  // conv2d followed by bias_add(b[o]): each output plane starts as its bias and
+  // the GEMM accumulates onto it (beta = 1) while the image's output is in cache.
+  bool takeBiasEpilogue(const ir::Tensor& bias, ir::Tensor& out) override {
+    if (m_pass != ConvPass::Forward || bias.numElements() != m_o || out.numElements() != m_y->numElements()) return false;
+    if (bias.dtype() != ir::DType::F32 || out.dtype() != ir::DType::F32) return false;
+    m_bias = &bias;
+    m_y = &out;
+    return true;
+  }
+
  private:
   const ir::Tensor *m_a, *m_b;
   ir::Tensor* m_y;
+  const ir::Tensor* m_bias = nullptr;  // set by takeBiasEpilogue
   ConvPass m_pass;
   Window m_g;
   int64_t m_o, m_ck, m_cols;

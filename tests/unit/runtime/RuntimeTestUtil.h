@@ -3,7 +3,10 @@
 #include <cmath>
 #include <random>
 
+#include <catch2/catch.hpp>
+
 #include "ir/Graph.h"
+#include "ir/ShapeInference.h"
 
 namespace dfc::runtime::test {
 
@@ -35,6 +38,21 @@ inline double maxRelDiff(const ir::Tensor& a, const ir::Tensor& b) {
     worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
   }
   return worst;
+}
+
+// Appends `op` on `ins` with its inferred output type; returns the output.
+inline ir::ValueId addOp(ir::Graph& g, ir::OpKind op, const std::string& name, std::vector<ir::ValueId> ins,
+                         ir::Attributes attrs = {}, ir::NodeRole role = ir::NodeRole::Forward) {
+  ir::Node probe;
+  probe.op = op;
+  probe.name = name;
+  probe.inputs = ins;
+  probe.attrs = attrs;
+  auto types = ir::inferOutputTypes(g, probe);
+  REQUIRE(types.ok());
+  ir::ValueId out = g.addValue(name, (*types)[0], ir::ValueKind::Intermediate);
+  g.addNode(op, name, ins, {out}, attrs, {}, role);
+  return out;
 }
 
 }  // namespace dfc::runtime::test
