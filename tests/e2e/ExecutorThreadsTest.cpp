@@ -130,3 +130,27 @@ TEST_CASE("gpt2-mini training steps: identical run twice and for any pool size, 
   // Wide enough that its elementwise, softmax and layer-norm loops split over the pool.
   checkDeterministic(compileToPef("gpt2-mini", 16, {{"hidden_size", 128}, {"seq_len", 64}}, dir));
 }
+
+// Fused sections (runtime/SectionFusion.h) against the same steps op by op: the
+// chains are bitwise the same loops; a bias epilogue adds the GEMM's sum onto
+// the bias (bitwise the same while the GEMM sums K in one block, within rounding
+// past that), so training agrees within rounding.
+TEST_CASE("fused -o3 sections train like op-by-op execution on lenet and gpt2-mini", "[executor][fusion]") {
+  test::ScratchDir dir("fusion-models");
+  struct Model {
+    std::string name;
+    int64_t batch;
+    std::map<std::string, int64_t> params;
+  };
+  for (const Model& m : {Model{"lenet", 32, {}}, Model{"gpt2-mini", 8, {{"hidden_size", 64}, {"seq_len", 32}}}}) {
+    INFO(m.name);
+    const pef::Pef pef = compileToPef(m.name, m.batch, m.params, dir);
+    runtime::ExecutorOptions fused{1, 1}, plain{1, 1};
+    plain.fuse = false;
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, fused);
+    REQUIRE(exec.ok());
+    CHECK(exec->fusionStats().biasEpilogues > 0);  // conv/linear + bias in one section at -o3
+    const State a = trainSteps(pef, fused, 3), b = trainSteps(pef, plain, 3);
+    CHECK(maxRelDiff(a, b) < 1e-4);
+  }
+}
