@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 
+#include "AllocationCounter.h"
 #include "TestEnv.h"
 #include "driver/Compiler.h"
 #include "pef/Pef.h"
@@ -152,5 +153,25 @@ TEST_CASE("fused -o3 sections train like op-by-op execution on lenet and gpt2-mi
     CHECK(exec->fusionStats().biasEpilogues > 0);  // conv/linear + bias in one section at -o3
     const State a = trainSteps(pef, fused, 3), b = trainSteps(pef, plain, 3);
     CHECK(maxRelDiff(a, b) < 1e-4);
+  }
+}
+
+// DESIGN §10: the arena holds every intermediate, so a steady-state step (after
+// the first, which grows the kernels' scratch once) allocates nothing.
+TEST_CASE("steady-state training steps make no heap allocation", "[executor][memory]") {
+  test::ScratchDir dir("alloc-models");
+  for (const std::string model : {"lenet", "gpt2-mini"}) {
+    INFO(model);
+    const pef::Pef pef = compileToPef(model, 8, {}, dir);
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, {2, 1});
+    REQUIRE(exec.ok());
+    for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+    REQUIRE(exec->step(false).ok());
+    const uint64_t before = test::allocationCount();
+    bool ok = true;
+    for (int s = 0; s < 3; ++s) ok = exec->step(false).ok() && ok;
+    const uint64_t allocations = test::allocationCount() - before;
+    REQUIRE(ok);
+    CHECK(allocations == 0);
   }
 }
