@@ -8,6 +8,7 @@
 #include <map>
 #include <new>
 
+#include "runtime/ArenaPlan.h"
 #include "runtime/FusedChain.h"
 #include "runtime/Kernels.h"
 #include "runtime/MemoryPlanner.h"
@@ -141,54 +142,14 @@ Status Executor::Impl::allocate() {
     storage[static_cast<size_t>(v.id)] = it->second.clone();
   }
 
-  // Liveness over the flattened schedule; a fused group is one position (it
-  // reads all its inputs and writes all its outputs in one go), and a group's
-  // position is its first execution.
-  const int kUnset = -1;
-  std::vector<int> producedAt(graph.values.size(), kUnset), lastUse(graph.values.size(), kUnset);
-  int pos = 0;
-  for (size_t s : schedule)
-    for (const FusionGroup& group : groups[s]) {
-      for (ir::NodeId n : group.nodes) {
-        const ir::Node& node = graph.node(n);
-        for (ir::ValueId v : node.inputs) {
-          // (a value an earlier member of the group produced is already marked)
-          if (graph.value(v).kind == ValueKind::Intermediate && producedAt[static_cast<size_t>(v)] == kUnset)
-            return makeError("schedule runs node '" + node.name + "' before '" + graph.value(v).name +
-                             "' is computed");
-          lastUse[static_cast<size_t>(v)] = pos;
-        }
-        for (ir::ValueId v : node.outputs)
-          if (producedAt[static_cast<size_t>(v)] == kUnset) producedAt[static_cast<size_t>(v)] = pos;
-      }
-      ++pos;
-    }
-  const int end = pos;
-  for (ir::ValueId v : graph.outputs) lastUse.at(static_cast<size_t>(v)) = end;
-  for (const ir::StateUpdate& u : graph.updates) lastUse[static_cast<size_t>(u.newValue)] = end;
-
-  std::vector<bool> inTile(graph.values.size(), false);
-  for (const auto& sectionGroups : groups)
-    for (const FusionGroup& group : sectionGroups)
-      for (ir::ValueId v : group.inTile) inTile[static_cast<size_t>(v)] = true;
-  std::vector<MemoryPlanner::Buffer> buffers;
-  std::vector<ir::ValueId> planned;
+  auto layout = planArena(graph, schedule, groups);
+  if (!layout) return layout.error();
   for (const ir::Value& v : graph.values) {
-    if (v.kind != ValueKind::Intermediate) continue;
     const size_t i = static_cast<size_t>(v.id);
-    if (inTile[i]) {  // lives in a fused chain's tile buffer only: a placeholder with no bytes
-      storage[i] = ir::Tensor::deferred(v.type, {});
-      continue;
-    }
-    if (producedAt[i] == kUnset) {  // never computed by this schedule: a stand-alone zero tensor
-      storage[i] = ir::Tensor(v.type);
-      continue;
-    }
-    buffers.push_back({v.type.byteSize(), producedAt[i], std::max(producedAt[i], lastUse[i])});
-    planned.push_back(v.id);
+    if (layout->inTile[i]) storage[i] = ir::Tensor::deferred(v.type, {});  // lives in a fused chain's tile: no bytes
+    if (layout->unscheduled[i]) storage[i] = ir::Tensor(v.type);           // never computed: a stand-alone zero tensor
   }
-  MemoryPlanner::Result layout = MemoryPlanner::plan(buffers);
-  arenaBytes = layout.arenaBytes;
+  arenaBytes = layout->arenaBytes;
   DFC_TRY(support::checkBudget("the runtime's arena for intermediate values", arenaBytes));  // before allocating it
   if (arenaBytes > 0) {
     auto* p = static_cast<std::byte*>(std::aligned_alloc(MemoryPlanner::kAlignment, arenaBytes));
@@ -196,11 +157,11 @@ Status Executor::Impl::allocate() {
     std::memset(p, 0, arenaBytes);
     arena = std::shared_ptr<std::byte>(p, [](std::byte* q) { std::free(q); });
   }
-  for (size_t k = 0; k < planned.size(); ++k) {
-    const ir::Value& v = graph.value(planned[k]);
+  for (size_t k = 0; k < layout->planned.size(); ++k) {
+    const ir::Value& v = graph.value(layout->planned[k]);
     // Aliasing shared_ptr: the view keeps the whole arena alive.
     storage[static_cast<size_t>(v.id)] =
-        ir::Tensor(v.type, std::shared_ptr<std::byte>(arena, arena.get() + layout.offsets[k]));
+        ir::Tensor(v.type, std::shared_ptr<std::byte>(arena, arena.get() + layout->offsets[k]));
   }
 
   for (const ir::StateUpdate& u : graph.updates) {

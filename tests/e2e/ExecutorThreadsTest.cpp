@@ -14,6 +14,7 @@
 #include "TestEnv.h"
 #include "driver/Compiler.h"
 #include "pef/Pef.h"
+#include "runtime/ArenaPlan.h"
 #include "runtime/Executor.h"
 
 using namespace dfc;
@@ -173,5 +174,24 @@ TEST_CASE("steady-state training steps make no heap allocation", "[executor][mem
     const uint64_t allocations = test::allocationCount() - before;
     REQUIRE(ok);
     CHECK(allocations == 0);
+  }
+}
+
+// The host memory dfc compile and dfc inspect report is what the runtime then allocates.
+TEST_CASE("the host memory estimate matches the runtime's arena, fused and op by op", "[executor][memory]") {
+  test::ScratchDir dir("host-memory");
+  const pef::Pef pef = compileToPef("gpt2-mini", 8, {}, dir);
+  for (bool fuse : {true, false}) {
+    auto estimate = runtime::estimateHostMemory(pef.graph, pef.plan, fuse);
+    REQUIRE(estimate.ok());
+    runtime::ExecutorOptions options{1, 1};
+    options.fuse = fuse;
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, options);
+    REQUIRE(exec.ok());
+    CHECK(estimate->arenaBytes == exec->arenaBytes());
+    CHECK(estimate->arenaBytes > 0);
+    size_t params = 0;
+    for (ir::ValueId p : pef.graph.params()) params += pef.graph.value(p).type.byteSize();
+    CHECK(estimate->persistentBytes > params);  // params, their momentum, inputs
   }
 }
