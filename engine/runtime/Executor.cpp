@@ -44,12 +44,12 @@ struct Update {
 
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
-      : pool(o.threads), ctx(pool), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
-        fuse(o.fuse) {}
+      : pool(o.threads), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
+        ctx(pool, blasThreads), fuse(o.fuse) {}
 
   support::ThreadPool pool;
-  ExecContext ctx;
   int blasThreads;
+  ExecContext ctx;
   ir::Graph graph;
   partition::Plan plan;
   std::vector<ir::Tensor> storage;  // by ValueId; allocated once in create()

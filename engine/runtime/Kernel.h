@@ -16,13 +16,16 @@ namespace dfc::runtime {
 
 // What a kernel's run() gets besides its tensors: the pool to split loops over
 // and scratch memory that persists across calls (the communicator comes with
-// data parallelism). Kernels call BLAS only from the thread that runs them,
-// never inside a pool task, so BLAS threads and pool threads take turns on the
-// same cores instead of oversubscribing them.
+// data parallelism). Kernels call BLAS from the thread that runs them, so BLAS
+// threads and pool threads take turns on the same cores instead of
+// oversubscribing them; the one exception, a convolution over a batch of at
+// least as many images as threads, runs one GEMM per image in pool tasks with
+// BLAS held at one thread (SingleThreadedBlas) for that loop.
 class ExecContext {
  public:
-  explicit ExecContext(support::ThreadPool& pool) : m_pool(&pool) {}
+  explicit ExecContext(support::ThreadPool& pool, int blasThreads = 1) : m_pool(&pool), m_blasThreads(blasThreads) {}
   support::ThreadPool& pool() const { return *m_pool; }
+  int blasThreads() const { return m_blasThreads; }  // what BLAS runs with during this executor's steps
   // At least `count` floats, reused across calls: grown, never shrunk, contents
   // undefined. Take it before a parallel loop, not inside one.
   float* scratch(size_t count) {
@@ -32,6 +35,7 @@ class ExecContext {
 
  private:
   support::ThreadPool* m_pool;
+  int m_blasThreads;
   std::vector<float> m_scratch;
 };
 

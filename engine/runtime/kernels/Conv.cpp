@@ -11,6 +11,22 @@
 namespace dfc::runtime::kernels {
 namespace {
 
+// OpenBLAS at one thread for a scope (pool tasks that each run their own GEMM), then as it was.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas() : m_before(openblas_get_num_threads()) {
+    if (m_before != 1) openblas_set_num_threads(1);
+  }
+  ~SingleThreadedBlas() {
+    if (m_before != 1) openblas_set_num_threads(m_before);
+  }
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+
+ private:
+  int m_before;
+};
+
 // Channels [c0, c1) of col[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - ph + i][ox*sw - pw + j] (0 outside).
 void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1) {
   const int64_t cols = g.oh * g.ow;
@@ -64,31 +80,57 @@ class ConvKernel final : public Kernel {
         m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
 
   Status run(ExecContext& ctx) override {
-    float* col = ctx.scratch(static_cast<size_t>(m_ck * m_cols));
-    const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
-    auto toColumns = [&](const float* x) {
-      return ctx.pool().parallelFor(0, m_g.c, channelGrain, [&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); });
-    };
-    const int o = static_cast<int>(m_o), ck = static_cast<int>(m_ck), cols = static_cast<int>(m_cols);
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
     if (m_pass == ConvPass::GradWeight && m_g.n == 0) std::memset(m_y->bytes(), 0, m_y->byteSize());
-    for (int64_t b = 0; b < m_g.n; ++b) {
-      if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
-        DFC_TRY(toColumns(m_a->data<float>() + b * image));
-        float* yb = m_y->data<float>() + b * m_o * m_cols;
-        if (m_bias) fillPlanes(yb, m_bias->data<float>(), m_o, m_cols);
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, o, cols, ck, 1.0f, m_b->data<float>(), ck, col, cols,
-                    m_bias ? 1.0f : 0.0f, yb, cols);
-      } else if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ck, cols, o, 1.0f, m_b->data<float>(), ck,
-                    m_a->data<float>() + b * m_o * m_cols, cols, 0.0f, col, cols);
-        float* dx = m_y->data<float>() + b * image;
-        DFC_TRY(ctx.pool().parallelFor(0, m_g.c, channelGrain, [&](int64_t c0, int64_t c1) { col2im(col, m_g, dx, c0, c1); }));
-      } else {  // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
-        DFC_TRY(toColumns(m_b->data<float>() + b * image));
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, o, ck, cols, 1.0f, m_a->data<float>() + b * m_o * m_cols,
-                    cols, col, cols, b == 0 ? 0.0f : 1.0f, m_y->data<float>(), ck);
+    const int threads = ctx.pool().threads();
+    // Forward and input gradient are independent per image: with images enough
+    // for every thread, each thread takes whole images with single-threaded GEMMs
+    // (small convolutions' GEMMs do not split well). The weight gradient sums
+    // over images in order, so it stays on one image at a time (results never
+    // depend on the thread count).
+    if (m_pass != ConvPass::GradWeight && threads > 1 && m_g.n >= threads) {
+      float* cols = ctx.scratch(static_cast<size_t>(threads * m_ck * m_cols));
+      const SingleThreadedBlas oneThread;
+      return ctx.pool().parallelFor(0, threads, 1, [&](int64_t t0, int64_t t1) -> Status {
+        for (int64_t t = t0; t < t1; ++t)
+          for (int64_t b = m_g.n * t / threads; b < m_g.n * (t + 1) / threads; ++b)
+            DFC_TRY(image(b, cols + t * m_ck * m_cols, nullptr));
+        return {};
+      });
+    }
+    float* col = ctx.scratch(static_cast<size_t>(m_ck * m_cols));
+    for (int64_t b = 0; b < m_g.n; ++b) DFC_TRY(image(b, col, &ctx.pool()));
+    return {};
+  }
+
+  // One image: im2col/col2im split over `pool` when given (else on this thread), the GEMM on this thread.
+  Status image(int64_t b, float* col, support::ThreadPool* pool) {
+    const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
+    auto channels = [&](auto fn) -> Status {
+      if (!pool) {
+        fn(0, m_g.c);
+        return {};
       }
+      return pool->parallelFor(0, m_g.c, channelGrain, fn);
+    };
+    const int o = static_cast<int>(m_o), ck = static_cast<int>(m_ck), cols = static_cast<int>(m_cols);
+    if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
+      const float* x = m_a->data<float>() + b * image;
+      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
+      float* yb = m_y->data<float>() + b * m_o * m_cols;
+      if (m_bias) fillPlanes(yb, m_bias->data<float>(), m_o, m_cols);
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, o, cols, ck, 1.0f, m_b->data<float>(), ck, col, cols,
+                  m_bias ? 1.0f : 0.0f, yb, cols);
+    } else if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ck, cols, o, 1.0f, m_b->data<float>(), ck,
+                  m_a->data<float>() + b * m_o * m_cols, cols, 0.0f, col, cols);
+      float* dx = m_y->data<float>() + b * image;
+      DFC_TRY(channels([&](int64_t c0, int64_t c1) { col2im(col, m_g, dx, c0, c1); }));
+    } else {  // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
+      const float* x = m_b->data<float>() + b * image;
+      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, o, ck, cols, 1.0f, m_a->data<float>() + b * m_o * m_cols,
+                  cols, col, cols, b == 0 ? 0.0f : 1.0f, m_y->data<float>(), ck);
     }
     return {};
   }
