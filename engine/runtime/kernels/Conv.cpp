@@ -4,6 +4,7 @@
 // the step's thread with BLAS's own threads.
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/kernels/KernelFamilies.h"
@@ -27,6 +28,13 @@ class SingleThreadedBlas {
   int m_before;
 };
 
+// The first output column ox (0..ow) with ox * stride >= offset: columns before
+// it read left of the image (or, with the right edge's offset, inside it).
+inline int64_t validFrom(int64_t offset, int64_t stride, int64_t ow) {
+  if (offset <= 0) return 0;
+  return std::min(ow, (offset + stride - 1) / stride);
+}
+
 // Channels [c0, c1) of col[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - ph + i][ox*sw - pw + j] (0 outside).
 void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1) {
   const int64_t cols = g.oh * g.ow;
@@ -41,11 +49,12 @@ void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1)
             std::memset(dst, 0, static_cast<size_t>(g.ow) * sizeof(float));
             continue;
           }
-          const float* src = x + (c * g.h + iy) * g.w;
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            const int64_t ix = ox * g.sw - g.pw + j;
-            dst[ox] = (ix >= 0 && ix < g.w) ? src[ix] : 0.0f;
-          }
+          const float* src = x + (c * g.h + iy) * g.w - g.pw + j;  // src[ox * sw] is x[c][iy][ox * sw - pw + j]
+          const int64_t lo = validFrom(g.pw - j, g.sw, g.ow), hi = validFrom(g.w + g.pw - j, g.sw, g.ow);
+          std::fill(dst, dst + lo, 0.0f);
+          if (g.sw == 1) std::copy(src + lo, src + hi, dst + lo);
+          else for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g.sw];
+          std::fill(dst + hi, dst + g.ow, 0.0f);
         }
       }
 }
