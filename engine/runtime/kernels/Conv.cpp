@@ -49,11 +49,12 @@ void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1)
             std::memset(dst, 0, static_cast<size_t>(g.ow) * sizeof(float));
             continue;
           }
-          const float* src = x + (c * g.h + iy) * g.w - g.pw + j;  // src[ox * sw] is x[c][iy][ox * sw - pw + j]
-          const int64_t lo = validFrom(g.pw - j, g.sw, g.ow), hi = validFrom(g.w + g.pw - j, g.sw, g.ow);
+          const float* src = x + (c * g.h + iy) * g.w;
+          const int64_t shift = j - g.pw;  // column ox reads image column ox * sw + shift
+          const int64_t lo = validFrom(-shift, g.sw, g.ow), hi = std::max(lo, validFrom(g.w - shift, g.sw, g.ow));
           std::fill(dst, dst + lo, 0.0f);
-          if (g.sw == 1) std::copy(src + lo, src + hi, dst + lo);
-          else for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g.sw];
+          if (g.sw == 1) std::copy(src + lo + shift, src + hi + shift, dst + lo);
+          else for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g.sw + shift];
           std::fill(dst + hi, dst + g.ow, 0.0f);
         }
       }
@@ -69,12 +70,11 @@ void col2im(const float* col, const Window& g, float* dx, int64_t c0, int64_t c1
         for (int64_t oy = 0; oy < g.oh; ++oy) {
           const int64_t iy = oy * g.sh - g.ph + i;
           if (iy < 0 || iy >= g.h) continue;
-          float* dst = dx + (c * g.h + iy) * g.w;
-          const float* src = row + oy * g.ow;
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            const int64_t ix = ox * g.sw - g.pw + j;
-            if (ix >= 0 && ix < g.w) dst[ix] += src[ox];
-          }
+          float* __restrict dst = dx + (c * g.h + iy) * g.w;
+          const float* __restrict src = row + oy * g.ow;
+          const int64_t shift = j - g.pw;  // column ox reads image column ox * sw + shift
+          const int64_t lo = validFrom(-shift, g.sw, g.ow), hi = validFrom(g.w - shift, g.sw, g.ow);
+          for (int64_t ox = lo; ox < hi; ++ox) dst[ox * g.sw + shift] += src[ox];
         }
       }
 }
