@@ -14,22 +14,19 @@
 
 #include <spdlog/spdlog.h>
 
+#include "BenchSupport.h"
 #include "driver/Compiler.h"
 #include "pef/Pef.h"
 #include "runtime/Executor.h"
 #include "runtime/Kernels.h"
 
 using namespace dfc;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::die;
+using bench::msSince;
+using bench::spin;
 
 namespace {
-
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_threadpool: %s\n", what.c_str());
-  std::exit(1);
-}
-
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // y = relu(a + b) over n floats (memory-bound), and gelu(a) (compute-bound: tanh per element).
 struct Elementwise {
@@ -75,52 +72,7 @@ pef::Pef compileLenet() {
   driver::CompileOptions o;
   o.model = "lenet";
   o.batchSize = 64;
-  o.dbPath = "-";
-  o.outputFolder = (std::filesystem::temp_directory_path() / "dfc-bench-threadpool").string();
-  auto r = driver::compile(o);
-  if (!r) die(r.error().message());
-  auto pef = pef::readPef(r->pefPath);
-  std::filesystem::remove_all(o.outputFolder);
-  if (!pef) die(pef.error().message());
-  return std::move(*pef);
-}
-
-// One training step on fixed inputs; the executor's pool (and BLAS) has `threads` threads.
-struct LenetStep {
-  LenetStep(const pef::Pef& pef, int threads, int blasThreads = 0) {
-    auto e = runtime::Executor::create(pef.graph, pef.plan, {threads, blasThreads});
-    if (!e) die(e.error().message());
-    exec = std::make_unique<runtime::Executor>(std::move(*e));
-    std::mt19937 rng(3);
-    for (ir::ValueId id : pef.graph.inputs) {
-      ir::Tensor t(pef.graph.value(id).type);
-      if (t.dtype() == ir::DType::I64)
-        for (int64_t& v : t.span<int64_t>()) v = static_cast<int64_t>(rng() % 10);
-      else if (t.numElements() == 1) t.data<float>()[0] = 0.01f;
-      else
-        for (float& v : t.span<float>()) v = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
-      if (!exec->setInput(id, t)) die("cannot set input " + pef.graph.value(id).name);
-    }
-  }
-  double run() {
-    auto t0 = Clock::now();
-    if (Status st = exec->step(false); !st) die(st.error().message());
-    return msSince(t0);
-  }
-  std::unique_ptr<runtime::Executor> exec;
-};
-
-// Seconds for `jobs` register-only loops on as many std::threads.
-double spin(int jobs) {
-  auto work = [] {
-    volatile double x = 0;
-    for (int64_t i = 0; i < 100000000; ++i) x = x + static_cast<double>(i) * 1e-9;
-  };
-  auto t0 = Clock::now();
-  std::vector<std::thread> threads;
-  for (int j = 0; j < jobs; ++j) threads.emplace_back(work);
-  for (std::thread& t : threads) t.join();
-  return msSince(t0);
+  return bench::compileToPef(o);
 }
 
 void report(const char* what, double one, double two) {
@@ -158,7 +110,7 @@ int main() {
   report("gelu(a), 16M floats (compute-bound)", best1, best2);
 
   const pef::Pef lenet = compileLenet();
-  LenetStep step1(lenet, 1), step2(lenet, 2), step2blas1(lenet, 2, 1);
+  bench::FedExecutor step1(lenet, 1), step2(lenet, 2), step2blas1(lenet, 2, 1);
   for (int rep = 0; rep < 3; ++rep) step1.run(), step2.run(), step2blas1.run();  // warm
   double best2blas1 = 1e30;
   best1 = best2 = 1e30;

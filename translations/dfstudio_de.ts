@@ -125,8 +125,8 @@
         <translation>Trace öffnen</translation>
     </message>
     <message>
-        <source>Chrome traces (*.json);;All files (*)</source>
-        <translation>Chrome-Traces (*.json);;Alle Dateien (*)</translation>
+        <source>Chrome traces (*.json *.json.gz);;All files (*)</source>
+        <translation>Chrome-Traces (*.json *.json.gz);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>%1 opened</source>
@@ -324,8 +324,8 @@
         <translation>Trace öffnen</translation>
     </message>
     <message>
-        <source>Chrome traces (*.json);;All files (*)</source>
-        <translation>Chrome-Traces (*.json);;Alle Dateien (*)</translation>
+        <source>Chrome traces (*.json *.json.gz);;All files (*)</source>
+        <translation>Chrome-Traces (*.json *.json.gz);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Ctrl+B</source>
@@ -1806,8 +1806,8 @@ Hyperfunktion: %3</translation>
         <translation>Die Datei laden, ein Bild des Fensters in FILE speichern und beenden.</translation>
     </message>
     <message>
-        <source>A PEF, a chrome trace (.json) or a model to compile (.onnx, .dfir) to open.</source>
-        <translation>Zu öffnen: eine PEF, ein Chrome-Trace (.json) oder ein zu kompilierendes Modell (.onnx, .dfir).</translation>
+        <source>A PEF, a chrome trace (.json or .json.gz) or a model to compile (.onnx, .dfir) to open.</source>
+        <translation>Zu öffnen: eine PEF, ein Chrome-Trace (.json oder .json.gz) oder ein zu kompilierendes Modell (.onnx, .dfir).</translation>
     </message>
     <message>
         <source>Screen to show first: compile, graph, schedule, runs or compare.</source>

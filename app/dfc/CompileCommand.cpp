@@ -22,6 +22,9 @@ void printSummary(const driver::CompileOptions& o, const driver::CompileResult& 
   std::printf("Compiled %s: %d nodes -> %d sections (%s), %lld parameters\n", o.model.c_str(), r.numNodes,
               r.numSections, sectionsByRole(r).c_str(), static_cast<long long>(r.numParams));
   std::printf("Estimated chip latency per step: %.1f us; compile time %.0f ms\n", r.estLatencyUs, r.compileMs);
+  std::printf("Host memory for the CPU run: %.1f MiB (%.1f MiB arena for a step's intermediates, %.1f MiB params, state "
+              "and inputs)\n", static_cast<double>(r.hostArenaBytes + r.hostPersistentBytes) / 1048576.0,
+              static_cast<double>(r.hostArenaBytes) / 1048576.0, static_cast<double>(r.hostPersistentBytes) / 1048576.0);
   if (r.hypersectionInstances > r.hypersectionsUnique)
     std::printf("hypersections: %d unique, %d instances; ~%.2f ms saved\n", r.hypersectionsUnique,
                 r.hypersectionInstances, r.compileMsSavedEstimate);

@@ -10,6 +10,7 @@
 #include "pef/Pef.h"
 #include "pef/PlacedSections.h"
 #include "support/FileUtil.h"
+#include "runtime/ArenaPlan.h"
 
 namespace dfc::cli {
 
@@ -116,6 +117,11 @@ int inspectCommand(const std::vector<std::string>& args) {
                 static_cast<long long>(hops));
   }
   std::printf("\nestimated chip latency per step: %.3f us\n", total);
+  if (auto host = runtime::estimateHostMemory(pef->graph, pef->plan))
+    std::printf("host memory for the CPU run: %.1f MiB (arena %.1f MiB for a step's intermediates, liveness-planned "
+                "and fused; %.1f MiB params, state and inputs)\n",
+                static_cast<double>(host->total()) / 1048576.0, static_cast<double>(host->arenaBytes) / 1048576.0,
+                static_cast<double>(host->persistentBytes) / 1048576.0);
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
   if (p.has("--config")) printCompilerConfig(pef->meta.compilerConfig);
   return 0;

@@ -18,7 +18,10 @@ ArgParser runFlags() {
   p.add({{"--lr"}, "X", 1, "learning rate (default: the PEF's)"});
   p.add({{"--data-folder"}, "DIR", 1, "IDX dataset folder (default /usr/share/datasets/fashion-mnist), or for language models a text file/folder (default /usr/share/common-licenses)"});
   p.add({{"--inference"}, "", 0, "evaluate only (forward sections), even with a training PEF"});
-  p.add({{"--trace"}, "FILE", 1, "chrome trace output (default <pef dir>/<pef-name>_chrome_tracing_report.json)"});
+  p.add({{"--trace"}, "FILE", 1, "chrome trace output (default <pef dir>/<pef-name>_chrome_tracing_report.json); "
+                                  "a name ending in .gz writes it gzip-compressed (Perfetto and dfstudio read it)"});
+  p.add({{"--trace-steps"}, "A:B", 1, "trace only the section calls of steps A to B-1 (0-based, training and evaluation "
+                                      "steps counted together; A: to the end, :B the first B); the run store keeps every call"});
   p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});
   p.add({{"--train-limit"}, "N", 1, "use only the first N training samples"});
   p.add({{"--test-limit"}, "N", 1, "use only the first N test samples"});
@@ -76,6 +79,8 @@ int runCommand(const std::vector<std::string>& args) {
   if (p.has("--data-folder")) o.dataFolder = p.get("--data-folder");
   o.inference = p.has("--inference");
   o.tracePath = p.get("--trace");
+  if (p.has("--trace-steps"))
+    if (Status st = driver::parseTraceSteps("--trace-steps", p.get("--trace-steps"), o); !st) return reportError(st.error());
   o.dbPath = p.get("--db");
   o.args = {"dfc", "run"};
   o.args.insert(o.args.end(), args.begin(), args.end());

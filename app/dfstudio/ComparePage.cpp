@@ -73,7 +73,7 @@ ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* paren
     auto* openTrace = new QPushButton(tr("%1: open trace...").arg(sideNames[side]), this);
     openTrace->setToolTip(tr("Another run of this side's PEF (a chrome trace JSON)"));
     connect(openTrace, &QPushButton::clicked, this, [this, side] {
-      const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {}, tr("Chrome traces (*.json);;All files (*)"));
+      const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {}, tr("Chrome traces (*.json *.json.gz);;All files (*)"));
       if (!path.isEmpty()) loadTrace(side, path);
     });
     bar->addWidget(open);

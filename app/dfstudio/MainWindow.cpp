@@ -248,7 +248,8 @@ void MainWindow::connectSession() {
 }
 
 void MainWindow::openFile(const QString& path) {
-  if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
+  if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ||
+      path.endsWith(QStringLiteral(".json.gz"), Qt::CaseInsensitive)) {
     openTrace(path);
   } else if (path.endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive) ||
              path.endsWith(QStringLiteral(".dfir"), Qt::CaseInsensitive)) {

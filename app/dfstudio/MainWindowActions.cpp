@@ -43,7 +43,7 @@ void MainWindow::createActions() {
   m_openTrace->setStatusTip(tr("Open a chrome tracing JSON file into the timeline"));
   connect(m_openTrace, &QAction::triggered, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {},
-                                                      tr("Chrome traces (*.json);;All files (*)"));
+                                                      tr("Chrome traces (*.json *.json.gz);;All files (*)"));
     if (path.isEmpty()) return;
     openTrace(path);
     showScreen(Screen::GraphTimeline);

@@ -48,7 +48,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("file"),
-                               QApplication::translate("main", "A PEF, a chrome trace (.json) or a model to compile (.onnx, .dfir) to open."),
+                               QApplication::translate("main", "A PEF, a chrome trace (.json or .json.gz) or a model to compile (.onnx, .dfir) to open."),
                                QStringLiteral("[PEF|TRACE.json|MODEL.onnx]"));
   parser.addOption(options.db);
   parser.addOption(options.screen);

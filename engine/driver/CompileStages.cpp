@@ -19,6 +19,7 @@
 #include "pef/PefValidator.h"
 #include "support/FileUtil.h"
 #include "support/Logging.h"
+#include "runtime/ArenaPlan.h"
 
 namespace dfc::driver {
 namespace fs = std::filesystem;
@@ -190,6 +191,10 @@ Status recordStage(CompileState& s) {
   r.hypersectionInstances = static_cast<int>(plan.sections.size());
   for (int id : plan.schedule) r.estLatencyUs += plan.sections[static_cast<size_t>(id)].estimate.latencyUs;
   for (ir::ValueId p : s.pef.graph.params()) r.numParams += s.pef.graph.value(p).type.numElements();
+  if (auto host = runtime::estimateHostMemory(s.pef.graph, s.pef.plan)) {
+    r.hostArenaBytes = host->arenaBytes;
+    r.hostPersistentBytes = host->persistentBytes;
+  }
   r.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.start).count();
   if (s.opts.dbPath == "-") return {};
   auto id = recordCompile(s.opts.dbPath, s.pef, r);

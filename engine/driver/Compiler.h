@@ -41,6 +41,8 @@ struct CompileResult {
   int hypersectionInstances = 0;       // sections that are instances of them
   double compileMsSavedEstimate = 0;   // time reuse of per-hypersection results saved
   std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time, in stage order
+  size_t hostArenaBytes = 0;       // the runtime's arena for one step's intermediates (runtime::estimateHostMemory)
+  size_t hostPersistentBytes = 0;  // params, optimizer state, consts and inputs on the host
 
   int sections(ir::NodeRole role) const { return sectionsByRole[ir::roleIndex(role)]; }
 };

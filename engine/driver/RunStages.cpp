@@ -54,7 +54,8 @@ Status RunState::runStep(bool forwardOnly) {
   auto onSection = [&](const runtime::SectionCall& call) {
     double start = usAt(call.start);
     const auto& s = pef.plan.sections[static_cast<size_t>(call.sectionId)];
-    trace->addSectionCall(call.sectionId, step, start, call.durationUs, call.bytes);
+    if (step >= opts.traceFrom && (opts.traceTo < 0 || step < opts.traceTo))  // --trace-steps
+      trace->addSectionCall(call.sectionId, step, start, call.durationUs, call.bytes);
     pendingCalls.push_back({call.sectionId, result.sectionCalls, step, start, call.durationUs, s.estimate.latencyUs,
                             call.bytes});
     result.measuredSectionUs += call.durationUs;

@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
+#include <string>
+
 #include "driver/RunStages.h"
 
 namespace dfc::driver {
@@ -32,6 +35,33 @@ Expected<RunResult> run(const RunOptions& opts, const LogFn& log, const std::ato
     state.result.storeNote = "the run's record was not saved in the run store: " + state.storeError;
   if (!st) return st.error();
   return std::move(state.result);
+}
+
+namespace {
+
+// A step number: decimal digits only, at most 18 of them.
+std::optional<int64_t> stepNumber(const std::string& text) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoll(text);
+}
+
+}  // namespace
+
+Status parseTraceSteps(const std::string& flag, const std::string& text, RunOptions& options) {
+  const auto bad = [&](const std::string& why) {
+    return makeError(flag + " '" + text + "': " + why + " (expected A:B, A: or :B, step numbers from 0)");
+  };
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos) return bad("one ':' needed");
+  const std::string from = text.substr(0, colon), to = text.substr(colon + 1);
+  if (from.empty() && to.empty()) return bad("give at least one end");
+  const auto a = from.empty() ? std::optional<int64_t>(0) : stepNumber(from);
+  const auto b = to.empty() ? std::optional<int64_t>(-1) : stepNumber(to);
+  if (!a || !b) return bad("not a step number");
+  if (*b >= 0 && *b <= *a) return bad("the window is empty");
+  options.traceFrom = *a;
+  options.traceTo = *b;
+  return {};
 }
 
 }  // namespace dfc::driver

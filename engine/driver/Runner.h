@@ -28,8 +28,13 @@ struct RunOptions {
   uint64_t seed = 1;                   // shuffling
   int threads = 0;                     // runtime thread pool (and BLAS threads); <= 0: the machine's hardware threads
   int rank = 0;                        // this process's rank (data parallel, later set by the communicator): trace pid rank + 1
+  int64_t traceFrom = 0;               // the trace records section calls of steps [traceFrom, traceTo) (0-based,
+  int64_t traceTo = -1;                // training and evaluation steps counted together); traceTo < 0: to the end
   std::vector<std::string> args;
 };
+
+// "A:B", "A:" or ":B" (--trace-steps) into RunOptions::traceFrom/traceTo; errors name `flag`.
+Status parseTraceSteps(const std::string& flag, const std::string& text, RunOptions& options);
 
 struct RunResult {
   int64_t runId = 0;

@@ -14,6 +14,7 @@
 #include "profile/TraceRepair.h"
 #include "support/NumberCast.h"
 #include "support/SafePath.h"
+#include "profile/TraceFile.h"
 
 namespace dfc::profile {
 namespace {
@@ -240,11 +241,9 @@ Expected<Trace> parseChromeTrace(const std::string& json, const std::string& sou
 }
 
 Expected<Trace> readChromeTrace(const std::string& path) {
-  DFC_TRY(support::checkRegularFile(path));  // a FIFO or /dev/zero would block or never end
-  simdjson::padded_string json;
-  if (auto err = simdjson::padded_string::load(path).get(json); err != simdjson::SUCCESS)
-    return makeError(path + ": cannot read: " + simdjson::error_message(err));
-  return parsePadded(json, path);
+  auto json = loadTraceFile(path);  // plain or .json.gz, within the memory budget
+  if (!json) return json.error();
+  return parsePadded(*json, path);
 }
 
 }  // namespace dfc::profile

@@ -8,6 +8,7 @@
 #include "profile/ChromeTrace.h"
 #include "support/FileUtil.h"
 #include "support/JsonWriter.h"
+#include "profile/TraceFile.h"
 
 namespace dfc::profile {
 namespace {
@@ -115,7 +116,7 @@ std::string chromeTraceToJson(const Trace& trace) {
 }
 
 Status writeChromeTrace(const Trace& trace, const std::string& path) {
-  return support::writeFileAtomic(path, chromeTraceToJson(trace));
+  return writeTraceFile(path, chromeTraceToJson(trace));  // gzip when the path ends in .gz
 }
 
 }  // namespace dfc::profile

@@ -18,6 +18,7 @@
 #include "profile/TraceRepair.h"
 #include "support/NumberCast.h"
 #include "support/SafePath.h"
+#include "profile/TraceFile.h"
 
 namespace dfc::profile {
 namespace {
@@ -368,11 +369,9 @@ Expected<CompactTrace> parseCompactTrace(const std::string& json, const std::str
 }
 
 Expected<CompactTrace> readCompactTrace(const std::string& path) {
-  simdjson::padded_string json;
-  DFC_TRY(support::checkRegularFile(path));  // a FIFO or /dev/zero would block or never end
-  if (auto err = simdjson::padded_string::load(path).get(json))
-    return makeError(path + ": cannot read: " + simdjson::error_message(err));
-  return parsePadded(json, path);
+  auto json = loadTraceFile(path);  // plain or .json.gz, within the memory budget
+  if (!json) return json.error();
+  return parsePadded(*json, path);
 }
 
 }  // namespace dfc::profile

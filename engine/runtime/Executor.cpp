@@ -8,6 +8,8 @@
 #include <map>
 #include <new>
 
+#include "runtime/ArenaPlan.h"
+#include "runtime/FusedChain.h"
 #include "runtime/Kernels.h"
 #include "runtime/MemoryPlanner.h"
 #include "support/SizeBudget.h"
@@ -43,11 +45,12 @@ struct Update {
 
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
-      : pool(o.threads), ctx(pool), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()) {}
+      : pool(o.threads), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
+        ctx(pool, blasThreads), fuse(o.fuse) {}
 
   support::ThreadPool pool;
-  ExecContext ctx;
   int blasThreads;
+  ExecContext ctx;
   ir::Graph graph;
   partition::Plan plan;
   std::vector<ir::Tensor> storage;  // by ValueId; allocated once in create()
@@ -58,12 +61,32 @@ struct Executor::Impl {
   std::vector<Update> updates;
   int accumulationSteps = 1;  // gradient accumulation: the optimizer runs every this many training steps
   int64_t trainingSteps = 0;
+  bool fuse;
+  std::vector<std::vector<FusionGroup>> groups;  // per section: how its nodes run
+  FusionStats fusion;
+  std::vector<std::vector<ir::NodeId>> users;
+  std::vector<bool> leavesStep;  // graph outputs and state-update sources
 
   Status validate();
+  void planFusion();
   void applyUpdates(bool optimizerStep);
   Status allocate();
   Status prepareKernels();
+  Expected<KernelPtr> prepareNode(const ir::Node& node);
+  Status prepareGroup(const FusionGroup& group, SectionRun& run);
 };
+
+void Executor::Impl::planFusion() {
+  users = graph.computeUsers();
+  leavesStep.assign(graph.values.size(), false);
+  for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
+  for (const ir::StateUpdate& u : graph.updates) leavesStep[static_cast<size_t>(u.newValue)] = true;
+  groups.clear();
+  for (const partition::Section& sec : plan.sections) {
+    groups.push_back(planSectionFusion(graph, sec.nodes, users, leavesStep, fuse));
+    countFusion(groups.back(), fusion);
+  }
+}
 
 Status Executor::Impl::validate() {
   const size_t numNodes = graph.nodes.size(), numValues = graph.values.size();
@@ -123,41 +146,14 @@ Status Executor::Impl::allocate() {
     storage[static_cast<size_t>(v.id)] = it->second.clone();
   }
 
-  // Liveness over the flattened schedule; a node's position is its first execution.
-  const int kUnset = -1;
-  std::vector<int> producedAt(graph.values.size(), kUnset), lastUse(graph.values.size(), kUnset);
-  int pos = 0;
-  for (size_t s : schedule)
-    for (ir::NodeId n : plan.sections[s].nodes) {
-      const ir::Node& node = graph.node(n);
-      for (ir::ValueId v : node.inputs) {
-        if (graph.value(v).kind == ValueKind::Intermediate && producedAt[static_cast<size_t>(v)] == kUnset)
-          return makeError("schedule runs node '" + node.name + "' before '" + graph.value(v).name +
-                           "' is computed");
-        lastUse[static_cast<size_t>(v)] = pos;
-      }
-      for (ir::ValueId v : node.outputs)
-        if (producedAt[static_cast<size_t>(v)] == kUnset) producedAt[static_cast<size_t>(v)] = pos;
-      ++pos;
-    }
-  const int end = pos;
-  for (ir::ValueId v : graph.outputs) lastUse.at(static_cast<size_t>(v)) = end;
-  for (const ir::StateUpdate& u : graph.updates) lastUse[static_cast<size_t>(u.newValue)] = end;
-
-  std::vector<MemoryPlanner::Buffer> buffers;
-  std::vector<ir::ValueId> planned;
+  auto layout = planArena(graph, schedule, groups);
+  if (!layout) return layout.error();
   for (const ir::Value& v : graph.values) {
-    if (v.kind != ValueKind::Intermediate) continue;
     const size_t i = static_cast<size_t>(v.id);
-    if (producedAt[i] == kUnset) {  // never computed by this schedule: a stand-alone zero tensor
-      storage[i] = ir::Tensor(v.type);
-      continue;
-    }
-    buffers.push_back({v.type.byteSize(), producedAt[i], std::max(producedAt[i], lastUse[i])});
-    planned.push_back(v.id);
+    if (layout->inTile[i]) storage[i] = ir::Tensor::deferred(v.type, {});  // lives in a fused chain's tile: no bytes
+    if (layout->unscheduled[i]) storage[i] = ir::Tensor(v.type);           // never computed: a stand-alone zero tensor
   }
-  MemoryPlanner::Result layout = MemoryPlanner::plan(buffers);
-  arenaBytes = layout.arenaBytes;
+  arenaBytes = layout->arenaBytes;
   DFC_TRY(support::checkBudget("the runtime's arena for intermediate values", arenaBytes));  // before allocating it
   if (arenaBytes > 0) {
     auto* p = static_cast<std::byte*>(std::aligned_alloc(MemoryPlanner::kAlignment, arenaBytes));
@@ -165,11 +161,11 @@ Status Executor::Impl::allocate() {
     std::memset(p, 0, arenaBytes);
     arena = std::shared_ptr<std::byte>(p, [](std::byte* q) { std::free(q); });
   }
-  for (size_t k = 0; k < planned.size(); ++k) {
-    const ir::Value& v = graph.value(planned[k]);
+  for (size_t k = 0; k < layout->planned.size(); ++k) {
+    const ir::Value& v = graph.value(layout->planned[k]);
     // Aliasing shared_ptr: the view keeps the whole arena alive.
     storage[static_cast<size_t>(v.id)] =
-        ir::Tensor(v.type, std::shared_ptr<std::byte>(arena, arena.get() + layout.offsets[k]));
+        ir::Tensor(v.type, std::shared_ptr<std::byte>(arena, arena.get() + layout->offsets[k]));
   }
 
   for (const ir::StateUpdate& u : graph.updates) {
@@ -188,12 +184,59 @@ Status Executor::Impl::allocate() {
   return {};
 }
 
-Status Executor::Impl::prepareKernels() {
-  auto users = graph.computeUsers();
-  std::vector<bool> leavesStep(graph.values.size(), false);
-  for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
-  for (const ir::StateUpdate& u : graph.updates) leavesStep[static_cast<size_t>(u.newValue)] = true;
+Expected<KernelPtr> Executor::Impl::prepareNode(const ir::Node& node) {
+  std::vector<const ir::Tensor*> inputs;
+  std::vector<ir::Tensor*> outputs;
+  for (ir::ValueId v : node.inputs) inputs.push_back(&storage[static_cast<size_t>(v)]);
+  for (ir::ValueId v : node.outputs) outputs.push_back(&storage[static_cast<size_t>(v)]);
+  return prepareKernel(node, inputs, outputs);
+}
 
+// One kernel for the group; a GEMM or conv that declines its bias epilogue runs
+// before its bias_add instead (the liveness plan allows both).
+Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
+  std::vector<KernelPtr> members;
+  for (ir::NodeId n : group.nodes) {
+    auto kernel = prepareNode(graph.node(n));
+    if (!kernel) return kernel.error();
+    members.push_back(std::move(*kernel));
+  }
+  if (group.kind == FusionKind::BiasEpilogue) {
+    const ir::Node& bias = graph.node(group.nodes[1]);
+    if (members[0]->takeBiasEpilogue(storage[static_cast<size_t>(bias.inputs[1])],
+                                     storage[static_cast<size_t>(bias.outputs[0])])) {
+      run.kernels.push_back(std::move(members[0]));
+      return {};
+    }
+  }
+  if (group.kind == FusionKind::Chain) {
+    std::vector<FusedChainKernel::Member> plan;
+    std::map<ir::ValueId, int> slotOf;
+    for (ir::ValueId v : group.inTile) slotOf.emplace(v, static_cast<int>(slotOf.size()));
+    auto operand = [&](ir::ValueId v) {
+      auto it = slotOf.find(v);
+      return FusedChainKernel::Operand{&storage[static_cast<size_t>(v)], it == slotOf.end() ? -1 : it->second};
+    };
+    bool tiled = true;
+    for (size_t i = 0; i < members.size(); ++i) {
+      const auto* tile = dynamic_cast<const TileKernel*>(members[i].get());
+      const ir::Node& node = graph.node(group.nodes[i]);
+      tiled = tiled && tile;
+      FusedChainKernel::Member m{tile, {}, operand(node.outputs[0])};
+      for (ir::ValueId v : node.inputs) m.inputs.push_back(operand(v));
+      plan.push_back(std::move(m));
+    }
+    // The planner chains only ops whose kernels tile, and in-tile values have no memory to fall back on.
+    if (!tiled) return internalError("node '" + graph.node(group.nodes[0]).name + "' was fused but cannot run on tiles");
+    const int64_t elements = graph.value(graph.node(group.nodes[0]).outputs[0]).type.numElements();
+    run.kernels.push_back(std::make_unique<FusedChainKernel>(std::move(members), std::move(plan), elements));
+    return {};
+  }
+  for (KernelPtr& k : members) run.kernels.push_back(std::move(k));
+  return {};
+}
+
+Status Executor::Impl::prepareKernels() {
   sections.resize(plan.sections.size());
   for (size_t s = 0; s < plan.sections.size(); ++s) {
     SectionRun& run = sections[s];
@@ -208,23 +251,18 @@ Status Executor::Impl::prepareKernels() {
     };
     for (ir::NodeId n : run.section->nodes) {
       const ir::Node& node = graph.node(n);
-      std::vector<const ir::Tensor*> inputs;
-      std::vector<ir::Tensor*> outputs;
       for (ir::ValueId v : node.inputs) {
-        inputs.push_back(&storage[static_cast<size_t>(v)]);
         ir::NodeId producer = graph.value(v).producer;
         if (producer == ir::kNoNode || !inside[static_cast<size_t>(producer)]) count(v);  // crosses in
       }
       for (ir::ValueId v : node.outputs) {
-        outputs.push_back(&storage[static_cast<size_t>(v)]);
         bool external = leavesStep[static_cast<size_t>(v)];
         for (ir::NodeId u : users[static_cast<size_t>(v)]) external = external || !inside[static_cast<size_t>(u)];
         if (external) count(v);  // crosses out
       }
-      auto kernel = prepareKernel(node, inputs, outputs);
-      if (!kernel) return kernel.error().withContext("section '" + run.section->name + "'");
-      run.kernels.push_back(std::move(*kernel));
     }
+    for (const FusionGroup& group : groups[s])
+      if (Status st = prepareGroup(group, run); !st) return st.error().withContext("section '" + run.section->name + "'");
   }
   return {};
 }
@@ -239,6 +277,7 @@ Expected<Executor> Executor::create(const ir::Graph& graph, const partition::Pla
   impl->graph = graph;
   impl->plan = plan;
   DFC_TRY(impl->validate());
+  impl->planFusion();
   DFC_TRY(impl->allocate());
   DFC_TRY(impl->prepareKernels());
   return Executor(std::move(impl));
@@ -310,5 +349,6 @@ const ir::Tensor& Executor::tensor(ir::ValueId id) const {
 size_t Executor::arenaBytes() const { return m_impl->arenaBytes; }
 int Executor::threads() const { return m_impl->pool.threads(); }
 int Executor::blasThreads() const { return m_impl->blasThreads; }
+const FusionStats& Executor::fusionStats() const { return m_impl->fusion; }
 
 }  // namespace dfc::runtime

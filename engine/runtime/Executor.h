@@ -9,6 +9,7 @@
 
 #include "ir/Graph.h"
 #include "partition/Plan.h"
+#include "runtime/SectionFusion.h"
 #include "support/Error.h"
 
 namespace dfc::runtime {
@@ -17,6 +18,7 @@ struct ExecutorOptions {
   int threads = 0;      // the thread pool's size; <= 0: the machine's hardware threads
   int blasThreads = 0;  // OpenBLAS threads during this executor's steps, at most `threads`; <= 0: as many as `threads`.
                         // OpenBLAS's GEMM rounding depends on its thread count; the pool's split never changes a result.
+  bool fuse = true;     // run fused groups inside a section (SectionFusion.h); false: op by op, as the reference order
 };
 
 struct SectionCall {
@@ -48,10 +50,13 @@ class Executor {
   // zeroes the sums. `onSection` (may be empty) is called after each section call.
   Status step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection = {});
   // The current tensor of a value (outputs after a step; params at any time).
+  // An intermediate that lived only in a fused chain's tiles has no data (isDeferred()).
   const ir::Tensor& tensor(ir::ValueId id) const;
   // Peak bytes of the planned arena for intermediates.
   size_t arenaBytes() const;
   int threads() const;      // the pool's
+  // What fusion made of the sections (zeros with ExecutorOptions::fuse off).
+  const FusionStats& fusionStats() const;
   int blasThreads() const;  // what steps set OpenBLAS to (unless OPENBLAS_NUM_THREADS is set)
 
  private:

@@ -16,13 +16,16 @@ namespace dfc::runtime {
 
 // What a kernel's run() gets besides its tensors: the pool to split loops over
 // and scratch memory that persists across calls (the communicator comes with
-// data parallelism). Kernels call BLAS only from the thread that runs them,
-// never inside a pool task, so BLAS threads and pool threads take turns on the
-// same cores instead of oversubscribing them.
+// data parallelism). Kernels call BLAS from the thread that runs them, so BLAS
+// threads and pool threads take turns on the same cores instead of
+// oversubscribing them; the one exception, a convolution over a batch of at
+// least as many images as threads, runs one GEMM per image in pool tasks with
+// BLAS held at one thread (SingleThreadedBlas) for that loop.
 class ExecContext {
  public:
-  explicit ExecContext(support::ThreadPool& pool) : m_pool(&pool) {}
+  explicit ExecContext(support::ThreadPool& pool, int blasThreads = 1) : m_pool(&pool), m_blasThreads(blasThreads) {}
   support::ThreadPool& pool() const { return *m_pool; }
+  int blasThreads() const { return m_blasThreads; }  // what BLAS runs with during this executor's steps
   // At least `count` floats, reused across calls: grown, never shrunk, contents
   // undefined. Take it before a parallel loop, not inside one.
   float* scratch(size_t count) {
@@ -35,6 +38,7 @@ class ExecContext {
 
  private:
   support::ThreadPool* m_pool;
+  int m_blasThreads;
   bool m_evaluating = false;
   std::vector<float> m_scratch;
 };
@@ -48,6 +52,10 @@ class Kernel {
 
   virtual Status run(ExecContext& ctx) = 0;
   const ir::Node& node() const { return *m_node; }
+  // A GEMM or convolution whose output only feeds a bias_add (bias along axis 1)
+  // may take the bias as its epilogue: from then on run() writes output + bias
+  // into `out` (the bias_add's output) and the bias_add is dropped. False: it cannot.
+  virtual bool takeBiasEpilogue(const ir::Tensor& /*bias*/, ir::Tensor& /*out*/) { return false; }
 
  protected:
   // "conv2d 'conv1': <what>", for failures that depend on the data (a label out of range).
@@ -60,5 +68,16 @@ class Kernel {
 };
 
 using KernelPtr = std::unique_ptr<Kernel>;
+
+// An elementwise kernel: output element i from element i of each input, all the
+// same size. Besides run() over its own tensors it runs on a tile of elements
+// through pointers it is given, so a fused chain can keep intermediates in a
+// small cache-resident buffer (FusedChain).
+class TileKernel : public Kernel {
+ public:
+  using Kernel::Kernel;
+  // in[k] points at element 0 of the tile of input k (node().inputs order); n elements.
+  virtual void runTile(const float* const* in, float* out, int64_t n) const = 0;
+};
 
 }  // namespace dfc::runtime

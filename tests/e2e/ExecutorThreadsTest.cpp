@@ -10,9 +10,11 @@
 #include <map>
 #include <random>
 
+#include "AllocationCounter.h"
 #include "TestEnv.h"
 #include "driver/Compiler.h"
 #include "pef/Pef.h"
+#include "runtime/ArenaPlan.h"
 #include "runtime/Executor.h"
 
 using namespace dfc;
@@ -129,4 +131,67 @@ TEST_CASE("gpt2-mini training steps: identical run twice and for any pool size, 
   test::ScratchDir dir("threads-gpt2");
   // Wide enough that its elementwise, softmax and layer-norm loops split over the pool.
   checkDeterministic(compileToPef("gpt2-mini", 16, {{"hidden_size", 128}, {"seq_len", 64}}, dir));
+}
+
+// Fused sections (runtime/SectionFusion.h) against the same steps op by op: the
+// chains are bitwise the same loops; a bias epilogue adds the GEMM's sum onto
+// the bias (bitwise the same while the GEMM sums K in one block, within rounding
+// past that), so training agrees within rounding.
+TEST_CASE("fused -o3 sections train like op-by-op execution on lenet and gpt2-mini", "[executor][fusion]") {
+  test::ScratchDir dir("fusion-models");
+  struct Model {
+    std::string name;
+    int64_t batch;
+    std::map<std::string, int64_t> params;
+  };
+  for (const Model& m : {Model{"lenet", 32, {}}, Model{"gpt2-mini", 8, {{"hidden_size", 64}, {"seq_len", 32}}}}) {
+    INFO(m.name);
+    const pef::Pef pef = compileToPef(m.name, m.batch, m.params, dir);
+    runtime::ExecutorOptions fused{1, 1}, plain{1, 1};
+    plain.fuse = false;
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, fused);
+    REQUIRE(exec.ok());
+    CHECK(exec->fusionStats().biasEpilogues > 0);  // conv/linear + bias in one section at -o3
+    const State a = trainSteps(pef, fused, 3), b = trainSteps(pef, plain, 3);
+    CHECK(maxRelDiff(a, b) < 1e-4);
+  }
+}
+
+// DESIGN §10: the arena holds every intermediate, so a steady-state step (after
+// the first, which grows the kernels' scratch once) allocates nothing.
+TEST_CASE("steady-state training steps make no heap allocation", "[executor][memory]") {
+  test::ScratchDir dir("alloc-models");
+  for (const std::string model : {"lenet", "gpt2-mini"}) {
+    INFO(model);
+    const pef::Pef pef = compileToPef(model, 8, {}, dir);
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, {2, 1});
+    REQUIRE(exec.ok());
+    for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+    REQUIRE(exec->step(false).ok());
+    const uint64_t before = test::allocationCount();
+    bool ok = true;
+    for (int s = 0; s < 3; ++s) ok = exec->step(false).ok() && ok;
+    const uint64_t allocations = test::allocationCount() - before;
+    REQUIRE(ok);
+    CHECK(allocations == 0);
+  }
+}
+
+// The host memory dfc compile and dfc inspect report is what the runtime then allocates.
+TEST_CASE("the host memory estimate matches the runtime's arena, fused and op by op", "[executor][memory]") {
+  test::ScratchDir dir("host-memory");
+  const pef::Pef pef = compileToPef("gpt2-mini", 8, {}, dir);
+  for (bool fuse : {true, false}) {
+    auto estimate = runtime::estimateHostMemory(pef.graph, pef.plan, fuse);
+    REQUIRE(estimate.ok());
+    runtime::ExecutorOptions options{1, 1};
+    options.fuse = fuse;
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, options);
+    REQUIRE(exec.ok());
+    CHECK(estimate->arenaBytes == exec->arenaBytes());
+    CHECK(estimate->arenaBytes > 0);
+    size_t params = 0;
+    for (ir::ValueId p : pef.graph.params()) params += pef.graph.value(p).type.byteSize();
+    CHECK(estimate->persistentBytes > params);  // params, their momentum, inputs
+  }
 }

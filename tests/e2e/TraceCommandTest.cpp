@@ -3,11 +3,14 @@
 // a file that is not a trace or a bad flag value.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "TestEnv.h"
 #include "driver/Compiler.h"
+#include "driver/RunTrace.h"
 #include "driver/Runner.h"
+#include "profile/ChromeTrace.h"
 
 using namespace dfc;
 using test::runDfc;
@@ -90,4 +93,40 @@ TEST_CASE("dfc trace refuses a file that is not a trace with exit status 2", "[e
   CHECK(r.output.find("--group-by 'colour'") != std::string::npos);
   r = runDfc("trace " + (dir / "ok.json") + " --aggregate --from 9 --to 2");
   CHECK(r.status == 2);
+}
+
+// --trace-steps keeps the trace to a window of steps; a .json.gz name gzips it,
+// and dfc trace (like dfstudio, through the same reader) reads it back.
+TEST_CASE("dfc run --trace-steps records only its window, into a gzip trace when the name ends in .gz", "[e2e][trace]") {
+  test::ScratchDir dir("trace-steps");
+  auto compiled = runDfc("compile --db - --model logreg -o0 --pef-name lr --output-folder " + (dir / "out"));
+  REQUIRE(compiled.status == 0);
+  const std::string pef = dir / "out/lr.pef", trace = dir / "window.json.gz";
+  auto run = runDfc("run --db - --pef " + pef + " --data-folder " + test::kFashionMnist +
+                    " --train-limit 320 --test-limit 64 --trace " + trace + " --trace-steps 2:5");
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  std::ifstream in(trace, std::ios::binary);
+  const int b0 = in.get(), b1 = in.get();
+  CHECK((b0 == 0x1f && b1 == 0x8b));  // gzip, not plain JSON
+  auto parsed = profile::readChromeTrace(trace);
+  REQUIRE(parsed);
+  std::set<int64_t> steps;
+  size_t calls = 0;
+  for (const profile::TraceEvent& e : parsed->events) {
+    if (e.tid != driver::RunTrace::kWholeRunTid || e.ph != 'X') continue;
+    for (const auto& [key, value] : e.args)
+      if (key == "step" && std::holds_alternative<double>(value)) {
+        steps.insert(static_cast<int64_t>(std::get<double>(value)));
+        ++calls;
+      }
+  }
+  CHECK(steps == std::set<int64_t>{2, 3, 4});
+  CHECK(calls % 3 == 0);  // every call of each of the three steps, none of the others
+  CHECK(calls > 3);
+  auto summary = runDfc("trace " + trace);
+  CHECK(summary.status == 0);
+  auto bad = runDfc("run --db - --pef " + pef + " --trace-steps 5:5");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--trace-steps '5:5'"));
 }

@@ -3,11 +3,17 @@
 #include "FuzzTargets.h"
 #include "profile/ChromeTrace.h"
 #include "profile/CompactTrace.h"
+#include "profile/TraceFile.h"
 
 namespace dfc::fuzz {
 
 void chromeTraceReader(const uint8_t* data, size_t size) {
   std::string json(reinterpret_cast<const char*>(data), size);
+  if (profile::isGzip(json)) {  // a .json.gz: inflated within the budget, then parsed
+    auto inflated = profile::gunzipWithin(json, "fuzz.json.gz");
+    if (!inflated) return;
+    json = std::move(*inflated);
+  }
   (void)profile::parseChromeTrace(json, "fuzz.json");
   (void)profile::parseCompactTrace(json, "fuzz.json");
 }

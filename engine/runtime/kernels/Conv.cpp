@@ -4,12 +4,36 @@
 // the step's thread with BLAS's own threads.
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
 namespace {
+
+// OpenBLAS at one thread for a scope (pool tasks that each run their own GEMM), then as it was.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas() : m_before(openblas_get_num_threads()) {
+    if (m_before != 1) openblas_set_num_threads(1);
+  }
+  ~SingleThreadedBlas() {
+    if (m_before != 1) openblas_set_num_threads(m_before);
+  }
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+
+ private:
+  int m_before;
+};
+
+// The first output column ox (0..ow) with ox * stride >= offset: columns before
+// it read left of the image (or, with the right edge's offset, inside it).
+inline int64_t validFrom(int64_t offset, int64_t stride, int64_t ow) {
+  if (offset <= 0) return 0;
+  return std::min(ow, (offset + stride - 1) / stride);
+}
 
 // Channels [c0, c1) of col[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - ph + i][ox*sw - pw + j] (0 outside).
 void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1) {
@@ -26,10 +50,12 @@ void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1)
             continue;
           }
           const float* src = x + (c * g.h + iy) * g.w;
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            const int64_t ix = ox * g.sw - g.pw + j;
-            dst[ox] = (ix >= 0 && ix < g.w) ? src[ix] : 0.0f;
-          }
+          const int64_t shift = j - g.pw;  // column ox reads image column ox * sw + shift
+          const int64_t lo = validFrom(-shift, g.sw, g.ow), hi = std::max(lo, validFrom(g.w - shift, g.sw, g.ow));
+          std::fill(dst, dst + lo, 0.0f);
+          if (g.sw == 1) std::copy(src + lo + shift, src + hi + shift, dst + lo);
+          else for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g.sw + shift];
+          std::fill(dst + hi, dst + g.ow, 0.0f);
         }
       }
 }
@@ -44,12 +70,11 @@ void col2im(const float* col, const Window& g, float* dx, int64_t c0, int64_t c1
         for (int64_t oy = 0; oy < g.oh; ++oy) {
           const int64_t iy = oy * g.sh - g.ph + i;
           if (iy < 0 || iy >= g.h) continue;
-          float* dst = dx + (c * g.h + iy) * g.w;
-          const float* src = row + oy * g.ow;
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            const int64_t ix = ox * g.sw - g.pw + j;
-            if (ix >= 0 && ix < g.w) dst[ix] += src[ox];
-          }
+          float* __restrict dst = dx + (c * g.h + iy) * g.w;
+          const float* __restrict src = row + oy * g.ow;
+          const int64_t shift = j - g.pw;  // column ox reads image column ox * sw + shift
+          const int64_t lo = validFrom(-shift, g.sw, g.ow), hi = validFrom(g.w - shift, g.sw, g.ow);
+          for (int64_t ox = lo; ox < hi; ++ox) dst[ox * g.sw + shift] += src[ox];
         }
       }
 }
@@ -64,36 +89,75 @@ class ConvKernel final : public Kernel {
         m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
 
   Status run(ExecContext& ctx) override {
-    float* col = ctx.scratch(static_cast<size_t>(m_ck * m_cols));
-    const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
-    auto toColumns = [&](const float* x) {
-      return ctx.pool().parallelFor(0, m_g.c, channelGrain, [&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); });
-    };
-    const int o = static_cast<int>(m_o), ck = static_cast<int>(m_ck), cols = static_cast<int>(m_cols);
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
     if (m_pass == ConvPass::GradWeight && m_g.n == 0) std::memset(m_y->bytes(), 0, m_y->byteSize());
-    for (int64_t b = 0; b < m_g.n; ++b) {
-      if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols]
-        DFC_TRY(toColumns(m_a->data<float>() + b * image));
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, o, cols, ck, 1.0f, m_b->data<float>(), ck, col, cols,
-                    0.0f, m_y->data<float>() + b * m_o * m_cols, cols);
-      } else if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ck, cols, o, 1.0f, m_b->data<float>(), ck,
-                    m_a->data<float>() + b * m_o * m_cols, cols, 0.0f, col, cols);
-        float* dx = m_y->data<float>() + b * image;
-        DFC_TRY(ctx.pool().parallelFor(0, m_g.c, channelGrain, [&](int64_t c0, int64_t c1) { col2im(col, m_g, dx, c0, c1); }));
-      } else {  // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
-        DFC_TRY(toColumns(m_b->data<float>() + b * image));
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, o, ck, cols, 1.0f, m_a->data<float>() + b * m_o * m_cols,
-                    cols, col, cols, b == 0 ? 0.0f : 1.0f, m_y->data<float>(), ck);
+    const int threads = ctx.pool().threads();
+    // Forward and input gradient are independent per image: with images enough
+    // for every thread, each thread takes whole images with single-threaded GEMMs
+    // (small convolutions' GEMMs do not split well). The weight gradient sums
+    // over images in order, so it stays on one image at a time (results never
+    // depend on the thread count).
+    if (m_pass != ConvPass::GradWeight && threads > 1 && m_g.n >= threads) {
+      float* cols = ctx.scratch(static_cast<size_t>(threads * m_ck * m_cols));
+      const SingleThreadedBlas oneThread;
+      return ctx.pool().parallelFor(0, threads, 1, [&](int64_t t0, int64_t t1) -> Status {
+        for (int64_t t = t0; t < t1; ++t)
+          for (int64_t b = m_g.n * t / threads; b < m_g.n * (t + 1) / threads; ++b)
+            DFC_TRY(image(b, cols + t * m_ck * m_cols, nullptr));
+        return {};
+      });
+    }
+    float* col = ctx.scratch(static_cast<size_t>(m_ck * m_cols));
+    for (int64_t b = 0; b < m_g.n; ++b) DFC_TRY(image(b, col, &ctx.pool()));
+    return {};
+  }
+
+  // One image: im2col/col2im split over `pool` when given (else on this thread), the GEMM on this thread.
+  Status image(int64_t b, float* col, support::ThreadPool* pool) {
+    const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
+    auto channels = [&](auto fn) -> Status {
+      if (!pool) {
+        fn(0, m_g.c);
+        return {};
       }
+      return pool->parallelFor(0, m_g.c, channelGrain, fn);
+    };
+    const int o = static_cast<int>(m_o), ck = static_cast<int>(m_ck), cols = static_cast<int>(m_cols);
+    if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
+      const float* x = m_a->data<float>() + b * image;
+      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
+      float* yb = m_y->data<float>() + b * m_o * m_cols;
+      if (m_bias) fillPlanes(yb, m_bias->data<float>(), m_o, m_cols);
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, o, cols, ck, 1.0f, m_b->data<float>(), ck, col, cols,
+                  m_bias ? 1.0f : 0.0f, yb, cols);
+    } else if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ck, cols, o, 1.0f, m_b->data<float>(), ck,
+                  m_a->data<float>() + b * m_o * m_cols, cols, 0.0f, col, cols);
+      float* dx = m_y->data<float>() + b * image;
+      DFC_TRY(channels([&](int64_t c0, int64_t c1) { col2im(col, m_g, dx, c0, c1); }));
+    } else {  // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
+      const float* x = m_b->data<float>() + b * image;
+      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, o, ck, cols, 1.0f, m_a->data<float>() + b * m_o * m_cols,
+                  cols, col, cols, b == 0 ? 0.0f : 1.0f, m_y->data<float>(), ck);
     }
     return {};
+  }
+
+  // conv2d followed by bias_add(b[o]): each output plane starts as its bias and
+  // the GEMM accumulates onto it (beta = 1) while the image's output is in cache.
+  bool takeBiasEpilogue(const ir::Tensor& bias, ir::Tensor& out) override {
+    if (m_pass != ConvPass::Forward || bias.numElements() != m_o || out.numElements() != m_y->numElements()) return false;
+    if (bias.dtype() != ir::DType::F32 || out.dtype() != ir::DType::F32) return false;
+    m_bias = &bias;
+    m_y = &out;
+    return true;
   }
 
  private:
   const ir::Tensor *m_a, *m_b;
   ir::Tensor* m_y;
+  const ir::Tensor* m_bias = nullptr;  // set by takeBiasEpilogue
   ConvPass m_pass;
   Window m_g;
   int64_t m_o, m_ck, m_cols;

@@ -37,16 +37,17 @@ void addScalarLoop(const float* __restrict x, float b, float* __restrict y, int6
 using ScalarLoop = void (*)(const float*, float, float*, int64_t);
 
 // y = loop(x, alpha) elementwise (scale, relu).
-class ScalarKernel final : public Kernel {
+class ScalarKernel final : public TileKernel {
  public:
   ScalarKernel(const KernelArgs& a, ScalarLoop loop, float alpha)
-      : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_loop(loop), m_alpha(alpha) {}
+      : TileKernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_loop(loop), m_alpha(alpha) {}
   Status run(ExecContext& ctx) override {
     const float* x = m_x->data<float>();
     float* y = m_y->data<float>();
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
                                   [&](int64_t lo, int64_t hi) { m_loop(x + lo, m_alpha, y + lo, hi - lo); });
   }
+  void runTile(const float* const* in, float* out, int64_t n) const override { m_loop(in[0], m_alpha, out, n); }
 
  private:
   const ir::Tensor* m_x;

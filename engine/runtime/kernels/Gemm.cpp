@@ -22,18 +22,32 @@ class GemmKernel final : public Kernel {
     if (m_g.m == 0 || m_g.n == 0) return {};
     const float *a = m_a->data<float>(), *b = m_b->data<float>();
     float* y = m_y->data<float>();
+    if (m_bias) fillRows(y, m_bias->data<float>(), m_g.m, m_g.n);  // then y += a @ b
+    const float beta = m_bias ? 1.0f : 0.0f;
     for (int64_t i = 0; i < m_g.batch; ++i)
       cblas_sgemm(CblasRowMajor, m_g.ta ? CblasTrans : CblasNoTrans, m_g.tb ? CblasTrans : CblasNoTrans,
                   static_cast<int>(m_g.m), static_cast<int>(m_g.n), static_cast<int>(m_g.k), 1.0f, a + i * m_g.aSize,
-                  static_cast<int>(m_g.lda), b + i * m_g.bSize, static_cast<int>(m_g.ldb), 0.0f, y + i * m_g.ySize,
+                  static_cast<int>(m_g.lda), b + i * m_g.bSize, static_cast<int>(m_g.ldb), beta, y + i * m_g.ySize,
                   static_cast<int>(m_g.n));
     return {};
+  }
+
+  // A 2-D matmul [m, n] followed by bias_add(b[n]): the bias row is copied into
+  // every output row and the GEMM accumulates onto it (beta = 1), one pass over
+  // the output instead of two.
+  bool takeBiasEpilogue(const ir::Tensor& bias, ir::Tensor& out) override {
+    if (m_g.batch != 1 || bias.numElements() != m_g.n || out.numElements() != m_g.m * m_g.n) return false;
+    if (bias.dtype() != ir::DType::F32 || out.dtype() != ir::DType::F32) return false;
+    m_bias = &bias;
+    m_y = &out;
+    return true;
   }
 
  private:
   const ir::Tensor *m_a, *m_b;
   ir::Tensor* m_y;
   GemmShape m_g;
+  const ir::Tensor* m_bias = nullptr;  // set by takeBiasEpilogue
 };
 
 }  // namespace

@@ -60,6 +60,17 @@ inline float sumLoop(const float* __restrict x, int64_t n) {
   return acc;
 }
 
+// y[r, :] = row for each of `rows` rows of length n (a bias epilogue's start).
+inline void fillRows(float* __restrict y, const float* __restrict row, int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < n; ++j) y[r * n + j] = row[j];
+}
+// y[p, :] = value[p] for each of `planes` planes of `inner` elements.
+inline void fillPlanes(float* __restrict y, const float* __restrict value, int64_t planes, int64_t inner) {
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t j = 0; j < inner; ++j) y[p * inner + j] = value[p];
+}
+
 // A multi-index for odometer loops, inline up to kInline axes.
 class AxisIndex {
  public:
@@ -78,10 +89,10 @@ class AxisIndex {
 // y = loop(in0, in1) over the elements, split over the pool in chunks of
 // kElementGrain; in1 is absent (null) for one-input loops.
 using StreamLoop = void (*)(const float*, const float*, float*, int64_t);
-class StreamKernel final : public Kernel {
+class StreamKernel final : public TileKernel {
  public:
   StreamKernel(const KernelArgs& a, StreamLoop loop)
-      : Kernel(a.node), m_a(a.in[0]), m_b(a.in.size() > 1 ? a.in[1] : nullptr), m_y(a.out[0]), m_loop(loop) {}
+      : TileKernel(a.node), m_a(a.in[0]), m_b(a.in.size() > 1 ? a.in[1] : nullptr), m_y(a.out[0]), m_loop(loop) {}
   Status run(ExecContext& ctx) override {
     const float* a = m_a->data<float>();
     const float* b = m_b ? m_b->data<float>() : nullptr;
@@ -89,6 +100,9 @@ class StreamKernel final : public Kernel {
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
       m_loop(a + lo, b ? b + lo : nullptr, y + lo, hi - lo);
     });
+  }
+  void runTile(const float* const* in, float* out, int64_t n) const override {
+    m_loop(in[0], m_b ? in[1] : nullptr, out, n);
   }
 
  private:

@@ -29,6 +29,40 @@ inline int64_t argmaxInWindow(const float* plane, const Window& g, int64_t oy, i
   return best;
 }
 
+// Without padding every window lies inside the plane: the same first maximum,
+// found without bounds checks; the forward pass keeps a running maximum per
+// output row (vectorizable) instead of searching each window.
+inline int64_t argmaxInside(const float* plane, const Window& g, int64_t oy, int64_t ox) {
+  const int64_t base = oy * g.sh * g.w + ox * g.sw;
+  int64_t best = base;
+  float bestValue = plane[base];
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0; j < g.kw; ++j) {
+      const int64_t at = base + i * g.w + j;
+      if (plane[at] > bestValue) {  // strict: ties keep the first
+        bestValue = plane[at];
+        best = at;
+      }
+    }
+  return best;
+}
+
+void maxRowsInside(const float* __restrict plane, const Window& g, float* __restrict dst) {
+  for (int64_t oy = 0; oy < g.oh; ++oy) {
+    float* __restrict d = dst + oy * g.ow;
+    const float* top = plane + oy * g.sh * g.w;
+    for (int64_t ox = 0; ox < g.ow; ++ox) d[ox] = top[ox * g.sw];
+    for (int64_t i = 0; i < g.kh; ++i)
+      for (int64_t j = 0; j < g.kw; ++j) {
+        const float* __restrict r = top + i * g.w + j;
+        for (int64_t ox = 0; ox < g.ow; ++ox) {
+          const float v = r[ox * g.sw];
+          d[ox] = v > d[ox] ? v : d[ox];
+        }
+      }
+  }
+}
+
 // maxpool2d (x) -> y, or maxpool2d_grad (dy, x) -> dx where overlapping windows accumulate.
 class MaxPoolKernel final : public Kernel {
  public:
@@ -40,8 +74,13 @@ class MaxPoolKernel final : public Kernel {
     return ctx.pool().parallelFor(0, g.n * g.c, grainOf(inPlane), [&](int64_t lo, int64_t hi) {
       for (int64_t p = lo; p < hi; ++p) {
         const float* plane = m_x->data<float>() + p * inPlane;
+        const bool inside = g.ph == 0 && g.pw == 0;
         if (!m_dy) {
           float* dst = m_y->data<float>() + p * outPlane;
+          if (inside) {
+            maxRowsInside(plane, g, dst);
+            continue;
+          }
           for (int64_t oy = 0; oy < g.oh; ++oy)
             for (int64_t ox = 0; ox < g.ow; ++ox) dst[oy * g.ow + ox] = plane[argmaxInWindow(plane, g, oy, ox)];
           continue;
@@ -50,7 +89,8 @@ class MaxPoolKernel final : public Kernel {
         float* dst = m_y->data<float>() + p * inPlane;
         std::memset(dst, 0, static_cast<size_t>(inPlane) * sizeof(float));
         for (int64_t oy = 0; oy < g.oh; ++oy)
-          for (int64_t ox = 0; ox < g.ow; ++ox) dst[argmaxInWindow(plane, g, oy, ox)] += grad[oy * g.ow + ox];
+          for (int64_t ox = 0; ox < g.ow; ++ox)
+            dst[inside ? argmaxInside(plane, g, oy, ox) : argmaxInWindow(plane, g, oy, ox)] += grad[oy * g.ow + ox];
       }
     });
   }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/kernels/FastMath.h"
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
@@ -16,14 +17,14 @@ constexpr float kGeluA = 0.044715f;
 void geluLoop(const float* __restrict x, const float*, float* __restrict y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
-    y[i] = 0.5f * v * (1.0f + std::tanh(kGeluC * (v + kGeluA * v * v * v)));
+    y[i] = 0.5f * v * (1.0f + fastTanh(kGeluC * (v + kGeluA * v * v * v)));
   }
 }
 
 void geluGradLoop(const float* __restrict dy, const float* __restrict x, float* __restrict dx, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
-    const float t = std::tanh(kGeluC * (v + kGeluA * v * v * v));
+    const float t = fastTanh(kGeluC * (v + kGeluA * v * v * v));
     const float dt = (1.0f - t * t) * kGeluC * (1.0f + 3.0f * kGeluA * v * v);
     dx[i] = dy[i] * (0.5f * (1.0f + t) + 0.5f * v * dt);
   }

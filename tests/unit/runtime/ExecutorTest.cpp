@@ -16,11 +16,6 @@ using ir::ValueId;
 
 namespace {
 
-ValueId addOp(ir::Graph& g, OpKind op, const std::string& name, std::vector<ValueId> ins, ir::Attributes attrs = {},
-              ir::NodeRole role = ir::NodeRole::Forward) {
-  return addInferredNode(g, op, name, std::move(ins), std::move(attrs), role).front();
-}
-
 // Linear + relu + softmax cross-entropy with an SGD step on w.
 struct TrainGraph {
   ir::Graph g;
@@ -142,7 +137,7 @@ TEST_CASE("create rejects bad plans and missing initializers", "[executor]") {
   }
 }
 
-TEST_CASE("a long chain reuses arena space", "[executor][memory]") {
+TEST_CASE("a long chain reuses arena space, and fused keeps its intermediates out of memory", "[executor][memory]") {
   ir::Graph g;
   ValueId v = g.addInput("x", {ir::DType::F32, {256}});
   ValueId in = v;
@@ -152,18 +147,31 @@ TEST_CASE("a long chain reuses arena space", "[executor][memory]") {
   partition::Plan plan;
   plan.sections = {{0, "all", ir::NodeRole::Forward, {0, 1, 2, 3, 4, 5, 6, 7}, "", 0, {}}};
   plan.schedule = {0};
-  auto ex = runtime::Executor::create(g, plan);
-  REQUIRE(ex.ok());
-  CHECK(ex->arenaBytes() < 8 * 1024);  // far below the 8 KiB sum: only two buffers live at a time
-  CHECK(ex->arenaBytes() >= 2 * 1024);
   std::mt19937 rng(3);
   ir::Tensor x = randomTensor({256}, rng);
-  REQUIRE(ex->setInput(in, x).ok());
-  REQUIRE(ex->step(true).ok());
-  // Every intermediate shares the arena with others; the result must still be exact.
   auto ref = runtime::referenceEvaluate(g, {{in, x}});
   REQUIRE(ref.ok());
-  CHECK(maxRelDiff(ex->tensor(v), ref->at(v)) == 0.0);
+  for (bool fuse : {false, true}) {
+    INFO("fuse " << fuse);
+    runtime::ExecutorOptions options;
+    options.fuse = fuse;
+    auto ex = runtime::Executor::create(g, plan, options);
+    REQUIRE(ex.ok());
+    if (fuse) {  // one chain of eight; its seven intermediates live in the tile buffer, only the output in the arena
+      CHECK(ex->fusionStats().chains == 1);
+      CHECK(ex->fusionStats().chainedNodes == 8);
+      CHECK(ex->fusionStats().tileValues == 7);
+      CHECK(ex->arenaBytes() == 1024);
+    } else {
+      CHECK(ex->fusionStats().chains == 0);
+      CHECK(ex->arenaBytes() < 8 * 1024);  // far below the 8 KiB sum: only two buffers live at a time
+      CHECK(ex->arenaBytes() >= 2 * 1024);
+    }
+    REQUIRE(ex->setInput(in, x).ok());
+    REQUIRE(ex->step(true).ok());
+    // Intermediates share the arena (or a tile); the result must still be exact.
+    CHECK(maxRelDiff(ex->tensor(v), ref->at(v)) == 0.0);
+  }
 }
 
 TEST_CASE("memory planner shares space only between disjoint lifetimes", "[memory]") {

@@ -1,9 +1,9 @@
 #pragma once
 // Helpers for runtime tests: random tensors and single-op graphs.
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
+
+#include <catch2/catch.hpp>
 
 #include "ir/Graph.h"
 #include "ir/ShapeInference.h"
@@ -56,6 +56,12 @@ inline double maxRelDiff(const ir::Tensor& a, const ir::Tensor& b) {
     worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
   }
   return worst;
+}
+
+// Appends `op` on `ins` with its inferred output type; returns the output.
+inline ir::ValueId addOp(ir::Graph& g, ir::OpKind op, const std::string& name, std::vector<ir::ValueId> ins,
+                         ir::Attributes attrs = {}, ir::NodeRole role = ir::NodeRole::Forward) {
+  return addInferredNode(g, op, name, std::move(ins), std::move(attrs), role).front();
 }
 
 }  // namespace dfc::runtime::test

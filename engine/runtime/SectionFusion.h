@@ -1,0 +1,46 @@
+#pragma once
+// How a section's nodes run on the host: alone, or fused. Decided once from
+// the graph (ops and types) when the runtime loads a PEF, before the memory
+// plan, because a fused group reads all its inputs and writes all its outputs
+// in one step of the schedule:
+// - BiasEpilogue: a 2-D matmul or a conv2d whose output feeds only a bias_add;
+//   the GEMM starts from the bias (one pass over the output instead of two).
+// - Chain: consecutive elementwise nodes of one size, run tile by tile (a few
+//   KB per tile, kept in L1) instead of op by op over whole tensors; a value
+//   used only inside the chain never leaves its tile.
+// Fusion happens inside a section only, as on the chip: -o0 (one op per
+// section) fuses nothing, -o3 fuses what its sections hold.
+#include <vector>
+
+#include "ir/Graph.h"
+
+namespace dfc::runtime {
+
+enum class FusionKind { Single, BiasEpilogue, Chain };
+
+// Values one chain keeps in its tile buffer (the rest of its intermediates go to memory).
+constexpr int kMaxTileValues = 8;
+
+struct FusionGroup {
+  FusionKind kind = FusionKind::Single;
+  std::vector<ir::NodeId> nodes;     // in execution order (BiasEpilogue: the GEMM or conv, then the bias_add)
+  std::vector<ir::ValueId> inTile;   // Chain: values that live only in the tile buffer (never in memory)
+};
+
+struct FusionStats {
+  int biasEpilogues = 0;
+  int chains = 0;
+  int chainedNodes = 0;
+  int tileValues = 0;  // intermediates that never reach memory
+};
+
+// The groups of one section's nodes (given in section order), covering each
+// node once. `users` is graph.computeUsers(); `leavesStep[v]` marks graph
+// outputs and state-update sources. With `enabled` false every node is Single.
+std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes,
+                                           const std::vector<std::vector<ir::NodeId>>& users,
+                                           const std::vector<bool>& leavesStep, bool enabled);
+
+void countFusion(const std::vector<FusionGroup>& groups, FusionStats& stats);
+
+}  // namespace dfc::runtime
