@@ -42,7 +42,7 @@ struct Update {
 
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
-      : pool(o.threads), ctx(pool), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()) {}
+      : pool(o.threads), ctx(pool, o.communicator), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()) {}
 
   support::ThreadPool pool;
   ExecContext ctx;

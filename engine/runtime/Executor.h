@@ -11,12 +11,17 @@
 #include "partition/Plan.h"
 #include "support/Error.h"
 
+namespace dfc::dist {
+class Communicator;
+}
+
 namespace dfc::runtime {
 
 struct ExecutorOptions {
   int threads = 0;      // the thread pool's size; <= 0: the machine's hardware threads
   int blasThreads = 0;  // OpenBLAS threads during this executor's steps, at most `threads`; <= 0: as many as `threads`.
                         // OpenBLAS's GEMM rounding depends on its thread count; the pool's split never changes a result.
+  dist::Communicator* communicator = nullptr;  // data parallel: all_reduce nodes average over it (outlives the executor)
 };
 
 struct SectionCall {

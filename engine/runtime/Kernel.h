@@ -12,17 +12,23 @@
 #include "support/Error.h"
 #include "support/ThreadPool.h"
 
+namespace dfc::dist {
+class Communicator;
+}
+
 namespace dfc::runtime {
 
 // What a kernel's run() gets besides its tensors: the pool to split loops over
-// and scratch memory that persists across calls (the communicator comes with
-// data parallelism). Kernels call BLAS only from the thread that runs them,
+// and scratch memory that persists across calls; in a data-parallel run, the
+// communicator the all_reduce kernel averages gradients over. Kernels call BLAS only from the thread that runs them,
 // never inside a pool task, so BLAS threads and pool threads take turns on the
 // same cores instead of oversubscribing them.
 class ExecContext {
  public:
-  explicit ExecContext(support::ThreadPool& pool) : m_pool(&pool) {}
+  explicit ExecContext(support::ThreadPool& pool, dist::Communicator* communicator = nullptr)
+      : m_pool(&pool), m_communicator(communicator) {}
   support::ThreadPool& pool() const { return *m_pool; }
+  dist::Communicator* communicator() const { return m_communicator; }  // null: a world of one
   // At least `count` floats, reused across calls: grown, never shrunk, contents
   // undefined. Take it before a parallel loop, not inside one.
   float* scratch(size_t count) {
@@ -32,6 +38,7 @@ class ExecContext {
 
  private:
   support::ThreadPool* m_pool;
+  dist::Communicator* m_communicator;
   std::vector<float> m_scratch;
 };
 
