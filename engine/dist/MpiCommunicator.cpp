@@ -3,6 +3,9 @@
 #include "dist/Communicator.h"
 
 #ifdef DFC_HAVE_MPI
+// The C API only: the deprecated C++ bindings need libmpi_cxx.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
 #include <climits>
