@@ -104,7 +104,9 @@ Status loadPefStage(RunState& s) {
   auto loaded = pef::readPef(s.opts.pefPath);
   if (!loaded) return loaded.error();
   s.pef = std::move(*loaded);
+  auto joinStart = RunState::Clock::now();
   DFC_TRY(joinDataParallel(s));
+  const double joinUs = s.usSince(joinStart);
   runtime::ExecutorOptions options;
   options.threads = s.opts.threads;
   options.communicator = s.comm;
@@ -116,6 +118,8 @@ Status loadPefStage(RunState& s) {
   s.trace.emplace(s.pef, label, s.comm ? s.result.rank : s.opts.rank);
   if (s.comm) s.trace->setProcessLabel("rank " + std::to_string(s.result.rank) + " (host) " + label);
   s.trace->addHostPhase("load PEF", 0, s.usSince(t0));
+  if (s.comm)  // nested in "load PEF"; MPI_Init is most of it
+    s.trace->addHostPhase("join ranks (" + s.comm->describe() + ")", s.usAt(joinStart), joinUs);
   s.training = !meta.inference && !s.opts.inference;
   if (!meta.inference && s.opts.inference) spdlog::info("--inference: evaluating the training PEF's forward sections only");
   return {};
