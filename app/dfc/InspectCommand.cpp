@@ -4,6 +4,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "driver/DataParallelCompile.h"
 #include "driver/SectionReport.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
@@ -94,6 +95,7 @@ int inspectCommand(const std::vector<std::string>& args) {
                 static_cast<long long>(hops));
   }
   std::printf("\nestimated chip latency per step: %.3f us\n", total);
+  for (const std::string& line : driver::describeDataParallelReport(pef->reportJson)) std::printf("%s\n", line.c_str());
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
   return 0;
 }

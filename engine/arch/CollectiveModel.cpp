@@ -13,8 +13,10 @@ double ringUs(double bytes, int w, double gbps, double latencyUs) {
   return steps * latencyUs + transferUs(steps / w * bytes, gbps);
 }
 
+// Reduce up and broadcast down two trees of half the buffer each: every rank
+// sends and receives B in each phase, over log2(W) levels of latency.
 double treeUs(double bytes, int w, double gbps, double latencyUs) {
-  return 2.0 * std::ceil(std::log2(static_cast<double>(w))) * latencyUs + transferUs(bytes, gbps);
+  return 2.0 * std::ceil(std::log2(static_cast<double>(w))) * latencyUs + transferUs(2.0 * bytes, gbps);
 }
 
 // Chips of one replica: reduce-scatter and allgather over PCIe around a ring across replicas on a 1/n share.

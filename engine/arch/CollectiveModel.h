@@ -4,7 +4,7 @@
 // `chipsPerRank` chips; replicas talk over the arch's dp_link (bandwidth,
 // per-message latency), chips of one replica over PCIe.
 //   ring             2(W-1) steps of B/W bytes: latency-heavy, bandwidth-optimal
-//   double-tree      two pipelined binary trees: 2 log2(W) latencies, B over the link
+//   double-tree      two pipelined binary trees: 2 log2(W) latencies, 2B over the link
 //   hierarchical     reduce-scatter over the replica's chips (PCIe), ring across
 //                    replicas on B/n bytes, allgather over the chips (2D ring)
 #include <string>

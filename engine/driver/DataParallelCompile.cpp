@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <simdjson.h>
+
 #include <algorithm>
 
 #include "autograd/GradientReduce.h"
@@ -101,6 +103,37 @@ void writeDataParallelReport(support::JsonWriter& w, const DataParallelPlan& dp)
     w.endObject().endObject();
   }
   w.endArray().endObject();
+}
+
+std::vector<std::string> describeDataParallelReport(const std::string& reportJson) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element dp;
+  if (parser.parse(reportJson).get(dp) || dp["data_parallel"].get(dp)) return {};
+  auto num = [](simdjson::dom::element e, const char* key) {
+    double d = 0;
+    int64_t i = 0;
+    if (!e[key].get(d)) return d;
+    return e[key].get(i) ? 0.0 : static_cast<double>(i);
+  };
+  std::string_view choice;
+  if (dp["bucket_choice"].get(choice)) choice = "?";
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("data parallel: world size {:.0f} (a minimum), buckets <= {:.0f} KiB ({}), link {:g} GB/s, "
+                              "{:g} us per message",
+                              num(dp, "world_size"), num(dp, "bucket_bytes") / 1024, choice, num(dp, "link_gbps"),
+                              num(dp, "link_latency_us")));
+  simdjson::dom::array buckets;
+  if (!dp["buckets"].get(buckets))
+    for (simdjson::dom::element b : buckets) {
+      std::string_view algorithm;
+      if (b["algorithm"].get(algorithm)) algorithm = "?";
+      lines.push_back(fmt::format("  section {:.0f}: {:.0f} gradients, {:.1f} KB, allreduce {} {:.1f} us",
+                                  num(b, "section_id"), num(b, "gradients"), num(b, "bytes") / 1e3, algorithm,
+                                  num(b, "est_us")));
+    }
+  lines.push_back(fmt::format("estimated step {:.1f} us: compute {:.1f} us + {:.1f} us of allreduce not overlapped",
+                              num(dp, "est_step_us"), num(dp, "est_compute_us"), num(dp, "est_exposed_allreduce_us")));
+  return lines;
 }
 
 }  // namespace dfc::driver

@@ -41,5 +41,7 @@ void splitReduceSubgraphs(const ir::Graph& graph, std::vector<partition::Subgrap
 void estimateReduceSections(partition::Plan& plan, const ir::Graph& graph, const arch::ArchSpec& arch,
                             DataParallelPlan& dp);
 void writeDataParallelReport(support::JsonWriter& w, const DataParallelPlan& dp);
+// The report's data_parallel block as lines for dfc inspect (none without one).
+std::vector<std::string> describeDataParallelReport(const std::string& reportJson);
 
 }  // namespace dfc::driver
