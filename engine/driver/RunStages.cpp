@@ -116,7 +116,7 @@ Status loadPefStage(RunState& s) {
   const pef::PefMeta& meta = s.pef.meta;
   const std::string label = meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)";
   s.trace.emplace(s.pef, label, s.comm ? s.result.rank : s.opts.rank);
-  if (s.comm) s.trace->setProcessLabel("rank " + std::to_string(s.result.rank) + " (host) " + label);
+  if (s.comm) s.trace->setProcessLabel("rank " + std::to_string(s.result.rank) + " (host)");  // short: row headers
   s.trace->addHostPhase("load PEF", 0, s.usSince(t0));
   if (s.comm)  // nested in "load PEF"; MPI_Init is most of it
     s.trace->addHostPhase("join ranks (" + s.comm->describe() + ")", s.usAt(joinStart), joinUs);

@@ -45,7 +45,7 @@ driver::CompileOptions dataParallelLenet(const test::ScratchDir& dir) {
 
 }  // namespace
 
-TEST_CASE("--data-parallel and -ws are refused alone, below 2 and with --inference, naming the flag", "[dp]") {
+TEST_CASE("compile options: --data-parallel and -ws are refused alone, below 2 and with --inference, naming the flag", "[dp]") {
   driver::CompileOptions o;
   o.model = "lenet";
   o.worldSize = 2;
