@@ -98,7 +98,9 @@ int runCommand(const std::vector<std::string>& args) {
     if (!pef) return reportError(pef.error());
     if (pef->meta.batchSize != batch)
       return usageError("-b " + std::to_string(batch) + ": " + o.pefPath + " was compiled for batch size " +
-                        std::to_string(pef->meta.batchSize) + " (recompile with -b " + std::to_string(batch) + ")");
+                        std::to_string(pef->meta.batchSize) +
+                        (pef->meta.worldSize > 0 ? " per rank (with --data-parallel the global batch is ranks x that)" : "") +
+                        " (recompile with -b " + std::to_string(batch) + ")");
   }
 
   auto result = driver::run(o, [](const std::string& line) {
