@@ -8,7 +8,8 @@
 namespace dfc::driver {
 
 std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
-                                   double compileMs, const std::vector<kernelc::SectionPlacement>* placement) {
+                                   double compileMs, const std::vector<kernelc::SectionPlacement>* placement,
+                                   const DataParallelPlan* dataParallel) {
   support::JsonWriter w;
   w.beginObject();
   w.field("arch", arch.name).field("opt_level", std::string(partition::optLevelName(plan.level)));
@@ -77,6 +78,7 @@ std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan
   w.endArray();
   w.field("placement", placed ? "placed" : "estimated (no placement)");
   w.field("num_nodes", static_cast<int64_t>(graph.nodes.size()));
+  if (dataParallel) writeDataParallelReport(w, *dataParallel);
   w.endObject();
   return w.take();
 }

@@ -39,6 +39,7 @@ struct PefMeta {
   std::string logitsOutput;
   double defaultLr = 0.0;
   std::string task = "classification";  // or "language_model" (token ids in, next-token labels)
+  int worldSize = 0;            // compiled with --data-parallel -ws N: N (a minimum; mpirun picks the actual); 0: not
 };
 
 struct Pef {

@@ -88,6 +88,7 @@ std::string encodeMeta(const PefMeta& m) {
   w.field("image_input", m.imageInput).field("labels_input", m.labelsInput).field("lr_input", m.lrInput);
   w.field("loss_output", m.lossOutput).field("logits_output", m.logitsOutput).field("default_lr", m.defaultLr);
   w.field("task", m.task);
+  if (m.worldSize > 0) w.field("world_size", int64_t{m.worldSize});  // absent: not compiled for data parallel
   w.endObject();
   return w.take();
 }
@@ -121,6 +122,9 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   std::string_view task;
   m.task = o["task"].get(task) ? "classification" : std::string(task);
   if (m.task != "classification" && m.task != "language_model") return missing("task", "classification or language_model");
+  int64_t worldSize = 0;
+  if (!o["world_size"].get(worldSize) && (worldSize < 2 || worldSize > 4096)) return missing("world_size", "2..4096");
+  m.worldSize = static_cast<int>(worldSize);
   return {};
 }
 

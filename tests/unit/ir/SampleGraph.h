@@ -127,6 +127,12 @@ inline Graph sampleGraph() {
                      {{"input_shape", V{2, 3, 6, 6}}}, "features", B)[0];
   add(g, OpKind::BatchNormGrad, "bn.grad", {dgap, r, bnG}, {"bn.in.grad", "bn.gamma.grad", "bn.beta.grad"},
       {{"epsilon", 1e-5}}, "features", B);
+  // Data parallel: one gradient bucket averaged over the ranks before the optimizer reads it.
+  auto reduced = add(g, OpKind::AllReduce, "allreduce_bucket0", {dw, dfcw},
+                     {"conv1.weight.grad.allreduce", "fc.weight.grad.allreduce"}, {{"bucket", int64_t{0}}},
+                     "gradient_reduce", NodeRole::Reduce);
+  dw = reduced[0];
+  dfcw = reduced[1];
   ValueId wNew = add(g, OpKind::SgdUpdate, "conv1.weight.sgd", {w, dw, lr}, {"conv1.weight.new"},
                      {{"weight_decay", 1e-4}}, "", O)[0];
   auto mom = add(g, OpKind::MomentumUpdate, "fc.weight.momentum", {fcw, dfcw, vel, lr},
