@@ -29,6 +29,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/dataflow-studio/dataflow-studio")
 # Library dependencies (Qt, spdlog, sqlite, BLAS, yaml-cpp, graphviz...) from the binaries.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libmpi comes in through the shlibs; `mpirun` (dfc run --data-parallel) is in openmpi-bin.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openmpi-bin")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "dfc compiles models (zoo, .dfir) into PEFs of sections and hypersections, runs them on the CPU\n simulator with chrome tracing output; dfstudio shows graphs, schedules and timelines.")
 set(CPACK_GENERATOR "DEB")

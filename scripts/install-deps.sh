@@ -13,6 +13,7 @@ PACKAGES=(
   xvfb xauth
   clang-14 libclang-rt-14-dev
   appstream desktop-file-utils
+  openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

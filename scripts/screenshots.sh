@@ -74,6 +74,15 @@ shot gpt2_pmu_use graph "$WORK/gpt2/gpt2.pef" --color-by pmu-use >> "$OUT/list.t
 # Pinned rows (Perfetto's pinned tracks): the loss and fc3 rows under the ruler.
 shot lenet_pinned_rows graph "$WORK/lenet/lenet.pef" --pin-row loss --pin-row fc3 >> "$OUT/list.txt"
 shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"
+# Data parallel: two ranks under mpirun, their merged trace (one process group per rank).
+if command -v mpirun >/dev/null; then
+  compile lenet_dp --model lenet -b 16 -o3 --data-parallel -ws 2
+  [ -f "$WORK/lenet_dp/lenet_dp_chrome_tracing_report.json" ] ||
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --allow-run-as-root -np 2 \
+      "$DFC" run --pef "$WORK/lenet_dp/lenet_dp.pef" --data-parallel --threads 1 --train-limit 640 --test-limit 320 \
+      --db "$DB" >/dev/null
+  shot lenet_dp_two_ranks graph "$WORK/lenet_dp/lenet_dp_chrome_tracing_report.json" >> "$OUT/list.txt"
+fi
 if [ -f "$WORK/pytorch_trace.json" ]; then
   shot pytorch_graph graph "$WORK/pytorch_trace.json" >> "$OUT/list.txt"
 fi

@@ -48,8 +48,12 @@ ArgParser compileFlags() {
          "gradient-normalization optimizer (smaller: more, smaller sections)"});
   p.add({{"--n-chips"}, "N", 1, "chips to map onto (1..8; sections may span chips over PCIe)"});
   p.add({{"--num-tiles"}, "N", 1, "tiles per chip to use (1, 2, 4, 8; default all)"});
-  p.add({{"--data-parallel"}, "", 0, "data-parallel compile", false, true});
-  p.add({{"-ws", "--world-size"}, "N", 1, "data-parallel world size", false, true});
+  p.add({{"--data-parallel"}, "", 0,
+         "add gradient-reduce sections (role 'reduce', one allreduce per gradient bucket) between backward and "
+         "optimizer, for `mpirun -np N dfc run --data-parallel`"});
+  p.add({{"-ws", "--world-size"}, "N", 1, "with --data-parallel: the replicas (N >= 2) the cost model plans for"});
+  p.add({{"--allreduce-bucket-kb"}, "N", 1,
+         "with --data-parallel: gradient bucket size in KiB (default: the collective cost model's choice)"});
   p.add({{"--compiler-configs-file"}, "FILE", 1,
          "YAML or JSON overriding the placer's and router's knobs (placer.max_moves, router.max_iterations, ...: "
          "`dfc inspect --config` lists them); unknown keys are refused"});
@@ -142,6 +146,9 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
     DFC_TRY(setInt(p, flag, value));
     if (p.has(flag)) o.modelParams[driver::modelParamName(flag)] = value;
   }
+  o.dataParallel = p.has("--data-parallel");
+  DFC_TRY(setInt(p, "--world-size", o.worldSize));
+  DFC_TRY(setInt(p, "--allreduce-bucket-kb", o.allreduceBucketKb));
   o.dbPath = p.get("--db");
   o.compilerConfigsFile = p.get("--compiler-configs-file");
   o.debug = p.has("--debug");

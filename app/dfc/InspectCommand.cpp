@@ -5,6 +5,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "driver/CompilerConfig.h"
+#include "driver/DataParallelCompile.h"
 #include "driver/SectionReport.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
@@ -122,6 +123,7 @@ int inspectCommand(const std::vector<std::string>& args) {
                 "and fused; %.1f MiB params, state and inputs)\n",
                 static_cast<double>(host->total()) / 1048576.0, static_cast<double>(host->arenaBytes) / 1048576.0,
                 static_cast<double>(host->persistentBytes) / 1048576.0);
+  for (const std::string& line : driver::describeDataParallelReport(pef->reportJson)) std::printf("%s\n", line.c_str());
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
   if (p.has("--config")) printCompilerConfig(pef->meta.compilerConfig);
   return 0;

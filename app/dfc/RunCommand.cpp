@@ -32,8 +32,21 @@ ArgParser runFlags() {
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
-  p.add({{"--data-parallel"}, "", 0, "data parallel over MPI", false, true});
+  p.add({{"--data-parallel"}, "", 0,
+         "train one replica per MPI rank (mpirun -np N dfc run --data-parallel ...): each rank takes its shard of a "
+         "global batch of N x the compiled batch; gradients are averaged; rank 0 prints, evaluates and records"});
   return p;
+}
+
+void printDataParallelSummary(const driver::RunResult& r) {
+  std::string rates;
+  for (size_t rank = 0; rank < r.rankSamplesPerSecond.size(); ++rank)
+    rates += (rank ? ", " : "") + std::to_string(static_cast<long long>(r.rankSamplesPerSecond[rank] + 0.5));
+  const double perCall = r.allreduceCalls ? 1.0 / static_cast<double>(r.allreduceCalls) : 0.0;
+  std::printf("Data parallel: %d ranks (samples/s per rank: %s); %lld allreduces, %.1f MB, measured %.1f us per call "
+              "(estimated %.1f us); weights identical on every rank: %s\n",
+              r.worldSize, rates.c_str(), static_cast<long long>(r.allreduceCalls), r.allreduceBytes / 1e6,
+              r.allreduceUs * perCall, r.allreduceEstUs * perCall, r.weightsChecked ? "yes" : "not checked");
 }
 
 }  // namespace
@@ -78,6 +91,7 @@ int runCommand(const std::vector<std::string>& args) {
   }
   if (p.has("--data-folder")) o.dataFolder = p.get("--data-folder");
   o.inference = p.has("--inference");
+  o.dataParallel = p.has("--data-parallel");
   o.tracePath = p.get("--trace");
   if (p.has("--trace-steps"))
     if (Status st = driver::parseTraceSteps("--trace-steps", p.get("--trace-steps"), o); !st) return reportError(st.error());
@@ -89,7 +103,9 @@ int runCommand(const std::vector<std::string>& args) {
     if (!pef) return reportError(pef.error());
     if (pef->meta.batchSize != batch)
       return usageError("-b " + std::to_string(batch) + ": " + o.pefPath + " was compiled for batch size " +
-                        std::to_string(pef->meta.batchSize) + " (recompile with -b " + std::to_string(batch) + ")");
+                        std::to_string(pef->meta.batchSize) +
+                        (pef->meta.worldSize > 0 ? " per rank (with --data-parallel the global batch is ranks x that)" : "") +
+                        " (recompile with -b " + std::to_string(batch) + ")");
   }
 
   auto result = driver::run(o, [](const std::string& line) {
@@ -97,6 +113,9 @@ int runCommand(const std::vector<std::string>& args) {
     std::fflush(stdout);
   });
   if (!result) return reportError(result.error());
+  if (result->rank != 0) return 0;  // data parallel: rank 0 reports for every rank
+  if (!result->dataParallelNote.empty()) std::printf("Note: %s\n", result->dataParallelNote.c_str());
+  if (result->worldSize > 1) printDataParallelSummary(*result);
   std::printf("Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s; measured section time %.1f ms, "
               "estimated chip time %.1f ms\n",
               static_cast<long long>(result->steps), static_cast<long long>(result->evalSteps),

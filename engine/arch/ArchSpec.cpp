@@ -62,6 +62,8 @@ const Field kFields[] = {
     {"grid_cols", &ArchSpec::gridCols, 0, 4096, false},
     {"network_link_gbps", &ArchSpec::networkLinkGbps, 0, 1e6, false},
     {"network_link_tracks", &ArchSpec::networkLinkTracks, 0, 1024, false},
+    {"dp_link_gbps", &ArchSpec::dpLinkGbps, 1e-3, 1e6, false},
+    {"dp_link_latency_us", &ArchSpec::dpLinkLatencyUs, 0, 1e6, false},
 };
 
 std::string rangeText(const Field& f) {

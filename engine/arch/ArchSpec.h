@@ -28,6 +28,11 @@ struct ArchSpec {
   int gridCols = 0;
   double networkLinkGbps = 0;  // bandwidth of one network link (0: not given)
   int networkLinkTracks = 0;   // routes one link between switches carries (0: not given; the router's default)
+  // Data parallel: the link between replicas (one per rank) that gradient
+  // allreduces cross. Our assumption when the file is silent: a 200 Gb/s
+  // InfiniBand-class NIC per node (25 GB/s) with 5 us per message hop.
+  double dpLinkGbps = 25;
+  double dpLinkLatencyUs = 5;
   // Resource limits from the command line (scaleArch): chips the sections may
   // span; `tiles` above is already limited by --num-tiles.
   int chips = 1;

@@ -110,6 +110,8 @@ struct GeneralCosts {  // two stages each until the general ops get measured fig
                            Reduce = elementwise(2), Expand = elementwise(2), Concat = elementwise(2),
                            Gather = elementwise(2), StridedSlice = elementwise(2), Conv = elementwise(2),
                            Pool = elementwise(2);
+  // No chip compute: the link time is arch/CollectiveModel's, set on the reduce sections.
+  static constexpr OpFacts AllReduce = kLayout;
 };
 
 constexpr OpFacts kFacts[] = {

@@ -107,6 +107,8 @@ struct GeneralGrads {
   static Expected<Grads> StridedSlice(const RuleArgs& a);
   static Expected<Grads> Conv(const RuleArgs& a);
   static Expected<Grads> Pool(const RuleArgs& a);
+  // Inserted after autograd (data parallel): never differentiated.
+  static Expected<Grads> AllReduce(const RuleArgs& a) { return notDifferentiable(a); }
 };
 
 }  // namespace dfc::autograd

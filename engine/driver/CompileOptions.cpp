@@ -46,6 +46,21 @@ Expected<autograd::Optimizer> parseOptimizer(const std::string& name) {
 
 constexpr int kMaxGradAccumulationSteps = 4096;
 
+Status checkDataParallel(const CompileOptions& o) {
+  if (!o.dataParallel) {
+    if (o.worldSize != 0) return makeError("-ws/--world-size needs --data-parallel");
+    if (o.allreduceBucketKb != 0) return makeError("--allreduce-bucket-kb needs --data-parallel");
+    return {};
+  }
+  if (o.worldSize == 0) return makeError("--data-parallel needs -ws/--world-size N (the replicas, at least 2)");
+  if (o.worldSize < 2 || o.worldSize > 4096)
+    return makeError("-ws/--world-size " + std::to_string(o.worldSize) + ": expected 2..4096 replicas");
+  if (o.inference) return makeError("--data-parallel reduces gradients: it cannot be combined with --inference");
+  if (o.allreduceBucketKb < 0 || o.allreduceBucketKb > (int64_t{1} << 30))
+    return makeError("--allreduce-bucket-kb " + std::to_string(o.allreduceBucketKb) + ": expected 1..1073741824 (0: the cost model's choice)");
+  return {};
+}
+
 // Checks of single values that need no file (arch::scaleArch checks --n-chips and --num-tiles).
 Status checkValues(const CompileOptions& o) {
   if (o.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
@@ -58,7 +73,9 @@ Status checkValues(const CompileOptions& o) {
                      std::to_string(o.gradAccumulationSteps));
   if (o.gradAccumulationSteps > 1 && o.inference)
     return makeError("--grad-accumulation-steps needs a training compile (not --inference)");
-  return {};
+  if (o.gradAccumulationSteps > 1 && o.dataParallel)
+    return makeError("--grad-accumulation-steps with --data-parallel is not supported yet (one or the other)");
+  return checkDataParallel(o);
 }
 
 // The arch preset or file, scaled to the chips and tiles asked for.
@@ -156,6 +173,11 @@ std::vector<std::string> CompileOptions::toArgs() const {
   if (gradAccumulationSteps != 1) addValue(out, "--grad-accumulation-steps", std::to_string(gradAccumulationSteps));
   if (!compilerConfigsFile.empty()) addValue(out, "--compiler-configs-file", compilerConfigsFile);
   addValue(out, "--seed", std::to_string(seed));
+  if (dataParallel) {
+    out.emplace_back("--data-parallel");
+    addValue(out, "-ws", std::to_string(worldSize));
+    if (allreduceBucketKb > 0) addValue(out, "--allreduce-bucket-kb", std::to_string(allreduceBucketKb));
+  }
   if (!dbPath.empty()) addValue(out, "--db", dbPath);
   if (debug) out.emplace_back("--debug");
   return out;

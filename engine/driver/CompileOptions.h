@@ -60,6 +60,11 @@ struct CompileOptions {
   uint64_t seed = 42;                // weight initialization
   bool debug = false;                // dump the IR after each stage into the output folder
   std::string dbPath;                // run store ("" = default path, "-" = don't record)
+  // --data-parallel -ws N: gradient allreduce sections between backward and
+  // optimizer for N >= 2 replicas (a minimum; mpirun picks the actual number).
+  bool dataParallel = false;
+  int worldSize = 0;                 // -ws/--world-size; 0: not given
+  int64_t allreduceBucketKb = 0;     // --allreduce-bucket-kb: gradient bucket size (0: the cost model's choice)
   // The command line the PEF and the run store record (dfc and dfstudio set it
   // to toArgs()). Not an option itself: toArgs leaves it out.
   std::vector<std::string> args;

@@ -8,7 +8,8 @@
 namespace dfc::driver {
 
 std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
-                                   double compileMs, const std::vector<kernelc::SectionPlacement>* placement) {
+                                   double compileMs, const std::vector<kernelc::SectionPlacement>* placement,
+                                   const DataParallelPlan* dataParallel) {
   support::JsonWriter w;
   w.beginObject();
   w.field("arch", arch.name).field("opt_level", std::string(partition::optLevelName(plan.level)));
@@ -81,6 +82,7 @@ std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan
       .field("hypersections", static_cast<int64_t>(plan.hypersections.size()))
       .field("sections_reusing_a_bitfile", static_cast<int64_t>(plan.sections.size() - plan.hypersections.size()));
   w.field("num_nodes", static_cast<int64_t>(graph.nodes.size()));
+  if (dataParallel) writeDataParallelReport(w, *dataParallel);
   w.endObject();
   return w.take();
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "arch/ArchSpec.h"
+#include "driver/DataParallelCompile.h"
 #include "ir/Graph.h"
 #include "kernelc/Linker.h"
 #include "partition/Plan.h"
@@ -11,6 +12,7 @@ namespace dfc::driver {
 
 std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
                                    double compileMs,
-                                   const std::vector<kernelc::SectionPlacement>* placement = nullptr);
+                                   const std::vector<kernelc::SectionPlacement>* placement = nullptr,
+                                   const DataParallelPlan* dataParallel = nullptr);
 
 }  // namespace dfc::driver

@@ -109,6 +109,17 @@ Status verifyStage(CompileState& s) {
   return {};
 }
 
+// --data-parallel: gradient-reduce nodes between backward and optimizer.
+Status dataParallelStage(CompileState& s) {
+  if (!s.opts.dataParallel) return {};
+  auto dp = planGradientReduce(s.pef.graph, s.resolved.arch, s.opts.worldSize, s.opts.allreduceBucketKb);
+  if (!dp) return dp.error();
+  s.dataParallel = std::move(*dp);
+  if (auto st = ir::verifyGraph(s.pef.graph); !st) return st.error().withContext(s.opts.model);
+  s.dumpGraph = &s.pef.graph;
+  return {};
+}
+
 Status decomposeStage(CompileState& s) {
   partition::DecomposeOptions options;
   options.level = s.opts.level;
@@ -118,6 +129,7 @@ Status decomposeStage(CompileState& s) {
   auto subgraphs = partition::decompose(s.pef.graph, options);
   if (!subgraphs) return subgraphs.error();
   s.subgraphs = std::move(*subgraphs);
+  if (s.opts.dataParallel) splitReduceSubgraphs(s.pef.graph, s.subgraphs);
   return {};
 }
 
@@ -133,6 +145,7 @@ Status mapStage(CompileState& s) {
   if (!plan) return plan.error();
   s.result.compileMsSavedEstimate = s.mappingCache.stats().msSavedEstimate;
   s.pef.plan = std::move(*plan);
+  if (s.opts.dataParallel) estimateReduceSections(s.pef.plan, s.pef.graph, s.resolved.arch, s.dataParallel);
   return {};
 }
 
@@ -171,8 +184,10 @@ Status writePefStage(CompileState& s) {
   meta.inference = o.inference;
   meta.defaultLr = o.learningRate;
   if (!o.compilerConfigsFile.empty()) meta.compilerConfig = compilerConfigJson(s.resolved.config);
+  meta.worldSize = o.dataParallel ? o.worldSize : 0;
   double elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.start).count();
-  s.pef.reportJson = buildCompileReportJson(s.pef.graph, s.pef.plan, s.resolved.arch, elapsedMs, &s.link.sections);
+  s.pef.reportJson = buildCompileReportJson(s.pef.graph, s.pef.plan, s.resolved.arch, elapsedMs, &s.link.sections,
+                                         o.dataParallel ? &s.dataParallel : nullptr);
   s.result.pefPath =
       fs::absolute(fs::path(s.resolved.outputFolder) / (s.resolved.pefName + ".pef")).lexically_normal().string();
   DFC_TRY(pef::writePef(s.pef, s.result.pefPath));
@@ -207,7 +222,8 @@ Status recordStage(CompileState& s) {
 // placement dominates gpt2; writing the PEF is a good part of small models).
 constexpr Stage<CompileState> kStages[] = {
     {"validate", 1, validateStage}, {"frontend", 3, frontendStage}, {"autograd", 3, autogradStage},
-    {"passes", 8, passesStage},     {"verify", 1, verifyStage},     {"decompose", 2, decomposeStage},
+    {"passes", 8, passesStage},     {"verify", 1, verifyStage},     {"data-parallel", 1, dataParallelStage},
+    {"decompose", 2, decomposeStage},
     {"map", 8, mapStage},           {"place", 60, placeStage},      {"write-pef", 10, writePefStage},
     {"record", 4, recordStage},
 };

@@ -10,6 +10,7 @@
 
 #include "arch/CostModel.h"
 #include "driver/Compiler.h"
+#include "driver/DataParallelCompile.h"
 #include "driver/Stages.h"
 #include "frontend/ModelZoo.h"
 #include "kernelc/Linker.h"
@@ -37,6 +38,7 @@ struct CompileState {
   partition::HypersectionCache<partition::MappedSubgraph> mappingCache;  // map: once per hypersection
   mapping::MappingOptions mappingOptions;            // map, place
   kernelc::LinkResult link;                          // place
+  DataParallelPlan dataParallel;                     // data-parallel, map: the gradient buckets (--data-parallel)
   bool pefWritten = false;                           // write-pef: from here on the compile is not cancelled
   CompileResult result;
 

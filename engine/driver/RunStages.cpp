@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <random>
 
+#include "driver/DataParallelRun.h"
 #include "driver/StoreRecords.h"
 #include "profile/ChromeTrace.h"
 #include "support/FileUtil.h"
@@ -21,7 +22,7 @@ constexpr size_t kMaxPendingCalls = 4'000'000;  // ~200 MB of calls held while t
 }  // namespace
 
 void RunState::say(const std::string& line) {
-  if (log) log(line);
+  if (log && isRoot()) log(line);
   spdlog::debug("{}", line);
 }
 
@@ -61,6 +62,12 @@ Status RunState::runStep(bool forwardOnly) {
     result.measuredSectionUs += call.durationUs;
     result.estimatedSectionUs += s.estimate.latencyUs;
     ++result.sectionCalls;
+    if (s.type == ir::NodeRole::Reduce) {
+      result.allreduceUs += call.durationUs;
+      result.allreduceEstUs += s.estimate.latencyUs;
+      result.allreduceBytes += call.bytes / 2;  // in and out: the gradients once
+      ++result.allreduceCalls;
+    }
   };
   DFC_TRY(exec->step(forwardOnly, onSection));
   ++step;
@@ -98,12 +105,22 @@ Status loadPefStage(RunState& s) {
   auto loaded = pef::readPef(s.opts.pefPath);
   if (!loaded) return loaded.error();
   s.pef = std::move(*loaded);
-  auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, {s.opts.threads});
+  auto joinStart = RunState::Clock::now();
+  DFC_TRY(joinDataParallel(s));
+  const double joinUs = s.usSince(joinStart);
+  runtime::ExecutorOptions options;
+  options.threads = s.opts.threads;
+  options.communicator = s.comm;
+  auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, options);
   if (!executor) return executor.error().withContext(s.opts.pefPath);
   s.exec.emplace(std::move(*executor));
   const pef::PefMeta& meta = s.pef.meta;
-  s.trace.emplace(s.pef, meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)", s.opts.rank);
+  const std::string label = meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)";
+  s.trace.emplace(s.pef, label, s.comm ? s.result.rank : s.opts.rank);
+  if (s.comm) s.trace->setProcessLabel("rank " + std::to_string(s.result.rank) + " (host)");  // short: row headers
   s.trace->addHostPhase("load PEF", 0, s.usSince(t0));
+  if (s.comm)  // nested in "load PEF"; MPI_Init is most of it
+    s.trace->addHostPhase("join ranks (" + s.comm->describe() + ")", s.usAt(joinStart), joinUs);
   s.training = !meta.inference && !s.opts.inference;
   if (!meta.inference && s.opts.inference) spdlog::info("--inference: evaluating the training PEF's forward sections only");
   return {};
@@ -126,7 +143,7 @@ Status loadDataStage(RunState& s) {
 
 // The run in the store, as "running" until driver::run finishes it.
 Status openStoreStage(RunState& s) {
-  if (s.opts.dbPath == "-") return {};
+  if (s.opts.dbPath == "-" || !s.isRoot()) return {};
   auto store = openStore(s.opts.dbPath);
   if (!store && store.error().kind() == ErrorKind::BadInput) return store.error();  // not a database: the user's to fix
   if (!store) {  // busy or broken: train anyway, without a record
@@ -152,7 +169,9 @@ Status openStoreStage(RunState& s) {
 
 // After a training step: the loss, checked, and every logEvery steps a line, a counter and a metric.
 Status noteLoss(RunState& s, ir::ValueId loss, int epoch, int64_t i, int64_t stepsPerEpoch) {
-  double l = s.exec->tensor(loss).data<float>()[0];
+  auto averaged = averageLoss(s, s.exec->tensor(loss).data<float>()[0]);  // the global batch's loss
+  if (!averaged) return averaged.error();
+  const double l = *averaged;
   if (!std::isfinite(l))
     return makeError("loss became " + std::to_string(l) + " at step " + std::to_string(s.step) + " with learning rate " +
                      std::to_string(s.opts.learningRate.value_or(s.pef.meta.defaultLr)) +
@@ -181,7 +200,7 @@ Status trainStage(RunState& s) {
   ir::Tensor inputs(s.pef.graph.value(s.input).type);
   ir::Tensor labelBatch(s.pef.graph.value(*labels).type);
   DFC_TRY(s.exec->setInput(*lr, ir::Tensor::scalarF32(static_cast<float>(s.opts.learningRate.value_or(meta.defaultLr)))));
-  const int64_t stepsPerEpoch = s.feeder->trainSteps(), batch = inputs.shape()[0];
+  const int64_t stepsPerEpoch = shardSteps(s, s.feeder->trainSteps()), batch = inputs.shape()[0];
   std::mt19937_64 rng(s.opts.seed);
   auto trainStart = RunState::Clock::now();
   for (int epoch = 1; epoch <= s.opts.epochs; ++epoch) {
@@ -189,7 +208,7 @@ Status trainStage(RunState& s) {
     s.feeder->startEpoch(rng);
     for (int64_t i = 0; i < stepsPerEpoch; ++i) {
       if (s.cancelled()) return makeError("run cancelled");
-      s.feeder->fillTrain(i, inputs, labelBatch);
+      s.feeder->fillTrain(shardBatchIndex(s, i), inputs, labelBatch);
       DFC_TRY(s.exec->setInput(s.input, inputs));
       DFC_TRY(s.exec->setInput(*labels, labelBatch));
       DFC_TRY(s.runStep(false));
@@ -201,12 +220,15 @@ Status trainStage(RunState& s) {
   r.trainSeconds = std::chrono::duration<double>(RunState::Clock::now() - trainStart).count();
   r.steps = s.step;
   r.samplesPerSecond = static_cast<double>(s.step) * static_cast<double>(batch) / std::max(r.trainSeconds, 1e-9);
+  DFC_TRY(finishDataParallelTraining(s));
+  recordDataParallelMetrics(s);
   s.pendingMetrics.push_back({s.step, s.opts.epochs, "samples_per_s", r.samplesPerSecond});
   return {};
 }
 
 // Forward-only steps over the test split: the accuracy.
 Status evaluateStage(RunState& s) {
+  if (!s.isRoot()) return {};  // data parallel: the weights are identical, rank 0 evaluates them
   auto evalStart = RunState::Clock::now();
   ir::Tensor inputs(s.pef.graph.value(s.input).type);
   int64_t correct = 0, stepsBefore = s.step;
@@ -231,11 +253,14 @@ Status evaluateStage(RunState& s) {
 }
 
 Status writeTraceStage(RunState& s) {
+  if (!s.isRoot()) return {};  // rank 0 gathered this rank's rows after training
   s.trace->setMetadata("pef", s.opts.pefPath);
   s.trace->setMetadata("model", s.pef.meta.model);
   s.trace->setMetadata("arch", s.pef.meta.arch);
   s.trace->setMetadata("opt_level", s.pef.meta.optLevel);
-  return profile::writeChromeTrace(s.trace->take(), s.result.tracePath);
+  profile::Trace trace = s.trace->take();
+  DFC_TRY(mergeRankTraces(s, trace));
+  return profile::writeChromeTrace(trace, s.result.tracePath);
 }
 
 constexpr Stage<RunState> kStages[] = {

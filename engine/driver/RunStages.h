@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "dist/Communicator.h"
 #include "driver/DataFeeder.h"
 #include "driver/RunTrace.h"
 #include "driver/Runner.h"
@@ -39,6 +40,12 @@ struct RunState {
   std::vector<profile::MetricRecord> pendingMetrics;
   RunResult result;
   int64_t step = 0;
+  // Data parallel (driver/DataParallelRun.h): null comm outside --data-parallel.
+  std::unique_ptr<dist::Communicator> ownedComm;
+  dist::Communicator* comm = nullptr;
+  int64_t originUnixUs = 0;                 // wall-clock time of `origin`, to line the ranks' traces up
+  std::vector<std::string> rankTraces;      // rank 0: the other ranks' traces (chrome JSON), in rank order
+  bool isRoot() const { return result.rank == 0; }  // prints, evaluates, records, writes the trace
 
   void say(const std::string& line);
   bool cancelled() const { return cancel && cancel->load(); }

@@ -79,10 +79,43 @@ void RunTrace::addSectionCall(int sectionId, int64_t step, double startUs, doubl
     args.emplace_back("max_latency_us", p.maxLatencyUs);
   }
   std::string cat(ir::roleName(s.type));
+  if (s.type == ir::NodeRole::Reduce) addAllreduce(s, step, startUs, durationUs, args);
   m_recorder.addSlice(m_pid, kWholeRunTid, hs.name, cat, startUs, durationUs, args);
   m_recorder.addSlice(m_pid, m_sectionTid[static_cast<size_t>(sectionId)], hs.name, cat, startUs, durationUs,
                       std::move(args));
 }
+
+// The gradients a reduce section averages are half the bytes it reads and
+// writes (in, and the averaged copy out); over MPI, each rank sends and
+// receives about that much, so bytes / time is the achieved bus figure.
+void RunTrace::addAllreduce(const partition::Section& s, int64_t step, double startUs, double durationUs,
+                            profile::Args& args) {
+  const double bytes = gradientBytes(s);
+  const double gbps = durationUs > 0 ? bytes / (durationUs * 1e3) : 0.0;
+  args.emplace_back("allreduce_bytes", bytes);
+  args.emplace_back("allreduce_gbps", gbps);
+  args.emplace_back("est_allreduce_us", s.estimate.latencyUs);
+  if (!m_allreduceRow) {
+    m_recorder.setThreadName(m_pid, kAllreduceTid, "allreduce (MPI)", kAllreduceTid);
+    m_allreduceRow = true;
+  }
+  m_recorder.addSlice(m_pid, kAllreduceTid, "allreduce " + s.name, "mpi", startUs, durationUs,
+                      {{"section_id", static_cast<double>(s.id)},
+                       {"step", static_cast<double>(step)},
+                       {"bytes", bytes},
+                       {"gbps", gbps},
+                       {"est_latency_us", s.estimate.latencyUs},
+                       {"measured_us", durationUs}});
+}
+
+double RunTrace::gradientBytes(const partition::Section& s) const {
+  double bytes = 0;
+  for (ir::NodeId n : s.nodes)
+    for (ir::ValueId v : m_pef.graph.node(n).inputs) bytes += static_cast<double>(m_pef.graph.value(v).type.byteSize());
+  return bytes;
+}
+
+void RunTrace::setProcessLabel(const std::string& label) { m_recorder.setProcessName(m_pid, label); }
 
 void RunTrace::addHostPhase(const std::string& name, double startUs, double durationUs) {
   m_recorder.addSlice(m_pid, kHostTid, name, "host", startUs, durationUs, {});

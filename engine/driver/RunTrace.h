@@ -19,15 +19,21 @@ class RunTrace {
   static int64_t pidForRank(int rank) { return int64_t{rank} + 1; }
   static constexpr int64_t kWholeRunTid = 0;
   static constexpr int64_t kHostTid = 1;
+  // Data parallel: each allreduce (MPI) call again, with bytes and achieved GB/s (below the hyperfunction rows).
+  static constexpr int64_t kAllreduceTid = 1000;
 
   void addSectionCall(int sectionId, int64_t step, double startUs, double durationUs, double bytes);
   void addHostPhase(const std::string& name, double startUs, double durationUs);
   void addLoss(double tsUs, double loss);
   void setMetadata(const std::string& key, const std::string& value);
+  void setProcessLabel(const std::string& label);  // the process row's name (data parallel: "rank 1 (host) ...")
   profile::Trace take() { return m_recorder.take(); }
 
  private:
   void loadPlacement();
+  void addAllreduce(const partition::Section& s, int64_t step, double startUs, double durationUs, profile::Args& args);
+  double gradientBytes(const partition::Section& s) const;
+  bool m_allreduceRow = false;
   const pef::Pef& m_pef;
   const int64_t m_pid;
   profile::TraceRecorder m_recorder;

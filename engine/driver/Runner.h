@@ -12,6 +12,10 @@
 
 #include "support/Error.h"
 
+namespace dfc::dist {
+class Communicator;
+}
+
 namespace dfc::driver {
 
 struct RunOptions {
@@ -27,9 +31,13 @@ struct RunOptions {
   int64_t logEvery = 100;              // print a loss line every N steps (and the last)
   uint64_t seed = 1;                   // shuffling
   int threads = 0;                     // runtime thread pool (and BLAS threads); <= 0: the machine's hardware threads
-  int rank = 0;                        // this process's rank (data parallel, later set by the communicator): trace pid rank + 1
+  int rank = 0;                        // this process's rank (set from the communicator with dataParallel): trace pid rank + 1
   int64_t traceFrom = 0;               // the trace records section calls of steps [traceFrom, traceTo) (0-based,
   int64_t traceTo = -1;                // training and evaluation steps counted together); traceTo < 0: to the end
+  // --data-parallel: join the ranks (MPI under mpirun; a world of one without
+  // it), train on this rank's shard of each global batch, average gradients.
+  bool dataParallel = false;
+  dist::Communicator* communicator = nullptr;  // tests: an in-process group's rank; null: MPI or a world of one
   std::vector<std::string> args;
 };
 
@@ -52,6 +60,16 @@ struct RunResult {
   double estimatedSectionUs = 0; // sum of estimated chip latency for the same calls
   std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time (runStageNames), in order
   std::string storeNote;         // non-empty: the run finished but its store record is missing or partial
+  // Data parallel (world of 1 otherwise).
+  int worldSize = 1;
+  int rank = 0;
+  std::vector<double> rankSamplesPerSecond;  // per rank (rank 0's result only)
+  double allreduceUs = 0;        // this rank's measured time in reduce sections
+  double allreduceEstUs = 0;     // the cost model's estimate for the same calls
+  double allreduceBytes = 0;     // gradient bytes averaged
+  int64_t allreduceCalls = 0;
+  bool weightsChecked = false;   // true: every rank's weights hashed equal after training
+  std::string dataParallelNote;  // e.g. "--data-parallel without mpirun: world size 1"
 };
 
 // Each progress line ("Epoch [1/1], Step [100/1875], Loss: 0.6123") goes to `log`.

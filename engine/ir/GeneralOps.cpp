@@ -203,4 +203,14 @@ OutputTypes GeneralShapes::StridedSlice(const ShapeArgs& a) {
 OutputTypes GeneralShapes::Conv(const ShapeArgs& a) { return window(a, true); }
 OutputTypes GeneralShapes::Pool(const ShapeArgs& a) { return window(a, false); }
 
+OutputTypes GeneralShapes::AllReduce(const ShapeArgs& a) {
+  if (a.in.empty()) return a.fail("needs at least one input");
+  Types out;
+  for (size_t i = 0; i < a.in.size(); ++i) {
+    if (a.in[i]->dtype != DType::F32) return a.fail("input " + std::to_string(i) + " is not f32");
+    out.push_back(*a.in[i]);
+  }
+  return out;
+}
+
 }  // namespace dfc::ir

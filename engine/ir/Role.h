@@ -38,9 +38,9 @@ struct RoleInfo {
 std::span<const RoleInfo> roles();
 constexpr size_t roleIndex(NodeRole role) { return static_cast<size_t>(role); }
 const RoleInfo& roleInfo(NodeRole role);
-std::string_view roleName(NodeRole role);  // "forward", "backward", "optimizer"
+std::string_view roleName(NodeRole role);  // "forward", "backward", "reduce", "optimizer"
 std::optional<NodeRole> parseRole(std::string_view name);
-// "forward, backward or optimizer": for error messages.
+// "forward, backward, reduce or optimizer": for error messages.
 std::string roleNameList();
 
 // A count (or any value) per role, indexed by roleIndex.

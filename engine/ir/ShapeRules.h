@@ -112,6 +112,7 @@ struct GeneralShapes {
   static OutputTypes StridedSlice(const ShapeArgs& a);
   static OutputTypes Conv(const ShapeArgs& a);
   static OutputTypes Pool(const ShapeArgs& a);
+  static OutputTypes AllReduce(const ShapeArgs& a);
 };
 
 }  // namespace dfc::ir

@@ -28,7 +28,9 @@ Expected<std::vector<int>> scheduleSections(const ir::Graph& g, const std::vecto
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> ready;
   auto key = [&](size_t i) {
     ir::NodeId first = sections[i].nodes.empty() ? 0 : *std::min_element(sections[i].nodes.begin(), sections[i].nodes.end());
-    return Key{static_cast<int>(sections[i].type), first, static_cast<int>(i)};
+    // A gradient reduce goes as soon as its bucket is computed, so it can overlap the backward work still to come.
+    const int rank = sections[i].type == ir::NodeRole::Reduce ? -1 : static_cast<int>(sections[i].type);
+    return Key{rank, first, static_cast<int>(i)};
   };
   for (size_t i = 0; i < n; ++i)
     if (indegree[i] == 0) ready.push(key(i));

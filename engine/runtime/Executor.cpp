@@ -46,7 +46,7 @@ struct Update {
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
       : pool(o.threads), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
-        ctx(pool, blasThreads), fuse(o.fuse) {}
+        ctx(pool, blasThreads, o.communicator), fuse(o.fuse) {}
 
   support::ThreadPool pool;
   int blasThreads;

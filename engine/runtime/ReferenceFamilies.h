@@ -118,6 +118,7 @@ struct GeneralReference {
   static Status StridedSlice(const RefArgs& a);
   static Status Conv(const RefArgs& a);
   static Status Pool(const RefArgs& a);
+  static Status AllReduce(const RefArgs& a);
 };
 
 }  // namespace dfc::runtime::reference

@@ -199,6 +199,7 @@ struct GeneralKernels {  // General.cpp, GeneralWindow.cpp
   static Made StridedSlice(const KernelArgs& a);
   static Made Conv(const KernelArgs& a);
   static Made Pool(const KernelArgs& a);
+  static Made AllReduce(const KernelArgs& a);  // Collective.cpp
 };
 
 }  // namespace dfc::runtime::kernels

@@ -30,7 +30,7 @@ TEST_CASE("every role in the table has a unique name that parses back to it", "[
   }
   CHECK(!parseRole("sideways"));
   CHECK(!parseRole(""));
-  CHECK(roleNameList() == "forward, backward, optimizer or accumulate");  // the words error messages have used
+  CHECK(roleNameList() == "forward, backward, reduce, optimizer or accumulate");  // the words error messages have used
 }
 
 TEST_CASE("a node of every role survives the .dfir text form", "[ir][roles]") {

@@ -132,6 +132,12 @@ inline Graph sampleGraph() {
                      {{"input_shape", V{2, 3, 6, 6}}}, "features", B)[0];
   add(g, OpKind::BatchNormGrad, "bn.grad", {dgap, r, bnG}, {"bn.in.grad", "bn.gamma.grad", "bn.beta.grad"},
       {{"epsilon", 1e-5}}, "features", B);
+  // Data parallel: one gradient bucket averaged over the ranks before the optimizer reads it.
+  auto reduced = add(g, OpKind::AllReduce, "allreduce_bucket0", {dw, dfcw},
+                     {"conv1.weight.grad.allreduce", "fc.weight.grad.allreduce"}, {{"bucket", int64_t{0}}},
+                     "gradient_reduce", NodeRole::Reduce);
+  dw = reduced[0];
+  dfcw = reduced[1];
   const auto A = NodeRole::Accumulate;
   ValueId dwSum = g.addConst("conv1.weight.grad_sum", filled({DType::F32, {3, 1, 3, 3}}, 0.f));
   ValueId dwNext = add(g, OpKind::Add, "conv1.weight.grad_accumulate", {dwSum, dw}, {"conv1.weight.grad_sum.new"},

@@ -102,7 +102,7 @@ TEST_CASE("parse errors name the file, line and column", "[ir][text]") {
   CHECK(parseError(head + "  const %c : f32[3] = [1, 2]\n}\n") ==
         "bad.dfir:3:23: data has 2 elements, type f32[3] needs 3");
   CHECK(parseError(head + "  %y : f32[2] = relu(%x) role=sideways name=\"n\"\n}\n") ==
-        "bad.dfir:3:31: bad role 'sideways': expected forward, backward, optimizer or accumulate");
+        "bad.dfir:3:31: bad role 'sideways': expected forward, backward, reduce, optimizer or accumulate");
   CHECK(parseError(head) == "bad.dfir:3:1: missing '}' at end of graph");
   CHECK(parseError(head + "  input %s : f32[1] \"unterminated\n}\n").rfind("bad.dfir:3:21: unterminated string", 0) == 0);
 }

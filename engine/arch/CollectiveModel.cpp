@@ -1,0 +1,56 @@
+#include "arch/CollectiveModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dfc::arch {
+namespace {
+
+double transferUs(double bytes, double gbps) { return bytes / (gbps * 1e3); }  // GB/s = 1e3 bytes/us
+
+double ringUs(double bytes, int w, double gbps, double latencyUs) {
+  const double steps = 2.0 * (w - 1);
+  return steps * latencyUs + transferUs(steps / w * bytes, gbps);
+}
+
+// Reduce up and broadcast down two trees of half the buffer each: every rank
+// sends and receives B in each phase, over log2(W) levels of latency.
+double treeUs(double bytes, int w, double gbps, double latencyUs) {
+  return 2.0 * std::ceil(std::log2(static_cast<double>(w))) * latencyUs + transferUs(2.0 * bytes, gbps);
+}
+
+// Chips of one replica: reduce-scatter and allgather over PCIe around a ring across replicas on a 1/n share.
+double hierarchicalUs(const ArchSpec& a, double bytes, int w) {
+  const int n = std::max(a.chips, 1);
+  const double pcieLatencyUs = 1.0;  // one PCIe message; small beside the network's
+  const double within = 2.0 * (n - 1) * pcieLatencyUs + transferUs(2.0 * (n - 1) / n * bytes, a.pcieGbps);
+  return within + ringUs(bytes / n, w, a.dpLinkGbps, a.dpLinkLatencyUs);
+}
+
+}  // namespace
+
+std::vector<CollectiveEstimate> allreduceEstimates(const ArchSpec& a, double bytes, int worldSize) {
+  const int w = std::max(worldSize, 2);
+  std::vector<CollectiveEstimate> out = {
+      {"ring", ringUs(bytes, w, a.dpLinkGbps, a.dpLinkLatencyUs)},
+      {"double-tree", treeUs(bytes, w, a.dpLinkGbps, a.dpLinkLatencyUs)},
+  };
+  if (a.chips > 1) out.push_back({"hierarchical", hierarchicalUs(a, bytes, w)});
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.us < y.us; });
+  return out;
+}
+
+CollectiveEstimate bestAllreduce(const ArchSpec& a, double bytes, int worldSize) {
+  return allreduceEstimates(a, bytes, worldSize).front();
+}
+
+double chooseBucketBytes(const ArchSpec& a, double totalBytes, int worldSize) {
+  const int w = std::max(worldSize, 2);
+  // transfer / (latency + transfer) >= share  <=>  transfer >= latency * share / (1 - share)
+  const double latencyUs = 2.0 * (w - 1) * a.dpLinkLatencyUs;
+  const double transferNeededUs = latencyUs * kBandwidthShare / (1.0 - kBandwidthShare);
+  const double bytes = transferNeededUs * a.dpLinkGbps * 1e3 * w / (2.0 * (w - 1));
+  return std::clamp(bytes, 4096.0, std::max(totalBytes, 4096.0));
+}
+
+}  // namespace dfc::arch
