@@ -55,15 +55,19 @@ ArgParser compileFlags() {
   p.add({{"--allreduce-bucket-kb"}, "N", 1,
          "with --data-parallel: gradient bucket size in KiB (default: the collective cost model's choice)"});
   p.add({{"--compiler-configs-file"}, "FILE", 1,
-         "YAML or JSON overriding the placer's and router's knobs (placer.max_moves, router.max_iterations, ...: "
-         "`dfc inspect --config` lists them); unknown keys are refused"});
+         "YAML or JSON overriding the compiler's knobs: fusion limits, section-size caps, cost-model constants, "
+         "allreduce buckets, placer and router (fusion.max_subgraph_ops, mapping.max_section_ops, cost.target_cycles, "
+         "placer.max_moves, ...: `dfc inspect --config` lists them with defaults and ranges); unknown keys are refused"});
   p.add({{"--grad-accumulation-steps"}, "K", 1,
          "accumulate the gradients of K micro-batches of -b samples (an accumulate section) before each optimizer "
          "step: K x -b samples per step (default 1)"});
   p.add({{"--num-spatial-batches"}, "N", 1, "spatial batching", true, true});
   p.add({{"--model-parallel"}, "", 0, "model parallel", true, true});
   p.add({{"--mac-human-decision"}, "FILE", 1, "manual mapping decisions", true, true});
-  p.add({{"--mac-v2"}, "", 0, "the legacy mapping path (greedy section cutter, bounded placer)", true, true});
+  p.add({{"--mac-v2"}, "", 0,
+         "the legacy mapping path, kept selectable: the first section cutter (a subgraph cut into several sections "
+         "compiles each piece as its own hypersection; no nlp attention-block rule) and the first placer (bounded "
+         "annealing schedule); same sections' results, different hypersections and placement"});
   return p;
 }
 
@@ -151,6 +155,7 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   DFC_TRY(setInt(p, "--allreduce-bucket-kb", o.allreduceBucketKb));
   o.dbPath = p.get("--db");
   o.compilerConfigsFile = p.get("--compiler-configs-file");
+  o.macV2 = p.has("--mac-v2");
   o.debug = p.has("--debug");
   return o;
 }

@@ -52,16 +52,8 @@ void printHypersections(const partition::Plan& plan) {
 void printCompilerConfig(const std::string& stored) {
   const std::string json = stored.empty() ? driver::compilerConfigJson({}) : stored;
   std::printf("\ncompiler configuration (%s):\n", stored.empty() ? "defaults, no --compiler-configs-file" : "from --compiler-configs-file");
-  for (const driver::CompilerKnobInfo& k : driver::compilerKnobs()) {
-    const std::string quoted = "\"" + k.key + "\":";
-    const size_t at = json.find(quoted);
-    std::string value = "?";
-    if (at != std::string::npos) {
-      const size_t from = at + quoted.size(), to = json.find_first_of(",}", from);
-      value = json.substr(from, to - from);
-    }
-    std::printf("  %-28s = %-12s # %s\n", k.key.c_str(), value.c_str(), k.doc.c_str());
-  }
+  for (const driver::CompilerKnobInfo& k : driver::compilerKnobs())
+    std::printf("  %-30s = %-12s # %s\n", k.key.c_str(), driver::storedKnobValue(json, k).c_str(), k.doc.c_str());
 }
 
 }  // namespace
@@ -70,13 +62,19 @@ int inspectCommand(const std::vector<std::string>& args) {
   ArgParser p("inspect", "Print a PEF's metadata, sections and compile report.");
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
   p.add({{"--report"}, "", 0, "also print the compile report JSON"});
-  p.add({{"--config"}, "", 0, "print the compiler knobs the PEF was compiled with (--compiler-configs-file)"});
+  p.add({{"--config"}, "", 0,
+         "print the compiler knobs the PEF was compiled with (--compiler-configs-file); without a PEF, every knob "
+         "with its type, default and range"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
   if (auto rc = applyMaxMemory(p)) return *rc;
   if (p.has("--help")) {
     std::fputs(p.help(false).c_str(), stdout);
+    return 0;
+  }
+  if (p.has("--config") && pefPathArg(p).empty()) {  // no PEF: the knob table, with defaults and ranges
+    std::fputs(driver::compilerKnobTable().c_str(), stdout);
     return 0;
   }
   auto pef = loadPefArg(p, "inspect");

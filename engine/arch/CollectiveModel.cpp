@@ -44,11 +44,11 @@ CollectiveEstimate bestAllreduce(const ArchSpec& a, double bytes, int worldSize)
   return allreduceEstimates(a, bytes, worldSize).front();
 }
 
-double chooseBucketBytes(const ArchSpec& a, double totalBytes, int worldSize) {
+double chooseBucketBytes(const ArchSpec& a, double totalBytes, int worldSize, double bandwidthShare) {
   const int w = std::max(worldSize, 2);
   // transfer / (latency + transfer) >= share  <=>  transfer >= latency * share / (1 - share)
   const double latencyUs = 2.0 * (w - 1) * a.dpLinkLatencyUs;
-  const double transferNeededUs = latencyUs * kBandwidthShare / (1.0 - kBandwidthShare);
+  const double transferNeededUs = latencyUs * bandwidthShare / (1.0 - bandwidthShare);
   const double bytes = transferNeededUs * a.dpLinkGbps * 1e3 * w / (2.0 * (w - 1));
   return std::clamp(bytes, 4096.0, std::max(totalBytes, 4096.0));
 }

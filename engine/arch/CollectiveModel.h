@@ -28,6 +28,7 @@ CollectiveEstimate bestAllreduce(const ArchSpec& arch, double bytes, int worldSi
 // allreduce time (below that, per-message latency dominates and more buckets
 // only add it), but no larger than the gradients (`totalBytes`).
 constexpr double kBandwidthShare = 0.8;
-double chooseBucketBytes(const ArchSpec& arch, double totalBytes, int worldSize);
+double chooseBucketBytes(const ArchSpec& arch, double totalBytes, int worldSize,
+                         double bandwidthShare = kBandwidthShare);  // in (0, 1)
 
 }  // namespace dfc::arch

@@ -186,7 +186,7 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
   for (ir::ValueId v : n.inputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
   for (ir::ValueId v : n.outputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
   const double lanes = m_arch.pcuLanes;
-  const int maxPcus = std::max(1, m_arch.pcusPerChip() * m_arch.chips / kMaxOpShare);
+  const int maxPcus = std::max(1, m_arch.pcusPerChip() * m_arch.chips / m_constants.maxOpShare);
   auto residentPmus = [&](ir::ValueId v) {
     return std::max(1, static_cast<int>(std::ceil(static_cast<double>(g.value(v).type.byteSize()) / m_arch.pmuBytes)));
   };
@@ -199,7 +199,7 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
     c.cls = OpClass::Gemm;
     GemmDims d = facts.gemm(g, n);
     double tiles = d.batch * std::ceil(d.m / lanes) * std::ceil(d.n / lanes);
-    double wanted = std::ceil(c.flop / (m_arch.pcuFlopPerCycle() * kTargetCycles));
+    double wanted = std::ceil(c.flop / (m_arch.pcuFlopPerCycle() * m_constants.targetCycles));
     c.pcus = static_cast<int>(std::clamp(wanted, 1.0, std::max(1.0, std::min<double>(tiles, maxPcus))));
     c.minPcus = 1;
     c.stages = m_arch.pcuStages;
@@ -213,7 +213,7 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
     int groupPcus = (c.stages + m_arch.pcuStages - 1) / m_arch.pcuStages;
     double numel = n.inputs.empty() ? 1 : numelOf(g, n.inputs[0]);
     for (ir::ValueId o : n.outputs) numel = std::max(numel, numelOf(g, o));
-    double groups = std::ceil(numel / (lanes * kTargetCycles));
+    double groups = std::ceil(numel / (lanes * m_constants.targetCycles));
     int maxGroups = std::max(1, maxPcus / groupPcus);
     c.minPcus = groupPcus;
     c.pcus = groupPcus * static_cast<int>(std::clamp(groups, 1.0, static_cast<double>(maxGroups)));
@@ -322,8 +322,7 @@ partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const 
 
   e.computeUs = std::max(e.computeUs, e.flop / (m_arch.peakTflops * 1e12) * 1e6);
   double offChipUs = e.ddrBytes / (m_arch.offChipGbps() * 1e9) * 1e6;
-  double linkGbps = m_arch.networkLinkGbps > 0 ? m_arch.networkLinkGbps : 50.0;
-  double onChipUs = internalBytes / (linkGbps * 1e9 * std::max(1, e.pcus)) * 1e6;
+  double onChipUs = internalBytes / (linkGbps() * 1e9 * std::max(1, e.pcus)) * 1e6;
   e.memoryUs = std::max(offChipUs, onChipUs);
   double chipUs = 0;
   int perChip = std::max(1, m_arch.pcusPerChip());

@@ -2,11 +2,11 @@
 // Resource and latency model: per operator (FLOP, off-chip bytes, PCUs, PMUs)
 // and per section. It reads only the ArchSpec figures.
 //
-// Resource model (per operator; lanes L, stages S, clock f, T = kTargetCycles):
+// Resource model (per operator; lanes L, stages S, clock f, T = targetCycles):
 //   GEMM-class (matmul, batch_matmul, conv via its im2col-equivalent GEMM
 //   M x K by K x N, batch B): the output is tiled into L x L tiles, one PCU per
 //   tile at most; a PCU does L*S MACs per cycle, so
-//     pcus = clamp(ceil(flop / (2*L*S*T)), 1, min(B*ceil(M/L)*ceil(N/L), kMaxOpShare * chip PCUs)).
+//     pcus = clamp(ceil(flop / (2*L*S*T)), 1, min(B*ceil(M/L)*ceil(N/L), chip PCUs / maxOpShare)).
 //   The reused operand (weights, or B of an activation GEMM) is resident:
 //   ceil(bytes / pmu_bytes) PMUs; streamed operands and results are
 //   double-buffered tiles: 2 PMUs each.
@@ -60,6 +60,13 @@ struct OpCost {
   int treePmus = 0;
 };
 
+// The cost model's constants (--compiler-configs-file cost.*).
+struct CostConstants {
+  double targetCycles = 4096;    // an op's PCUs are sized to finish one call in this many cycles
+  int maxOpShare = 4;            // one op takes at most 1/maxOpShare of the chips' PCUs
+  double defaultLinkGbps = 50;   // on-chip link bandwidth when the arch gives none
+};
+
 struct TreeUnits {
   int pcus = 0;  // Reduce PCUs
   int pmus = 0;  // Staging PMUs
@@ -67,11 +74,12 @@ struct TreeUnits {
 
 class CostModel {
  public:
-  static constexpr double kTargetCycles = 4096;  // an op's PCUs are sized to finish one call in this many cycles
-  static constexpr int kMaxOpShare = 4;          // one op takes at most 1/4 of a chip's PCUs
-
-  explicit CostModel(ArchSpec arch) : m_arch(std::move(arch)) {}
+  explicit CostModel(ArchSpec arch, CostConstants constants = {})
+      : m_arch(std::move(arch)), m_constants(constants) {}
   const ArchSpec& arch() const { return m_arch; }
+  const CostConstants& constants() const { return m_constants; }
+  // Bandwidth of one on-chip network link: the arch's, else defaultLinkGbps.
+  double linkGbps() const { return m_arch.networkLinkGbps > 0 ? m_arch.networkLinkGbps : m_constants.defaultLinkGbps; }
 
   OpCost opCost(const ir::Graph& graph, const ir::Node& node) const;
   // Estimate for a section: values crossing its boundary move off-chip (inputs
@@ -95,6 +103,7 @@ class CostModel {
 
  private:
   ArchSpec m_arch;
+  CostConstants m_constants;
 };
 
 }  // namespace dfc::arch

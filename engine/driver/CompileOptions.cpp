@@ -172,6 +172,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
   addValue(out, "--lr", exactNumber(learningRate));
   if (gradAccumulationSteps != 1) addValue(out, "--grad-accumulation-steps", std::to_string(gradAccumulationSteps));
   if (!compilerConfigsFile.empty()) addValue(out, "--compiler-configs-file", compilerConfigsFile);
+  if (macV2) out.emplace_back("--mac-v2");
   addValue(out, "--seed", std::to_string(seed));
   if (dataParallel) {
     out.emplace_back("--data-parallel");

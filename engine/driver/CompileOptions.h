@@ -57,6 +57,7 @@ struct CompileOptions {
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
   int gradAccumulationSteps = 1;     // --grad-accumulation-steps K: K micro-batches of -b per optimizer step
   std::string compilerConfigsFile;   // --compiler-configs-file: YAML/JSON knob overrides (driver/CompilerConfig.h)
+  bool macV2 = false;                // --mac-v2: the legacy mapping path (driver/LegacyMapping.h)
   uint64_t seed = 42;                // weight initialization
   bool debug = false;                // dump the IR after each stage into the output folder
   std::string dbPath;                // run store ("" = default path, "-" = don't record)

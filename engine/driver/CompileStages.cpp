@@ -8,6 +8,7 @@
 
 #include "autograd/Autograd.h"
 #include "driver/CompileReport.h"
+#include "driver/LegacyMapping.h"
 #include "driver/ModelLoader.h"
 #include "driver/StoreRecords.h"
 #include "ir/Printer.h"
@@ -38,7 +39,7 @@ Status validateStage(CompileState& s) {
   auto resolved = s.opts.resolve();
   if (!resolved) return resolved.error();
   s.resolved = std::move(*resolved);
-  s.cost.emplace(s.resolved.arch);
+  s.cost.emplace(s.resolved.arch, s.resolved.config.cost);
   std::error_code ec;
   fs::create_directories(s.resolved.outputFolder, ec);
   if (ec) return makeError("--output-folder " + s.resolved.outputFolder + ": " + ec.message());
@@ -112,7 +113,9 @@ Status verifyStage(CompileState& s) {
 // --data-parallel: gradient-reduce nodes between backward and optimizer.
 Status dataParallelStage(CompileState& s) {
   if (!s.opts.dataParallel) return {};
-  auto dp = planGradientReduce(s.pef.graph, s.resolved.arch, s.opts.worldSize, s.opts.allreduceBucketKb);
+  const AllreduceConfig& ar = s.resolved.config.allreduce;
+  const int64_t bucketKb = s.opts.allreduceBucketKb > 0 ? s.opts.allreduceBucketKb : ar.bucketKb;
+  auto dp = planGradientReduce(s.pef.graph, s.resolved.arch, s.opts.worldSize, bucketKb, ar.bandwidthShare);
   if (!dp) return dp.error();
   s.dataParallel = std::move(*dp);
   if (auto st = ir::verifyGraph(s.pef.graph); !st) return st.error().withContext(s.opts.model);
@@ -126,6 +129,8 @@ Status decomposeStage(CompileState& s) {
   options.o1RuleList = s.resolved.o1RuleList;
   options.rules = &s.resolved.rules;
   options.enableHypersection = s.opts.enableHypersection || s.resolved.mode == partition::CompilerMode::Nlp;
+  options.matchStepsPerAnchor = s.resolved.config.fusion.matchStepsPerAnchor;
+  options.maxSubgraphOps = s.resolved.config.fusion.maxSubgraphOps;
   auto subgraphs = partition::decompose(s.pef.graph, options);
   if (!subgraphs) return subgraphs.error();
   s.subgraphs = std::move(*subgraphs);
@@ -141,6 +146,8 @@ Status mapStage(CompileState& s) {
   options.reuseCompiled = s.opts.reuseHypersections;
   options.keepAttentionBlocks =
       s.resolved.mode == partition::CompilerMode::Nlp && s.opts.level == partition::OptLevel::O3;
+  applyMappingConfig(s.resolved.config, options);
+  if (s.opts.macV2) useLegacyMapping(options);
   auto plan = mapping::mapSections(s.pef.graph, s.subgraphs, *s.cost, s.opts.level, options);
   if (!plan) return plan.error();
   s.result.compileMsSavedEstimate = s.mappingCache.stats().msSavedEstimate;
@@ -151,7 +158,9 @@ Status mapStage(CompileState& s) {
 
 // Lowers, places and routes one bitfile per hypersection.
 Status placeStage(CompileState& s) {
-  auto link = kernelc::linkPlan(s.pef.graph, s.pef.plan, *s.cost, s.mappingOptions, s.resolved.config.link);
+  kernelc::LinkOptions linkOptions = s.resolved.config.link;
+  if (s.opts.macV2) useLegacyPlacer(linkOptions);
+  auto link = kernelc::linkPlan(s.pef.graph, s.pef.plan, *s.cost, s.mappingOptions, linkOptions);
   if (!link) return link.error();
   s.link = std::move(*link);
   const kernelc::LinkResult& l = s.link;

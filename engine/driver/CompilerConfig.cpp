@@ -1,10 +1,13 @@
 #include "driver/CompilerConfig.h"
 
+#include <spdlog/fmt/fmt.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <functional>
+#include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "support/FileUtil.h"
 #include "support/JsonWriter.h"
@@ -12,60 +15,101 @@
 namespace dfc::driver {
 namespace {
 
-// One knob: its key, what it does, the range a value must lie in, whether it
-// is a whole number, and how it reads and writes the configuration.
+// One knob: its key, what it does, the range a value must lie in, its type,
+// and how it reads and writes the configuration.
 struct Knob {
   const char* key;
   const char* doc;
   double min, max;
-  bool integer;
+  const char* type;  // "bool", "integer" or "number"
   std::function<void(CompilerConfig&, double)> set;
   std::function<double(const CompilerConfig&)> get;
 };
 
-template <typename Group, typename Field>
-Knob knob(const char* key, const char* doc, double min, double max, Group kernelc::LinkOptions::*group,
-          Field Group::*field) {
-  auto set = [group, field](CompilerConfig& c, double v) { (c.link.*group).*field = static_cast<Field>(v); };
-  auto get = [group, field](const CompilerConfig& c) { return static_cast<double>((c.link.*group).*field); };
-  return Knob{key, doc, min, max, !std::is_floating_point_v<Field>, set, get};
+// A knob at the end of a chain of members: knob(..., &CompilerConfig::link, &LinkOptions::placer, &PlacerOptions::seed).
+template <typename... Members>
+Knob knob(const char* key, const char* doc, double min, double max, Members... path) {
+  auto set = [=](CompilerConfig& c, double v) {
+    auto& field = (c.*....*path);
+    field = static_cast<std::remove_reference_t<decltype(field)>>(v);
+  };
+  auto get = [=](const CompilerConfig& c) { return static_cast<double>((c.*....*path)); };
+  using Field = std::remove_cvref_t<decltype((std::declval<CompilerConfig&>().*....*path))>;
+  const char* type = std::is_same_v<Field, bool> ? "bool" : std::is_integral_v<Field> ? "integer" : "number";
+  return Knob{key, doc, min, max, type, set, get};
 }
 
-const std::vector<Knob>& knobs() {
+std::vector<Knob> frontKnobs() {
+  using C = CompilerConfig;
+  return {
+      knob("fusion.match_steps_per_anchor", "-o1: steps the match search may take from one anchor node", 1, 1e9,
+           &C::fusion, &FusionConfig::matchStepsPerAnchor),
+      knob("fusion.max_subgraph_ops", "-o1/-o3: a fused subgraph of more operators is split (0: no limit)", 0, 1e9,
+           &C::fusion, &FusionConfig::maxSubgraphOps),
+      knob("mapping.max_section_ops", "operators per section at most (0: no cap)", 0, 1e9, &C::mapping,
+           &MappingConfig::maxSectionOps),
+      knob("mapping.max_section_pcus", "PCUs a section may use at most, below the scaled chip (0: no cap)", 0, 1e9,
+           &C::mapping, &MappingConfig::maxSectionPcus),
+      knob("cost.target_cycles", "an operator's PCUs are sized to finish one call in this many cycles", 1, 1e9,
+           &C::cost, &arch::CostConstants::targetCycles),
+      knob("cost.max_op_share", "one operator takes at most 1/this of the chips' PCUs", 1, 1024, &C::cost,
+           &arch::CostConstants::maxOpShare),
+      knob("cost.default_link_gbps", "on-chip link bandwidth (GB/s) when the arch file gives none", 1e-3, 1e6,
+           &C::cost, &arch::CostConstants::defaultLinkGbps),
+      knob("allreduce.bucket_kb", "--data-parallel gradient bucket KiB (0: the cost model's; the flag wins)", 0, 1e9,
+           &C::allreduce, &AllreduceConfig::bucketKb),
+      knob("allreduce.bandwidth_share", "the cost model's bucket: smallest whose transfer is this share of its time",
+           0.01, 0.99, &C::allreduce, &AllreduceConfig::bandwidthShare),
+  };
+}
+
+std::vector<Knob> linkKnobs() {
+  using C = CompilerConfig;
   using kernelc::LinkOptions;
   using kernelc::PlacerOptions;
   using kernelc::RouterOptions;
-  static const std::vector<Knob> kKnobs = {
-      knob("placer.anneal", "1: simulated annealing after greedy seeding; 0: greedy only", 0, 1, &LinkOptions::placer,
+  const auto placer = &LinkOptions::placer;
+  const auto router = &LinkOptions::router;
+  return {
+      knob("placer.anneal", "1: simulated annealing after greedy seeding; 0: greedy only", 0, 1, &C::link, placer,
            &PlacerOptions::anneal),
-      knob("placer.inner_num", "annealing moves per temperature = inner_num * n^(4/3)", 1e-3, 100, &LinkOptions::placer,
+      knob("placer.inner_num", "annealing moves per temperature = inner_num * n^(4/3)", 1e-3, 100, &C::link, placer,
            &PlacerOptions::innerNum),
-      knob("placer.max_moves", "annealing moves per bitfile, all temperatures together", 0, 1e8, &LinkOptions::placer,
+      knob("placer.max_moves", "annealing moves per bitfile, all temperatures together", 0, 1e8, &C::link, placer,
            &PlacerOptions::maxMoves),
       knob("placer.initial_temp_scale", "starting temperature, in standard deviations of random moves' cost changes",
-           1e-3, 100, &LinkOptions::placer, &PlacerOptions::initialTempScale),
-      knob("placer.exit_epsilon", "stop when the temperature falls below this many hops per edge", 1e-6, 1,
-           &LinkOptions::placer, &PlacerOptions::exitEpsilon),
-      knob("placer.median_move_rate", "share of moves aimed next to the neighbours' median", 0, 1, &LinkOptions::placer,
+           1e-3, 100, &C::link, placer, &PlacerOptions::initialTempScale),
+      knob("placer.exit_epsilon", "stop when the temperature falls below this many hops per edge", 1e-6, 1, &C::link,
+           placer, &PlacerOptions::exitEpsilon),
+      knob("placer.median_move_rate", "share of moves aimed next to the neighbours' median", 0, 1, &C::link, placer,
            &PlacerOptions::medianMoveRate),
-      knob("placer.seed", "random seed of the annealer", 0, 4294967295.0, &LinkOptions::placer, &PlacerOptions::seed),
-      knob("router.link_tracks", "routes one on-chip link carries (0: the arch's)", 0, 1024, &LinkOptions::router,
+      knob("placer.seed", "random seed of the annealer", 0, 4294967295.0, &C::link, placer, &PlacerOptions::seed),
+      knob("router.link_tracks", "routes one on-chip link carries (0: the arch's)", 0, 1024, &C::link, router,
            &RouterOptions::linkTracks),
-      knob("router.max_iterations", "negotiated-congestion passes at most", 1, 1000, &LinkOptions::router,
+      knob("router.max_iterations", "negotiated-congestion passes at most", 1, 1000, &C::link, router,
            &RouterOptions::maxIterations),
-      knob("router.stall_iterations", "stop after this many passes without fewer overused links", 1, 1000,
-           &LinkOptions::router, &RouterOptions::stallIterations),
-      knob("router.box_margin", "cells a net's search may leave its bounding box by", 0, 1000, &LinkOptions::router,
+      knob("router.stall_iterations", "stop after this many passes without fewer overused links", 1, 1000, &C::link,
+           router, &RouterOptions::stallIterations),
+      knob("router.box_margin", "cells a net's search may leave its bounding box by", 0, 1000, &C::link, router,
            &RouterOptions::boxMargin),
-      knob("router.initial_pres_fac", "present-congestion factor after the first pass", 0, 1e6, &LinkOptions::router,
+      knob("router.initial_pres_fac", "present-congestion factor after the first pass", 0, 1e6, &C::link, router,
            &RouterOptions::initialPresFac),
-      knob("router.pres_fac_mult", "growth of the present-congestion factor per pass", 1, 100, &LinkOptions::router,
+      knob("router.pres_fac_mult", "growth of the present-congestion factor per pass", 1, 100, &C::link, router,
            &RouterOptions::presFacMult),
-      knob("router.max_pres_fac", "cap of the present-congestion factor", 0, 1e9, &LinkOptions::router,
+      knob("router.max_pres_fac", "cap of the present-congestion factor", 0, 1e9, &C::link, router,
            &RouterOptions::maxPresFac),
-      knob("router.hist_fac", "weight of a link's congestion history", 0, 1e6, &LinkOptions::router,
+      knob("router.hist_fac", "weight of a link's congestion history", 0, 1e6, &C::link, router,
            &RouterOptions::histFac),
   };
+}
+
+// The one table, in listing order.
+const std::vector<Knob>& knobs() {
+  static const std::vector<Knob> kKnobs = [] {
+    std::vector<Knob> all = frontKnobs();
+    for (Knob& k : linkKnobs()) all.push_back(std::move(k));
+    return all;
+  }();
   return kKnobs;
 }
 
@@ -95,8 +139,9 @@ struct Reader {
       v = text == "true";
     else if (ok)
       ok = YAML::convert<double>::decode(value, v) && std::isfinite(v);
-    if (!ok || v < k->min || v > k->max || (k->integer && v != std::floor(v)))
-      return at(value, "key '" + key + "': expected " + (k->integer ? "a whole number" : "a number") + " in [" +
+    const bool integer = std::string_view(k->type) != "number";
+    if (!ok || v < k->min || v > k->max || (integer && v != std::floor(v)))
+      return at(value, "key '" + key + "': expected " + (integer ? "a whole number" : "a number") + " in [" +
                            YAML::Node(k->min).Scalar() + ", " + YAML::Node(k->max).Scalar() + "], got '" + text + "'");
     k->set(config, v);
     return {};
@@ -120,7 +165,16 @@ struct Reader {
 
 std::vector<CompilerKnobInfo> compilerKnobs() {
   std::vector<CompilerKnobInfo> out;
-  for (const Knob& k : knobs()) out.push_back({k.key, k.doc});
+  const CompilerConfig defaults;
+  for (const Knob& k : knobs()) out.push_back({k.key, k.type, k.get(defaults), k.min, k.max, k.doc});
+  return out;
+}
+
+std::string compilerKnobTable() {
+  std::string out = fmt::format("{:<30} {:<8} {:>10}  {:<22} {}\n", "key", "type", "default", "range", "what it does");
+  for (const CompilerKnobInfo& k : compilerKnobs())
+    out += fmt::format("{:<30} {:<8} {:>10}  {:<22} {}\n", k.key, k.type, fmt::format("{:g}", k.defaultValue),
+                       fmt::format("[{:g}, {:g}]", k.min, k.max), k.doc);
   return out;
 }
 
@@ -148,13 +202,26 @@ std::string compilerConfigJson(const CompilerConfig& config) {
   w.beginObject();
   for (const Knob& k : knobs()) {
     const double v = k.get(config);
-    if (k.integer)
+    if (std::string_view(k.type) != "number")
       w.field(k.key, static_cast<int64_t>(v));
     else
       w.field(k.key, v);
   }
   w.endObject();
   return w.take();
+}
+
+std::string storedKnobValue(const std::string& json, const CompilerKnobInfo& knob) {
+  const std::string quoted = "\"" + knob.key + "\":";
+  const size_t at = json.find(quoted);
+  if (at == std::string::npos) return fmt::format("{:g}", knob.defaultValue);
+  const size_t from = at + quoted.size(), to = json.find_first_of(",}", from);
+  return json.substr(from, to - from);
+}
+
+void applyMappingConfig(const CompilerConfig& config, mapping::MappingOptions& options) {
+  options.maxSectionOps = config.mapping.maxSectionOps;
+  options.maxSectionPcus = config.mapping.maxSectionPcus;
 }
 
 }  // namespace dfc::driver

@@ -11,7 +11,7 @@
 namespace dfc::driver {
 
 Expected<DataParallelPlan> planGradientReduce(ir::Graph& graph, const arch::ArchSpec& arch, int worldSize,
-                                              int64_t bucketKb) {
+                                              int64_t bucketKb, double bandwidthShare) {
   DataParallelPlan dp;
   dp.worldSize = worldSize;
   dp.linkGbps = arch.dpLinkGbps;
@@ -19,7 +19,7 @@ Expected<DataParallelPlan> planGradientReduce(ir::Graph& graph, const arch::Arch
   double total = 0;
   for (ir::ValueId v : autograd::findGradients(graph)) total += static_cast<double>(graph.value(v).type.byteSize());
   dp.bucketFromCostModel = bucketKb <= 0;
-  dp.bucketBytes = dp.bucketFromCostModel ? arch::chooseBucketBytes(arch, total, worldSize) : static_cast<double>(bucketKb) * 1024;
+  dp.bucketBytes = dp.bucketFromCostModel ? arch::chooseBucketBytes(arch, total, worldSize, bandwidthShare) : static_cast<double>(bucketKb) * 1024;
   auto buckets = autograd::insertGradientReduce(graph, dp.bucketBytes);
   if (!buckets) return buckets.error();
   for (const auto& b : *buckets)

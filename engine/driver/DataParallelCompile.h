@@ -34,7 +34,7 @@ struct DataParallelPlan {
 
 // Inserts the reduce nodes into `graph` (bucket size: `bucketKb`, or the cost model's choice).
 Expected<DataParallelPlan> planGradientReduce(ir::Graph& graph, const arch::ArchSpec& arch, int worldSize,
-                                              int64_t bucketKb);
+                                              int64_t bucketKb, double bandwidthShare = arch::kBandwidthShare);
 // One subgraph per reduce node: each bucket is its own section (one allreduce each).
 void splitReduceSubgraphs(const ir::Graph& graph, std::vector<partition::Subgraph>& subgraphs);
 // Sets each reduce section's estimate to its allreduce's and simulates the step's overlap.

@@ -150,8 +150,7 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
     double internalBytes = 0;  // passed between the section's units over the on-chip network
     for (ir::ValueId v : produced)
       if (consumed.count(v)) internalBytes += static_cast<double>(g.value(v).type.byteSize());
-    double linkGbps = a.networkLinkGbps > 0 ? a.networkLinkGbps : 50.0;
-    double onChipUs = internalBytes / (linkGbps * 1e9 * std::max(1, p.pcus)) * 1e6;
+    double onChipUs = internalBytes / (cost.linkGbps() * 1e9 * std::max(1, p.pcus)) * 1e6;
     double paramBytes = 0;
     for (ir::ValueId v : params) paramBytes += static_cast<double>(g.value(v).type.byteSize());
     double fillUs = static_cast<double>(s.nodes.size()) * a.pcuStages / (a.clockGhz * 1e3);

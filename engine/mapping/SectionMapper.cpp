@@ -110,7 +110,7 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     if (sub.nodes.empty()) continue;
     double scale = scaleFor(options, g.node(sub.nodes.front()));
     if (!(scale > 0 && scale <= 1)) return makeError("resource scaling factors must be in (0, 1]");
-    int pcuBudget = std::max(1, static_cast<int>(std::floor(a.totalPcus() * scale)));
+    int pcuBudget = sectionPcuBudget(a, options, g.node(sub.nodes.front()));
     int pmuBudget = std::max(1, static_cast<int>(std::floor(a.totalPmus() * scale)));
     // A repeat of a mapped hypersection: same cut, same estimates (its nodes by position).
     bool cacheable = options.cache && sub.hypersection >= 0;
@@ -156,9 +156,11 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     int piece = 0;        // sections cut from `sub` so far
     size_t position = 0;  // nodes of `sub` handled so far
     int pcus = 0, pmus = 0;
+    // A piece closed mid-way means the subgraph is split.
+    const int splitHypersection = options.shareSplitPieces ? sub.hypersection : -1;
     auto closeSection = [&] {
       size_t count = current.size();
-      record(count, position, m.addSection(std::move(current), sub.hypersection, pcuBudget, nullptr, piece++));
+      record(count, position, m.addSection(std::move(current), splitHypersection, pcuBudget, nullptr, piece++));
       current.clear();
       pcus = pmus = 0;
     };
@@ -176,7 +178,8 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
         bool fitsAlone = blockPcus <= pcuBudget && blockPmus <= pmuBudget;
         if (fitsAlone && (pcus + blockPcus > pcuBudget || pmus + blockPmus > pmuBudget)) closeSection();
       }
-      if (!current.empty() && (pcus + opPcus > pcuBudget || pmus + opPmus > pmuBudget)) closeSection();
+      bool full = options.maxSectionOps > 0 && current.size() >= static_cast<size_t>(options.maxSectionOps);
+      if (!current.empty() && (full || pcus + opPcus > pcuBudget || pmus + opPmus > pmuBudget)) closeSection();
       current.push_back(sub.nodes[i]);
       ++position;
       pcus += opPcus;
@@ -185,7 +188,9 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     // Repeats of the subgraph share its hypersection(s), one per piece.
     if (!current.empty()) {
       size_t count = current.size();
-      record(count, position, m.addSection(std::move(current), sub.hypersection, pcuBudget, nullptr, piece));
+      record(count, position,
+             m.addSection(std::move(current), piece == 0 ? sub.hypersection : splitHypersection, pcuBudget, nullptr,
+                          piece));
     }
     if (cacheable)
       options.cache->insert(sub.hypersection, std::move(mapped),
@@ -198,7 +203,8 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
 }
 
 int sectionPcuBudget(const arch::ArchSpec& a, const MappingOptions& options, const ir::Node& first) {
-  return std::max(1, static_cast<int>(std::floor(a.totalPcus() * scaleFor(options, first))));
+  const int scaled = std::max(1, static_cast<int>(std::floor(a.totalPcus() * scaleFor(options, first))));
+  return options.maxSectionPcus > 0 ? std::min(scaled, options.maxSectionPcus) : scaled;
 }
 
 Expected<MappingOptions> parseScalingFactors(const std::vector<std::string>& values) {

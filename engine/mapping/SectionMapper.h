@@ -31,6 +31,14 @@ struct MappingOptions {
   // false: the linker lowers, places and routes every section instance, not once
   // per hypersection or identical kernel graph (to measure what reuse saves).
   bool reuseCompiled = true;
+  // false (--mac-v2, the first mapper's rule): a subgraph cut into several
+  // sections gives each piece a hypersection of its own; only a subgraph that
+  // fits in one section shares its hypersection with its repeats.
+  bool shareSplitPieces = true;
+  // Section-size cap in operators (--compiler-configs-file mapping.max_section_ops; 0: none).
+  int maxSectionOps = 0;
+  // PCUs a section may use at most, below its scaled share of the chips (mapping.max_section_pcus; 0: none).
+  int maxSectionPcus = 0;
 };
 
 // PCUs a section whose first node is `first` may use (its scaled share of the chips).

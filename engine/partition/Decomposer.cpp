@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <map>
+
 #include "partition/FusionMatcher.h"
 #include "partition/FusionRules.h"
 #include "partition/Hypersections.h"
@@ -15,9 +18,7 @@ std::string_view topScope(const std::string& scope) {
   return s.substr(0, s.find('/'));
 }
 
-}  // namespace
-
-Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOptions& options) {
+Expected<std::vector<Subgraph>> decomposeWhole(const ir::Graph& g, const DecomposeOptions& options) {
   if (g.nodes.empty()) return makeError("graph '" + g.name + "' has no operators to compile");
   std::vector<Subgraph> out;
   switch (options.level) {
@@ -34,11 +35,11 @@ Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOpt
         if (!loaded) return loaded.error();
         rules = &*loaded;
       }
-      FusionResult fused = fuseByRules(g, *rules);
+      FusionResult fused = fuseByRules(g, *rules, options.matchStepsPerAnchor);
       for (const auto& [rule, anchors] : fused.searchesCut)
         spdlog::warn("-o1 rule '{}': the match search gave up at {} anchor node(s) after {} steps each "
                      "(too many optional nodes); those nodes stay unfused",
-                     rule, anchors, kMatchStepsPerAnchor);
+                     rule, anchors, options.matchStepsPerAnchor);
       out = std::move(fused.subgraphs);
       assignHypersections(g, out);
       return out;
@@ -63,6 +64,39 @@ Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOpt
       return out;
   }
   return makeError("unknown optimization level");
+}
+
+}  // namespace
+
+void splitLongSubgraphs(std::vector<Subgraph>& subgraphs, int maxOps) {
+  if (maxOps <= 0) return;
+  int nextId = 0;
+  for (const Subgraph& s : subgraphs) nextId = std::max(nextId, s.hypersection + 1);
+  std::map<std::pair<int, size_t>, int> pieceIds;  // (hypersection, piece) -> hypersection of the piece
+  std::vector<Subgraph> out;
+  const size_t limit = static_cast<size_t>(maxOps);
+  for (const Subgraph& s : subgraphs) {
+    for (size_t start = 0, piece = 0; start < s.nodes.size(); start += limit, ++piece) {
+      Subgraph p{{}, s.hyperfunction, s.rule, -1};
+      const size_t end = std::min(s.nodes.size(), start + limit);
+      p.nodes.assign(s.nodes.begin() + static_cast<std::ptrdiff_t>(start),
+                     s.nodes.begin() + static_cast<std::ptrdiff_t>(end));
+      if (s.hypersection >= 0 && piece == 0) p.hypersection = s.hypersection;
+      if (s.hypersection >= 0 && piece > 0) {
+        auto [it, added] = pieceIds.try_emplace({s.hypersection, piece}, nextId);
+        if (added) ++nextId;
+        p.hypersection = it->second;
+      }
+      out.push_back(std::move(p));
+    }
+  }
+  subgraphs = std::move(out);
+}
+
+Expected<std::vector<Subgraph>> decompose(const ir::Graph& g, const DecomposeOptions& options) {
+  auto subgraphs = decomposeWhole(g, options);
+  if (subgraphs) splitLongSubgraphs(*subgraphs, options.maxSubgraphOps);
+  return subgraphs;
 }
 
 }  // namespace dfc::partition

@@ -8,6 +8,7 @@
 //        With enableHypersection: one subgraph per top-level hyperfunction
 //        instance ("h.3", "conv1") per role, repeats sharing a hypersection.
 // Subgraphs that are repeats of one another share a hypersection id (Hypersections.h).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,12 +27,25 @@ struct Subgraph {
 
 struct FusionRuleList;
 
+// The -o1 match search from one anchor node takes at most this many steps (by
+// default; fusion.match_steps_per_anchor): a rule of many optional nodes
+// otherwise backtracks exponentially (60 chained optional nodes hung -o1).
+// With it every rule list matches in O(nodes x rules x budget).
+constexpr int64_t kMatchStepsPerAnchor = int64_t{1} << 16;
+
 struct DecomposeOptions {
   OptLevel level = OptLevel::O3;
   std::string o1RuleList = "default";     // -o1: built-in list name or YAML file
   const FusionRuleList* rules = nullptr;  // -o1: an already loaded list (used instead of o1RuleList)
   bool enableHypersection = false;        // -o3: compile hyperfunctions independently and dedupe
+  // Fusion limits (--compiler-configs-file fusion.*):
+  int64_t matchStepsPerAnchor = kMatchStepsPerAnchor;  // -o1: match search budget
+  int maxSubgraphOps = 0;  // > 0: a subgraph of more operators is split into consecutive pieces of at most this many
 };
+
+// Splits every subgraph longer than `maxOps` into consecutive pieces; the k-th
+// pieces of repeats share a hypersection (piece 0 keeps the subgraph's id).
+void splitLongSubgraphs(std::vector<Subgraph>& subgraphs, int maxOps);
 
 Expected<std::vector<Subgraph>> decompose(const ir::Graph& graph, const DecomposeOptions& options);
 

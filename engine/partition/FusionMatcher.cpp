@@ -15,8 +15,9 @@ constexpr NodeId kSkipped = -2;
 
 class Matcher {
  public:
-  explicit Matcher(const ir::Graph& g)
-      : m_g(g), m_users(g.computeUsers()), m_groupOf(g.nodes.size(), -1), m_inMatch(g.nodes.size(), 0),
+  Matcher(const ir::Graph& g, int64_t stepBudget)
+      : m_stepBudget(stepBudget),
+        m_g(g), m_users(g.computeUsers()), m_groupOf(g.nodes.size(), -1), m_inMatch(g.nodes.size(), 0),
         m_seen(g.nodes.size(), 0), m_isGraphOutput(g.values.size(), 0) {
     for (ir::ValueId v : g.outputs)
       if (v >= 0 && static_cast<size_t>(v) < g.values.size()) m_isGraphOutput[static_cast<size_t>(v)] = 1;
@@ -43,7 +44,7 @@ class Matcher {
         if (!tryAssign(m_order.front(), anchor, n.id)) continue;
         m_steps = 0;
         if (extend(1)) ++result.matchCounts[rule.name];
-        if (m_steps > kMatchStepsPerAnchor) ++result.searchesCut[rule.name];
+        if (m_steps > m_stepBudget) ++result.searchesCut[rule.name];
         for (NodeId a : m_assign)
           if (a >= 0) m_inMatch[static_cast<size_t>(a)] = 0;
       }
@@ -53,6 +54,7 @@ class Matcher {
   }
 
  private:
+  int64_t m_stepBudget;  // extend() calls allowed per anchor
   const ir::Graph& m_g;
   std::vector<std::vector<NodeId>> m_users;
   std::vector<int> m_groupOf;
@@ -150,7 +152,7 @@ class Matcher {
   }
 
   bool extend(size_t k) {
-    if (++m_steps > kMatchStepsPerAnchor) return false;  // out of budget: no match from this anchor
+    if (++m_steps > m_stepBudget) return false;  // out of budget: no match from this anchor
     if (k == m_order.size()) return accept();
     int p = m_order[k];
     const PatternNode& pn = m_rule->nodes[static_cast<size_t>(p)];
@@ -319,9 +321,9 @@ class Matcher {
 
 }  // namespace
 
-FusionResult fuseByRules(const ir::Graph& graph, const FusionRuleList& rules) {
+FusionResult fuseByRules(const ir::Graph& graph, const FusionRuleList& rules, int64_t matchStepsPerAnchor) {
   FusionResult result;
-  Matcher m(graph);
+  Matcher m(graph, matchStepsPerAnchor);
   m.run(rules, result);
   return result;
 }

@@ -17,12 +17,6 @@
 
 namespace dfc::partition {
 
-// The match search from one anchor node takes at most this many steps: a rule
-// of many optional nodes otherwise backtracks exponentially (60 chained
-// optional nodes hung -o1). With it every rule list matches in
-// O(nodes x rules x budget).
-constexpr int64_t kMatchStepsPerAnchor = int64_t{1} << 16;
-
 struct FusionResult {
   std::vector<Subgraph> subgraphs;          // schedule order; `rule` set on fused ones
   std::map<std::string, int> matchCounts;   // rule name -> times matched
@@ -30,6 +24,7 @@ struct FusionResult {
   std::map<std::string, int> searchesCut;   // rule name -> anchors whose search ran out of steps
 };
 
-FusionResult fuseByRules(const ir::Graph& graph, const FusionRuleList& rules);
+FusionResult fuseByRules(const ir::Graph& graph, const FusionRuleList& rules,
+                         int64_t matchStepsPerAnchor = kMatchStepsPerAnchor);
 
 }  // namespace dfc::partition
