@@ -17,8 +17,43 @@ const RunsEntry* RunsTableModel::entry(int row) const {
   return row >= 0 && static_cast<size_t>(row) < m_entries.size() ? &m_entries[static_cast<size_t>(row)] : nullptr;
 }
 
+bool RunsTableModel::isPerformanceRun(const profile::RunRecord& run) {
+  return QString::fromStdString(run.args).startsWith(QLatin1String("dfc measure-performance"));
+}
+
+std::optional<PerformanceFigures> RunsTableModel::performanceFrom(const std::vector<profile::MetricRecord>& metrics) {
+  PerformanceFigures f;
+  const std::map<std::string, double*> fields = {{"samples_per_s", &f.samplesPerSecond},
+                                                 {"latency_median_ms", &f.medianMs},
+                                                 {"latency_p90_ms", &f.p90Ms},
+                                                 {"latency_p99_ms", &f.p99Ms},
+                                                 {"est_samples_per_s", &f.estSamplesPerSecond}};
+  size_t found = 0;
+  for (const auto& m : metrics)
+    if (auto it = fields.find(m.name); it != fields.end()) {
+      *it->second = m.value;
+      ++found;
+    }
+  if (found == 0) return std::nullopt;
+  return f;
+}
+
+namespace {
+
+QString performanceDetails(const PerformanceFigures& f) {
+  return RunsTableModel::tr("%1 samples/s, step median %2 ms (p90 %3, p99 %4); chip estimate %5 samples/s")
+      .arg(f.samplesPerSecond, 0, 'f', 1)
+      .arg(f.medianMs, 0, 'f', 3)
+      .arg(f.p90Ms, 0, 'f', 3)
+      .arg(f.p99Ms, 0, 'f', 3)
+      .arg(f.estSamplesPerSecond, 0, 'f', 0);
+}
+
+}  // namespace
+
 std::vector<RunsEntry> RunsTableModel::entriesFrom(const std::vector<profile::CompileRecord>& compiles,
-                                                   const std::vector<profile::RunRecord>& runs) {
+                                                   const std::vector<profile::RunRecord>& runs,
+                                                   const std::map<qint64, PerformanceFigures>& performance) {
   std::vector<RunsEntry> out;
   for (const auto& c : compiles) {
     RunsEntry e;
@@ -48,6 +83,13 @@ std::vector<RunsEntry> RunsTableModel::entriesFrom(const std::vector<profile::Co
     if (r.testAccuracy) parts << tr("accuracy %1 %").arg(*r.testAccuracy * 100.0, 0, 'f', 1);
     if (r.compileId) parts << tr("compile #%1").arg(*r.compileId);
     e.details = parts.join(QStringLiteral(", "));
+    if (isPerformanceRun(r)) {
+      e.kind = RunsEntry::Kind::Performance;
+      if (auto it = performance.find(r.id); it != performance.end()) {
+        e.performance = it->second;
+        e.details = performanceDetails(it->second);
+      }
+    }
     e.startedAt = QString::fromStdString(r.startedAt);
     e.status = r.status == "finished" ? tr("finished") : r.status == "failed" ? tr("failed")
                : r.status == "running" ? tr("running") : r.status == "died" ? tr("died (did not finish)")
@@ -71,19 +113,20 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
   const bool isRun = e.kind == RunsEntry::Kind::Run;
   if (role == SortRole && index.column() == Id) return e.id;
   if (role == Qt::ToolTipRole) {
+    if (e.kind == RunsEntry::Kind::Performance) return tr("Double-click to open the measured PEF\n%1").arg(e.pefPath);
     return isRun ? tr("Double-click to open the trace of this run\n%1").arg(e.tracePath)
                  : tr("Double-click to open this PEF\n%1").arg(e.pefPath);
   }
   if (role != Qt::DisplayRole && role != SortRole) return {};
   switch (index.column()) {
-    case Kind: return isRun ? tr("run") : tr("compile");
+    case Kind: return e.kind == RunsEntry::Kind::Performance ? tr("performance") : isRun ? tr("run") : tr("compile");
     case Id: return e.id;
     case Name: return e.model.isEmpty() || e.model == e.name ? e.name : QStringLiteral("%1 (%2)").arg(e.name, e.model);
     case Details: return e.details;
     case Started: return e.startedAt;
     case Status:
       return e.durationMs >= 0 ? tr("%1 in %2 ms").arg(e.status).arg(e.durationMs, 0, 'f', 0) : e.status;
-    case Path: return isRun ? e.tracePath : e.pefPath;
+    case Path: return isRun ? e.tracePath : e.pefPath;  // compiles and performance runs: the PEF
     default: return {};
   }
 }

@@ -2,6 +2,7 @@
 // Past compiles and runs from the run store, one row each, newest first.
 // Qt::UserRole gives raw values to sort by.
 #include <QAbstractTableModel>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -9,8 +10,15 @@
 
 namespace dfc::views {
 
+// The figures of a `dfc measure-performance` run (its metrics in the store).
+struct PerformanceFigures {
+  double samplesPerSecond = 0;
+  double medianMs = 0, p90Ms = 0, p99Ms = 0;
+  double estSamplesPerSecond = 0;  // the chip estimate beside them
+};
+
 struct RunsEntry {
-  enum class Kind { Compile, Run };
+  enum class Kind { Compile, Run, Performance };
   Kind kind = Kind::Compile;
   qint64 id = 0;
   QString name;       // PEF name (compile) or PEF file name (run)
@@ -21,6 +29,8 @@ struct RunsEntry {
   double durationMs = -1;  // compiles only
   QString pefPath;
   QString tracePath;  // runs only
+  std::optional<PerformanceFigures> performance;  // Kind::Performance, when its metrics were stored
+  bool isRun() const { return kind != Kind::Compile; }
 };
 
 class RunsTableModel : public QAbstractTableModel {
@@ -41,8 +51,13 @@ class RunsTableModel : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+  // `performance`: the figures of measure-performance runs, by run id (performanceFrom of their metrics).
   static std::vector<RunsEntry> entriesFrom(const std::vector<profile::CompileRecord>& compiles,
-                                            const std::vector<profile::RunRecord>& runs);
+                                            const std::vector<profile::RunRecord>& runs,
+                                            const std::map<qint64, PerformanceFigures>& performance = {});
+  // A run recorded by `dfc measure-performance` (its command line says so).
+  static bool isPerformanceRun(const profile::RunRecord& run);
+  static std::optional<PerformanceFigures> performanceFrom(const std::vector<profile::MetricRecord>& metrics);
 
  private:
   std::vector<RunsEntry> m_entries;

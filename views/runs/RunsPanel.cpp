@@ -7,10 +7,12 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include "models/RunsTableModel.h"
+#include "runs/PerformanceChart.h"
 #include "support/LatestJob.h"
 
 namespace dfc::views {
@@ -68,13 +70,22 @@ RunsPanel::RunsPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(bar);
-  layout->addWidget(m_table, 1);
+  m_chart = new PerformanceChart(this);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(m_table);
+  split->addWidget(m_chart);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  layout->addWidget(split, 1);
   layout->addWidget(m_status);
 
   m_confirm = [this](const QString& question) {
     return QMessageBox::question(this, tr("Delete"), question) == QMessageBox::Yes;
   };
-  connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+  connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+    m_proxy->setFilterFixedString(text);
+    updateChart();
+  });
   connect(refresh, &QPushButton::clicked, this, &RunsPanel::refresh);
   connect(m_table, &QTableView::doubleClicked, this, &RunsPanel::activate);
   connect(m_open, &QPushButton::clicked, this, [this] { activate(m_table->currentIndex()); });
@@ -112,7 +123,14 @@ RunsSnapshot RunsPanel::readStore(const QString& dbPath) {
                          .arg(QString::fromStdString(!compiles ? compiles.error().message() : runs.error().message()));
     return snapshot;
   }
-  snapshot.entries = RunsTableModel::entriesFrom(*compiles, *runs);
+  std::map<qint64, PerformanceFigures> performance;
+  for (const profile::RunRecord& r : *runs) {
+    if (!RunsTableModel::isPerformanceRun(r)) continue;
+    auto metrics = store->metrics(r.id);
+    if (!metrics) continue;  // the row still shows, without figures
+    if (auto figures = RunsTableModel::performanceFrom(*metrics)) performance[r.id] = *figures;
+  }
+  snapshot.entries = RunsTableModel::entriesFrom(*compiles, *runs, performance);
   snapshot.compiles = compiles->size();
   snapshot.runs = runs->size();
   return snapshot;
@@ -153,7 +171,20 @@ void RunsPanel::showSnapshot(const RunsSnapshot& snapshot) {
                           .arg(snapshot.compiles)
                           .arg(snapshot.runs));
   }
+  updateChart();
   emit refreshed();
+}
+
+void RunsPanel::updateChart() {
+  std::vector<PerformancePoint> points;
+  for (int row = 0; row < m_proxy->rowCount(); ++row) {
+    const RunsEntry* e = m_model->entry(m_proxy->mapToSource(m_proxy->index(row, 0)).row());
+    if (!e || !e->performance) continue;
+    QDateTime started = QDateTime::fromString(e->startedAt, Qt::ISODate);
+    if (!started.isValid()) continue;
+    points.push_back({started, e->performance->samplesPerSecond, e->performance->medianMs, e->performance->p99Ms});
+  }
+  m_chart->setPoints(std::move(points));
 }
 
 const RunsEntry* RunsPanel::selectedEntry() const {
@@ -166,7 +197,7 @@ void RunsPanel::activate(const QModelIndex& proxyIndex) {
   if (!proxyIndex.isValid()) return;
   const RunsEntry* e = m_model->entry(m_proxy->mapToSource(proxyIndex).row());
   if (!e) return;
-  if (e->kind == RunsEntry::Kind::Run) {
+  if (e->kind == RunsEntry::Kind::Run) {  // a performance run has no trace: it opens its PEF
     if (e->tracePath.isEmpty()) {
       emit errorOccurred(tr("Run #%1 has no trace file (status: %2).").arg(e->id).arg(e->status));
       return;
@@ -180,7 +211,7 @@ void RunsPanel::activate(const QModelIndex& proxyIndex) {
 bool RunsPanel::deleteSelected() {
   const RunsEntry* e = selectedEntry();
   if (!e) return false;
-  const bool isRun = e->kind == RunsEntry::Kind::Run;
+  const bool isRun = e->isRun();
   const QString question = isRun ? tr("Delete run #%1 of %2 from the run store? Its trace file stays on disk.").arg(e->id).arg(e->name)
                                  : tr("Delete compile #%1 (%2) from the run store? The PEF stays on disk; its runs are kept.")
                                        .arg(e->id)

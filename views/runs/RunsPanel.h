@@ -19,6 +19,7 @@ class QTableView;
 namespace dfc::views {
 
 class LatestJob;
+class PerformanceChart;
 
 // What one read of the store found.
 struct RunsSnapshot {
@@ -58,6 +59,8 @@ class RunsPanel : public QWidget {
   QSortFilterProxyModel* proxy() const { return m_proxy; }
   QTableView* table() const { return m_table; }
   QLineEdit* filterEdit() const { return m_filter; }
+  // measure-performance runs among the rows the filter shows, over time.
+  PerformanceChart* performanceChart() const { return m_chart; }
 
  signals:
   void openPefRequested(const QString& pefPath);
@@ -71,6 +74,7 @@ class RunsPanel : public QWidget {
   // Runs `change` (may be empty) and a read of the store on the store's thread, then shows the rows.
   void startStoreJob(std::function<QString(const std::string& storePath)> change);
   void showSnapshot(const RunsSnapshot& snapshot);
+  void updateChart();
 
   QString m_dbPath;
   RunsTableModel* m_model = nullptr;
@@ -80,6 +84,7 @@ class RunsPanel : public QWidget {
   QPushButton* m_open = nullptr;
   QPushButton* m_delete = nullptr;
   QLabel* m_status = nullptr;
+  PerformanceChart* m_chart = nullptr;
   std::function<bool(const QString&)> m_confirm;
   StoreReader m_reader = &RunsPanel::readStore;
   QThreadPool m_storeThread;  // one thread: the store's reads and deletes stay in order
