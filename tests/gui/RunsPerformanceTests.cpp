@@ -1,0 +1,99 @@
+// The Runs screen shows `dfc measure-performance` runs apart from training
+// runs, with their figures, and charts them over time.
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+#include <catch2/catch.hpp>
+
+#include "AppTestSupport.h"
+#include "models/RunsTableModel.h"
+#include "runs/PerformanceChart.h"
+#include "runs/RunsPanel.h"
+
+using namespace dfc;
+
+namespace {
+
+// A measure-performance run of `pef` as the command records it: its args and figures.
+void addPerformanceRun(profile::RunStore& store, const std::string& pef, const std::string& startedAt,
+                       double samplesPerSecond, double medianMs) {
+  profile::RunRecord r;
+  r.pefPath = pef;
+  r.args = "dfc measure-performance --pef " + pef + " --steps 20";
+  r.startedAt = startedAt;
+  auto id = store.beginRun(r);
+  REQUIRE(id);
+  REQUIRE(store.addMetrics(*id, {{1, 0, "step_ms", medianMs},
+                                 {20, 0, "samples_per_s", samplesPerSecond},
+                                 {20, 0, "latency_median_ms", medianMs},
+                                 {20, 0, "latency_p90_ms", medianMs * 1.1},
+                                 {20, 0, "latency_p99_ms", medianMs * 1.5},
+                                 {20, 0, "est_samples_per_s", 9000}}));
+  REQUIRE(store.finishRun(*id, "finished", std::nullopt, std::nullopt));
+}
+
+std::string storeWithRuns(const QTemporaryDir& dir) {
+  const std::string db = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+  auto store = profile::RunStore::open(db);
+  REQUIRE(store);
+  REQUIRE(store->recordCompile(apptest::makeCompileRecord("/tmp/x/lenet.pef", "lenet")));
+  profile::RunRecord training;
+  training.pefPath = "/tmp/x/lenet.pef";
+  training.args = "dfc run -p /tmp/x/lenet.pef";
+  training.startedAt = "2026-01-02T03:05:00Z";
+  training.epochs = 1;
+  auto id = store->beginRun(training);
+  REQUIRE(id);
+  REQUIRE(store->finishRun(*id, "finished", 0.5, 0.8));
+  addPerformanceRun(*store, "/tmp/x/lenet.pef", "2026-01-02T03:06:00Z", 800, 20);
+  addPerformanceRun(*store, "/tmp/x/lenet.pef", "2026-01-02T03:07:00Z", 1000, 16);
+  addPerformanceRun(*store, "/tmp/x/gpt2.pef", "2026-01-02T03:08:00Z", 50, 80);
+  return db;
+}
+
+int rowsOfKind(const views::RunsPanel& panel, const QString& kind) {
+  int n = 0;
+  for (int row = 0; row < panel.proxy()->rowCount(); ++row)
+    n += panel.proxy()->index(row, views::RunsTableModel::Kind).data().toString() == kind;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("Runs screen lists measure-performance runs apart from training runs and charts them", "[gui][runs]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  const std::string db = storeWithRuns(dir);
+  views::RunsPanel panel;
+  panel.resize(1000, 700);
+  panel.show();
+  QSignalSpy refreshed(&panel, &views::RunsPanel::refreshed);
+  panel.setDbPath(QString::fromStdString(db));
+  if (panel.isBusy()) REQUIRE(refreshed.wait(10000));
+  REQUIRE(panel.proxy()->rowCount() == 5);
+  CHECK(rowsOfKind(panel, QStringLiteral("performance")) == 3);
+  CHECK(rowsOfKind(panel, QStringLiteral("run")) == 1);
+  CHECK(rowsOfKind(panel, QStringLiteral("compile")) == 1);
+
+  bool sawFigures = false;
+  for (int row = 0; row < panel.proxy()->rowCount(); ++row)
+    sawFigures |= panel.proxy()->index(row, views::RunsTableModel::Details).data().toString().startsWith(
+        QStringLiteral("1000.0 samples/s, step median 16.000 ms"));
+  CHECK(sawFigures);
+
+  // One point per performance run, in time order, on each series.
+  views::PerformanceChart* chart = panel.performanceChart();
+  REQUIRE(chart->throughputSeries()->count() == 3);
+  CHECK(chart->throughputSeries()->at(0).y() == 800);
+  CHECK(chart->throughputSeries()->at(1).y() == 1000);
+  CHECK(chart->throughputSeries()->at(0).x() < chart->throughputSeries()->at(1).x());
+  CHECK(chart->medianSeries()->at(1).y() == 16);
+  CHECK(chart->p99Series()->at(1).y() == 24);
+
+  // The chart follows the filter: one PEF's runs only.
+  panel.filterEdit()->setText(QStringLiteral("gpt2"));
+  REQUIRE(chart->throughputSeries()->count() == 1);
+  CHECK(chart->throughputSeries()->at(0).y() == 50);
+}
