@@ -170,11 +170,20 @@ std::vector<CompilerKnobInfo> compilerKnobs() {
   return out;
 }
 
+namespace {
+
+// Whole numbers in full (4294967295, not 4.29497e+09), others as %g.
+std::string knobNumber(double v) {
+  return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{:g}", v);
+}
+
+}  // namespace
+
 std::string compilerKnobTable() {
-  std::string out = fmt::format("{:<30} {:<8} {:>10}  {:<22} {}\n", "key", "type", "default", "range", "what it does");
+  std::string out = fmt::format("{:<30} {:<8} {:>10}  {:<24} {}\n", "key", "type", "default", "range", "what it does");
   for (const CompilerKnobInfo& k : compilerKnobs())
-    out += fmt::format("{:<30} {:<8} {:>10}  {:<22} {}\n", k.key, k.type, fmt::format("{:g}", k.defaultValue),
-                       fmt::format("[{:g}, {:g}]", k.min, k.max), k.doc);
+    out += fmt::format("{:<30} {:<8} {:>10}  {:<24} {}\n", k.key, k.type, knobNumber(k.defaultValue),
+                       "[" + knobNumber(k.min) + ", " + knobNumber(k.max) + "]", k.doc);
   return out;
 }
 
@@ -214,7 +223,7 @@ std::string compilerConfigJson(const CompilerConfig& config) {
 std::string storedKnobValue(const std::string& json, const CompilerKnobInfo& knob) {
   const std::string quoted = "\"" + knob.key + "\":";
   const size_t at = json.find(quoted);
-  if (at == std::string::npos) return fmt::format("{:g}", knob.defaultValue);
+  if (at == std::string::npos) return knobNumber(knob.defaultValue);
   const size_t from = at + quoted.size(), to = json.find_first_of(",}", from);
   return json.substr(from, to - from);
 }

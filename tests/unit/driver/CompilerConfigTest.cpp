@@ -48,7 +48,8 @@ TEST_CASE("a bad compiler configs file names the file, line and key", "[driver][
   test::ScratchDir dir("config-bad");
   std::string unknown = loadError(writeFile(dir, "u.yaml", "placer:\n  max_moves: 10\n  max_moovs: 3\n"));
   CHECK(unknown.find("u.yaml:3: unknown key 'placer.max_moovs'") != std::string::npos);
-  CHECK(unknown.find("known: placer.anneal") != std::string::npos);
+  CHECK(unknown.find("(known: fusion.match_steps_per_anchor") != std::string::npos);
+  CHECK(unknown.find("placer.anneal") != std::string::npos);
   CHECK(unknown.find("router.hist_fac") != std::string::npos);
   CHECK(loadError(writeFile(dir, "r.yaml", "\nrouter.max_iterations: 0\n"))
             .find("r.yaml:2: key 'router.max_iterations': expected a whole number in [1, 1000], got '0'") !=

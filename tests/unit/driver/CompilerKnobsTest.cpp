@@ -21,11 +21,15 @@ std::string writeFile(const test::ScratchDir& dir, const std::string& name, cons
   return path;
 }
 
-// lenet at `level` with the knobs in `yaml` ("" = the defaults); the compile must succeed.
-driver::CompileResult compileLenet(const test::ScratchDir& dir, const std::string& name, const std::string& yaml,
-                                   partition::OptLevel level = partition::OptLevel::O3) {
+// `model` at `level` with the knobs in `yaml` ("" = the defaults); the compile must succeed.
+driver::CompileResult compileModel(const test::ScratchDir& dir, const std::string& name, const std::string& yaml,
+                                   partition::OptLevel level, const std::string& model) {
   driver::CompileOptions o;
-  o.model = "lenet";
+  o.model = model;
+  if (model == "gpt2-mini") {
+    o.modelParams = {{"seq_len", 16}};
+    o.o1RuleList = "gpt2";
+  }
   o.level = level;
   o.batchSize = 4;
   o.dbPath = "-";
@@ -34,6 +38,10 @@ driver::CompileResult compileLenet(const test::ScratchDir& dir, const std::strin
   auto r = driver::compile(o);
   if (!r) FAIL(r.error().message());
   return *r;
+}
+
+driver::CompileResult compileLenet(const test::ScratchDir& dir, const std::string& name, const std::string& yaml) {
+  return compileModel(dir, name, yaml, partition::OptLevel::O3, "lenet");
 }
 
 }  // namespace
@@ -54,9 +62,13 @@ TEST_CASE("fusion limits split subgraphs and bound the -o1 search", "[driver][co
   const auto split = compileLenet(dir, "split", "fusion.max_subgraph_ops: 2\n");
   CHECK(split.numSections >= (split.numNodes + 1) / 2);
   CHECK(split.numSections > o3.numSections);
-  const auto o1 = compileLenet(dir, "o1", "", partition::OptLevel::O1);
-  const auto starved = compileLenet(dir, "o1-starved", "fusion.match_steps_per_anchor: 1\n", partition::OptLevel::O1);
-  CHECK(starved.numSections > o1.numSections);  // no rule can match in one step: every operator alone
+  const auto o1 = compileModel(dir, "o1", "", partition::OptLevel::O1, "gpt2-mini");
+  const auto o0 = compileModel(dir, "o0", "", partition::OptLevel::O0, "gpt2-mini");
+  REQUIRE(o1.numSections < o0.numSections);
+  // No rule can match in one step: every operator alone, as at -o0.
+  const auto starved =
+      compileModel(dir, "o1-starved", "fusion.match_steps_per_anchor: 1\n", partition::OptLevel::O1, "gpt2-mini");
+  CHECK(starved.numSections == o0.numSections);
 }
 
 TEST_CASE("cost-model constants change the estimate", "[driver][config]") {

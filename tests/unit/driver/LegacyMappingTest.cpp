@@ -18,17 +18,18 @@ struct Compiled {
   pef::Pef pef;
 };
 
-// gpt2-mini at -o3 with hypersections, on a third of the chip: each layer is cut into several sections.
+// gpt2-mini at -o3 with hypersections, on 5% of the chip: each layer is cut into several sections.
 driver::CompileOptions splitLayers(const test::ScratchDir& dir, bool macV2) {
   driver::CompileOptions o;
   o.model = "gpt2-mini";
   o.modelParams = {{"seq_len", 16}};
   o.batchSize = 4;
   o.enableHypersection = true;
-  o.scalingFactors = {"0.3", "0.3", "0.3"};
+  o.scalingFactors = {"0.05", "0.05", "0.05"};
   o.macV2 = macV2;
   o.dbPath = "-";
   o.outputFolder = dir / (macV2 ? "legacy" : "current");
+  o.args = o.toArgs();  // as dfc records it
   return o;
 }
 
