@@ -83,17 +83,25 @@ TEST_CASE("Runs screen lists measure-performance runs apart from training runs a
         QStringLiteral("1000.0 samples/s, step median 16.000 ms"));
   CHECK(sawFigures);
 
-  // One point per performance run, in time order, on each series.
+  // One point per performance run, in time order, on each series of its PEF.
   views::PerformanceChart* chart = panel.performanceChart();
-  REQUIRE(chart->throughputSeries()->count() == 3);
-  CHECK(chart->throughputSeries()->at(0).y() == 800);
-  CHECK(chart->throughputSeries()->at(1).y() == 1000);
-  CHECK(chart->throughputSeries()->at(0).x() < chart->throughputSeries()->at(1).x());
-  CHECK(chart->medianSeries()->at(1).y() == 16);
-  CHECK(chart->p99Series()->at(1).y() == 24);
+  REQUIRE(chart->pefCount() == 2);
+  QLineSeries* lenet = chart->throughputSeries(QStringLiteral("lenet"));
+  REQUIRE(lenet != nullptr);
+  REQUIRE(lenet->count() == 2);
+  CHECK(lenet->at(0).y() == 800);
+  CHECK(lenet->at(1).y() == 1000);
+  CHECK(lenet->at(0).x() < lenet->at(1).x());
+  CHECK(chart->medianSeries(QStringLiteral("lenet"))->at(1).y() == 16);
+  CHECK(chart->p99Series(QStringLiteral("lenet"))->at(1).y() == 24);
+  REQUIRE(chart->throughputSeries(QStringLiteral("gpt2")) != nullptr);
+  CHECK(chart->throughputSeries(QStringLiteral("gpt2"))->count() == 1);
+  CHECK(chart->throughputSeries(QStringLiteral("lenet"))->color() !=
+        chart->throughputSeries(QStringLiteral("gpt2"))->color());
 
   // The chart follows the filter: one PEF's runs only.
   panel.filterEdit()->setText(QStringLiteral("gpt2"));
-  REQUIRE(chart->throughputSeries()->count() == 1);
-  CHECK(chart->throughputSeries()->at(0).y() == 50);
+  REQUIRE(chart->pefCount() == 1);
+  REQUIRE(chart->throughputSeries(QStringLiteral("gpt2"))->count() == 1);
+  CHECK(chart->throughputSeries(QStringLiteral("gpt2"))->at(0).y() == 50);
 }

@@ -1,9 +1,11 @@
 #pragma once
-// The Runs screen's chart of `dfc measure-performance` runs over time:
-// throughput (samples/s, left axis) and step latency (median and p99 in ms,
-// right axis), one point per run at the time it started.
+// The Runs screen's chart of `dfc measure-performance` runs over time, one
+// colour per PEF: throughput (samples/s, solid, left axis) and step latency
+// (median dashed, p99 dotted; ms, right axis), one point per run at the time
+// it started. Runs of different PEFs are never joined by a line.
 #include <QChartView>
 #include <QDateTime>
+#include <map>
 #include <vector>
 
 class QLineSeries;
@@ -11,6 +13,7 @@ class QLineSeries;
 namespace dfc::views {
 
 struct PerformancePoint {
+  QString pef;  // the PEF's name: one set of series each
   QDateTime startedAt;
   double samplesPerSecond = 0;
   double medianMs = 0;
@@ -25,14 +28,19 @@ class PerformanceChart : public QChartView {
   // Redraws with these runs (any order); none: a hint how to make some.
   void setPoints(std::vector<PerformancePoint> points);
 
-  QLineSeries* throughputSeries() const { return m_throughput; }
-  QLineSeries* medianSeries() const { return m_median; }
-  QLineSeries* p99Series() const { return m_p99; }
+  // The series of one PEF (nullptr if it has no run on the chart).
+  QLineSeries* throughputSeries(const QString& pef) const;
+  QLineSeries* medianSeries(const QString& pef) const;
+  QLineSeries* p99Series(const QString& pef) const;
+  int pefCount() const { return static_cast<int>(m_series.size()); }
 
  private:
-  QLineSeries* m_throughput = nullptr;
-  QLineSeries* m_median = nullptr;
-  QLineSeries* m_p99 = nullptr;
+  struct PefSeries {
+    QLineSeries* throughput = nullptr;
+    QLineSeries* median = nullptr;
+    QLineSeries* p99 = nullptr;
+  };
+  std::map<QString, PefSeries> m_series;
 };
 
 }  // namespace dfc::views

@@ -182,7 +182,8 @@ void RunsPanel::updateChart() {
     if (!e || !e->performance) continue;
     QDateTime started = QDateTime::fromString(e->startedAt, Qt::ISODate);
     if (!started.isValid()) continue;
-    points.push_back({started, e->performance->samplesPerSecond, e->performance->medianMs, e->performance->p99Ms});
+    points.push_back(
+        {e->name, started, e->performance->samplesPerSecond, e->performance->medianMs, e->performance->p99Ms});
   }
   m_chart->setPoints(std::move(points));
 }
