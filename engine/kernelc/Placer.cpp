@@ -190,7 +190,7 @@ bool metropolis(Rng& rng, int64_t delta, double temp) {
 void annealBounded(State& st, const PlacerOptions& options, Placement& stats) {
   Rng rng{std::mt19937(options.seed)};
   const int64_t n = static_cast<int64_t>(st.g.ops.size());
-  const int64_t moves = std::min<int64_t>(n * PlacerOptions::kMovesPerKernel, PlacerOptions::kMaxMoves);
+  const int64_t moves = std::min<int64_t>(n * options.boundedMovesPerKernel, options.boundedMaxMoves);
   const double t0 = 2.0, t1 = 0.02;
   const int w0 = std::max(2, std::max(st.grid.rows(), st.grid.cols()) / 3);
   for (int64_t m = 0; m < moves; ++m) {

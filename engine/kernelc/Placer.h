@@ -16,8 +16,8 @@
 //      at T = 0. maxMoves caps the total (huge sections: the moves per
 //      temperature shrink to fit), so a section places in O(min(n^(4/3) x
 //      temperatures, maxMoves)) moves of O(degree) each.
-//      Bounded schedule (the first placer, kept as a baseline): kMovesPerKernel
-//      * n moves (at most kMaxMoves), fixed geometric cooling, a window that
+//      Bounded schedule (the first placer, kept as a baseline): boundedMovesPerKernel
+//      * n moves (at most boundedMaxMoves), fixed geometric cooling, a window that
 //      shrinks linearly, half the moves aimed at the neighbours' centroid.
 #include <cstdint>
 #include <vector>
@@ -44,8 +44,9 @@ struct Placement {
 
 struct PlacerOptions {
   enum class Schedule : uint8_t { Adaptive, Bounded };
-  static constexpr int kMovesPerKernel = 40;  // the bounded schedule
-  static constexpr int kMaxMoves = 60000;
+  // Effort of the bounded schedule (--mac-v2's placer).
+  int boundedMovesPerKernel = 40;
+  int64_t boundedMaxMoves = 60000;
   bool anneal = true;            // false: greedy seeding only
   Schedule schedule = Schedule::Adaptive;
   // Effort of the adaptive schedule.

@@ -143,7 +143,7 @@ TEST_CASE("the knob table is whole: defaults in range, documented, and listed in
   std::stringstream text;
   text << readme.rdbuf();
   const auto knobs = driver::compilerKnobs();
-  CHECK(knobs.size() >= 24);
+  CHECK(knobs.size() >= 26);
   for (const auto& k : knobs) {
     INFO(k.key);
     CHECK(!k.doc.empty());
@@ -152,4 +152,24 @@ TEST_CASE("the knob table is whole: defaults in range, documented, and listed in
     CHECK(text.str().find("`" + k.key + "`") != std::string::npos);
     CHECK(driver::compilerKnobTable().find(k.key) != std::string::npos);
   }
+}
+
+TEST_CASE("the bounded schedule's effort knobs reach --mac-v2's placer", "[driver][config][legacy]") {
+  test::ScratchDir dir("knobs-bounded");
+  auto hops = [&](const std::string& name, const std::string& yaml) {
+    driver::CompileOptions o;
+    o.model = "lenet";
+    o.level = partition::OptLevel::O0;
+    o.batchSize = 4;
+    o.dbPath = "-";
+    o.macV2 = true;
+    o.outputFolder = dir / name;
+    if (!yaml.empty()) o.compilerConfigsFile = writeFile(dir, name + ".yaml", yaml);
+    auto r = driver::compile(o);
+    if (!r) FAIL(r.error().message());
+    return r->placedHops;
+  };
+  const int64_t annealed = hops("bounded", "");
+  CHECK(hops("seeded", "placer.bounded_moves_per_kernel: 0\n") > annealed);  // greedy seeding only: longer wires
+  CHECK(hops("capped", "placer.bounded_max_moves: 0\n") > annealed);
 }
