@@ -1202,6 +1202,44 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     </message>
 </context>
 <context>
+    <name>dfc::views::PerformanceChart</name>
+    <message>
+        <source>%1 samples/s</source>
+        <translation>%1 Samples/s</translation>
+    </message>
+    <message>
+        <source>%1 median ms</source>
+        <translation>%1 Median ms</translation>
+    </message>
+    <message>
+        <source>%1 p99 ms</source>
+        <translation>%1 p99 ms</translation>
+    </message>
+    <message>
+        <source>No measure-performance runs here yet: dfc measure-performance --pef P.pef</source>
+        <translation>Noch keine measure-performance-Läufe: dfc measure-performance --pef P.pef</translation>
+    </message>
+    <message numerus="yes">
+        <source>measure-performance runs over time (%n run(s))</source>
+        <translation>
+            <numerusform>measure-performance-Läufe über die Zeit (%n Lauf)</numerusform>
+            <numerusform>measure-performance-Läufe über die Zeit (%n Läufe)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>started (UTC)</source>
+        <translation>gestartet (UTC)</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>ms per step</source>
+        <translation>ms pro Schritt</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::RangeTableModel</name>
     <message>
         <source>(none)</source>
@@ -1381,6 +1419,20 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
 </context>
 <context>
     <name>dfc::views::RunsTableModel</name>
+    <message>
+        <source>performance</source>
+        <translation>Leistungsmessung</translation>
+    </message>
+    <message>
+        <source>%L1 samples/s, step median %L2 ms (p90 %L3, p99 %L4); chip estimate %L5 samples/s</source>
+        <translation>%L1 Samples/s, Schritt-Median %L2 ms (p90 %L3, p99 %L4); Chip-Schätzung %L5 Samples/s</translation>
+    </message>
+    <message>
+        <source>Double-click to open the measured PEF
+%1</source>
+        <translation>Doppelklick öffnet die gemessene PEF
+%1</translation>
+    </message>
     <message>
         <source>%1, %2, batch %3, %4</source>
         <translation>%1, %2, Batch %3, %4</translation>

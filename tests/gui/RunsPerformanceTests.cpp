@@ -1,6 +1,7 @@
 // The Runs screen shows `dfc measure-performance` runs apart from training
 // runs, with their figures, and charts them over time.
 #include <QLineEdit>
+#include <QLocale>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -80,7 +81,7 @@ TEST_CASE("Runs screen lists measure-performance runs apart from training runs a
   bool sawFigures = false;
   for (int row = 0; row < panel.proxy()->rowCount(); ++row)
     sawFigures |= panel.proxy()->index(row, views::RunsTableModel::Details).data().toString().startsWith(
-        QStringLiteral("1000.0 samples/s, step median 16.000 ms"));
+        QStringLiteral("%1 samples/s, step median %2 ms").arg(QLocale().toString(1000.0, 'f', 1), QLocale().toString(16.0, 'f', 3)));
   CHECK(sawFigures);
 
   // One point per performance run, in time order, on each series of its PEF.

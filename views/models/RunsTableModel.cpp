@@ -41,7 +41,7 @@ std::optional<PerformanceFigures> RunsTableModel::performanceFrom(const std::vec
 namespace {
 
 QString performanceDetails(const PerformanceFigures& f) {
-  return RunsTableModel::tr("%1 samples/s, step median %2 ms (p90 %3, p99 %4); chip estimate %5 samples/s")
+  return RunsTableModel::tr("%L1 samples/s, step median %L2 ms (p90 %L3, p99 %L4); chip estimate %L5 samples/s")
       .arg(f.samplesPerSecond, 0, 'f', 1)
       .arg(f.medianMs, 0, 'f', 3)
       .arg(f.p90Ms, 0, 'f', 3)

@@ -58,6 +58,7 @@ void PerformanceChart::setPoints(std::vector<PerformancePoint> points) {
             [](const PerformancePoint& a, const PerformancePoint& b) { return a.startedAt < b.startedAt; });
   auto* chart = new QChart;
   chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setLocalizeNumbers(true);  // decimal comma where the locale has one
   chart->legend()->setAlignment(Qt::AlignBottom);
   m_series.clear();
   for (const PerformancePoint& p : points) m_series.try_emplace(p.pef);
