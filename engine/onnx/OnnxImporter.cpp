@@ -42,6 +42,7 @@ const OpTable& opTable() {
     registerElementwiseOps(t);
     registerNnOps(t);
     registerShapeOps(t);
+    registerLossOps(t);
     registerLayoutOps(t);
     return t;
   }();
