@@ -26,7 +26,8 @@ struct Knob {
   std::function<double(const CompilerConfig&)> get;
 };
 
-// A knob at the end of a chain of members: knob(..., &CompilerConfig::link, &LinkOptions::placer, &PlacerOptions::seed).
+// A knob at the end of a chain of members: knob(..., &CompilerConfig::link, &LinkOptions::placer,
+// &PlacerOptions::seed).
 template <typename... Members>
 Knob knob(const char* key, const char* doc, double min, double max, Members... path) {
   auto set = [=](CompilerConfig& c, double v) {
@@ -54,8 +55,8 @@ std::vector<Knob> frontKnobs() {
            &C::cost, &arch::CostConstants::targetCycles),
       knob("cost.max_op_share", "one operator takes at most 1/this of the chips' PCUs", 1, 1024, &C::cost,
            &arch::CostConstants::maxOpShare),
-      knob("cost.default_link_gbps", "on-chip link bandwidth (GB/s) when the arch file gives none", 1e-3, 1e6,
-           &C::cost, &arch::CostConstants::defaultLinkGbps),
+      knob("cost.default_link_gbps", "on-chip link bandwidth (GB/s) when the arch file gives none", 1e-3, 1e6, &C::cost,
+           &arch::CostConstants::defaultLinkGbps),
       knob("allreduce.bucket_kb", "--data-parallel gradient bucket KiB (0: the cost model's; the flag wins)", 0, 1e9,
            &C::allreduce, &AllreduceConfig::bucketKb),
       knob("allreduce.bandwidth_share", "the cost model's bucket: smallest whose transfer is this share of its time",
@@ -178,7 +179,8 @@ namespace {
 
 // Whole numbers in full (4294967295, not 4.29497e+09), others as %g.
 std::string knobNumber(double v) {
-  return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{:g}", v);
+  return v == std::floor(v) && std::fabs(v) < 1e15 ? fmt::format("{}", static_cast<int64_t>(v))
+                                                   : fmt::format("{:g}", v);
 }
 
 }  // namespace

@@ -33,8 +33,8 @@ struct MappingConfig {
 };
 
 struct AllreduceConfig {
-  int64_t bucketKb = 0;                             // gradient bucket size (0: the collective cost model's choice)
-  double bandwidthShare = arch::kBandwidthShare;    // the cost model's choice: transfer share of a bucket's allreduce
+  int64_t bucketKb = 0;                           // gradient bucket size (0: the collective cost model's choice)
+  double bandwidthShare = arch::kBandwidthShare;  // the cost model's choice: transfer share of a bucket's allreduce
 };
 
 struct CompilerConfig {

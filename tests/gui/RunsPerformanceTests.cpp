@@ -1,8 +1,8 @@
 // The Runs screen shows `dfc measure-performance` runs apart from training
 // runs, with their figures, and charts them over time.
 #include <QLineEdit>
-#include <QLocale>
 #include <QLineSeries>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
@@ -80,8 +80,12 @@ TEST_CASE("Runs screen lists measure-performance runs apart from training runs a
 
   bool sawFigures = false;
   for (int row = 0; row < panel.proxy()->rowCount(); ++row)
-    sawFigures |= panel.proxy()->index(row, views::RunsTableModel::Details).data().toString().startsWith(
-        QStringLiteral("%1 samples/s, step median %2 ms").arg(QLocale().toString(1000.0, 'f', 1), QLocale().toString(16.0, 'f', 3)));
+    sawFigures |= panel.proxy()
+                      ->index(row, views::RunsTableModel::Details)
+                      .data()
+                      .toString()
+                      .startsWith(QStringLiteral("%1 samples/s, step median %2 ms")
+                                      .arg(QLocale().toString(1000.0, 'f', 1), QLocale().toString(16.0, 'f', 3)));
   CHECK(sawFigures);
 
   // One point per performance run, in time order, on each series of its PEF.

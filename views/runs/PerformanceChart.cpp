@@ -80,9 +80,9 @@ void PerformanceChart::setPoints(std::vector<PerformancePoint> points) {
     maxRate = std::max(maxRate, p.samplesPerSecond);
     maxMs = std::max({maxMs, p.medianMs, p.p99Ms});
   }
-  chart->setTitle(points.empty() ? tr("No measure-performance runs here yet: dfc measure-performance --pef P.pef")
-                                 : tr("measure-performance runs over time (%n run(s))", nullptr,
-                                      static_cast<int>(points.size())));
+  chart->setTitle(points.empty()
+                      ? tr("No measure-performance runs here yet: dfc measure-performance --pef P.pef")
+                      : tr("measure-performance runs over time (%n run(s))", nullptr, static_cast<int>(points.size())));
   QDateTimeAxis* time = timeAxis(points);
   QValueAxis* rate = valueAxis(tr("samples/s"), maxRate, "%.0f");
   QValueAxis* ms = valueAxis(tr("ms per step"), maxMs, "%.1f");

@@ -108,8 +108,9 @@ TEST_CASE("knob values out of range are refused naming the file, line and key", 
     REQUIRE(!c);
     return c.error().message();
   };
-  CHECK(refused("a.yaml", "cost:\n  max_op_share: 0\n").find("a.yaml:2: key 'cost.max_op_share': expected a whole "
-                                                              "number in [1, 1024], got '0'") != std::string::npos);
+  CHECK(refused("a.yaml", "cost:\n  max_op_share: 0\n")
+            .find("a.yaml:2: key 'cost.max_op_share': expected a whole "
+                  "number in [1, 1024], got '0'") != std::string::npos);
   CHECK(refused("b.yaml", "allreduce.bandwidth_share: 1\n").find("b.yaml:1: key 'allreduce.bandwidth_share'") !=
         std::string::npos);
   CHECK(refused("c.yaml", "mapping.max_section_ops: -1\n").find("c.yaml:1: key 'mapping.max_section_ops'") !=

@@ -62,8 +62,10 @@ double trainLoss(const std::string& pefPath) {
 
 }  // namespace
 
-TEST_CASE("--mac-v2 compiles the same sections into other hypersections and placements, and trains alike",
-          "[driver][legacy]") {
+TEST_CASE(
+    "the legacy mapping path (--mac-v2) compiles the same sections into other hypersections and placements, and trains "
+    "alike",
+    "[driver][legacy]") {
   test::ScratchDir dir("mac-v2");
   const Compiled current = compileOrFail(splitLayers(dir, false));
   const Compiled legacy = compileOrFail(splitLayers(dir, true));
