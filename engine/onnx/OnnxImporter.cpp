@@ -42,7 +42,7 @@ const OpTable& opTable() {
     registerElementwiseOps(t);
     registerNnOps(t);
     registerShapeOps(t);
-    registerLossOps(t);
+    registerPickOps(t);
     registerLayoutOps(t);
     return t;
   }();

@@ -1,6 +1,9 @@
-// Loss ops: NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss. Both are
-// composed from a one-hot mask of the target (equal against 0..C-1), so they
-// need no gather kernel and their gradients come from the ops they are made of.
+// Ops that pick one element per position along an axis: GatherElements,
+// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss. Each is composed from
+// a one-hot mask of the index (equal against 0..D-1) and a sum over that axis,
+// so they need no gather kernel and their gradients come from the ops they are
+// made of; the price is an index-by-D mask, fine for class counts and the
+// moderate axes these ops see.
 #include <numeric>
 
 #include "onnx/ImportContext.h"
@@ -18,13 +21,72 @@ Expected<ValueId> reduceSum(ImportContext& c, ValueId x, std::vector<int64_t> ax
                                       {"keepdims", int64_t{keepdims ? 1 : 0}}});
 }
 
-// [1, C, 1, ...] (rank of the input): 0..C-1 along the class axis.
-ValueId classIndices(ImportContext& c, int64_t classes, size_t rank) {
+// Rank `rank`, ones except `count` on `axis`: 0..count-1 along that axis.
+ValueId indicesAlong(ImportContext& c, int64_t count, size_t rank, size_t axis) {
   Shape shape(rank, 1);
-  shape[1] = classes;
+  shape[axis] = count;
   ir::Tensor t(ir::TensorType{DType::I64, shape});
-  std::iota(t.data<int64_t>(), t.data<int64_t>() + classes, int64_t{0});
-  return c.constant(std::move(t), "class_index");
+  std::iota(t.data<int64_t>(), t.data<int64_t>() + count, int64_t{0});
+  return c.constant(std::move(t), "index_along");
+}
+ValueId classIndices(ImportContext& c, int64_t classes, size_t rank) { return indicesAlong(c, classes, rank, 1); }
+
+// GatherElements: out[.., i, ..] = data[.., index[.., i, ..], ..] along `axis`.
+// data (sliced to the index's extent off the axis) is broadcast against a one-hot
+// of the index over a new axis right after `axis`, then summed over it.
+Status mapGatherElements(ImportContext& c) {
+  DFC_TRY_ASSIGN(data, c.requireInput(0));
+  DFC_TRY_ASSIGN(index, c.requireInput(1));
+  DFC_TRY(needFloat(c, data));
+  const Shape ds = c.shape(data), is = c.shape(index);
+  if (ds.empty() || ds.size() != is.size()) return c.error("data and indices need the same rank >= 1");
+  DFC_TRY_ASSIGN(axis, c.dimAxis(c.attrInt("axis", 0), static_cast<int64_t>(ds.size())));
+  const size_t ax = static_cast<size_t>(axis);
+  const int64_t extent = ds[ax];
+  std::vector<int64_t> starts(ds.size(), 0), ends(ds.begin(), ds.end()), steps(ds.size(), 1);
+  for (size_t d = 0; d < ds.size(); ++d) {
+    if (d != ax && is[d] > ds[d]) return c.error("indices are larger than data off the gather axis");
+    if (d != ax) ends[d] = is[d];
+  }
+  if (ends != std::vector<int64_t>(ds.begin(), ds.end())) {
+    DFC_TRY_ASSIGN(sliced, c.emit(OpKind::StridedSlice, {data}, {{"starts", starts}, {"ends", ends}, {"steps", steps}}));
+    data = sliced;
+  }
+  const DType idt = c.type(index).dtype;
+  if (idt != DType::I64 && idt != DType::I32) return c.error("indices must be int32 or int64");
+  if (idt == DType::I32) {
+    DFC_TRY_ASSIGN(i64, c.cast(index, DType::I64));
+    index = i64;
+  }
+  if (const ir::Tensor* k = c.constData(index)) {  // constant indices: bounds checked here, negatives wrapped
+    ir::Tensor wrapped = *k;
+    for (int64_t i = 0; i < wrapped.numElements(); ++i) {
+      int64_t& v = wrapped.data<int64_t>()[i];
+      if (v < -extent || v >= extent) return c.error("index " + std::to_string(v) + " is out of range for axis size " + std::to_string(extent));
+      if (v < 0) v += extent;
+    }
+    index = c.constant(std::move(wrapped), "gather_index");
+  } else {  // negative indices count from the end: index + extent * (index < 0)
+    ir::Tensor zero(ir::TensorType{DType::I64, {}}), size(ir::TensorType{DType::I64, {}});
+    size.data<int64_t>()[0] = extent;
+    DFC_TRY_ASSIGN(negative, c.binary("less", index, c.constant(std::move(zero), "zero")));
+    DFC_TRY_ASSIGN(negative64, c.cast(negative, DType::I64));
+    DFC_TRY_ASSIGN(shift, c.binary("mul", negative64, c.constant(std::move(size), "axis_size")));
+    DFC_TRY_ASSIGN(wrapped, c.binary("add", index, shift));
+    index = wrapped;
+  }
+  Shape indexShape = is, dataShape = c.shape(data);
+  indexShape.insert(indexShape.begin() + static_cast<std::ptrdiff_t>(ax) + 1, 1);  // [.., I, 1, ..]
+  dataShape.insert(dataShape.begin() + static_cast<std::ptrdiff_t>(ax), 1);        // [.., 1, D, ..]
+  DFC_TRY_ASSIGN(index1, c.reshape(index, indexShape));
+  DFC_TRY_ASSIGN(data1, c.reshape(data, dataShape));
+  DFC_TRY_ASSIGN(hit, c.binary("equal", index1, indicesAlong(c, extent, indexShape.size(), ax + 1)));
+  ir::Tensor zeroF(ir::TensorType{DType::F32, {}});
+  // where, not mul: a one-hot times an inf elsewhere in the row would give nan
+  DFC_TRY_ASSIGN(picked, c.emit(OpKind::Where, {hit, data1, c.constant(std::move(zeroF), "zero")}));
+  DFC_TRY_ASSIGN(out, reduceSum(c, picked, {axis + 1}, false));
+  c.setOutput(0, out);
+  return {};
 }
 
 // -logp[n, target[n, d...], d...] weighted, ignore_index dropped, reduced.
@@ -114,7 +176,8 @@ Status mapSoftmaxCrossEntropyLoss(ImportContext& c) {
 
 }  // namespace
 
-void registerLossOps(OpTable& t) {
+void registerPickOps(OpTable& t) {
+  t["GatherElements"] = mapGatherElements;
   t["NegativeLogLikelihoodLoss"] = mapNllLoss;
   t["SoftmaxCrossEntropyLoss"] = mapSoftmaxCrossEntropyLoss;
 }
