@@ -174,10 +174,84 @@ Status mapSoftmaxCrossEntropyLoss(ImportContext& c) {
   return {};
 }
 
+// The index of the max (min) along `axis`, keepdims as [.., 1, ..], as f32:
+// indices where x equals its max, the smallest (select_last_index: largest).
+Expected<ValueId> extremeIndex(ImportContext& c, ValueId x, int64_t axis, bool max, bool last) {
+  const Shape s = c.shape(x);
+  const size_t ax = static_cast<size_t>(axis);
+  const ir::Attributes keep{{"axes", std::vector<int64_t>{axis}}, {"keepdims", int64_t{1}}};
+  ir::Attributes extremeAttrs = keep, pickAttrs = keep;
+  extremeAttrs["fn"] = std::string(max ? "max" : "min");
+  pickAttrs["fn"] = std::string(last ? "max" : "min");
+  DFC_TRY_ASSIGN(extreme, c.emit(OpKind::Reduce, {x}, extremeAttrs));
+  DFC_TRY_ASSIGN(at, c.binary("equal", x, extreme));
+  DFC_TRY_ASSIGN(positions, c.cast(indicesAlong(c, s[ax], s.size(), ax), DType::F32));
+  // Elsewhere: a value the pick never chooses (past the end, or before the start).
+  DFC_TRY_ASSIGN(candidates, c.emit(OpKind::Where, {at, positions, c.scalarF32(last ? -1.0f : static_cast<float>(s[ax]))}));
+  return c.emit(OpKind::Reduce, {candidates}, pickAttrs);
+}
+
+MapFn argExtremeOp(bool max) {
+  return [max](ImportContext& c) -> Status {
+    DFC_TRY_ASSIGN(x, c.requireInput(0));
+    DFC_TRY(needFloat(c, x));
+    if (c.rank(x) == 0) return c.error("needs an input of rank >= 1");
+    DFC_TRY_ASSIGN(axis, c.dimAxis(c.attrInt("axis", 0), c.rank(x)));
+    if (c.shape(x)[static_cast<size_t>(axis)] > (int64_t{1} << 24))
+      return c.error("axis longer than 2^24: indices are computed in float32");
+    DFC_TRY_ASSIGN(index, extremeIndex(c, x, axis, max, c.attrInt("select_last_index", 0) != 0));
+    DFC_TRY_ASSIGN(index64, c.cast(index, DType::I64));
+    ValueId out = index64;
+    if (c.attrInt("keepdims", 1) == 0) {
+      Shape squeezed = c.shape(x);
+      squeezed.erase(squeezed.begin() + axis);
+      DFC_TRY_ASSIGN(r, c.reshape(index64, squeezed));
+      out = r;
+    }
+    c.setOutput(0, out);
+    return {};
+  };
+}
+
+// Hardmax: 1 at the first max along the axis, 0 elsewhere. Before opset 13 the
+// input is seen as 2-D, [product of dims before axis, product from axis on].
+Status mapHardmax(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  const Shape s = c.shape(x);
+  if (s.empty()) return c.error("needs an input of rank >= 1");
+  const bool newStyle = c.opset() >= 13;
+  DFC_TRY_ASSIGN(axis, c.dimAxis(c.attrInt("axis", newStyle ? -1 : 1), static_cast<int64_t>(s.size())));
+  ValueId in = x;
+  int64_t over = axis;
+  if (!newStyle) {
+    int64_t rows = 1, cols = 1;
+    for (size_t d = 0; d < s.size(); ++d) (static_cast<int64_t>(d) < axis ? rows : cols) *= s[d];
+    DFC_TRY_ASSIGN(flat, c.reshape(x, {rows, cols}));
+    in = flat;
+    over = 1;
+  }
+  const Shape is = c.shape(in);
+  DFC_TRY_ASSIGN(index, extremeIndex(c, in, over, true, false));
+  DFC_TRY_ASSIGN(positions, c.cast(indicesAlong(c, is[static_cast<size_t>(over)], is.size(), static_cast<size_t>(over)), DType::F32));
+  DFC_TRY_ASSIGN(hit, c.binary("equal", positions, index));
+  DFC_TRY_ASSIGN(y, c.cast(hit, DType::F32));
+  ValueId out = y;
+  if (!newStyle) {
+    DFC_TRY_ASSIGN(r, c.reshape(y, s));
+    out = r;
+  }
+  c.setOutput(0, out);
+  return {};
+}
+
 }  // namespace
 
 void registerPickOps(OpTable& t) {
   t["GatherElements"] = mapGatherElements;
+  t["ArgMax"] = argExtremeOp(true);
+  t["ArgMin"] = argExtremeOp(false);
+  t["Hardmax"] = mapHardmax;
   t["NegativeLogLikelihoodLoss"] = mapNllLoss;
   t["SoftmaxCrossEntropyLoss"] = mapSoftmaxCrossEntropyLoss;
 }
