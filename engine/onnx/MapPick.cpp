@@ -9,6 +9,41 @@
 #include "onnx/ImportContext.h"
 
 namespace dfc::onnx {
+
+ir::ValueId indicesAlong(ImportContext& c, int64_t count, size_t rank, size_t axis) {
+  ir::Shape shape(rank, 1);
+  shape[axis] = count;
+  ir::Tensor t(ir::TensorType{ir::DType::I64, shape});
+  std::iota(t.data<int64_t>(), t.data<int64_t>() + count, int64_t{0});
+  return c.constant(std::move(t), "index_along");
+}
+
+Expected<ir::ValueId> wrapNegativeIndices(ImportContext& c, ir::ValueId index, int64_t extent) {
+  const ir::DType idt = c.type(index).dtype;
+  if (idt != ir::DType::I64 && idt != ir::DType::I32) return c.error("indices must be int32 or int64");
+  if (idt == ir::DType::I32) {
+    DFC_TRY_ASSIGN(i64, c.cast(index, ir::DType::I64));
+    index = i64;
+  }
+  if (const ir::Tensor* k = c.constData(index)) {  // constant indices: bounds checked here, negatives wrapped
+    ir::Tensor wrapped = *k;
+    for (int64_t i = 0; i < wrapped.numElements(); ++i) {
+      int64_t& v = wrapped.data<int64_t>()[i];
+      if (v < -extent || v >= extent)
+        return c.error("index " + std::to_string(v) + " is out of range for axis size " + std::to_string(extent));
+      if (v < 0) v += extent;
+    }
+    return c.constant(std::move(wrapped), "index");
+  }
+  // Negative indices count from the end: index + extent * (index < 0).
+  ir::Tensor zero(ir::TensorType{ir::DType::I64, {}}), size(ir::TensorType{ir::DType::I64, {}});
+  size.data<int64_t>()[0] = extent;
+  DFC_TRY_ASSIGN(negative, c.binary("less", index, c.constant(std::move(zero), "zero")));
+  DFC_TRY_ASSIGN(negative64, c.cast(negative, ir::DType::I64));
+  DFC_TRY_ASSIGN(shift, c.binary("mul", negative64, c.constant(std::move(size), "axis_size")));
+  return c.binary("add", index, shift);
+}
+
 namespace {
 
 using ir::DType;
@@ -21,14 +56,6 @@ Expected<ValueId> reduceSum(ImportContext& c, ValueId x, std::vector<int64_t> ax
                                       {"keepdims", int64_t{keepdims ? 1 : 0}}});
 }
 
-// Rank `rank`, ones except `count` on `axis`: 0..count-1 along that axis.
-ValueId indicesAlong(ImportContext& c, int64_t count, size_t rank, size_t axis) {
-  Shape shape(rank, 1);
-  shape[axis] = count;
-  ir::Tensor t(ir::TensorType{DType::I64, shape});
-  std::iota(t.data<int64_t>(), t.data<int64_t>() + count, int64_t{0});
-  return c.constant(std::move(t), "index_along");
-}
 ValueId classIndices(ImportContext& c, int64_t classes, size_t rank) { return indicesAlong(c, classes, rank, 1); }
 
 // GatherElements: out[.., i, ..] = data[.., index[.., i, ..], ..] along `axis`.
@@ -52,29 +79,8 @@ Status mapGatherElements(ImportContext& c) {
     DFC_TRY_ASSIGN(sliced, c.emit(OpKind::StridedSlice, {data}, {{"starts", starts}, {"ends", ends}, {"steps", steps}}));
     data = sliced;
   }
-  const DType idt = c.type(index).dtype;
-  if (idt != DType::I64 && idt != DType::I32) return c.error("indices must be int32 or int64");
-  if (idt == DType::I32) {
-    DFC_TRY_ASSIGN(i64, c.cast(index, DType::I64));
-    index = i64;
-  }
-  if (const ir::Tensor* k = c.constData(index)) {  // constant indices: bounds checked here, negatives wrapped
-    ir::Tensor wrapped = *k;
-    for (int64_t i = 0; i < wrapped.numElements(); ++i) {
-      int64_t& v = wrapped.data<int64_t>()[i];
-      if (v < -extent || v >= extent) return c.error("index " + std::to_string(v) + " is out of range for axis size " + std::to_string(extent));
-      if (v < 0) v += extent;
-    }
-    index = c.constant(std::move(wrapped), "gather_index");
-  } else {  // negative indices count from the end: index + extent * (index < 0)
-    ir::Tensor zero(ir::TensorType{DType::I64, {}}), size(ir::TensorType{DType::I64, {}});
-    size.data<int64_t>()[0] = extent;
-    DFC_TRY_ASSIGN(negative, c.binary("less", index, c.constant(std::move(zero), "zero")));
-    DFC_TRY_ASSIGN(negative64, c.cast(negative, DType::I64));
-    DFC_TRY_ASSIGN(shift, c.binary("mul", negative64, c.constant(std::move(size), "axis_size")));
-    DFC_TRY_ASSIGN(wrapped, c.binary("add", index, shift));
-    index = wrapped;
-  }
+  DFC_TRY_ASSIGN(wrapped, wrapNegativeIndices(c, index, extent));
+  index = wrapped;
   Shape indexShape = is, dataShape = c.shape(data);
   indexShape.insert(indexShape.begin() + static_cast<std::ptrdiff_t>(ax) + 1, 1);  // [.., I, 1, ..]
   dataShape.insert(dataShape.begin() + static_cast<std::ptrdiff_t>(ax), 1);        // [.., 1, D, ..]

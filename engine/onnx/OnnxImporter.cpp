@@ -44,6 +44,7 @@ const OpTable& opTable() {
     registerShapeOps(t);
     registerPickOps(t);
     registerResizeOps(t);
+    registerScatterOps(t);
     registerLayoutOps(t);
     return t;
   }();
