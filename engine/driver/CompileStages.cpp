@@ -9,6 +9,7 @@
 #include "autograd/Autograd.h"
 #include "driver/CompileReport.h"
 #include "driver/ModelLoader.h"
+#include "driver/SpatialReport.h"
 #include "driver/StoreRecords.h"
 #include "ir/Printer.h"
 #include "ir/TensorBudget.h"
@@ -70,8 +71,10 @@ Status spatialTilingStage(CompileState& s) {
   if (s.opts.numSpatialBatches == 1) return {};
   frontend::Model& m = s.model;
   const std::string image = m.graph.value(m.image).name, logits = m.graph.value(m.logits).name;
-  auto plan = passes::tileSpatialPrefix(s.model.graph, s.model.image, s.opts.numSpatialBatches, !s.opts.inference);
+  const ir::Graph untiled = m.graph;
+  auto plan = passes::tileSpatialPrefix(m.graph, m.image, s.opts.numSpatialBatches, !s.opts.inference);
   if (!plan) return plan.error().withContext(s.opts.model);
+  addChipEstimates(*plan, untiled, m.graph, *s.cost);
   m.image = m.graph.findValue(image);  // the rewrite renumbers values
   m.logits = m.graph.findValue(logits);
   s.pef.meta.spatialTiling = passes::spatialPlanJson(*plan);

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace dfc::driver {
@@ -46,7 +47,28 @@ void describeLayers(simdjson::dom::array layers, std::vector<std::string>& out) 
   }
 }
 
+// Each op as its own section (the -o0 view): latency summed, PMUs at most.
+void estimateOps(const ir::Graph& g, const std::vector<std::string>& names, const arch::CostModel& cost, double& us,
+                 int& pmus) {
+  const auto users = g.computeUsers();
+  for (const std::string& name : names) {
+    const ir::NodeId id = g.findNode(name);
+    if (id == ir::kNoNode) continue;
+    const auto e = cost.sectionEstimate(g, {id}, 0, users);
+    us += e.latencyUs;
+    pmus = std::max(pmus, e.pmus);
+  }
+}
+
 }  // namespace
+
+void addChipEstimates(passes::SpatialPlan& plan, const ir::Graph& untiled, const ir::Graph& tiled,
+                      const arch::CostModel& cost) {
+  std::vector<std::string> prefix;
+  for (const auto& layer : plan.layers) prefix.push_back(layer.node);
+  estimateOps(untiled, prefix, cost, plan.estUsUntiled, plan.maxPmusUntiled);
+  estimateOps(tiled, plan.tiledNodes, cost, plan.estUsTiled, plan.maxPmusTiled);
+}
 
 std::vector<std::string> describeSpatialTiling(const std::string& json) {
   if (json.empty()) return {};
@@ -71,6 +93,10 @@ std::vector<std::string> describeSpatialTiling(const std::string& json) {
                        fu > 0 ? 100.0 * (ft / fu - 1.0) : 0.0));
   out.push_back(format("  peak activation   %13.2f MiB %13.2f MiB  (on-chip per pass: %.0f%% of untiled)",
                        bu / 1048576.0, bt / 1048576.0, bu > 0 ? 100.0 * bt / bu : 0.0));
+  out.push_back(format("  chip, op by op     %12.1f us %14.1f us  (estimated latency of the prefix)",
+                       number(root, "est_us_untiled"), number(root, "est_us_tiled")));
+  out.push_back(format("  PMUs of one op     %15.0f %17.0f  (the largest op's on-chip buffers)",
+                       number(root, "max_pmus_untiled"), number(root, "max_pmus_tiled")));
   if (bt >= bu)
     out.push_back(
         "  note: the receptive field where the bands join spans the image, so every band reads all of it "

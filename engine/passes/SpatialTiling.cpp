@@ -90,7 +90,8 @@ class Tiler {
   std::vector<NodeId> m_prefix;  // prefix nodes in order
   std::vector<char> m_inPrefix;  // by node id
   ValueId m_boundary = ir::kNoValue;
-  NodeId m_anchor = ir::kNoNode;  // first node reading the boundary: the tiles run before it
+  NodeId m_anchor = ir::kNoNode;       // first node reading the boundary: the tiles run before it
+  std::vector<std::string> m_emitted;  // names of the nodes the tiles run
 };
 
 // Prefix: nodes of a spatial op whose first input is spatial and whose other
@@ -213,6 +214,7 @@ ValueId Tiler::sliced(GraphRewriter& rw, ValueId v, Rows have, Rows want, const 
   slice.outputs = {out};
   slice.attrs = {{"axis", int64_t{kHeightAxis}}, {"start", want.lo - have.lo}, {"end", want.hi - have.lo}};
   slice.scope = rw.value(v).producer != ir::kNoNode ? rw.graph().node(rw.value(v).producer).scope : "";
+  m_emitted.push_back(slice.name);
   rw.insertNode(m_anchor, std::move(slice));
   return out;
 }
@@ -238,6 +240,7 @@ ValueId Tiler::emitNode(GraphRewriter& rw, const ir::Node& n, const std::vector<
     copy.outputs.push_back(
         rw.addValue(m_anchor, rw.uniqueValueName(m_g.value(n.outputs[i]).name + tag), m_g.value(n.outputs[i]).type));
   ValueId result = copy.outputs[0];
+  m_emitted.push_back(copy.name);
   rw.insertNode(m_anchor, std::move(copy));
   return sliced(rw, result, local, out, m_g.value(n.outputs[0]).name + tag + ".crop");
 }
@@ -320,12 +323,14 @@ Expected<SpatialPlan> Tiler::run(bool training) {
   concat.attrs = {{"axis", int64_t{kHeightAxis}}};
   concat.scope = rw.graph().node(boundary.producer).scope;
   const ValueId joined = concat.outputs[0];
+  m_emitted.push_back(concat.name);
   rw.insertNode(m_anchor, std::move(concat));
   rw.replaceAllUses(m_boundary, joined);
   for (NodeId id : m_prefix) rw.eraseNode(id);
   auto rebuilt = rw.finish();
   if (!rebuilt) return rebuilt.error();
   m_g = std::move(*rebuilt);
+  plan.tiledNodes = std::move(m_emitted);
   return plan;
 }
 
@@ -349,6 +354,8 @@ std::string spatialPlanJson(const SpatialPlan& plan) {
   ints("input_rows", plan.inputRows);
   w.field("flop_untiled", plan.flopUntiled).field("flop_tiled", plan.flopTiled);
   w.field("peak_bytes_untiled", plan.peakBytesUntiled).field("peak_bytes_tile", plan.peakBytesTile);
+  w.field("est_us_untiled", plan.estUsUntiled).field("est_us_tiled", plan.estUsTiled);
+  w.field("max_pmus_untiled", plan.maxPmusUntiled).field("max_pmus_tiled", plan.maxPmusTiled);
   w.key("layers").beginArray();
   for (const SpatialLayer& l : plan.layers) {
     w.beginObject().field("node", l.node).field("op", l.op).field("kernel", l.kernel).field("stride", l.stride);

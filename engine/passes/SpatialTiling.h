@@ -36,6 +36,11 @@ struct SpatialPlan {
   std::vector<SpatialLayer> layers;                // the prefix in node order
   double flopUntiled = 0, flopTiled = 0;           // multiply-adds x2 of the prefix's conv layers
   double peakBytesUntiled = 0, peakBytesTile = 0;  // largest prefix activation: whole image / one tile
+  std::vector<std::string> tiledNodes;             // the nodes the tiles run (copies, slices, the concat), by name
+  // The chip's view, op by op (filled by the driver from its cost model): the
+  // prefix's summed latency and the most PMUs one of its ops holds, untiled and tiled.
+  double estUsUntiled = 0, estUsTiled = 0;
+  int maxPmusUntiled = 0, maxPmusTiled = 0;
 };
 
 // Rewrites `graph` (a forward graph whose input is `image`) into its tiled
