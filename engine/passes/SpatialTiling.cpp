@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "ir/GeneralOps.h"
 #include "passes/GraphRewriter.h"
 #include "support/JsonWriter.h"
 
@@ -40,9 +41,14 @@ struct Rows {
   Rows join(Rows o) const { return empty() ? o : o.empty() ? *this : Rows{std::min(lo, o.lo), std::max(hi, o.hi)}; }
 };
 
+// A window op's geometry along H (ONNX's for conv/pool: pads top and bottom, dilation, ceil_mode).
 struct Window {
-  int64_t k = 1, s = 1, p = 0;
-  bool isWindow() const { return k != 1 || s != 1 || p != 0; }
+  int64_t k = 1, s = 1, p = 0, pEnd = 0, d = 1;
+  bool ceil = false;
+  bool window = false;
+  bool isWindow() const { return window; }
+  int64_t extent() const { return (k - 1) * d + 1; }
+  int64_t outRows(int64_t inRows) const { return window ? ir::windowOut(inRows, k, s, p, pEnd, d, ceil) : inRows; }
 };
 
 bool rowWise(OpKind op) {
@@ -55,13 +61,26 @@ bool rowWise(OpKind op) {
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
+    case OpKind::Binary:
       return true;
     default:
       return false;
   }
 }
 
-bool spatialOp(OpKind op) { return op == OpKind::Conv2d || op == OpKind::MaxPool2d || rowWise(op); }
+bool windowOp(OpKind op) {
+  return op == OpKind::Conv2d || op == OpKind::MaxPool2d || op == OpKind::Conv || op == OpKind::Pool;
+}
+
+bool spatialOp(OpKind op) { return windowOp(op) || rowWise(op); }
+
+// A weight operand keeps an op row-wise unless it varies along H: conv/bias/batch_norm
+// weights always; a broadcast binary operand when its axis for H (second from last) is 1.
+bool rowWiseWeight(OpKind op, const ir::TensorType& w) {
+  if (op == OpKind::Add || op == OpKind::Sub || op == OpKind::Mul) return false;  // same shapes only
+  if (op != OpKind::Binary) return true;
+  return w.rank() < 2 || w.shape[w.rank() - 2] == 1;
+}
 
 bool isImage4d(const ir::Value& v) { return v.type.rank() == 4 && v.type.dtype == ir::DType::F32; }
 
@@ -118,7 +137,7 @@ Status Tiler::findPrefix() {
       const ir::Value& in = m_g.value(n.inputs[i]);
       bool weight = in.kind == ir::ValueKind::Param || in.kind == ir::ValueKind::Const;
       bool sameSpatial = m_spatial[static_cast<size_t>(in.id)] && in.type == m_g.value(n.inputs[0]).type;
-      ok = ok && (weight ? n.op != OpKind::Add && n.op != OpKind::Sub && n.op != OpKind::Mul : sameSpatial);
+      ok = ok && (weight ? rowWiseWeight(n.op, in.type) : sameSpatial);
     }
     if (!ok) continue;
     m_spatial[static_cast<size_t>(n.outputs[0])] = 1;
@@ -156,17 +175,31 @@ Status Tiler::findBoundary() {
   return {};
 }
 
+// Defaults as the ops' shape rules take them.
 Window Tiler::windowOf(const ir::Node& n) const {
-  if (n.op == OpKind::Conv2d) {
-    auto stride = n.intsAttr("stride"), pad = n.intsAttr("pad");
-    return {m_g.value(n.inputs[1]).type.shape[2], stride.empty() ? 1 : stride[0], pad.empty() ? 0 : pad[0]};
+  auto first = [&](const char* key, int64_t fallback, size_t at = 0) {
+    auto v = n.intsAttr(key);
+    return v.size() > at ? v[at] : fallback;
+  };
+  const bool weights = n.op == OpKind::Conv2d || n.op == OpKind::Conv;
+  const int64_t k = weights ? m_g.value(n.inputs[1]).type.shape[2] : first("kernel", 2);
+  switch (n.op) {
+    case OpKind::Conv2d:
+      return {k, first("stride", 1), first("pad", 0), first("pad", 0), 1, false, true};
+    case OpKind::MaxPool2d:
+      return {k, first("stride", 2), first("pad", 0), first("pad", 0), 1, false, true};
+    case OpKind::Conv:
+    case OpKind::Pool:  // pads [t, l, b, r]
+      return {k,
+              first("strides", 1),
+              first("pads", 0),
+              first("pads", 0, 2),
+              first("dilations", 1),
+              n.intAttr("ceil_mode", 0) != 0,
+              true};
+    default:
+      return {};
   }
-  if (n.op == OpKind::MaxPool2d) {
-    auto kernel = n.intsAttr("kernel"), stride = n.intsAttr("stride"), pad = n.intsAttr("pad");
-    return {kernel.empty() ? 2 : kernel[0], stride.empty() ? 2 : stride[0],
-            pad.empty() ? 0 : pad[0]};  // as its shape rule
-  }
-  return {};
 }
 
 // The input rows a tile feeds `n` to get output rows `out` (see the file comment).
@@ -174,7 +207,7 @@ Rows Tiler::inputRows(const ir::Node& n, Rows out) const {
   Window w = windowOf(n);
   if (!w.isWindow()) return out;
   const int64_t height = m_g.value(n.inputs[0]).type.shape[kHeightAxis];
-  const int64_t first = out.lo * w.s - w.p, last = (out.hi - 1) * w.s - w.p + w.k;
+  const int64_t first = out.lo * w.s - w.p, last = (out.hi - 1) * w.s - w.p + w.extent();
   Rows in;
   in.lo = first <= 0 ? 0 : (first / w.s) * w.s;
   in.hi = std::min(height, last);
@@ -231,7 +264,7 @@ ValueId Tiler::emitNode(GraphRewriter& rw, const ir::Node& n, const std::vector<
     if (m_spatial[static_cast<size_t>(v)])
       v = sliced(rw, have[static_cast<size_t>(v)], need[static_cast<size_t>(v)], in, m_g.value(v).name + tag + ".rows");
   const Window w = windowOf(n);
-  const int64_t localRows = w.isWindow() ? (in.size() + 2 * w.p - w.k) / w.s + 1 : in.size();
+  const int64_t localRows = w.outRows(in.size());
   const Rows local{in.lo / w.s, in.lo / w.s + localRows};  // the global rows the tile-local outputs stand for
   copy.name = rw.uniqueNodeName(n.name + tag);
   copy.outputs = {
@@ -279,7 +312,7 @@ void Tiler::describe(SpatialPlan& plan, const std::vector<std::vector<Rows>>& ne
     for (const auto& need : needs) {
       // A window op computes its whole tile-local output, halo and cut-off rows included.
       const Rows out = need[static_cast<size_t>(n.outputs[0])], in = inputRows(n, out);
-      const int64_t rows = out.empty() ? 0 : w.isWindow() ? (in.size() + 2 * w.p - w.k) / w.s + 1 : out.size();
+      const int64_t rows = out.empty() ? 0 : w.isWindow() ? w.outRows(in.size()) : out.size();
       layer.tileRows.push_back(rows);
       plan.flopTiled += convFlop(m_g, n, rows);
       plan.peakBytesTile = std::max(plan.peakBytesTile, rowBytes * static_cast<double>(rows));

@@ -2,7 +2,8 @@
 // --num-spatial-batches N: the image is cut into N tiles along H (rows of the
 // NCHW image); each tile runs the whole spatial prefix of the model (conv,
 // pool, elementwise, inference batch_norm: every op up to the first one that
-// mixes rows, such as global pooling, flatten or matmul) on its rows plus the
+// mixes rows, such as global pooling, flatten or matmul; ONNX conv and pool
+// with their asymmetric pads, dilations and ceil_mode too) on its rows plus the
 // halo its receptive field needs, and the tiles' outputs are concatenated
 // along H before the rest of the graph. The rewrite is plain IR (slice, the
 // prefix ops again per tile, concat), so the mapper puts each tile in its own

@@ -7,6 +7,7 @@
 
 #include "autograd/Autograd.h"
 #include "driver/Inference.h"
+#include "frontend/GraphBuilder.h"
 #include "frontend/ModelZoo.h"
 #include "passes/SpatialTiling.h"
 #include "runtime/Reference.h"
@@ -169,4 +170,47 @@ TEST_CASE("spatial tiling refuses what it cannot tile, naming why") {
   REQUIRE(!training);
   CHECK(training.error().message().find("batch_norm") != std::string::npos);
   CHECK(r.nodes.size() == resnet->graph.nodes.size());  // refused: the graph is untouched
+}
+
+TEST_CASE("ONNX window geometry tiles exactly: asymmetric pads, dilation, ceil_mode, avg pooling without pads") {
+  ir::Graph g;
+  g.name = "onnx-like";
+  frontend::GraphBuilder b(g, 3);
+  const ir::ValueId image = b.input("image", ir::TensorType{ir::DType::F32, {2, 3, 29, 17}});
+  using Ints = std::vector<int64_t>;
+  const ir::ValueId w = b.paramUniform("w", {4, 3, 3, 3}, 0.5), bias = b.paramUniform("bias", {4, 1, 1}, 0.5);
+  ir::ValueId x =
+      b.op(ir::OpKind::Conv, {image, w},
+           {{"strides", Ints{2, 1}}, {"pads", Ints{2, 1, 1, 1}}, {"dilations", Ints{2, 1}}, {"group", int64_t{1}}})[0];
+  x = b.op(ir::OpKind::Binary, {x, bias}, {{"fn", std::string("add")}})[0];
+  x = b.op(ir::OpKind::Unary, {x}, {{"fn", std::string("relu")}})[0];
+  x = b.op(ir::OpKind::Pool, {x},
+           {{"fn", std::string("max")},
+            {"kernel", Ints{3, 3}},
+            {"strides", Ints{2, 2}},
+            {"pads", Ints{1, 0, 0, 0}},
+            {"ceil_mode", int64_t{1}}})[0];
+  x = b.op(ir::OpKind::Pool, {x},
+           {{"fn", std::string("avg")},
+            {"kernel", Ints{2, 2}},
+            {"strides", Ints{1, 1}},
+            {"pads", Ints{0, 0, 1, 0}},
+            {"count_include_pad", int64_t{0}}})[0];
+  const ir::ValueId out = b.reshape(x, {2, 4 * 7 * 7});
+  REQUIRE(b.status().ok());
+  g.outputs = {out};
+  std::map<ir::ValueId, ir::Tensor> feeds{{image, randomImage(g.value(image).type, 17)}};
+  auto want = runtime::referenceEvaluate(g, feeds);
+  REQUIRE(want.ok());
+  for (int tiles : {2, 3, 7}) {
+    INFO("tiles " << tiles);
+    ir::Graph tiled = g;
+    auto plan = passes::tileSpatialPrefix(tiled, image, tiles, false);
+    if (!plan) FAIL(plan.error().message());
+    CHECK(plan->layers.size() == 5);
+    const ir::ValueId tiledImage = tiled.findValue("image");
+    auto got = runtime::referenceEvaluate(tiled, {{tiledImage, feeds.at(image)}});
+    if (!got) FAIL(got.error().message());
+    CHECK(maxAbsDiff(got->at(tiled.outputs[0]), want->at(out)) <= 1e-5 * std::max(1.0, maxAbs(want->at(out))));
+  }
 }
