@@ -9,6 +9,7 @@
 #include "driver/Inference.h"
 #include "frontend/GraphBuilder.h"
 #include "frontend/ModelZoo.h"
+#include "onnx/OnnxImporter.h"
 #include "passes/SpatialTiling.h"
 #include "runtime/Reference.h"
 
@@ -212,5 +213,24 @@ TEST_CASE("ONNX window geometry tiles exactly: asymmetric pads, dilation, ceil_m
     auto got = runtime::referenceEvaluate(tiled, {{tiledImage, feeds.at(image)}});
     if (!got) FAIL(got.error().message());
     CHECK(maxAbsDiff(got->at(tiled.outputs[0]), want->at(out)) <= 1e-5 * std::max(1.0, maxAbs(want->at(out))));
+  }
+}
+
+TEST_CASE("a PyTorch-exported ONNX ResNet in 2 and 3 bands gives PyTorch's output") {
+  const std::string dir = std::string(DFC_TEST_DATA_DIR) + "/onnx/torch/resnet_tiny/";
+  auto graph = onnx::importOnnxFile(dir + "model.onnx");
+  REQUIRE(graph.ok());
+  auto input = onnx::readTensorProtoFile(dir + "test_data_set_0/input_0.pb");
+  auto want = onnx::readTensorProtoFile(dir + "test_data_set_0/output_0.pb");
+  REQUIRE(input.ok());
+  REQUIRE(want.ok());
+  REQUIRE(graph->inputs.size() == 1);
+  for (int tiles : {2, 3}) {
+    INFO("tiles " << tiles);
+    ir::Graph tiled = *graph;
+    auto plan = passes::tileSpatialPrefix(tiled, tiled.inputs[0], tiles, false);
+    if (!plan) FAIL(plan.error().message());
+    CHECK(plan->layers.size() > 5);
+    CHECK(maxAbsDiff(logitsOf(std::move(tiled), *input), *want) <= 1e-4 * std::max(1.0, maxAbs(*want)));
   }
 }
