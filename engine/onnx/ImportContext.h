@@ -28,7 +28,8 @@ using OpTable = std::map<std::string, MapFn>;
 void registerElementwiseOps(OpTable& table);
 void registerNnOps(OpTable& table);
 void registerShapeOps(OpTable& table);
-void registerLossOps(OpTable& table);
+void registerPickOps(OpTable& table);
+void registerResizeOps(OpTable& table);
 void registerLayoutOps(OpTable& table);  // registered last: overrides Neg/Abs
 
 // ONNX elem_type -> IR dtype; false if the IR has no such dtype.
