@@ -56,6 +56,7 @@ struct CompileOptions {
   std::string optimizer = "momentum";  // sgd | momentum | adam
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
   int gradAccumulationSteps = 1;     // --grad-accumulation-steps K: K micro-batches of -b per optimizer step
+  int numSpatialBatches = 1;         // --num-spatial-batches N: image tiles along H (passes/SpatialTiling.h)
   std::string compilerConfigsFile;   // --compiler-configs-file: YAML/JSON knob overrides (driver/CompilerConfig.h)
   uint64_t seed = 42;                // weight initialization
   bool debug = false;                // dump the IR after each stage into the output folder
