@@ -45,6 +45,7 @@ Expected<autograd::Optimizer> parseOptimizer(const std::string& name) {
 }
 
 constexpr int kMaxGradAccumulationSteps = 4096;
+constexpr int kMaxSpatialBatches = 1024;
 
 Status checkDataParallel(const CompileOptions& o) {
   if (!o.dataParallel) {
@@ -75,6 +76,9 @@ Status checkValues(const CompileOptions& o) {
     return makeError("--grad-accumulation-steps needs a training compile (not --inference)");
   if (o.gradAccumulationSteps > 1 && o.dataParallel)
     return makeError("--grad-accumulation-steps with --data-parallel is not supported yet (one or the other)");
+  if (o.numSpatialBatches < 1 || o.numSpatialBatches > kMaxSpatialBatches)
+    return makeError("--num-spatial-batches must be in 1.." + std::to_string(kMaxSpatialBatches) + ", got " +
+                     std::to_string(o.numSpatialBatches));
   return checkDataParallel(o);
 }
 
@@ -171,6 +175,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
   addValue(out, "--optimizer", optimizer);
   addValue(out, "--lr", exactNumber(learningRate));
   if (gradAccumulationSteps != 1) addValue(out, "--grad-accumulation-steps", std::to_string(gradAccumulationSteps));
+  if (numSpatialBatches != 1) addValue(out, "--num-spatial-batches", std::to_string(numSpatialBatches));
   if (!compilerConfigsFile.empty()) addValue(out, "--compiler-configs-file", compilerConfigsFile);
   if (macV2) out.emplace_back("--mac-v2");
   addValue(out, "--seed", std::to_string(seed));

@@ -56,6 +56,7 @@ struct CompileOptions {
   std::string optimizer = "momentum";  // sgd | momentum | adam
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
   int gradAccumulationSteps = 1;     // --grad-accumulation-steps K: K micro-batches of -b per optimizer step
+  int numSpatialBatches = 1;         // --num-spatial-batches N: image tiles along H (passes/SpatialTiling.h)
   std::string compilerConfigsFile;   // --compiler-configs-file: YAML/JSON knob overrides (driver/CompilerConfig.h)
   bool macV2 = false;                // --mac-v2: the legacy mapping path (driver/LegacyMapping.h)
   uint64_t seed = 42;                // weight initialization
