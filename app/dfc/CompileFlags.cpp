@@ -61,8 +61,13 @@ ArgParser compileFlags() {
          "accumulate the gradients of K micro-batches of -b samples (an accumulate section) before each optimizer "
          "step: K x -b samples per step (default 1)"});
   p.add({{"--num-spatial-batches"}, "N", 1, "spatial batching", true, true});
-  p.add({{"--model-parallel"}, "", 0, "model parallel", true, true});
-  p.add({{"--mac-human-decision"}, "FILE", 1, "manual mapping decisions", true, true});
+  p.add({{"--model-parallel"}, "", 0,
+         "place sections on the chips the --mac-human-decision file names (`nodes: PATTERN` + `chip: N`, N < "
+         "--n-chips); a section lives on one chip and values crossing chips are charged over PCIe"});
+  p.add({{"--mac-human-decision"}, "FILE", 1,
+         "YAML decisions the mapper honours or refuses naming the line: `together: PATTERN` (one section), "
+         "`cut_before: PATTERN` (a section starts there), with --model-parallel `nodes: PATTERN` + `chip: N`; "
+         "patterns are operator names or globs (h.0/mlp/*); README has the format"});
   p.add({{"--mac-v2"}, "", 0, "the legacy mapping path (greedy section cutter, bounded placer)", true, true});
   return p;
 }
@@ -151,6 +156,8 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   DFC_TRY(setInt(p, "--allreduce-bucket-kb", o.allreduceBucketKb));
   o.dbPath = p.get("--db");
   o.compilerConfigsFile = p.get("--compiler-configs-file");
+  o.macHumanDecision = p.get("--mac-human-decision");
+  o.modelParallel = p.has("--model-parallel");
   o.debug = p.has("--debug");
   return o;
 }
