@@ -88,6 +88,11 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   // A right-click on a node outside the pick applies to that node alone: cut before fc1/matmul.
   trigger(decisions->buildMenu(graphNode(view, "fc1/matmul"), &window), "decisionCut");
 
+  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {  // the menu as a person sees it
+    QMenu* menu = decisions->buildMenu(graphNode(view, "conv2/conv2d"), &window);
+    menu->grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions-menu.png"));
+    delete menu;
+  }
   const QString file = dir.filePath(QStringLiteral("mine.yaml"));
   REQUIRE(decisions->save(file));
   auto saved = mapping::loadDecisions(file.toStdString());

@@ -46,6 +46,8 @@ std::vector<driver::CompileOptions> examples() {
   every.seed = 1234567;
   every.gradAccumulationSteps = 4;
   every.compilerConfigsFile = "knobs file.yaml";
+  every.macHumanDecision = "my decisions.yaml";
+  every.modelParallel = true;
   every.debug = true;
   every.dbPath = "-";
   out.push_back(every);
