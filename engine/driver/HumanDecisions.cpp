@@ -76,7 +76,7 @@ std::vector<std::string> describeDecisions(const std::string& json) {
   simdjson::dom::element root;
   if (parser.parse(json).get(root)) return {"decisions: (unreadable record)"};
   bool modelParallel = false;
-  (void)root["model_parallel"].get(modelParallel);
+  if (root["model_parallel"].get(modelParallel)) modelParallel = false;
   std::vector<std::string> lines;
   lines.push_back(fmt::format("decisions from {}{}:", text(root, "file"),
                               modelParallel ? fmt::format(" (model parallel over {:.0f} chips)", number(root, "chips"))

@@ -11,7 +11,7 @@ namespace {
 
 using NodeSet = std::vector<char>;  // per node: 1 = in the set
 
-std::string quoted(const Decision& d) { return "'" + patternText(d) + "'"; }
+std::string groupText(const Decision& d) { return patternText(d); }  // as the issue writes a group: h.0/mlp/*
 
 std::string opName(const ir::Graph& g, ir::NodeId id) { return "'" + g.node(id).name + "'"; }
 
@@ -95,13 +95,13 @@ Status checkGroupShape(const ir::Graph& g, const DecisionFile& file, const Group
   const ir::Node& first = g.node(group.nodes.front());
   for (ir::NodeId id : group.nodes)
     if (g.node(id).role != first.role)
-      return makeError(file.where(d) + ": 'together' group " + quoted(d) + " holds " +
+      return makeError(file.where(d) + ": 'together' group " + groupText(d) + " holds " +
                        std::string(ir::roleName(first.role)) + " " + opName(g, first.id) + " and " +
                        std::string(ir::roleName(g.node(id).role)) + " " + opName(g, id) +
                        ", which never share a section (add 'role: " + std::string(ir::roleName(first.role)) + "')");
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (group.after[i] && group.before[i])
-      return makeError(file.where(d) + ": 'together' group " + quoted(d) + " cannot be one section: " +
+      return makeError(file.where(d) + ": 'together' group " + groupText(d) + " cannot be one section: " +
                        opName(g, static_cast<ir::NodeId>(i)) +
                        ", not in the group, lies between its operators (add it to the group)");
   return {};
@@ -123,7 +123,7 @@ Status checkGroupFits(const ir::Graph& g, const DecisionFile& file, const Group&
   const bool pcu = pcus > pcuBudget;
   if (!pcu && pmus <= pmuBudget) return {};
   const arch::ArchSpec& a = cost.arch();
-  return makeError(file.where(d) + ": 'together' group " + quoted(d) + " (" + std::to_string(group.nodes.size()) +
+  return makeError(file.where(d) + ": 'together' group " + groupText(d) + " (" + std::to_string(group.nodes.size()) +
                    " operators) needs " + std::to_string(pcu ? pcus : pmus) + (pcu ? " PCUs" : " PMUs") +
                    ", a section may use " + std::to_string(pcu ? pcuBudget : pmuBudget) + " on " + a.name + " (" +
                    std::to_string(a.chips) + " chip(s)); split the group or raise the " +
@@ -141,7 +141,7 @@ Expected<std::vector<Group>> buildGroups(const ir::Graph& g, const DecisionFile&
     for (ir::NodeId id : group.nodes) {
       int other = groupOf[static_cast<size_t>(id)];
       if (other >= 0)
-        return makeError(file.where(file.decisions[i]) + ": 'together' group " + quoted(file.decisions[i]) +
+        return makeError(file.where(file.decisions[i]) + ": 'together' group " + groupText(file.decisions[i]) +
                          " shares " + opName(g, id) + " with the group at line " +
                          std::to_string(file.decisions[groups[static_cast<size_t>(other)].decision].line) +
                          " (an operator is in one section)");
@@ -149,7 +149,7 @@ Expected<std::vector<Group>> buildGroups(const ir::Graph& g, const DecisionFile&
       group.members[static_cast<size_t>(id)] = 1;
       int chip = applied.nodeChip[static_cast<size_t>(id)], firstChip = applied.nodeChip[static_cast<size_t>(group.nodes.front())];
       if (chip != firstChip)
-        return makeError(file.where(file.decisions[i]) + ": 'together' group " + quoted(file.decisions[i]) +
+        return makeError(file.where(file.decisions[i]) + ": 'together' group " + groupText(file.decisions[i]) +
                          " has operators on chips " + std::to_string(firstChip) + " and " + std::to_string(chip) + " (" +
                          opName(g, id) + "); a section runs on one chip");
     }

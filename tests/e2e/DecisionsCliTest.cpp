@@ -42,7 +42,7 @@ TEST_CASE("dfc refuses a bad or impossible decisions file with exit 2, naming fi
              (dir / "n"));
   CHECK(r.status == 2);
   CHECK(r.output.find("none.yaml:1: key 'together': 'h.0/mlp/*' matches no operator") != std::string::npos);
-  CHECK(!std::filesystem::exists(dir / "n" / "lenet.pef"));
+  CHECK(!std::filesystem::exists(dir / "n/lenet.pef"));
 
   r = runDfc("compile --model lenet --model-parallel --n-chips 2 --db -");
   CHECK(r.status == 2);
@@ -59,7 +59,7 @@ TEST_CASE("dfc inspect shows the decisions and chips a PEF was compiled with") {
   auto r = runDfc("compile --model lenet -b 4 -o0 --db - --n-chips 2 --model-parallel --mac-human-decision " +
                   (dir / "d.yaml") + " --output-folder " + (dir / "o") + " --pef-name mp");
   REQUIRE(r.status == 0);
-  auto inspect = runDfc("inspect " + (dir / "o" / "mp.pef"));
+  auto inspect = runDfc("inspect " + (dir / "o/mp.pef"));
   REQUIRE(inspect.status == 0);
   CHECK(inspect.output.find("decisions from " + (dir / "d.yaml") + " (model parallel over 2 chips):") !=
         std::string::npos);
