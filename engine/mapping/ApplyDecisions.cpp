@@ -11,7 +11,14 @@ namespace {
 
 using NodeSet = std::vector<char>;  // per node: 1 = in the set
 
-std::string groupText(const Decision& d) { return patternText(d); }  // as the issue writes a group: h.0/mlp/*
+// A pattern in a message: as written, cut short when very long (one readable line).
+std::string clipped(const std::string& text) {
+  constexpr size_t kMax = 96;
+  return text.size() <= kMax ? text : text.substr(0, kMax - 3) + "...";
+}
+
+// A group as the issue writes one: h.0/mlp/*
+std::string groupText(const Decision& d) { return clipped(patternText(d)); }
 
 std::string opName(const ir::Graph& g, ir::NodeId id) { return "'" + g.node(id).name + "'"; }
 
@@ -23,7 +30,7 @@ Status matchAll(const ir::Graph& g, const DecisionFile& file, const DecisionCont
       Decision one = d;
       one.patterns = {p};
       if (matchDecision(g, one).empty())
-        return makeError(file.where(d) + ": key '" + key + "': '" + p + "' matches no operator" +
+        return makeError(file.where(d) + ": key '" + key + "': '" + clipped(p) + "' matches no operator" +
                          (d.role ? " of role " + std::string(ir::roleName(*d.role)) : std::string()) +
                          " (names look like '" + (g.nodes.empty() ? std::string("?") : g.nodes.front().name) + "')");
     }
