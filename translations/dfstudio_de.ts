@@ -1370,31 +1370,16 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation>Rückwärts</translation>
     </message>
     <message>
+        <source>reduce</source>
+        <translation>Reduzieren</translation>
+    </message>
+    <message>
         <source>optimizer</source>
         <translation>Optimierer</translation>
     </message>
     <message>
         <source>accumulate</source>
         <translation>Akkumulieren</translation>
-    </message>
-</context>
-<context>
-    <name>dfc::views::Roles</name>
-    <message>
-        <source>forward</source>
-        <translation>vorwärts</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>rückwärts</translation>
-    </message>
-    <message>
-        <source>optimizer</source>
-        <translation>Optimierer</translation>
-    </message>
-    <message>
-        <source>accumulate</source>
-        <translation>akkumulieren</translation>
     </message>
 </context>
 <context>

@@ -10,11 +10,14 @@ namespace dfc::cli {
 
 namespace {
 
-// "18 forward, 22 backward, 10 optimizer": every role, in the table's order.
+// "18 forward, 22 backward, 10 optimizer": the roles this compile has, in the
+// table's order ("0 accumulate" on every compile without accumulation is noise).
 std::string sectionsByRole(const driver::CompileResult& r) {
   std::string out;
-  for (const ir::RoleInfo& role : ir::roles())
+  for (const ir::RoleInfo& role : ir::roles()) {
+    if (r.sections(role.role) == 0) continue;
     out += (out.empty() ? "" : ", ") + std::to_string(r.sections(role.role)) + " " + std::string(role.name);
+  }
   return out;
 }
 

@@ -13,8 +13,8 @@ int conformanceCommand(const std::vector<std::string>& args) {
               "and compared (float32 within rtol/atol, integers and booleans exactly).\n"
               "Exit status 0 when no case fails (unsupported cases are allowed), 1 otherwise.");
   p.add({{"--filter"}, "TEXT", 1, "run only the cases whose name contains TEXT"});
-  p.add({{"--rtol"}, "X", 1, "relative tolerance for float32 (default 1e-4)"});
-  p.add({{"--atol"}, "X", 1, "absolute tolerance for float32 (default 1e-4)"});
+  p.add({{"--rtol"}, "X", 1, "relative tolerance for float32 (default 1e-3, as the ONNX backend tests)"});
+  p.add({{"--atol"}, "X", 1, "absolute tolerance for float32 (default 1e-7, as the ONNX backend tests)"});
   p.add({{"-o0"}, "", 0, "compile one operator per section (default)"});
   p.add({{"-o1"}, "", 0, "compile with -o1 fusion"});
   p.add({{"-o3"}, "", 0, "compile with -o3 sections"});

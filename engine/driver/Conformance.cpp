@@ -71,8 +71,13 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
   if (!got) return fail(got.error().message());
   if (got->size() != expected.size())
     return fail("model gives " + std::to_string(got->size()) + " outputs, expected " + std::to_string(expected.size()));
-  double worst = 0;
-  size_t worstOutput = 0;
+  // The worst element is the one furthest past its own allowance
+  // (atol + rtol |expected|), so a 1e12 output right to 7 digits is no failure.
+  struct Worst {
+    double excess = 0, got = 0, want = 0;
+    size_t output = 0;
+    int64_t index = 0;
+  } worst;
   bool bad = false;
   for (size_t k = 0; k < expected.size(); ++k) {
     const ir::Tensor &g = (*got)[k], &e = expected[k];
@@ -83,19 +88,21 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
       double a = elementAt(g, i), b = elementAt(e, i);
       if (std::isnan(b) && std::isnan(a)) continue;
       if (std::isinf(b) && a == b) continue;
-      double err = std::fabs(a - b);
-      bool ok = exact ? a == b : err <= options.atol + options.rtol * std::fabs(b);
-      if (std::isnan(err)) err = INFINITY;
-      if (!ok) bad = true;
-      if (!ok && err >= worst) {
-        worst = err;
-        worstOutput = k;
-      }
+      const double allowed = exact ? 0.0 : options.atol + options.rtol * std::fabs(b);
+      const double err = std::fabs(a - b);
+      if (err <= allowed && !std::isnan(err)) continue;
+      const double excess = std::isnan(err) ? INFINITY : allowed > 0 ? err / allowed : INFINITY;
+      if (!bad || excess > worst.excess) worst = {excess, a, b, k, i};
+      bad = true;
     }
   }
   if (bad) {
     std::ostringstream ss;
-    ss << "max abs err " << worst << " at output " << worstOutput;
+    ss.precision(7);
+    const double abs = std::fabs(worst.got - worst.want);
+    ss << "output " << worst.output << " element " << worst.index << ": got " << worst.got << ", expected "
+       << worst.want << " (abs err " << abs << ", rel err " << abs / std::max(std::fabs(worst.want), 1e-30)
+       << "; allowed atol " << options.atol << " + rtol " << options.rtol << " x |expected|)";
     return fail(ss.str());
   }
   r.status = CaseStatus::Pass;

@@ -301,4 +301,10 @@ Expected<ValueId> ImportContext::transpose(ValueId v, std::vector<int64_t> perm)
   return emit(ir::OpKind::Transpose, {v}, {{"perm", perm}});
 }
 
+Status needFloat(ImportContext& c, ir::ValueId x) {
+  if (c.type(x).dtype != ir::DType::F32)
+    return c.error("element type " + std::string(ir::dtypeName(c.type(x).dtype)) + " is not supported (float only)");
+  return {};
+}
+
 }  // namespace dfc::onnx

@@ -28,6 +28,7 @@ using OpTable = std::map<std::string, MapFn>;
 void registerElementwiseOps(OpTable& table);
 void registerNnOps(OpTable& table);
 void registerShapeOps(OpTable& table);
+void registerLossOps(OpTable& table);
 void registerLayoutOps(OpTable& table);  // registered last: overrides Neg/Abs
 
 // ONNX elem_type -> IR dtype; false if the IR has no such dtype.
@@ -112,5 +113,7 @@ class ImportContext {
 };
 
 std::string sanitizeName(const std::string& name);
+// An error naming the node unless `x` is float32.
+Status needFloat(ImportContext& c, ir::ValueId x);
 
 }  // namespace dfc::onnx

@@ -55,12 +55,6 @@ MapFn variadicOp(std::string fn, bool mean) {
   };
 }
 
-Status needFloat(ImportContext& c, ValueId x) {
-  if (c.type(x).dtype != DType::F32)
-    return c.error("element type " + std::string(ir::dtypeName(c.type(x).dtype)) + " is not supported (float only)");
-  return {};
-}
-
 MapFn unaryOp(std::string fn, double alpha = 0, double beta = 0, const char* alphaAttr = nullptr,
               const char* betaAttr = nullptr) {
   return [=](ImportContext& c) -> Status {

@@ -22,12 +22,6 @@ int64_t product(const Shape& s, size_t from, size_t to) {
   return p;
 }
 
-Status needFloat(ImportContext& c, ValueId x) {
-  if (c.type(x).dtype != DType::F32)
-    return c.error("element type " + std::string(ir::dtypeName(c.type(x).dtype)) + " is not supported (float only)");
-  return {};
-}
-
 // numpy matmul: 1-D operands get a unit axis, leading dims broadcast.
 Expected<ValueId> matmul(ImportContext& c, ValueId a, ValueId b) {
   DFC_TRY(needFloat(c, a));

@@ -1,6 +1,7 @@
 #include "onnx/OnnxImporter.h"
 
 #include <onnx/checker.h>
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
@@ -19,7 +20,21 @@ using ir::ValueId;
 
 namespace {
 
-constexpr int64_t kMinOpset = 11, kMaxOpset = 17;
+// The mappers implement the operators as opsets 11-17 define them. An older
+// model imports when each of its operators is still the version opset 11 has
+// (And-7, Elu-6, GlobalAveragePool-1 ...); others are refused by name.
+constexpr int64_t kMinOpset = 1, kMinNativeOpset = 11, kMaxOpset = 17;
+
+// "" when `op` at `opset` means what it means at opset 11, else why not.
+std::string olderVersionProblem(const std::string& op, int64_t opset) {
+  const auto* old = ::onnx::OpSchemaRegistry::Schema(op, static_cast<int>(opset));
+  const auto* native = ::onnx::OpSchemaRegistry::Schema(op, static_cast<int>(kMinNativeOpset));
+  if (old == nullptr) return "is not defined at opset " + std::to_string(opset);
+  if (native != nullptr && native->since_version() == old->since_version()) return {};
+  return "is version " + std::to_string(old->since_version()) + " at opset " + std::to_string(opset) +
+         ", whose semantics dfc does not implement (opsets " + std::to_string(kMinNativeOpset) + "-" +
+         std::to_string(kMaxOpset) + "; re-export with a newer opset)";
+}
 
 const OpTable& opTable() {
   static const OpTable table = [] {
@@ -27,6 +42,7 @@ const OpTable& opTable() {
     registerElementwiseOps(t);
     registerNnOps(t);
     registerShapeOps(t);
+    registerLossOps(t);
     registerLayoutOps(t);
     return t;
   }();
@@ -153,6 +169,9 @@ class Importer {
         return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
       auto it = opTable().find(n.op_type());
       if (it == opTable().end()) return m_ctx.error("unsupported op").withContext(m_label);
+      if (m_ctx.opset() < kMinNativeOpset)
+        if (auto problem = olderVersionProblem(n.op_type(), m_ctx.opset()); !problem.empty())
+          return m_ctx.error(n.op_type() + " " + problem).withContext(m_label);
       for (int i = 0; i < n.input_size(); ++i)
         if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
           return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);

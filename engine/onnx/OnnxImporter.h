@@ -1,5 +1,5 @@
 #pragma once
-// ONNX import: a .onnx file (opsets 11-17) -> an IR graph, through Debian's
+// ONNX import: a .onnx file (opsets 11-17; older opsets where each operator is still its opset-11 version) -> an IR graph, through Debian's
 // libonnx (protobuf definitions, checker, shape inference). Initializers
 // become Params (float weights in trainable positions) or Consts, external
 // data is read relative to the model file, dynamic dims bind to the batch

@@ -174,3 +174,20 @@ TEST_CASE("dfc compile -o1: section and hypersection counts of the zoo transform
     CHECK(static_cast<int>(got.pef.plan.hypersections.size()) == c.unique);
   }
 }
+
+TEST_CASE("dfc compile's summary counts only the section roles the compile has", "[e2e][cli]") {
+  test::ScratchDir dir("cli-summary");
+  auto train = runDfc("compile --db - -m logreg --pef-name t --output-folder " + (dir / "t"));
+  REQUIRE(train.status == 0);
+  INFO(train.output);
+  CHECK(train.output.find(" forward, ") != std::string::npos);
+  CHECK(train.output.find(" optimizer)") != std::string::npos);
+  CHECK(train.output.find("0 accumulate") == std::string::npos);
+  CHECK(train.output.find("0 reduce") == std::string::npos);
+
+  auto infer = runDfc("compile --db - -m logreg --inference --pef-name i --output-folder " + (dir / "i"));
+  REQUIRE(infer.status == 0);
+  INFO(infer.output);
+  CHECK(infer.output.find(" forward)") != std::string::npos);
+  CHECK(infer.output.find("backward") == std::string::npos);
+}

@@ -11,6 +11,7 @@ constexpr const char* kContext = "dfc::views::Roles";
 [[maybe_unused]] constexpr const char* kRoleNamesToTranslate[] = {
     QT_TRANSLATE_NOOP("dfc::views::Roles", "forward"),
     QT_TRANSLATE_NOOP("dfc::views::Roles", "backward"),
+    QT_TRANSLATE_NOOP("dfc::views::Roles", "reduce"),
     QT_TRANSLATE_NOOP("dfc::views::Roles", "optimizer"),
     QT_TRANSLATE_NOOP("dfc::views::Roles", "accumulate"),
 };
@@ -32,7 +33,8 @@ QString roleLabel(ir::NodeRole role) {
 QString roleCounts(const ir::PerRole<int>& counts) {
   QStringList parts;
   for (const ir::RoleInfo& role : ir::roles())
-    parts << QStringLiteral("%1 %2").arg(counts[ir::roleIndex(role.role)]).arg(roleLabel(role.role));
+    if (counts[ir::roleIndex(role.role)] != 0)  // only the roles the compile has
+      parts << QStringLiteral("%1 %2").arg(counts[ir::roleIndex(role.role)]).arg(roleLabel(role.role));
   return parts.join(QStringLiteral(", "));
 }
 

@@ -3,7 +3,10 @@
 // importer accepts has to compute the right answer.
 #include <catch2/catch.hpp>
 
+#include <onnx/onnx_pb.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "driver/Conformance.h"
 
@@ -39,7 +42,49 @@ TEST_CASE("a case whose expected output is wrong is reported as a failure with i
   REQUIRE(summary);
   CHECK(summary->failed == 1);
   REQUIRE(summary->cases.size() == 1);
-  CHECK(driver::formatCaseLine(summary->cases[0]).rfind("FAIL test_relu: max abs err", 0) == 0);
+  const std::string line = driver::formatCaseLine(summary->cases[0]);
+  INFO(line);
+  CHECK(line.rfind("FAIL test_relu: output 0 element ", 0) == 0);
+  CHECK(line.find(", rel err 1;") != std::string::npos);  // a negative x where relu gives 0: 100% off
+}
+
+namespace {
+
+void writeReluTensor(const std::filesystem::path& path, const std::vector<float>& values) {
+  ::onnx::TensorProto t;
+  t.set_data_type(::onnx::TensorProto::FLOAT);
+  for (int64_t d : {3, 4, 5}) t.add_dims(d);  // test_relu's input shape; ones after `values`
+  for (size_t i = 0; i < 60; ++i) t.add_float_data(i < values.size() ? values[i] : 1.0f);
+  std::ofstream(path, std::ios::binary) << t.SerializeAsString();
+}
+
+// test_relu's model, fed `input`, judged against `expected`.
+driver::CaseResult reluCase(const std::vector<float>& input, const std::vector<float>& expected) {
+  const std::string src = std::string(DFC_TEST_DATA_DIR) + "/onnx/node/test_relu";
+  auto tmp = std::filesystem::temp_directory_path() / "dfc-onnx-conformance-large";
+  std::filesystem::remove_all(tmp);
+  std::filesystem::create_directories(tmp / "test_data_set_0");
+  std::filesystem::copy_file(src + "/model.onnx", tmp / "model.onnx");
+  writeReluTensor(tmp / "test_data_set_0/input_0.pb", input);
+  writeReluTensor(tmp / "test_data_set_0/output_0.pb", expected);
+  auto r = driver::runConformanceCase(tmp.string(), {});
+  std::filesystem::remove_all(tmp);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("conformance judges each element against atol + rtol x |expected|, as the ONNX backend tests do") {
+  // ~1e12 outputs right to 7 digits: abs err ~1e5 yet a pass.
+  auto large = reluCase({1.0e12f, -3.0f, 2.5e12f}, {1.0000001e12f, 0.0f, 2.5e12f});
+  INFO(large.detail);
+  CHECK(large.status == driver::CaseStatus::Pass);
+  // 1% off on the largest element: named with its relative error.
+  auto off = reluCase({1.0e12f, -3.0f, 2.5e12f}, {1.0e12f, 0.0f, 2.525e12f});
+  INFO(off.detail);
+  REQUIRE(off.status == driver::CaseStatus::Fail);
+  CHECK(off.detail.rfind("output 0 element 2: got 2.5e+12, expected 2.525e+12", 0) == 0);
+  CHECK(off.detail.find("rel err 0.0099") != std::string::npos);
 }
 
 TEST_CASE("PyTorch-exported models (CNN with BN and residuals, depthwise CNN, causal transformer) match at -o0 and -o3") {

@@ -102,6 +102,32 @@ TEST_CASE("an unsupported op is refused naming the node, op type and opset") {
   CHECK(msg.find("unsupported op") != std::string::npos);
 }
 
+TEST_CASE("an older opset imports where its operators are unchanged since opset 11, else names the version") {
+  auto m = test::makeModel(9);
+  addTensorValue(m.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2, 3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", ::onnx::TensorProto::FLOAT, {2, 3});
+  addNode(m, "Elu", "e", {"x"}, {"y"});  // Elu-6: what opset 11 still has
+  auto g = dfc::onnx::importOnnxBytes(serialize(m), ".", "old.onnx");
+  REQUIRE(g);
+
+  auto s = test::makeModel(9);
+  addTensorValue(s.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {4});
+  addTensorValue(s.mutable_graph()->add_output(), "y", ::onnx::TensorProto::FLOAT, {2});
+  auto* slice = addNode(s, "Slice", "/head/Slice_1", {"x"}, {"y"});  // Slice-1: starts/ends are attributes
+  for (const char* name : {"starts", "ends"}) {
+    auto* a = slice->add_attribute();
+    a->set_name(name);
+    a->set_type(::onnx::AttributeProto::INTS);
+    a->add_ints(std::string(name) == "starts" ? 1 : 3);
+  }
+  auto refused = dfc::onnx::importOnnxBytes(serialize(s), ".", "old_slice.onnx");
+  REQUIRE_FALSE(refused);
+  const std::string msg = refused.error().message();
+  INFO(msg);
+  CHECK(msg.find("/head/Slice_1") != std::string::npos);
+  CHECK(msg.find("Slice is version 1 at opset 9") != std::string::npos);
+}
+
 TEST_CASE("external data is read relative to the model, a missing file is named") {
   test::TempDir dir("external");
   auto m = gemmModel();
