@@ -52,7 +52,7 @@ std::string compileError(const driver::CompileOptions& o) {
 
 }  // namespace
 
-TEST_CASE("-o0: a together group becomes one section", "[driver][decisions]") {
+TEST_CASE("at -o0 a together group becomes one section", "[driver][decisions]") {
   test::ScratchDir dir("decide-together");
   auto o = lenet(dir, "o0", partition::OptLevel::O0);
   const pef::Pef plain = compileAndRead(o);
@@ -70,7 +70,7 @@ TEST_CASE("-o0: a together group becomes one section", "[driver][decisions]") {
   CHECK(lines[1].find("3 operators, sections " + std::to_string(s.id)) != std::string::npos);
 }
 
-TEST_CASE("-o3: a forced cut starts a section at the operator named", "[driver][decisions]") {
+TEST_CASE("at -o3 a forced cut starts a section at the operator named", "[driver][decisions]") {
   test::ScratchDir dir("decide-cut");
   auto o = lenet(dir, "o3", partition::OptLevel::O3);
   const pef::Pef plain = compileAndRead(o);
@@ -83,7 +83,7 @@ TEST_CASE("-o3: a forced cut starts a section at the operator named", "[driver][
   CHECK(decided.plan.sections.size() == plain.plan.sections.size() + 4);
 }
 
-TEST_CASE("--model-parallel puts sections on the chips named and charges what crosses chips",
+TEST_CASE("model parallel puts sections on the chips named and charges what crosses chips",
           "[driver][decisions][model-parallel]") {
   test::ScratchDir dir("decide-chips");
   auto o = lenet(dir, "mp", partition::OptLevel::O3);
