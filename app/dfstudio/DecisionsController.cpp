@@ -108,8 +108,10 @@ void DecisionsController::clear() {
 bool DecisionsController::save(const QString& path, QString* error) {
   const std::string header = "dfc compile --mac-human-decision " + QFileInfo(path).fileName().toStdString() +
                              "\nwritten by dfstudio from " + (m_pef ? m_pef->meta.pefName : std::string("?"));
-  if (auto st = support::writeFileAtomic(path.toStdString(), mapping::formatDecisions(m_draft, header)); !st) {
-    if (error) *error = fromStd(st.error().message());
+  auto text = mapping::formatDecisions(m_draft, header);
+  Status written = text ? support::writeFileAtomic(path.toStdString(), *text) : Status(text.error());
+  if (!written) {
+    if (error) *error = fromStd(written.error().message());
     return false;
   }
   m_savedPath = path;

@@ -11,6 +11,37 @@ constexpr int kMaxChip = 7;                 // --n-chips is at most 8
 constexpr size_t kMaxPatternsPerEntry = 100000;
 constexpr const char* kKeys = "together, cut_before, nodes, chip, role";
 
+// Length of the UTF-8 sequence at text[i], or 0 when it is not valid UTF-8.
+size_t utf8Length(std::string_view text, size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+  return n;
+}
+
+bool validUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = utf8Length(text, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+// One comment line: control characters and invalid UTF-8 become spaces.
+std::string commentText(std::string_view line) {
+  std::string out;
+  for (size_t i = 0; i < line.size();) {
+    const size_t n = utf8Length(line, i);
+    const bool control = n == 1 && (static_cast<unsigned char>(line[i]) < 0x20 || line[i] == 0x7f);
+    out += n == 0 || control ? std::string(" ") : std::string(line.substr(i, n));
+    i += n == 0 ? 1 : n;
+  }
+  return out;
+}
+
 struct Reader {
   const std::string& path;
 
@@ -23,6 +54,7 @@ struct Reader {
     auto add = [&](const YAML::Node& n) -> Status {
       if (!n.IsScalar() || n.Scalar().empty())
         return at(n, "key '" + key + "': expected an operator name or pattern");
+      if (!validUtf8(n.Scalar())) return at(n, "key '" + key + "': the pattern is not valid UTF-8");
       d.patterns.push_back(n.Scalar());
       return {};
     };
@@ -129,15 +161,18 @@ Expected<DecisionFile> parseDecisions(const std::string& text, const std::string
   return file;
 }
 
-std::string formatDecisions(const DecisionFile& file, const std::string& header) {
+Expected<std::string> formatDecisions(const DecisionFile& file, const std::string& header) {
   YAML::Emitter out;
   std::string comments;
   for (size_t from = 0; from < header.size();) {
     size_t end = header.find('\n', from);
     if (end == std::string::npos) end = header.size();
-    comments += "# " + header.substr(from, end - from) + "\n";
+    comments += "# " + commentText(std::string_view(header).substr(from, end - from)) + "\n";
     from = end + 1;
   }
+  for (const Decision& d : file.decisions)
+    for (const std::string& p : d.patterns)
+      if (p.empty() || !validUtf8(p)) return makeError(file.path + ": cannot write the pattern '" + p + "' (empty or not UTF-8)");
   out << YAML::BeginSeq;
   for (const Decision& d : file.decisions) {
     out << YAML::BeginMap;
@@ -155,6 +190,7 @@ std::string formatDecisions(const DecisionFile& file, const std::string& header)
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
+  if (!out.good()) return makeError(file.path + ": cannot write the decisions: " + out.GetLastError());
   return comments + (file.decisions.empty() ? std::string("[]") : std::string(out.c_str())) + "\n";
 }
 

@@ -54,8 +54,10 @@ Expected<DecisionFile> loadDecisions(const std::string& path);
 Expected<DecisionFile> parseDecisions(const std::string& text, const std::string& path);
 
 // The file as YAML that parseDecisions reads back to the same decisions
-// (lines aside); `header` becomes comment lines at the top.
-std::string formatDecisions(const DecisionFile& file, const std::string& header = {});
+// (lines aside); `header` becomes comment lines at the top (control
+// characters and invalid UTF-8 in it become spaces). A pattern that is not
+// valid UTF-8 cannot be written (nor read: parseDecisions refuses it).
+Expected<std::string> formatDecisions(const DecisionFile& file, const std::string& header = {});
 
 // Glob match of a whole name: `*` any run (also '/'), `?` one character.
 bool globMatch(std::string_view pattern, std::string_view name);

@@ -15,7 +15,9 @@ void decisionsReader(const uint8_t* data, size_t size) {
   auto file = mapping::parseDecisions(text, "fuzz.yaml");
   if (!file) return;
   // What dfstudio writes must read back: a decision lost or changed is a bug.
-  auto back = mapping::parseDecisions(mapping::formatDecisions(*file, text.substr(0, 64)), "fuzz.yaml");
+  auto written = mapping::formatDecisions(*file, text.substr(0, 64));
+  if (!written) std::abort();  // the reader accepted every pattern, so the writer must write them
+  auto back = mapping::parseDecisions(*written, "fuzz.yaml");
   if (!back || back->decisions.size() != file->decisions.size()) std::abort();
   for (size_t i = 0; i < file->decisions.size(); ++i) {
     const mapping::Decision& d = file->decisions[i];

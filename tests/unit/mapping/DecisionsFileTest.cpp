@@ -90,7 +90,7 @@ TEST_CASE("a decisions file written by formatDecisions reads back the same", "[m
   chip.patterns = {"h.2/*", "h.3/*"};
   chip.chip = 1;
   file.decisions = {together, cut, chip};
-  const std::string text = mapping::formatDecisions(file, "written by dfstudio\nsecond line");
+  const std::string text = *mapping::formatDecisions(file, "written by dfstudio\nsecond line");
   CHECK(text.rfind("# written by dfstudio\n# second line\n", 0) == 0);
   auto back = mapping::parseDecisions(text, "out.yaml");
   REQUIRE(back.ok());
@@ -101,5 +101,14 @@ TEST_CASE("a decisions file written by formatDecisions reads back the same", "[m
     CHECK(back->decisions[i].chip == file.decisions[i].chip);
     CHECK(back->decisions[i].role == file.decisions[i].role);
   }
-  CHECK(mapping::parseDecisions(mapping::formatDecisions({"e.yaml", {}}), "e.yaml")->empty());
+  CHECK(mapping::parseDecisions(*mapping::formatDecisions({"e.yaml", {}}), "e.yaml")->empty());
+  // A header line with a carriage return or bytes that are not UTF-8 stays one comment line.
+  auto odd = mapping::formatDecisions(file, "pef x\ry: \xff\xfe - together: z");
+  REQUIRE(odd.ok());
+  REQUIRE(mapping::parseDecisions(*odd, "out.yaml").ok());
+  CHECK(mapping::parseDecisions(*odd, "out.yaml")->decisions.size() == 3);
+  file.decisions[1].patterns = {"fc1/matmul \xff\xff"};
+  CHECK(!mapping::formatDecisions(file));
+  CHECK(parseError("- cut_before: \"fc1/matmul \xff\"\n").find("d.yaml:1: key 'cut_before': the pattern is not valid UTF-8") !=
+        std::string::npos);
 }
