@@ -60,7 +60,11 @@ ArgParser compileFlags() {
   p.add({{"--grad-accumulation-steps"}, "K", 1,
          "accumulate the gradients of K micro-batches of -b samples (an accumulate section) before each optimizer "
          "step: K x -b samples per step (default 1)"});
-  p.add({{"--num-spatial-batches"}, "N", 1, "spatial batching", true, true});
+  p.add({{"--num-spatial-batches"}, "N", 1,
+         "image models: cut the image into N bands of rows (along H) with halos; each band runs the conv/pool "
+         "prefix in turn and the bands are joined before the first layer that mixes rows (global pool, flatten). "
+         "Same result, smaller per-pass activations, halo rows computed twice (`dfc inspect` shows the plan). "
+         "Training with N > 1 is refused over batch_norm (per-band batch statistics)"});
   p.add({{"--model-parallel"}, "", 0,
          "place sections on the chips the --mac-human-decision file names (`nodes: PATTERN` + `chip: N`, N < "
          "--n-chips); a section lives on one chip and values crossing chips are charged over PCIe"});
@@ -145,6 +149,7 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   int64_t seed = static_cast<int64_t>(o.seed);
   DFC_TRY(setInt(p, "--seed", seed));
   DFC_TRY(setInt(p, "--grad-accumulation-steps", o.gradAccumulationSteps));
+  DFC_TRY(setInt(p, "--num-spatial-batches", o.numSpatialBatches));
   o.seed = static_cast<uint64_t>(seed);
   for (const std::string& flag : driver::modelParamFlags()) {
     int64_t value = 0;

@@ -7,7 +7,9 @@
 #include "driver/CompilerConfig.h"
 #include "driver/DataParallelCompile.h"
 #include "driver/HumanDecisions.h"
+#include "driver/HostBreakdown.h"
 #include "driver/SectionReport.h"
+#include "driver/SpatialReport.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
 #include "pef/PlacedSections.h"
@@ -65,6 +67,30 @@ void printCompilerConfig(const std::string& stored) {
   }
 }
 
+// --run ID: the run's host breakdown from the store, as a table.
+int inspectRun(const ArgParser& p) {
+  auto id = parseInt("--run", p.get("--run"));
+  if (!id) return reportError(id.error());
+  auto store = driver::openStore(p.get("--db"));
+  if (!store) return reportError(store.error());
+  auto runs = store->listRuns();
+  if (!runs) return reportError(runs.error());
+  auto run = std::find_if(runs->begin(), runs->end(), [&](const profile::RunRecord& r) { return r.id == *id; });
+  if (run == runs->end()) return reportError(makeError("--run " + std::to_string(*id) + ": no such run in the run store"));
+  auto metrics = store->metrics(*id);
+  if (!metrics) return reportError(metrics.error());
+  auto rows = driver::hostBreakdownFromMetrics(*metrics);
+  std::printf("run #%lld (%s, %s): %s\n", static_cast<long long>(run->id), run->status.c_str(), run->startedAt.c_str(),
+              run->pefPath.c_str());
+  if (rows.empty()) {
+    std::printf("no host breakdown recorded (the run stopped before its trace was written, or an older dfc ran it)\n");
+    return 0;
+  }
+  std::printf("\nhost breakdown (the trace's host row, %s):\n%s", run->tracePath.c_str(),
+              driver::hostBreakdownTable(rows).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int inspectCommand(const std::vector<std::string>& args) {
@@ -72,6 +98,8 @@ int inspectCommand(const std::vector<std::string>& args) {
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
   p.add({{"--report"}, "", 0, "also print the compile report JSON"});
   p.add({{"--config"}, "", 0, "print the compiler knobs the PEF was compiled with (--compiler-configs-file)"});
+  p.add({{"--run"}, "ID", 1, "instead of a PEF: where a stored run's host time went (phase, total ms, share, count)"});
+  p.add({{"--db"}, "FILE", 1, "with --run: the run store (default: the usual one)"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
@@ -80,6 +108,7 @@ int inspectCommand(const std::vector<std::string>& args) {
     std::fputs(p.help(false).c_str(), stdout);
     return 0;
   }
+  if (p.has("--run")) return inspectRun(p);
   auto pef = loadPefArg(p, "inspect");
   if (!pef) return reportError(pef.error());
   const auto& m = pef->meta;
@@ -126,6 +155,7 @@ int inspectCommand(const std::vector<std::string>& args) {
                 static_cast<double>(host->persistentBytes) / 1048576.0);
   for (const std::string& line : driver::describeDataParallelReport(pef->reportJson)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeDecisions(pef->meta.decisions)) std::printf("%s\n", line.c_str());
+  for (const std::string& line : driver::describeSpatialTiling(pef->meta.spatialTiling)) std::printf("%s\n", line.c_str());
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
   if (p.has("--config")) printCompilerConfig(pef->meta.compilerConfig);
   return 0;

@@ -45,6 +45,7 @@ Expected<autograd::Optimizer> parseOptimizer(const std::string& name) {
 }
 
 constexpr int kMaxGradAccumulationSteps = 4096;
+constexpr int kMaxSpatialBatches = 1024;
 
 Status checkDataParallel(const CompileOptions& o) {
   if (!o.dataParallel) {
@@ -77,6 +78,9 @@ Status checkValues(const CompileOptions& o) {
     return makeError("--grad-accumulation-steps with --data-parallel is not supported yet (one or the other)");
   if (o.modelParallel && o.macHumanDecision.empty())
     return makeError("--model-parallel requires a human decision file (--mac-human-decision FILE naming each section's chip)");
+  if (o.numSpatialBatches < 1 || o.numSpatialBatches > kMaxSpatialBatches)
+    return makeError("--num-spatial-batches must be in 1.." + std::to_string(kMaxSpatialBatches) + ", got " +
+                     std::to_string(o.numSpatialBatches));
   return checkDataParallel(o);
 }
 
@@ -178,6 +182,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
   addValue(out, "--optimizer", optimizer);
   addValue(out, "--lr", exactNumber(learningRate));
   if (gradAccumulationSteps != 1) addValue(out, "--grad-accumulation-steps", std::to_string(gradAccumulationSteps));
+  if (numSpatialBatches != 1) addValue(out, "--num-spatial-batches", std::to_string(numSpatialBatches));
   if (!compilerConfigsFile.empty()) addValue(out, "--compiler-configs-file", compilerConfigsFile);
   if (!macHumanDecision.empty()) addValue(out, "--mac-human-decision", macHumanDecision);
   if (modelParallel) out.emplace_back("--model-parallel");

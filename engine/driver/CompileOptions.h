@@ -58,6 +58,7 @@ struct CompileOptions {
   std::string optimizer = "momentum";  // sgd | momentum | adam
   double learningRate = 0.01;        // default stored in the PEF; `run --lr` overrides
   int gradAccumulationSteps = 1;     // --grad-accumulation-steps K: K micro-batches of -b per optimizer step
+  int numSpatialBatches = 1;         // --num-spatial-batches N: image tiles along H (passes/SpatialTiling.h)
   std::string compilerConfigsFile;   // --compiler-configs-file: YAML/JSON knob overrides (driver/CompilerConfig.h)
   // --mac-human-decision FILE: operators pinned together, forced cuts and (with
   // --model-parallel) sections assigned to chips (mapping/Decisions.h).

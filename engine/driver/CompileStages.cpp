@@ -10,6 +10,7 @@
 #include "driver/CompileReport.h"
 #include "driver/HumanDecisions.h"
 #include "driver/ModelLoader.h"
+#include "driver/SpatialReport.h"
 #include "driver/StoreRecords.h"
 #include "ir/Printer.h"
 #include "ir/TensorBudget.h"
@@ -17,6 +18,7 @@
 #include "mapping/SectionMapper.h"
 #include "partition/Decomposer.h"
 #include "passes/PassManager.h"
+#include "passes/SpatialTiling.h"
 #include "pef/PefValidator.h"
 #include "support/FileUtil.h"
 #include "support/Logging.h"
@@ -62,6 +64,25 @@ Status frontendStage(CompileState& s) {
   if (auto st = ir::checkGraphBudget(model->graph); !st) return st.error().withContext(s.opts.model);
   s.model = std::move(*model);
   s.dumpGraph = &s.model.graph;
+  return {};
+}
+
+// --num-spatial-batches N: the forward graph's conv/pool prefix in N row bands (before autograd, so
+// training differentiates the tiled form).
+Status spatialTilingStage(CompileState& s) {
+  if (s.opts.numSpatialBatches == 1) return {};
+  frontend::Model& m = s.model;
+  const std::string image = m.graph.value(m.image).name, logits = m.graph.value(m.logits).name;
+  const ir::Graph untiled = m.graph;
+  auto plan = passes::tileSpatialPrefix(m.graph, m.image, s.opts.numSpatialBatches, !s.opts.inference);
+  if (!plan) return plan.error().withContext(s.opts.model);
+  addChipEstimates(*plan, untiled, m.graph, *s.cost);
+  m.image = m.graph.findValue(image);  // the rewrite renumbers values
+  m.logits = m.graph.findValue(logits);
+  s.pef.meta.spatialTiling = passes::spatialPlanJson(*plan);
+  spdlog::info("spatial tiling: {} bands of '{}' rows along H, {:.1f}% more prefix FLOP for the halos", plan->tiles,
+               plan->boundary, plan->flopUntiled > 0 ? 100.0 * (plan->flopTiled / plan->flopUntiled - 1.0) : 0.0);
+  if (auto st = ir::verifyGraph(s.model.graph); !st) return st.error().withContext(s.opts.model);
   return {};
 }
 
@@ -224,7 +245,8 @@ Status recordStage(CompileState& s) {
 // Weights: roughly the share of a compile's time each stage takes (bench_hypersections:
 // placement dominates gpt2; writing the PEF is a good part of small models).
 constexpr Stage<CompileState> kStages[] = {
-    {"validate", 1, validateStage}, {"frontend", 3, frontendStage}, {"autograd", 3, autogradStage},
+    {"validate", 1, validateStage}, {"frontend", 3, frontendStage}, {"spatial-tiling", 1, spatialTilingStage},
+    {"autograd", 3, autogradStage},
     {"passes", 8, passesStage},     {"verify", 1, verifyStage},     {"data-parallel", 1, dataParallelStage},
     {"decompose", 2, decomposeStage},
     {"map", 8, mapStage},           {"place", 60, placeStage},      {"write-pef", 10, writePefStage},

@@ -23,19 +23,36 @@ double elementAt(const ir::Tensor& t, int64_t i) {
   return 0;
 }
 
-std::vector<ir::Tensor> readSet(const fs::path& dir, const std::string& prefix, std::string& error) {
+std::vector<ir::Tensor> readSet(const fs::path& dir, const std::string& prefix, std::string& error,
+                                std::vector<std::string>* names = nullptr) {
   std::vector<ir::Tensor> out;
   for (int i = 0;; ++i) {
     fs::path p = dir / (prefix + std::to_string(i) + ".pb");
     if (!fs::exists(p)) break;
-    auto t = onnx::readTensorProtoFile(p.string());
+    std::string name;
+    auto t = onnx::readTensorProtoFile(p.string(), name);
     if (!t) {
       error = t.error().message();
       return {};
     }
     out.push_back(std::move(*t));
+    if (names) names->push_back(name);
   }
   return out;
+}
+
+// The case's inputs that are still graph inputs after import (the others became
+// constants: onnx::ImportOptions::operandValues), in the graph's order.
+std::vector<ir::Tensor> remainingInputs(const ir::Graph& g, std::vector<ir::Tensor> inputs,
+                                        const std::vector<std::string>& names) {
+  std::vector<ir::Tensor> fed;
+  for (size_t k = 0; k < g.inputs.size(); ++k) {
+    const std::string& want = g.value(g.inputs[k]).name;
+    auto at = std::find(names.begin(), names.end(), want);
+    if (at != names.end()) fed.push_back(inputs[static_cast<size_t>(at - names.begin())]);
+    else if (k < inputs.size()) fed.push_back(inputs[k]);  // unnamed protos: by position
+  }
+  return fed;
 }
 
 }  // namespace
@@ -55,7 +72,8 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
   };
   fs::path data = fs::path(caseDir) / "test_data_set_0";
   std::string error;
-  auto inputs = readSet(data, "input_", error);
+  std::vector<std::string> inputNames;
+  auto inputs = readSet(data, "input_", error, &inputNames);
   if (!error.empty()) return unsupported(error);
   auto expected = readSet(data, "output_", error);
   if (!error.empty()) return unsupported(error);
@@ -63,11 +81,11 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
   InferenceCompileOptions co;
   co.level = options.level;
   co.batchSize = inputs.empty() || inputs[0].shape().empty() ? 1 : inputs[0].shape()[0];
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (!inputNames[k].empty()) co.operandValues.emplace(inputNames[k], inputs[k]);
   auto pef = compileForInference((fs::path(caseDir) / "model.onnx").string(), co);
   if (!pef) return unsupported(pef.error().message());
-  // Optional inputs given as initializers are not graph inputs here: feed the leading ones.
-  if (inputs.size() > pef->graph.inputs.size()) inputs.resize(pef->graph.inputs.size());
-  auto got = runInference(*pef, inputs);
+  auto got = runInference(*pef, remainingInputs(pef->graph, std::move(inputs), inputNames));
   if (!got) return fail(got.error().message());
   if (got->size() != expected.size())
     return fail("model gives " + std::to_string(got->size()) + " outputs, expected " + std::to_string(expected.size()));

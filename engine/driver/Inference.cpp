@@ -43,6 +43,7 @@ Expected<pef::Pef> compileForInference(const std::string& modelPath, const Infer
   if (modelPath.ends_with(".onnx")) {
     onnx::ImportOptions io;
     io.batchSize = options.batchSize;
+    io.operandValues = options.operandValues;
     auto g = onnx::importOnnxFile(modelPath, io);
     if (!g) return g.error();
     graph = std::move(*g);

@@ -3,6 +3,7 @@
 // kept in memory: what `dfc conformance` and the ONNX tests use. The same
 // stages as compile() up to the section plan (passes, verify, decompose,
 // map); no placement, no files, no run store.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ struct InferenceCompileOptions {
   int64_t batchSize = 1;  // binds dynamic input dimensions
   partition::OptLevel level = partition::OptLevel::O0;
   std::string arch = "native";
+  // ONNX only: values for inputs that feed shaping operands (onnx::ImportOptions).
+  std::map<std::string, ir::Tensor> operandValues;
 };
 
 // model: a .onnx or .dfir file. Errors are the importer's one-line refusals.

@@ -9,8 +9,10 @@
 #include <random>
 
 #include "driver/DataParallelRun.h"
+#include "driver/HostBreakdown.h"
 #include "driver/StoreRecords.h"
 #include "profile/ChromeTrace.h"
+#include "profile/TraceFile.h"
 #include "support/FileUtil.h"
 #include "support/SafePath.h"
 
@@ -32,10 +34,29 @@ double RunState::usSince(Clock::time_point from) const {
   return std::chrono::duration<double, std::micro>(Clock::now() - from).count();
 }
 
+bool RunState::traced() const { return step >= opts.traceFrom && (opts.traceTo < 0 || step < opts.traceTo); }
+
+void RunState::hostPhase(std::string_view name, Clock::time_point from, profile::Args args) {
+  hostPhase(name, from, Clock::now(), std::move(args));
+}
+
+void RunState::hostPhase(std::string_view name, Clock::time_point from, Clock::time_point to, profile::Args args) {
+  const bool perStep = name == host::kStep || name == host::kFeed || name == host::kDispatch;
+  trace->addHostPhase(name, usAt(from), std::chrono::duration<double, std::micro>(to - from).count(),
+                      !perStep || traced(), std::move(args));
+}
+
 // Store writes never stop the run: a busy or broken store keeps the rows
 // for the next try (each waits SQLite's busy timeout) and the run goes on.
 Status RunState::flush() {
   if (!store || runId == 0) return {};
+  const auto start = Clock::now();
+  Status st = flushRecords();
+  if (trace) trace->addHostPhase(host::kStoreWrite, usAt(start), usSince(start));
+  return st;
+}
+
+Status RunState::flushRecords() {
   if (auto st = store->addSectionCalls(runId, pendingCalls); !st) return storeUnavailable(st.error());
   pendingCalls.clear();
   if (auto st = store->addMetrics(runId, pendingMetrics); !st) return storeUnavailable(st.error());
@@ -51,11 +72,19 @@ Status RunState::storeUnavailable(const Error& e) {
   return {};
 }
 
+// Host time between section calls (and before the first, after the last) is
+// the step's dispatch overhead: one host-row slice per gap.
 Status RunState::runStep(bool forwardOnly) {
+  Clock::time_point gapStart = Clock::now();
+  auto dispatchGap = [&](Clock::time_point end) {
+    if (end > gapStart) hostPhase(host::kDispatch, gapStart, end);
+  };
   auto onSection = [&](const runtime::SectionCall& call) {
+    dispatchGap(call.start);
+    gapStart = call.start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(call.durationUs));
     double start = usAt(call.start);
     const auto& s = pef.plan.sections[static_cast<size_t>(call.sectionId)];
-    if (step >= opts.traceFrom && (opts.traceTo < 0 || step < opts.traceTo))  // --trace-steps
+    if (traced())  // --trace-steps
       trace->addSectionCall(call.sectionId, step, start, call.durationUs, call.bytes);
     pendingCalls.push_back({call.sectionId, result.sectionCalls, step, start, call.durationUs, s.estimate.latencyUs,
                             call.bytes});
@@ -70,6 +99,7 @@ Status RunState::runStep(bool forwardOnly) {
     }
   };
   DFC_TRY(exec->step(forwardOnly, onSection));
+  dispatchGap(Clock::now());
   ++step;
   if (pendingCalls.size() > 20000) DFC_TRY(flush());
   return {};
@@ -96,6 +126,7 @@ Status validateStage(RunState& s) {
                            : o.tracePath;
   // Refused before any work: a device, FIFO or directory is never replaced by the trace.
   if (auto target = support::checkOutputFile(s.result.tracePath, "--trace"); !target) return target.error();
+  s.setupEnd = RunState::Clock::now();
   return {};
 }
 
@@ -107,20 +138,22 @@ Status loadPefStage(RunState& s) {
   s.pef = std::move(*loaded);
   auto joinStart = RunState::Clock::now();
   DFC_TRY(joinDataParallel(s));
-  const double joinUs = s.usSince(joinStart);
+  auto executorStart = RunState::Clock::now();
   runtime::ExecutorOptions options;
   options.threads = s.opts.threads;
   options.communicator = s.comm;
   auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, options);
   if (!executor) return executor.error().withContext(s.opts.pefPath);
   s.exec.emplace(std::move(*executor));
+  const auto executorDone = RunState::Clock::now();
   const pef::PefMeta& meta = s.pef.meta;
   const std::string label = meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)";
   s.trace.emplace(s.pef, label, s.comm ? s.result.rank : s.opts.rank);
   if (s.comm) s.trace->setProcessLabel("rank " + std::to_string(s.result.rank) + " (host)");  // short: row headers
-  s.trace->addHostPhase("load PEF", 0, s.usSince(t0));
-  if (s.comm)  // nested in "load PEF"; MPI_Init is most of it
-    s.trace->addHostPhase("join ranks (" + s.comm->describe() + ")", s.usAt(joinStart), joinUs);
+  s.hostPhase(host::kSetup, s.origin, s.setupEnd);
+  s.hostPhase(host::kPefLoad, t0, joinStart);
+  if (s.comm) s.hostPhase(host::kJoinRanks, joinStart, executorStart, {{"ranks", s.comm->describe()}});  // MPI_Init mostly
+  s.hostPhase(host::kWeights, executorStart, executorDone);
   s.training = !meta.inference && !s.opts.inference;
   if (!meta.inference && s.opts.inference) spdlog::info("--inference: evaluating the training PEF's forward sections only");
   return {};
@@ -131,7 +164,7 @@ Status loadDataStage(RunState& s) {
   auto feeder = makeDataFeeder(s.pef, s.opts.dataFolder, s.training, {s.opts.trainLimit, s.opts.testLimit});
   if (!feeder) return feeder.error();
   s.feeder = std::move(*feeder);
-  s.trace->addHostPhase("load data", s.usAt(dataStart), s.usSince(dataStart));
+  s.hostPhase(host::kDataLoad, dataStart);
   auto input = s.valueNamed(s.pef.meta.imageInput);
   if (!input) return input.error();
   auto logits = s.valueNamed(s.pef.meta.logitsOutput);
@@ -142,7 +175,7 @@ Status loadDataStage(RunState& s) {
 }
 
 // The run in the store, as "running" until driver::run finishes it.
-Status openStoreStage(RunState& s) {
+Status openRunRecord(RunState& s) {
   if (s.opts.dbPath == "-" || !s.isRoot()) return {};
   auto store = openStore(s.opts.dbPath);
   if (!store && store.error().kind() == ErrorKind::BadInput) return store.error();  // not a database: the user's to fix
@@ -164,6 +197,29 @@ Status openStoreStage(RunState& s) {
   auto id = s.store->beginRun(rec);
   if (id) s.runId = s.result.runId = *id;
   else s.storeError = id.error().message();
+  return {};
+}
+
+Status openStoreStage(RunState& s) {
+  const auto start = RunState::Clock::now();
+  Status st = openRunRecord(s);
+  s.hostPhase(host::kSetup, start);
+  return st;
+}
+
+// One step on the host row: `feed` fills the inputs, the executor runs the
+// sections, `after` reads what it needs; --trace-steps decides whether the
+// step's slices are written (the breakdown counts them either way).
+template <typename Feed, typename After>
+Status hostStep(RunState& s, bool forwardOnly, Feed feed, After after) {
+  const auto start = RunState::Clock::now();
+  const bool traced = s.traced();
+  const int64_t index = s.step;
+  DFC_TRY(feed());
+  s.hostPhase(host::kFeed, start);
+  DFC_TRY(s.runStep(forwardOnly));
+  DFC_TRY(after());
+  s.trace->addHostPhase(host::kStep, s.usAt(start), s.usSince(start), traced, {{"step", static_cast<double>(index)}});
   return {};
 }
 
@@ -208,13 +264,14 @@ Status trainStage(RunState& s) {
     s.feeder->startEpoch(rng);
     for (int64_t i = 0; i < stepsPerEpoch; ++i) {
       if (s.cancelled()) return makeError("run cancelled");
-      s.feeder->fillTrain(shardBatchIndex(s, i), inputs, labelBatch);
-      DFC_TRY(s.exec->setInput(s.input, inputs));
-      DFC_TRY(s.exec->setInput(*labels, labelBatch));
-      DFC_TRY(s.runStep(false));
-      DFC_TRY(noteLoss(s, *loss, epoch, i, stepsPerEpoch));
+      auto feed = [&]() -> Status {
+        s.feeder->fillTrain(shardBatchIndex(s, i), inputs, labelBatch);
+        DFC_TRY(s.exec->setInput(s.input, inputs));
+        return s.exec->setInput(*labels, labelBatch);
+      };
+      DFC_TRY(hostStep(s, false, feed, [&] { return noteLoss(s, *loss, epoch, i, stepsPerEpoch); }));
     }
-    s.trace->addHostPhase("train epoch " + std::to_string(epoch), s.usAt(epochStart), s.usSince(epochStart));
+    s.hostPhase(host::kEpoch, epochStart, {{"epoch", static_cast<double>(epoch)}});
   }
   RunResult& r = s.result;
   r.trainSeconds = std::chrono::duration<double>(RunState::Clock::now() - trainStart).count();
@@ -234,33 +291,49 @@ Status evaluateStage(RunState& s) {
   int64_t correct = 0, stepsBefore = s.step;
   for (int64_t i = 0; i < s.feeder->evalSteps(); ++i) {
     if (s.cancelled()) return makeError("run cancelled");
-    s.feeder->fillEval(i, inputs);
-    DFC_TRY(s.exec->setInput(s.input, inputs));
-    DFC_TRY(s.runStep(true));
-    correct += s.feeder->countCorrect(i, s.exec->tensor(s.logits));
+    auto feed = [&]() -> Status {
+      s.feeder->fillEval(i, inputs);
+      return s.exec->setInput(s.input, inputs);
+    };
+    auto count = [&]() -> Status {
+      correct += s.feeder->countCorrect(i, s.exec->tensor(s.logits));
+      return {};
+    };
+    DFC_TRY(hostStep(s, true, feed, count));
   }
   RunResult& r = s.result;
   r.evalSteps = s.step - stepsBefore;
   r.testSamples = s.feeder->testSamples();
   r.testAccuracy = r.testSamples ? static_cast<double>(correct) / static_cast<double>(r.testSamples) : 0.0;
   s.pendingMetrics.push_back({s.step, s.opts.epochs, "test_accuracy", r.testAccuracy});
-  s.trace->addHostPhase("evaluate", s.usAt(evalStart), s.usSince(evalStart));
   char line[96];
   std::snprintf(line, sizeof line, "Test Accuracy: %.2f%%%s", 100.0 * r.testAccuracy,
                 s.pef.meta.task == "language_model" ? " (next-token)" : "");
   s.say(line);
-  return s.flush();
+  Status st = s.flush();
+  s.hostPhase(host::kEvaluate, evalStart);  // the store write above nests in it
+  return st;
 }
 
 Status writeTraceStage(RunState& s) {
   if (!s.isRoot()) return {};  // rank 0 gathered this rank's rows after training
+  const auto start = RunState::Clock::now();
   s.trace->setMetadata("pef", s.opts.pefPath);
   s.trace->setMetadata("model", s.pef.meta.model);
   s.trace->setMetadata("arch", s.pef.meta.arch);
   s.trace->setMetadata("opt_level", s.pef.meta.optLevel);
   profile::Trace trace = s.trace->take();
   DFC_TRY(mergeRankTraces(s, trace));
-  return profile::writeChromeTrace(trace, s.result.tracePath);
+  std::string json = profile::chromeTraceToJson(trace);
+  // Its own slice goes in last, timing the gathering and serializing (the file write follows it).
+  const double us = s.usSince(start);
+  s.trace->addHostPhase(host::kTraceWrite, s.usAt(start), us, false);
+  DFC_TRY(profile::appendTraceEvents(
+      json, {{'X', std::string(host::kTraceWrite), "host", s.trace->pid(), RunTrace::kHostTid, s.usAt(start), us, {}}}));
+  DFC_TRY(profile::writeTraceFile(s.result.tracePath, json));
+  for (auto& m : hostBreakdownMetrics(s.trace->hostBreakdown().rows())) s.pendingMetrics.push_back(std::move(m));
+  s.result.hostBreakdown = s.trace->hostBreakdown().rows();
+  return {};
 }
 
 constexpr Stage<RunState> kStages[] = {

@@ -27,6 +27,7 @@ struct RunState {
   const LogFn& log;
   const std::atomic<bool>* cancel;
   Clock::time_point origin = Clock::now();  // time 0 of the trace
+  Clock::time_point setupEnd = origin;      // validate: the host row's first "run setup" ends here
 
   pef::Pef pef;                             // load-pef
   std::optional<runtime::Executor> exec;    // load-pef
@@ -52,9 +53,14 @@ struct RunState {
   double usSince(Clock::time_point from) const;  // from -> now
   double usAt(Clock::time_point t) const;        // origin -> t
   Status flush();                                // pending records into the store; never fails the run
+  Status flushRecords();                         // flush() without its host-row slice
   Status storeUnavailable(const Error& e);       // keeps the records to retry and says so once
   std::string storeError;                        // the last store failure, "" once a write succeeds
   Status runStep(bool forwardOnly);              // one executor step, traced and recorded
+  bool traced() const;                           // is the current step in the --trace-steps window?
+  // A host-row slice from `from` to now (driver/HostBreakdown.h).
+  void hostPhase(std::string_view name, Clock::time_point from, profile::Args args = {});
+  void hostPhase(std::string_view name, Clock::time_point from, Clock::time_point to, profile::Args args = {});
   Expected<ir::ValueId> valueNamed(const std::string& name) const;
 };
 

@@ -117,8 +117,9 @@ double RunTrace::gradientBytes(const partition::Section& s) const {
 
 void RunTrace::setProcessLabel(const std::string& label) { m_recorder.setProcessName(m_pid, label); }
 
-void RunTrace::addHostPhase(const std::string& name, double startUs, double durationUs) {
-  m_recorder.addSlice(m_pid, kHostTid, name, "host", startUs, durationUs, {});
+void RunTrace::addHostPhase(std::string_view name, double startUs, double durationUs, bool traced, profile::Args args) {
+  m_host.add(name, durationUs);
+  if (traced) m_recorder.addSlice(m_pid, kHostTid, std::string(name), "host", startUs, durationUs, std::move(args));
 }
 
 void RunTrace::addLoss(double tsUs, double loss) { m_recorder.addCounter(m_pid, "loss", tsUs, "loss", loss); }

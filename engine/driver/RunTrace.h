@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "driver/HostBreakdown.h"
 #include "pef/Pef.h"
 #include "profile/TraceRecorder.h"
 
@@ -17,13 +18,18 @@ class RunTrace {
   RunTrace(const pef::Pef& pef, const std::string& runLabel, int rank = 0);
 
   static int64_t pidForRank(int rank) { return int64_t{rank} + 1; }
+  int64_t pid() const { return m_pid; }
   static constexpr int64_t kWholeRunTid = 0;
   static constexpr int64_t kHostTid = 1;
   // Data parallel: each allreduce (MPI) call again, with bytes and achieved GB/s (below the hyperfunction rows).
   static constexpr int64_t kAllreduceTid = 1000;
 
   void addSectionCall(int sectionId, int64_t step, double startUs, double durationUs, double bytes);
-  void addHostPhase(const std::string& name, double startUs, double durationUs);
+  // A host-row slice (driver/HostBreakdown.h names them); always counted in
+  // the breakdown, written to the trace when `traced` (--trace-steps).
+  void addHostPhase(std::string_view name, double startUs, double durationUs, bool traced = true,
+                    profile::Args args = {});
+  const HostBreakdown& hostBreakdown() const { return m_host; }
   void addLoss(double tsUs, double loss);
   void setMetadata(const std::string& key, const std::string& value);
   void setProcessLabel(const std::string& label);  // the process row's name (data parallel: "rank 1 (host) ...")
@@ -34,6 +40,7 @@ class RunTrace {
   void addAllreduce(const partition::Section& s, int64_t step, double startUs, double durationUs, profile::Args& args);
   double gradientBytes(const partition::Section& s) const;
   bool m_allreduceRow = false;
+  HostBreakdown m_host;
   const pef::Pef& m_pef;
   const int64_t m_pid;
   profile::TraceRecorder m_recorder;

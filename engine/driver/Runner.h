@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/HostBreakdown.h"
 #include "support/Error.h"
 
 namespace dfc::dist {
@@ -46,6 +47,7 @@ Status parseTraceSteps(const std::string& flag, const std::string& text, RunOpti
 
 struct RunResult {
   int64_t runId = 0;
+  std::vector<HostPhaseTotal> hostBreakdown;  // where host time went (driver/HostBreakdown.h; rank 0)
   std::string tracePath;
   int64_t steps = 0;       // training steps
   int64_t evalSteps = 0;   // forward-only evaluation steps

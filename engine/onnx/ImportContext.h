@@ -28,7 +28,9 @@ using OpTable = std::map<std::string, MapFn>;
 void registerElementwiseOps(OpTable& table);
 void registerNnOps(OpTable& table);
 void registerShapeOps(OpTable& table);
-void registerLossOps(OpTable& table);
+void registerPickOps(OpTable& table);
+void registerResizeOps(OpTable& table);
+void registerScatterOps(OpTable& table);
 void registerLayoutOps(OpTable& table);  // registered last: overrides Neg/Abs
 
 // ONNX elem_type -> IR dtype; false if the IR has no such dtype.
@@ -113,6 +115,11 @@ class ImportContext {
 };
 
 std::string sanitizeName(const std::string& name);
+// Rank `rank`, ones except `count` on `axis`: 0..count-1 (int64) along that axis.
+ir::ValueId indicesAlong(ImportContext& c, int64_t count, size_t rank, size_t axis);
+// int32/int64 indices into an axis of `extent` as int64 in [0, extent): negative
+// ones count from the end; constant ones are range-checked at import.
+Expected<ir::ValueId> wrapNegativeIndices(ImportContext& c, ir::ValueId index, int64_t extent);
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);
 

@@ -100,18 +100,37 @@ Status mapNot(ImportContext& c) {
   return {};
 }
 
+// Constant bounds fold into one clip; with a bound computed at run time (a
+// graph input) it is max(x, min) then min(., max), so min > max gives max.
 Status mapClip(ImportContext& c) {
   DFC_TRY_ASSIGN(x, c.requireInput(0));
   DFC_TRY(needFloat(c, x));
-  double lo = -std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::max();
-  for (int i = 1; i <= 2; ++i) {
-    ValueId v = c.input(i);
+  const ValueId bounds[2] = {c.input(1), c.input(2)};
+  bool runtimeBound = false;
+  for (ValueId v : bounds) {
     if (v == ir::kNoValue) continue;
-    DFC_TRY_ASSIGN(vals, c.constFloats(v, i == 1 ? "min" : "max"));
-    if (vals.size() != 1) return c.error("min/max must be scalars");
-    (i == 1 ? lo : hi) = vals[0];
+    if (c.shape(v) != ir::Shape{} && c.shape(v) != ir::Shape{1}) return c.error("min/max must be scalars");
+    DFC_TRY(needFloat(c, v));
+    runtimeBound = runtimeBound || !c.constData(v);
   }
-  DFC_TRY_ASSIGN(y, c.unary("clip", x, lo, hi));
+  ValueId y = x;
+  if (runtimeBound) {
+    for (int i = 0; i < 2; ++i) {
+      if (bounds[i] == ir::kNoValue) continue;
+      DFC_TRY_ASSIGN(bounded, c.binary(i == 0 ? "max" : "min", y, bounds[i]));
+      y = bounded;
+    }
+  } else {
+    double lim[2] = {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+    for (int i = 0; i < 2; ++i) {
+      if (bounds[i] == ir::kNoValue) continue;
+      DFC_TRY_ASSIGN(vals, c.constFloats(bounds[i], i == 0 ? "min" : "max"));
+      lim[i] = vals[0];
+    }
+    DFC_TRY_ASSIGN(clipped, c.unary("clip", x, lim[0], lim[1]));
+    y = clipped;
+  }
+  if (c.shape(y) != c.shape(x)) return c.error("min/max do not broadcast to the input");
   c.setOutput(0, y);
   return {};
 }

@@ -42,7 +42,9 @@ const OpTable& opTable() {
     registerElementwiseOps(t);
     registerNnOps(t);
     registerShapeOps(t);
-    registerLossOps(t);
+    registerPickOps(t);
+    registerResizeOps(t);
+    registerScatterOps(t);
     registerLayoutOps(t);
     return t;
   }();
@@ -56,6 +58,21 @@ bool trainablePosition(const std::string& op, int index) {
   if (op == "BatchNormalization" || op == "LayerNormalization" || op == "InstanceNormalization")
     return index == 1 || index == 2;
   if (op == "Gather") return index == 0;
+  return false;
+}
+
+// Operand positions whose value shapes the graph (sizes, axes, shapes, bounds):
+// the mappers need them constant.
+bool shapingPosition(const std::string& op, int index) {
+  if (op == "Resize") return index >= 1;
+  if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Unsqueeze" || op == "Squeeze" || op == "Split" ||
+      op == "TopK" || op == "Trilu" || op == "OneHot" || op == "CumSum")
+    return index == 1;
+  if (op == "Slice") return index >= 1;
+  if (op == "Pad") return index == 1 || index == 3;
+  if (op == "Range") return true;  // start, limit, delta: the output's length
+  if (op.rfind("Reduce", 0) == 0) return index == 1;
+  if (op == "ConstantOfShape") return index == 0;
   return false;
 }
 
@@ -128,10 +145,27 @@ class Importer {
     return {};
   }
 
+  // True when every use of `name` in g is a shaping position.
+  static bool onlyShaping(const ::onnx::GraphProto& g, const std::string& name) {
+    bool used = false;
+    for (const auto& n : g.node())
+      for (int i = 0; i < n.input_size(); ++i)
+        if (n.input(i) == name) {
+          if (!shapingPosition(n.op_type(), i)) return false;
+          used = true;
+        }
+    return used;
+  }
+
   Status addInputs(const ::onnx::GraphProto& g) {
     for (const auto& in : g.input()) {
       if (m_ctx.names().count(in.name())) continue;  // an initializer (a default value): stays constant
       const std::string label = m_label + ": input '" + in.name() + "'";
+      if (auto known = m_options.operandValues.find(in.name());
+          known != m_options.operandValues.end() && onlyShaping(g, in.name())) {
+        m_ctx.names()[in.name()] = m_graph.addConst(m_ctx.uniqueValueName(in.name()), known->second);
+        continue;
+      }
       if (!in.type().has_tensor_type()) return makeError(label + " is not a tensor");
       const auto& tt = in.type().tensor_type();
       ir::TensorType type;
@@ -267,10 +301,16 @@ Expected<ir::Graph> importOnnxFile(const std::string& path, const ImportOptions&
 }
 
 Expected<ir::Tensor> readTensorProtoFile(const std::string& path) {
+  std::string name;
+  return readTensorProtoFile(path, name);
+}
+
+Expected<ir::Tensor> readTensorProtoFile(const std::string& path, std::string& name) {
   auto bytes = support::readRegularFile(path);
   if (!bytes) return bytes.error();
   ::onnx::TensorProto t;
   if (!t.ParseFromString(*bytes)) return makeError(path + ": not a serialized onnx.TensorProto");
+  name = t.name();
   std::string base = fs::path(path).parent_path().string();
   auto tensor = tensorFromProto(t, base.empty() ? "." : base);
   if (!tensor) return tensor.error().withContext(path);

@@ -5,6 +5,7 @@
 // data is read relative to the model file, dynamic dims bind to the batch
 // size, and nodes whose inputs are all constant are folded at import (shape
 // arithmetic). Every refusal is one line naming the node, op type and opset.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,11 @@ namespace dfc::onnx {
 
 struct ImportOptions {
   int64_t batchSize = 1;  // binds dynamic (symbolic or unknown) input dimensions
+  // Values for graph inputs that only feed operands a static compiler must know
+  // (Resize scales/sizes, Reshape shape, Slice starts, ...): such an input
+  // becomes a constant with this value, as the chip's graph is specialized on it.
+  // Other inputs named here stay inputs.
+  std::map<std::string, ir::Tensor> operandValues;
 };
 
 // The graph's inputs are the ONNX graph inputs that are not initializers, in
@@ -26,5 +32,7 @@ Expected<ir::Graph> importOnnxBytes(const std::string& bytes, const std::string&
 
 // A serialized onnx.TensorProto (the conformance suite's input_N.pb / output_N.pb).
 Expected<ir::Tensor> readTensorProtoFile(const std::string& path);
+// The same with the name the proto carries ("" when it has none).
+Expected<ir::Tensor> readTensorProtoFile(const std::string& path, std::string& name);
 
 }  // namespace dfc::onnx

@@ -90,6 +90,7 @@ std::string encodeMeta(const PefMeta& m) {
   w.field("task", m.task);
   if (!m.compilerConfig.empty()) w.field("compiler_config", m.compilerConfig);
   if (!m.decisions.empty()) w.field("decisions", m.decisions);
+  if (!m.spatialTiling.empty()) w.field("spatial_tiling", m.spatialTiling);
   if (m.worldSize > 0) w.field("world_size", int64_t{m.worldSize});  // absent: not compiled for data parallel
   w.endObject();
   return w.take();
@@ -129,6 +130,8 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   if (!o["compiler_config"].get(config)) m.compilerConfig = std::string(config);
   std::string_view decisions;  // optional (issue 14): --mac-human-decision's record
   if (!o["decisions"].get(decisions)) m.decisions = std::string(decisions);
+  std::string_view tiling;  // optional: --num-spatial-batches
+  if (!o["spatial_tiling"].get(tiling)) m.spatialTiling = std::string(tiling);
   int64_t worldSize = 0;
   if (!o["world_size"].get(worldSize) && (worldSize < 2 || worldSize > 4096)) return missing("world_size", "2..4096");
   m.worldSize = static_cast<int>(worldSize);

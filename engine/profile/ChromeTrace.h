@@ -12,6 +12,10 @@ namespace dfc::profile {
 // file and renames, so a crash never leaves a half file under `path`.
 Status writeChromeTrace(const Trace& trace, const std::string& path);
 std::string chromeTraceToJson(const Trace& trace);
+// Adds events to what chromeTraceToJson wrote, for a slice that times the
+// serialization itself (the run's "trace writing"); viewers and our reader
+// take events in any order.
+Status appendTraceEvents(std::string& json, const std::vector<TraceEvent>& events);
 
 // Reads array form or object form; X, B/E (paired per pid/tid into X), i/I, C, M.
 // Tolerates unknown phases (skipped) and unsorted events; a file cut off

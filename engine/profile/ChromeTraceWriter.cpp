@@ -35,6 +35,17 @@ void writeArgs(JsonWriter& w, const Args& args) {
   w.endObject();
 }
 
+void writeEvent(JsonWriter& w, const TraceEvent& e, double dur) {
+  char ph[2] = {e.ph == 'I' ? 'i' : e.ph, '\0'};
+  w.beginObject().field("ph", ph).field("name", e.name);
+  if (!e.cat.empty()) w.field("cat", e.cat);
+  w.field("pid", e.pid).field("tid", e.tid).field("ts", finiteOrZero(e.ts));
+  if (e.ph == 'X') w.field("dur", dur);
+  if (e.ph == 'i' || e.ph == 'I') w.field("s", "t");
+  if (!e.args.empty() || e.ph == 'C') writeArgs(w, e.args);
+  w.endObject();
+}
+
 // Event order: by row, then time, enclosing slices (longer) before nested ones.
 std::vector<size_t> sortedOrder(const std::vector<TraceEvent>& events) {
   std::vector<size_t> order(events.size());
@@ -95,17 +106,7 @@ std::string chromeTraceToJson(const Trace& trace) {
 
   std::vector<size_t> order = sortedOrder(trace.events);
   std::vector<double> dur = nestedDurations(trace.events, order);
-  for (size_t idx : order) {
-    const TraceEvent& e = trace.events[idx];
-    char ph[2] = {e.ph == 'I' ? 'i' : e.ph, '\0'};
-    w.beginObject().field("ph", ph).field("name", e.name);
-    if (!e.cat.empty()) w.field("cat", e.cat);
-    w.field("pid", e.pid).field("tid", e.tid).field("ts", finiteOrZero(e.ts));
-    if (e.ph == 'X') w.field("dur", dur[idx]);
-    if (e.ph == 'i' || e.ph == 'I') w.field("s", "t");
-    if (!e.args.empty() || e.ph == 'C') writeArgs(w, e.args);
-    w.endObject();
-  }
+  for (size_t idx : order) writeEvent(w, trace.events[idx], dur[idx]);
   w.endArray();
   w.field("displayTimeUnit", "ms");
   w.key("otherData").beginObject();
@@ -113,6 +114,23 @@ std::string chromeTraceToJson(const Trace& trace) {
   w.endObject();
   w.endObject();
   return w.take();
+}
+
+Status appendTraceEvents(std::string& json, const std::vector<TraceEvent>& events) {
+  // Escaped strings cannot hold the raw quotes of this marker, so its last occurrence ends the event array.
+  constexpr std::string_view kEnd = "],\"displayTimeUnit\"";
+  const size_t at = json.rfind(kEnd);
+  if (at == std::string::npos || at == 0) return internalError("appendTraceEvents: not a trace chromeTraceToJson wrote");
+  bool first = json[at - 1] == '[';
+  std::string more;
+  for (const TraceEvent& e : events) {
+    JsonWriter w;
+    writeEvent(w, e, std::max(0.0, finiteOrZero(e.dur)));
+    more += (first ? "" : ",") + w.str();
+    first = false;
+  }
+  json.insert(at, more);
+  return {};
 }
 
 Status writeChromeTrace(const Trace& trace, const std::string& path) {

@@ -97,7 +97,7 @@ TEST_CASE("the stage loop runs stages in order, times each, and stops at a cance
 
 TEST_CASE("a compile runs every stage once: times that sum to the total, progress that only grows to the end") {
   test::ScratchDir dir("stages");
-  const std::vector<std::string> expected = {"validate",  "frontend", "autograd", "passes",    "verify", "data-parallel",
+  const std::vector<std::string> expected = {"validate",  "frontend", "spatial-tiling", "autograd", "passes",    "verify", "data-parallel",
                                              "decompose", "map",      "place",    "write-pef", "record"};
   CHECK(driver::compileStageNames() == expected);
   std::vector<driver::CompileProgress> reports;

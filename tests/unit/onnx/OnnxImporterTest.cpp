@@ -128,6 +128,31 @@ TEST_CASE("an older opset imports where its operators are unchanged since opset 
   CHECK(msg.find("Slice is version 1 at opset 9") != std::string::npos);
 }
 
+TEST_CASE("an input that only feeds a shaping operand is specialized to its given value, others stay inputs") {
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", ::onnx::TensorProto::FLOAT, {2, 3});
+  addTensorValue(m.mutable_graph()->add_input(), "shape", ::onnx::TensorProto::INT64, {2});
+  addTensorValue(m.mutable_graph()->add_output(), "y", ::onnx::TensorProto::FLOAT, {3, 2});
+  addNode(m, "Reshape", "r", {"x", "shape"}, {"y"});
+  ir::Tensor shape(ir::TensorType{ir::DType::I64, {2}});
+  shape.data<int64_t>()[0] = 3;
+  shape.data<int64_t>()[1] = 2;
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {2, 3}});
+  dfc::onnx::ImportOptions io;
+  io.operandValues.emplace("shape", shape);
+  io.operandValues.emplace("x", x);  // a data operand: never folded
+  auto g = dfc::onnx::importOnnxBytes(serialize(m), ".", "reshape.onnx", io);
+  REQUIRE(g);
+  REQUIRE(g->inputs.size() == 1);
+  CHECK(g->value(g->inputs[0]).name == "x");
+  CHECK(g->value(g->outputs[0]).type.shape == ir::Shape{3, 2});
+
+  // Without a value the shape input cannot be known, and the refusal says which.
+  auto unknown = dfc::onnx::importOnnxBytes(serialize(m), ".", "reshape.onnx");
+  REQUIRE_FALSE(unknown);
+  CHECK(unknown.error().message().find("shape input must be a constant") != std::string::npos);
+}
+
 TEST_CASE("external data is read relative to the model, a missing file is named") {
   test::TempDir dir("external");
   auto m = gemmModel();
