@@ -2,7 +2,7 @@
 # Fuzzes one reader with libFuzzer (clang-14, ASan + UBSan) for SECONDS:
 #
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader
+#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader decisions_reader
 #
 # Builds into ./build-fuzz (-DDFC_BUILD_FUZZERS=ON), seeds the corpus from the
 # project's own files (PEFs and a trace written by the fuzz build's dfc, the
@@ -21,7 +21,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader) ;;
+  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader) ;;
   *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 missing (scripts/install-deps.sh)" >&2; exit 2; }
@@ -62,6 +62,7 @@ case "$target" in
   dfir_parser) make_outputs; cp tests/golden/*/*.dfir "$work"/logreg/*.dfir "$seeds/" 2>/dev/null || true ;;
   yaml_loaders) cp resources/arch/*.yaml "$seeds/"; for f in resources/fusion_rules/*.yaml; do cp "$f" "$seeds/rules_$(basename "$f")"; done ;;
   chrome_trace_reader) make_outputs; cp "$work"/logreg/*_chrome_tracing_report.json "$seeds/" ;;
+  decisions_reader) cp tests/data/decisions/* "$seeds/" ;;
 esac
 
 echo "fuzzing $target for $seconds s (seeds: $(ls "$seeds" | wc -l), corpus: $(ls "$corpus" | wc -l))"

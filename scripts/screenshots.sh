@@ -74,6 +74,10 @@ for input in lenet gpt2 resnet18; do
 done
 "$STUDIO" --db "$DB" --compare-with "$WORK/lenet_o3/lenet_o3.pef" --screenshot "$OUT/lenet_o0_vs_o3_compare.png" \
   "$WORK/lenet/lenet.pef" 2>/dev/null && echo lenet_o0_vs_o3_compare >> "$OUT/list.txt"
+# Human decisions (--mac-human-decision): LeNet -o0 against the same with conv layers pinned together and a cut.
+compile lenet_decided --model lenet -o0 --mac-human-decision tests/data/decisions/lenet.yaml
+"$STUDIO" --db "$DB" --compare-with "$WORK/lenet_decided/lenet_decided.pef" --screenshot \
+  "$OUT/lenet_o0_vs_decided_compare.png" "$WORK/lenet/lenet.pef" 2>/dev/null && echo lenet_o0_vs_decided_compare >> "$OUT/list.txt"
 # The data overlays: chip use of each node's sections (placed, else estimated).
 shot lenet_pcu_use graph "$WORK/lenet/lenet.pef" --color-by pcu-use >> "$OUT/list.txt"
 shot gpt2_pmu_use graph "$WORK/gpt2/gpt2.pef" --color-by pmu-use >> "$OUT/list.txt"

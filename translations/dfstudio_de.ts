@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>CompareSummary</name>
+    <message>
+        <source>, with decisions</source>
+        <translation>, mit Entscheidungen</translation>
+    </message>
+</context>
+<context>
     <name>GraphView</name>
     <message>
         <source>Measured time share</source>
@@ -131,6 +138,76 @@
     <message>
         <source>%1 opened</source>
         <translation>%1 geöffnet</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::studio::DecisionsController</name>
+    <message numerus="yes">
+        <source>Put %n node(s) in one section</source>
+        <translation>
+            <numerusform>%n Knoten in eine Sektion legen</numerusform>
+            <numerusform>%n Knoten in eine Sektion legen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Cut before %n node(s)</source>
+        <translation>
+            <numerusform>Vor %n Knoten schneiden</numerusform>
+            <numerusform>Vor %n Knoten schneiden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Assign to chip</source>
+        <translation>Chip zuweisen</translation>
+    </message>
+    <message>
+        <source>Chip %1</source>
+        <translation>Chip %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Save decisions (%n)...</source>
+        <translation>
+            <numerusform>Entscheidung speichern (%n)...</numerusform>
+            <numerusform>Entscheidungen speichern (%n)...</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save decisions</source>
+        <translation>Entscheidungen speichern</translation>
+    </message>
+    <message>
+        <source>Decisions files (*.yaml);;All files (*)</source>
+        <translation>Entscheidungsdateien (*.yaml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Recompile with decisions</source>
+        <translation>Mit Entscheidungen neu kompilieren</translation>
+    </message>
+    <message>
+        <source>Clear decisions</source>
+        <translation>Entscheidungen verwerfen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n decision(s) for the next compile: %1</source>
+        <translation>
+            <numerusform>%n Entscheidung für die nächste Kompilierung: %1</numerusform>
+            <numerusform>%n Entscheidungen für die nächste Kompilierung: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n decision(s) to %1</source>
+        <translation>
+            <numerusform>%n Entscheidung in %1 gespeichert</numerusform>
+            <numerusform>%n Entscheidungen in %1 gespeichert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pick nodes and add decisions first.</source>
+        <translation>Wählen Sie zuerst Knoten und fügen Sie Entscheidungen hinzu.</translation>
+    </message>
+    <message>
+        <source>A compile or run is in progress; try again when it ends.</source>
+        <translation>Eine Kompilierung oder ein Lauf ist im Gange; versuchen Sie es danach erneut.</translation>
     </message>
 </context>
 <context>

@@ -66,8 +66,13 @@ ArgParser compileFlags() {
          "prefix in turn and the bands are joined before the first layer that mixes rows (global pool, flatten). "
          "Same result, smaller per-pass activations, halo rows computed twice (`dfc inspect` shows the plan). "
          "Training with N > 1 is refused over batch_norm (per-band batch statistics)"});
-  p.add({{"--model-parallel"}, "", 0, "model parallel", true, true});
-  p.add({{"--mac-human-decision"}, "FILE", 1, "manual mapping decisions", true, true});
+  p.add({{"--model-parallel"}, "", 0,
+         "place sections on the chips the --mac-human-decision file names (`nodes: PATTERN` + `chip: N`, N < "
+         "--n-chips); a section lives on one chip and values crossing chips are charged over PCIe"});
+  p.add({{"--mac-human-decision"}, "FILE", 1,
+         "YAML decisions the mapper honours or refuses naming the line: `together: PATTERN` (one section), "
+         "`cut_before: PATTERN` (a section starts there), with --model-parallel `nodes: PATTERN` + `chip: N`; "
+         "patterns are operator names or globs (h.0/mlp/*); README has the format"});
   p.add({{"--mac-v2"}, "", 0,
          "the legacy mapping path, kept selectable: the first section cutter (a subgraph cut into several sections "
          "compiles each piece as its own hypersection; no nlp attention-block rule) and the first placer (bounded "
@@ -161,6 +166,8 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   o.dbPath = p.get("--db");
   o.compilerConfigsFile = p.get("--compiler-configs-file");
   o.macV2 = p.has("--mac-v2");
+  o.macHumanDecision = p.get("--mac-human-decision");
+  o.modelParallel = p.has("--model-parallel");
   o.debug = p.has("--debug");
   return o;
 }

@@ -6,6 +6,7 @@
 #include "Commands.h"
 #include "driver/CompilerConfig.h"
 #include "driver/DataParallelCompile.h"
+#include "driver/HumanDecisions.h"
 #include "driver/HostBreakdown.h"
 #include "driver/SectionReport.h"
 #include "driver/SpatialReport.h"
@@ -151,6 +152,7 @@ int inspectCommand(const std::vector<std::string>& args) {
                 static_cast<double>(host->total()) / 1048576.0, static_cast<double>(host->arenaBytes) / 1048576.0,
                 static_cast<double>(host->persistentBytes) / 1048576.0);
   for (const std::string& line : driver::describeDataParallelReport(pef->reportJson)) std::printf("%s\n", line.c_str());
+  for (const std::string& line : driver::describeDecisions(pef->meta.decisions)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeSpatialTiling(pef->meta.spatialTiling)) std::printf("%s\n", line.c_str());
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
   if (p.has("--config")) printCompilerConfig(pef->meta.compilerConfig);

@@ -15,6 +15,7 @@
 #include <QTextBrowser>
 
 #include "ComparePage.h"
+#include "DecisionsController.h"
 #include "GraphPane.h"
 #include "Session.h"
 #include "SessionBinding.h"
@@ -191,6 +192,15 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
           [this](int id) { m_selection->selectSection(id); });
 
   connectSession();
+  m_decisions = new DecisionsController(m_graph, m_session, m_dbPath, this);
+  connect(m_decisions, &DecisionsController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 10000); });
+  connect(m_decisions, &DecisionsController::recompileFailed, this, &MainWindow::showError);
+  // The compile before the decisions on the left, after them on the right.
+  connect(m_decisions, &DecisionsController::compareReady, this, [this](const QString& before, const QString& after) {
+    m_comparePage->loadSide(0, before);
+    m_comparePage->loadSide(1, after);
+    showScreen(Screen::Compare);
+  });
   connect(m_runs, &views::RunsPanel::openPefRequested, this, [this](const QString& pef) {
     openPef(pef);
     showScreen(Screen::GraphTimeline);
@@ -271,6 +281,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         if (!result.error.isEmpty()) return showError(result.error);
         m_pefPath = path;
         m_comparePage->setCurrentPef(path);
+        m_decisions->setPef(path, result.pef);
         setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
         m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
         m_details->clear();

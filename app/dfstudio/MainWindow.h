@@ -32,6 +32,7 @@ class TimelineView;
 namespace dfc::studio {
 
 class ComparePage;
+class DecisionsController;
 class GraphPane;
 class Session;
 
@@ -69,6 +70,8 @@ class MainWindow : public QMainWindow {
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
   views::RunsPanel* runsPanel() const { return m_runs; }
   ComparePage* comparePage() const { return m_comparePage; }
+  // The graph's decisions menu: picked nodes -> a decisions file -> recompile and compare.
+  DecisionsController* decisions() const { return m_decisions; }
   // Selected time range, section and zoom history, shared by timeline and graph.
   views::SelectionState* selection() const { return m_selection; }
   QTabWidget* tabs() const { return m_tabs; }
@@ -121,6 +124,7 @@ class MainWindow : public QMainWindow {
   views::SchedulePanel* m_schedule = nullptr;
   views::RunsPanel* m_runs = nullptr;
   ComparePage* m_comparePage = nullptr;
+  DecisionsController* m_decisions = nullptr;
   QTextBrowser* m_details = nullptr;
   views::RangeTablePanel* m_rangePanel = nullptr;
   QStackedWidget* m_bottom = nullptr;

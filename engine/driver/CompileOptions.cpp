@@ -76,6 +76,8 @@ Status checkValues(const CompileOptions& o) {
     return makeError("--grad-accumulation-steps needs a training compile (not --inference)");
   if (o.gradAccumulationSteps > 1 && o.dataParallel)
     return makeError("--grad-accumulation-steps with --data-parallel is not supported yet (one or the other)");
+  if (o.modelParallel && o.macHumanDecision.empty())
+    return makeError("--model-parallel requires a human decision file (--mac-human-decision FILE naming each section's chip)");
   if (o.numSpatialBatches < 1 || o.numSpatialBatches > kMaxSpatialBatches)
     return makeError("--num-spatial-batches must be in 1.." + std::to_string(kMaxSpatialBatches) + ", got " +
                      std::to_string(o.numSpatialBatches));
@@ -118,6 +120,11 @@ Expected<ResolvedOptions> CompileOptions::resolve() const {
     auto config = loadCompilerConfig(compilerConfigsFile);
     if (!config) return config.error();
     r.config = std::move(*config);
+  }
+  if (!macHumanDecision.empty()) {
+    auto decisions = mapping::loadDecisions(macHumanDecision);
+    if (!decisions) return decisions.error();
+    r.decisions = std::move(*decisions);
   }
   if (level == partition::OptLevel::O1) {
     r.o1RuleList = o1RuleList.empty() ? partition::defaultO1RuleList(r.mode) : o1RuleList;
@@ -178,6 +185,8 @@ std::vector<std::string> CompileOptions::toArgs() const {
   if (numSpatialBatches != 1) addValue(out, "--num-spatial-batches", std::to_string(numSpatialBatches));
   if (!compilerConfigsFile.empty()) addValue(out, "--compiler-configs-file", compilerConfigsFile);
   if (macV2) out.emplace_back("--mac-v2");
+  if (!macHumanDecision.empty()) addValue(out, "--mac-human-decision", macHumanDecision);
+  if (modelParallel) out.emplace_back("--model-parallel");
   addValue(out, "--seed", std::to_string(seed));
   if (dataParallel) {
     out.emplace_back("--data-parallel");

@@ -11,6 +11,7 @@
 #include "arch/ArchSpec.h"
 #include "autograd/Autograd.h"
 #include "driver/CompilerConfig.h"
+#include "mapping/Decisions.h"
 #include "mapping/SectionMapper.h"
 #include "partition/CompilerMode.h"
 #include "partition/FusionRules.h"
@@ -31,6 +32,7 @@ struct ResolvedOptions {
   std::string o1RuleList;              // -o1: the list used (the option, or the mode's default)
   partition::FusionRuleList rules;     // -o1: that list, loaded; empty otherwise
   CompilerConfig config;               // the defaults, or --compiler-configs-file's overrides
+  mapping::DecisionFile decisions;     // --mac-human-decision, read (empty without one)
 };
 
 struct CompileOptions {
@@ -59,6 +61,10 @@ struct CompileOptions {
   int numSpatialBatches = 1;         // --num-spatial-batches N: image tiles along H (passes/SpatialTiling.h)
   std::string compilerConfigsFile;   // --compiler-configs-file: YAML/JSON knob overrides (driver/CompilerConfig.h)
   bool macV2 = false;                // --mac-v2: the legacy mapping path (driver/LegacyMapping.h)
+  // --mac-human-decision FILE: operators pinned together, forced cuts and (with
+  // --model-parallel) sections assigned to chips (mapping/Decisions.h).
+  std::string macHumanDecision;
+  bool modelParallel = false;        // --model-parallel: sections on the chips the decisions file names
   uint64_t seed = 42;                // weight initialization
   bool debug = false;                // dump the IR after each stage into the output folder
   std::string dbPath;                // run store ("" = default path, "-" = don't record)

@@ -9,6 +9,7 @@
 #include "autograd/Autograd.h"
 #include "driver/CompileReport.h"
 #include "driver/LegacyMapping.h"
+#include "driver/HumanDecisions.h"
 #include "driver/ModelLoader.h"
 #include "driver/SpatialReport.h"
 #include "driver/StoreRecords.h"
@@ -41,7 +42,8 @@ Status validateStage(CompileState& s) {
   auto resolved = s.opts.resolve();
   if (!resolved) return resolved.error();
   s.resolved = std::move(*resolved);
-  s.cost.emplace(s.resolved.arch, s.resolved.config.cost);
+  // --model-parallel: a section lives on one chip, so it is mapped and placed on one.
+  s.cost.emplace(s.opts.modelParallel ? mapping::oneChipOf(s.resolved.arch) : s.resolved.arch, s.resolved.config.cost);
   std::error_code ec;
   fs::create_directories(s.resolved.outputFolder, ec);
   if (ec) return makeError("--output-folder " + s.resolved.outputFolder + ": " + ec.message());
@@ -169,12 +171,13 @@ Status mapStage(CompileState& s) {
       s.resolved.mode == partition::CompilerMode::Nlp && s.opts.level == partition::OptLevel::O3;
   applyMappingConfig(s.resolved.config, options);
   if (s.opts.macV2) useLegacyMapping(options);
+  DFC_TRY(applyHumanDecisions(s));
   auto plan = mapping::mapSections(s.pef.graph, s.subgraphs, *s.cost, s.opts.level, options);
   if (!plan) return plan.error();
   s.result.compileMsSavedEstimate = s.mappingCache.stats().msSavedEstimate;
   s.pef.plan = std::move(*plan);
   if (s.opts.dataParallel) estimateReduceSections(s.pef.plan, s.pef.graph, s.resolved.arch, s.dataParallel);
-  return {};
+  return finishHumanDecisions(s);
 }
 
 // Lowers, places and routes one bitfile per hypersection.

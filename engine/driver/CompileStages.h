@@ -14,6 +14,7 @@
 #include "driver/Stages.h"
 #include "frontend/ModelZoo.h"
 #include "kernelc/Linker.h"
+#include "mapping/ApplyDecisions.h"
 #include "partition/HypersectionCache.h"
 #include "pef/Pef.h"
 
@@ -38,6 +39,7 @@ struct CompileState {
   partition::HypersectionCache<partition::MappedSubgraph> mappingCache;  // map: once per hypersection
   mapping::MappingOptions mappingOptions;            // map, place
   kernelc::LinkResult link;                          // place
+  mapping::AppliedDecisions decisions;               // map: --mac-human-decision, as applied
   DataParallelPlan dataParallel;                     // data-parallel, map: the gradient buckets (--data-parallel)
   bool pefWritten = false;                           // write-pef: from here on the compile is not cancelled
   CompileResult result;

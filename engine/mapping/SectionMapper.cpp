@@ -207,6 +207,10 @@ int sectionPcuBudget(const arch::ArchSpec& a, const MappingOptions& options, con
   return options.maxSectionPcus > 0 ? std::min(scaled, options.maxSectionPcus) : scaled;
 }
 
+int sectionPmuBudget(const arch::ArchSpec& a, const MappingOptions& options, const ir::Node& first) {
+  return std::max(1, static_cast<int>(std::floor(a.totalPmus() * scaleFor(options, first))));
+}
+
 Expected<MappingOptions> parseScalingFactors(const std::vector<std::string>& values) {
   if (values.size() != 3 && values.size() != 4)
     return makeError("--resources-scaling-factors takes 3 values (forward backward optimizer) or 4 (forward backward "

@@ -43,6 +43,7 @@ struct MappingOptions {
 
 // PCUs a section whose first node is `first` may use (its scaled share of the chips).
 int sectionPcuBudget(const arch::ArchSpec& arch, const MappingOptions& options, const ir::Node& first);
+int sectionPmuBudget(const arch::ArchSpec& arch, const MappingOptions& options, const ir::Node& first);
 
 // Parses --resources-scaling-factors values: 3 (forward, backward, optimizer)
 // or 4 (forward, backward, gradient normalization, optimizer), each in (0, 1].

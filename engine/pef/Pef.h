@@ -41,6 +41,8 @@ struct PefMeta {
   std::string task = "classification";  // or "language_model" (token ids in, next-token labels)
   // The effective compiler knobs as JSON when --compiler-configs-file changed them ("": the defaults).
   std::string compilerConfig;
+  // --mac-human-decision: the decisions applied and each section's chip, as JSON (mapping/ApplyDecisions.h); "": none.
+  std::string decisions;
   std::string spatialTiling;    // --num-spatial-batches N > 1: the tiling plan as JSON (passes/SpatialTiling.h)
   int worldSize = 0;            // compiled with --data-parallel -ws N: N (a minimum; mpirun picks the actual); 0: not
 };

@@ -89,6 +89,7 @@ std::string encodeMeta(const PefMeta& m) {
   w.field("loss_output", m.lossOutput).field("logits_output", m.logitsOutput).field("default_lr", m.defaultLr);
   w.field("task", m.task);
   if (!m.compilerConfig.empty()) w.field("compiler_config", m.compilerConfig);
+  if (!m.decisions.empty()) w.field("decisions", m.decisions);
   if (!m.spatialTiling.empty()) w.field("spatial_tiling", m.spatialTiling);
   if (m.worldSize > 0) w.field("world_size", int64_t{m.worldSize});  // absent: not compiled for data parallel
   w.endObject();
@@ -127,6 +128,8 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   // Optional (issue 14): the knobs a --compiler-configs-file set.
   std::string_view config;
   if (!o["compiler_config"].get(config)) m.compilerConfig = std::string(config);
+  std::string_view decisions;  // optional (issue 14): --mac-human-decision's record
+  if (!o["decisions"].get(decisions)) m.decisions = std::string(decisions);
   std::string_view tiling;  // optional: --num-spatial-batches
   if (!o["spatial_tiling"].get(tiling)) m.spatialTiling = std::string(tiling);
   int64_t worldSize = 0;

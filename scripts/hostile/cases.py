@@ -321,6 +321,13 @@ def make_cases(env):
              ["compile", "--model", relu_chain_model(env), "-b", "2", "-o1", "--o1-rule-list",
               chained_optional_rules(env), "--db", "-",
               "--output-folder", env.path("rules", "o")], expect="ok-or-refuse", culprit="chain60"))
+    stars = env.text("decisions/stars.yaml", "- together: \"" + "*a" * 4000 + "b\"\n")
+    add(Case("hang", "decisions pattern of 4000 stars",
+             ["compile", "--model", "lenet", "-o0", "-b", "2", "--db", "-", "--mac-human-decision", stars,
+              "--output-folder", env.path("decisions", "o")], culprit="stars.yaml"))
+    add(Case("hang", "decisions file is /dev/zero",
+             ["compile", "--model", "lenet", "-o0", "-b", "2", "--db", "-", "--mac-human-decision", "/dev/zero",
+              "--output-folder", env.path("decisions", "o")], culprit="/dev/zero"))
     add(Case("hang", "schedule of 1M entries",
              env.run(pef("sched_1m", set_schedule(lambda s, secs: (s * (1000000 // len(s) + 1))[:1000000]))),
              culprit="schedule"))

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -25,6 +26,12 @@ class ScratchDir {
   }
   std::string operator/(const std::string& name) const { return (m_path / name).string(); }
   const std::filesystem::path& path() const { return m_path; }
+  // Writes `text` to the file `name` in the folder; returns its path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string file = *this / name;
+    std::ofstream(file) << text;
+    return file;
+  }
 
  private:
   std::filesystem::path m_path;

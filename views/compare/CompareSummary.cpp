@@ -26,6 +26,8 @@ CompareSide summarizeSide(const pef::Pef& pef, const profile::CompactTrace* trac
   side.label = QStringLiteral("%1 -%2 (%3)")
                    .arg(QString::fromStdString(pef.meta.model), QString::fromStdString(pef.meta.optLevel),
                         QString::fromStdString(pef.meta.arch));
+  // A compile steered by --mac-human-decision (dfstudio's "Recompile with decisions") says so.
+  if (!pef.meta.decisions.empty()) side.label += QCoreApplication::translate("CompareSummary", ", with decisions");
   const auto& plan = pef.plan;
   side.sections = static_cast<int>(plan.sections.size());
   side.hypersections = static_cast<int>(plan.hypersections.size());

@@ -390,8 +390,15 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event) {
   // A click (not a drag) on a node shows its details.
   if (event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() <= 3) {
     const int index = nodeAt(event->pos());
-    if (index >= 0) selectNode(index);
+    if (index >= 0 && (event->modifiers() & Qt::ControlModifier)) toggleHighlighted(index);
+    else if (index >= 0) selectNode(index);
   }
+}
+
+void GraphView::toggleHighlighted(int index) {
+  if (index < 0 || static_cast<size_t>(index) >= m_data.nodes.size()) return;
+  if (!m_matches.removeOne(index)) m_matches.append(index);
+  applyNodeStyles();
 }
 
 void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {

@@ -87,6 +87,11 @@ class GraphView : public QGraphicsView {
   QList<int> findNodes(const QString& text);
   NodeDetails nodeDetails(int index) const;
   void selectNode(int index);  // emits nodeSelected
+  // The highlighted nodes: search matches, a legend pick, or Ctrl+clicked
+  // nodes (a Ctrl+click adds a node or takes it out again).
+  const QList<int>& highlightedNodes() const { return m_matches; }
+  void toggleHighlighted(int index);
+  int nodeAtViewPos(QPoint pos) const { return nodeAt(pos); }
 
   // Exports what is shown. False (and `error` set) if the file cannot be written.
   QString dotSource() const;

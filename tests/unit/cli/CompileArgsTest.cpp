@@ -47,6 +47,8 @@ std::vector<driver::CompileOptions> examples() {
   every.gradAccumulationSteps = 4;
   every.compilerConfigsFile = "knobs file.yaml";
   every.macV2 = true;
+  every.macHumanDecision = "my decisions.yaml";
+  every.modelParallel = true;
   every.debug = true;
   every.dbPath = "-";
   out.push_back(every);

@@ -13,12 +13,6 @@ using namespace dfc;
 
 namespace {
 
-std::string writeFile(const test::ScratchDir& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir / name;
-  std::ofstream(path) << text;
-  return path;
-}
-
 std::string loadError(const std::string& path) {
   auto c = driver::loadCompilerConfig(path);
   REQUIRE(!c);
@@ -31,13 +25,13 @@ std::string loadError(const std::string& path) {
 TEST_CASE("a compiler configs file sets knobs, flat or nested, in YAML or JSON", "[driver][config]") {
   test::ScratchDir dir("config");
   auto yaml =
-      driver::loadCompilerConfig(writeFile(dir, "k.yaml", "placer:\n  max_moves: 2000\nrouter.hist_fac: 0.25\n"));
+      driver::loadCompilerConfig(dir.write("k.yaml", "placer:\n  max_moves: 2000\nrouter.hist_fac: 0.25\n"));
   REQUIRE(yaml.ok());
   CHECK(yaml->link.placer.maxMoves == 2000);
   CHECK(yaml->link.router.histFac == 0.25);
   CHECK(yaml->link.router.maxIterations == kernelc::RouterOptions{}.maxIterations);  // untouched
   auto json =
-      driver::loadCompilerConfig(writeFile(dir, "k.json", R"({"placer": {"anneal": false}, "router.box_margin": 5})"));
+      driver::loadCompilerConfig(dir.write("k.json", R"({"placer": {"anneal": false}, "router.box_margin": 5})"));
   REQUIRE(json.ok());
   CHECK(!json->link.placer.anneal);
   CHECK(json->link.router.boxMargin == 5);
@@ -46,19 +40,19 @@ TEST_CASE("a compiler configs file sets knobs, flat or nested, in YAML or JSON",
 
 TEST_CASE("a bad compiler configs file names the file, line and key", "[driver][config]") {
   test::ScratchDir dir("config-bad");
-  std::string unknown = loadError(writeFile(dir, "u.yaml", "placer:\n  max_moves: 10\n  max_moovs: 3\n"));
+  std::string unknown = loadError(dir.write("u.yaml", "placer:\n  max_moves: 10\n  max_moovs: 3\n"));
   CHECK(unknown.find("u.yaml:3: unknown key 'placer.max_moovs'") != std::string::npos);
   CHECK(unknown.find("(known: fusion.match_steps_per_anchor") != std::string::npos);
   CHECK(unknown.find("placer.anneal") != std::string::npos);
   CHECK(unknown.find("router.hist_fac") != std::string::npos);
-  CHECK(loadError(writeFile(dir, "r.yaml", "\nrouter.max_iterations: 0\n"))
+  CHECK(loadError(dir.write("r.yaml", "\nrouter.max_iterations: 0\n"))
             .find("r.yaml:2: key 'router.max_iterations': expected a whole number in [1, 1000], got '0'") !=
         std::string::npos);
-  CHECK(loadError(writeFile(dir, "f.yaml", "placer.seed: 1.5\n")).find("f.yaml:1: key 'placer.seed'") !=
+  CHECK(loadError(dir.write("f.yaml", "placer.seed: 1.5\n")).find("f.yaml:1: key 'placer.seed'") !=
         std::string::npos);
-  CHECK(loadError(writeFile(dir, "s.yaml", "placer.inner_num: lots\n")).find("got 'lots'") != std::string::npos);
-  CHECK(loadError(writeFile(dir, "l.yaml", "- placer.seed\n")).find("l.yaml:1: expected a map") != std::string::npos);
-  CHECK(loadError(writeFile(dir, "y.yaml", "placer: {max_moves: 3\n")).find("y.yaml:") != std::string::npos);
+  CHECK(loadError(dir.write("s.yaml", "placer.inner_num: lots\n")).find("got 'lots'") != std::string::npos);
+  CHECK(loadError(dir.write("l.yaml", "- placer.seed\n")).find("l.yaml:1: expected a map") != std::string::npos);
+  CHECK(loadError(dir.write("y.yaml", "placer: {max_moves: 3\n")).find("y.yaml:") != std::string::npos);
   CHECK(loadError(dir / "missing.yaml").find("missing.yaml") != std::string::npos);
 }
 
@@ -72,7 +66,7 @@ TEST_CASE("compiler knobs change the compile and travel in the PEF", "[driver][c
   o.outputFolder = dir / "default";
   auto annealed = driver::compile(o);
   REQUIRE(annealed.ok());
-  o.compilerConfigsFile = writeFile(dir, "greedy.yaml", "placer:\n  anneal: false\n");
+  o.compilerConfigsFile = dir.write("greedy.yaml", "placer:\n  anneal: false\n");
   o.outputFolder = dir / "greedy";
   auto greedy = driver::compile(o);
   REQUIRE(greedy.ok());
@@ -84,7 +78,7 @@ TEST_CASE("compiler knobs change the compile and travel in the PEF", "[driver][c
   REQUIRE(plain.ok());
   CHECK(plain->meta.compilerConfig.empty());  // defaults: nothing stored, the PEF as before
 
-  o.compilerConfigsFile = writeFile(dir, "bad.yaml", "placer.frobnicate: 1\n");
+  o.compilerConfigsFile = dir.write("bad.yaml", "placer.frobnicate: 1\n");
   o.outputFolder = dir / "bad";
   auto refused = driver::compile(o);
   REQUIRE(!refused);
