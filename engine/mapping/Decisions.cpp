@@ -11,13 +11,19 @@ constexpr int kMaxChip = 7;                 // --n-chips is at most 8
 constexpr size_t kMaxPatternsPerEntry = 100000;
 constexpr const char* kKeys = "together, cut_before, nodes, chip, role";
 
-// Length of the UTF-8 sequence at text[i], or 0 when it is not valid UTF-8.
+// Length of the UTF-8 sequence at text[i], or 0 when it is not valid UTF-8
+// (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
 size_t utf8Length(std::string_view text, size_t i) {
   const auto c = static_cast<unsigned char>(text[i]);
-  const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (c < 0x80) return 1;
+  const size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
   if (n == 0 || i + n > text.size()) return 0;
   for (size_t k = 1; k < n; ++k)
     if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+  const auto second = static_cast<unsigned char>(text[i + 1]);
+  if ((c == 0xe0 && second < 0xa0) || (c == 0xed && second > 0x9f) || (c == 0xf0 && second < 0x90) ||
+      (c == 0xf4 && second > 0x8f))
+    return 0;
   return n;
 }
 
@@ -25,6 +31,22 @@ bool validUtf8(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     const size_t n = utf8Length(text, i);
     if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+// Every code point (of valid UTF-8) is in YAML's printable set, less the
+// byte-order mark: x20-x7E, xA0-xD7FF, xE000-xFFFD, x10000-x10FFFF.
+bool yamlPrintable(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = utf8Length(text, i);
+    auto c = static_cast<unsigned char>(text[i]);
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1fu) : n == 3 ? (c & 0x0fu) : (c & 0x07u);
+    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3fu);
+    const bool ok = (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) ||
+                    (cp >= 0xe000 && cp <= 0xfffd && cp != 0xfeff) || cp >= 0x10000;
+    if (n == 0 || !ok) return false;
     i += n;
   }
   return true;
@@ -55,6 +77,9 @@ struct Reader {
       if (!n.IsScalar() || n.Scalar().empty())
         return at(n, "key '" + key + "': expected an operator name or pattern");
       if (!validUtf8(n.Scalar())) return at(n, "key '" + key + "': the pattern is not valid UTF-8");
+      // Operator names hold only printable characters; YAML would not write others back the same.
+      if (!yamlPrintable(n.Scalar()))
+        return at(n, "key '" + key + "': the pattern holds a control character, noncharacter or byte-order mark");
       d.patterns.push_back(n.Scalar());
       return {};
     };
