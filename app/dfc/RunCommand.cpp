@@ -35,6 +35,12 @@ ArgParser runFlags() {
   p.add({{"--data-parallel"}, "", 0,
          "train one replica per MPI rank (mpirun -np N dfc run --data-parallel ...): each rank takes its shard of a "
          "global batch of N x the compiled batch; gradients are averaged; rank 0 prints, evaluates and records"});
+  p.add({{"--allreduce"}, "NAME", 1,
+         "--data-parallel: how gradients are averaged: mpi (MPI_Allreduce, the default), ring (reduce-scatter + "
+         "all-gather over point-to-point messages), tree (double binary tree, pipelined in chunks) or 2d-ring (rings "
+         "inside each host, then across hosts); the summary prints each bucket's time beside the cost model's estimate"});
+  p.add({{"--ranks-per-host"}, "N", 1,
+         "--allreduce 2d-ring: treat each N consecutive ranks as one host (default: the hosts MPI reports)"});
   return p;
 }
 
@@ -47,6 +53,10 @@ void printDataParallelSummary(const driver::RunResult& r) {
               "(estimated %.1f us); weights identical on every rank: %s\n",
               r.worldSize, rates.c_str(), static_cast<long long>(r.allreduceCalls), r.allreduceBytes / 1e6,
               r.allreduceUs * perCall, r.allreduceEstUs * perCall, r.weightsChecked ? "yes" : "not checked");
+  for (const auto& b : r.allreduceBuckets)
+    std::printf("  allreduce %s, section %d %s (%.1f KB): measured %.1f us per call over %lld calls, estimated %.1f us\n",
+                r.allreduceAlgorithm.c_str(), b.sectionId, b.section.c_str(), b.bytes / 1e3,
+                b.calls ? b.measuredUs / static_cast<double>(b.calls) : 0.0, static_cast<long long>(b.calls), b.estUs);
 }
 
 }  // namespace
@@ -92,6 +102,10 @@ int runCommand(const std::vector<std::string>& args) {
   if (p.has("--data-folder")) o.dataFolder = p.get("--data-folder");
   o.inference = p.has("--inference");
   o.dataParallel = p.has("--data-parallel");
+  if (p.has("--allreduce")) o.allreduce = p.get("--allreduce");
+  if (!intFlag("--ranks-per-host", o.ranksPerHost)) return 2;
+  if (p.has("--ranks-per-host") && o.ranksPerHost < 1)
+    return usageError("--ranks-per-host " + p.get("--ranks-per-host") + ": expected at least 1");
   o.tracePath = p.get("--trace");
   if (p.has("--trace-steps"))
     if (Status st = driver::parseTraceSteps("--trace-steps", p.get("--trace-steps"), o); !st) return reportError(st.error());

@@ -44,6 +44,49 @@ CollectiveEstimate bestAllreduce(const ArchSpec& a, double bytes, int worldSize)
   return allreduceEstimates(a, bytes, worldSize).front();
 }
 
+AllreduceLinks allreduceLinks(const ArchSpec& a) {
+  AllreduceLinks links;
+  links.gbps = a.dpLinkGbps;
+  links.latencyUs = a.dpLinkLatencyUs;
+  if (a.pcieGbps > 0) links.hostGbps = a.pcieGbps;
+  return links;
+}
+
+namespace {
+
+// Pipelined double tree: each tree moves half the buffer in chunks; a step
+// moves one chunk per child in (reduce) or out (broadcast) of a rank, and the
+// pipeline fills over the tree's depth.
+double pipelinedTreeUs(double bytes, int w, const AllreduceLinks& l, double chunkBytes) {
+  const double half = bytes / 2, chunk = std::max(1.0, std::min(chunkBytes, half));
+  const double chunks = std::max(1.0, std::ceil(half / chunk));
+  const double depth = std::ceil(std::log2(static_cast<double>(w)));
+  const double perStepBytes = chunk * std::min(2, w - 1);
+  return 2.0 * (depth + chunks - 1) * (l.latencyUs + transferUs(perStepBytes, l.gbps));
+}
+
+double ring2dUs(double bytes, int w, int local, const AllreduceLinks& l) {
+  local = std::clamp(local, 1, w);
+  const int hosts = w / local;
+  const double inHost = 2.0 * (local - 1) * (l.hostLatencyUs + transferUs(bytes / local, l.hostGbps));
+  const double acrossHosts = hosts > 1 ? ringUs(bytes / local, hosts, l.gbps, l.latencyUs) : 0.0;
+  return inHost + acrossHosts;
+}
+
+}  // namespace
+
+double estimateAllreduceUs(std::string_view algorithm, double bytes, int worldSize, int ranksPerHost,
+                           const AllreduceLinks& links, double chunkBytes) {
+  if (worldSize < 2 || bytes <= 0) return 0;
+  const double ring = ringUs(bytes, worldSize, links.gbps, links.latencyUs);
+  if (algorithm == "ring") return ring;
+  const double tree = pipelinedTreeUs(bytes, worldSize, links, chunkBytes);
+  if (algorithm == "tree") return tree;
+  if (algorithm == "mpi") return std::min(ring, tree);
+  if (algorithm == "2d-ring") return ring2dUs(bytes, worldSize, ranksPerHost, links);
+  return 0;
+}
+
 double chooseBucketBytes(const ArchSpec& a, double totalBytes, int worldSize, double bandwidthShare) {
   const int w = std::max(worldSize, 2);
   // transfer / (latency + transfer) >= share  <=>  transfer >= latency * share / (1 - share)

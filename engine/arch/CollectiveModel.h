@@ -8,6 +8,7 @@
 //   hierarchical     reduce-scatter over the replica's chips (PCIe), ring across
 //                    replicas on B/n bytes, allgather over the chips (2D ring)
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arch/ArchSpec.h"
@@ -30,5 +31,24 @@ CollectiveEstimate bestAllreduce(const ArchSpec& arch, double bytes, int worldSi
 constexpr double kBandwidthShare = 0.8;
 double chooseBucketBytes(const ArchSpec& arch, double totalBytes, int worldSize,
                          double bandwidthShare = kBandwidthShare);  // in (0, 1)
+
+// The runtime's allreduce algorithms (dfc run --allreduce), alpha-beta per
+// step: alpha the link's per-message latency, beta its bandwidth. Ranks of one
+// host talk over the host link (PCIe), hosts over the dp link.
+//   ring     2(p-1) steps of B/p bytes
+//   tree     reduce then broadcast, each pipelined: log2(p) (the depth) +
+//            chunks - 1 steps, a step one chunk per child through a rank
+//   2d-ring  in-host reduce-scatter and all-gather (L-1 steps of B/L each), a
+//            ring across the H hosts on B/L bytes
+//   mpi      what a tuned MPI picks by size: the better of ring and tree
+struct AllreduceLinks {
+  double gbps = 25, latencyUs = 5;           // between hosts (the arch's dp link)
+  double hostGbps = 32, hostLatencyUs = 1;   // between ranks of one host (PCIe)
+};
+AllreduceLinks allreduceLinks(const ArchSpec& arch);
+// `algorithm`: "mpi", "ring", "tree" or "2d-ring" (others: 0); `ranksPerHost`
+// is used by 2d-ring only (must divide worldSize); `chunkBytes` by tree only.
+double estimateAllreduceUs(std::string_view algorithm, double bytes, int worldSize, int ranksPerHost,
+                           const AllreduceLinks& links, double chunkBytes);
 
 }  // namespace dfc::arch

@@ -15,6 +15,17 @@ class SoloCommunicator final : public Communicator {
     return std::vector<std::string>{text};
   }
   std::string describe() const override { return "single process"; }
+  // A world of one has no peer to talk to: the algorithms never post in it.
+  Expected<Ticket> postSend(int to, int, std::span<const float>) override { return noPeer(to); }
+  Expected<Ticket> postRecv(int from, int, std::span<float>) override { return noPeer(from); }
+  Status wait(std::span<const Ticket> tickets) override {
+    if (tickets.empty()) return {};
+    return makeError("single process: no transfer to wait for");
+  }
+  Expected<int> ranksPerHost() override { return 1; }
+
+ private:
+  static Error noPeer(int peer) { return makeError("single process: no rank " + std::to_string(peer) + " to talk to"); }
 };
 
 }  // namespace

@@ -28,6 +28,20 @@ class Communicator {
   virtual Expected<std::vector<std::string>> gatherToRoot(const std::string& text) = 0;
   // "MPI (Open MPI v4.1.4)", "single process": for logs and the run record.
   virtual std::string describe() const = 0;
+
+  // Point-to-point, for the allreduce algorithms (dist/Allreduce.h). Each post
+  // starts one transfer and returns its ticket; wait() completes the tickets
+  // given. A buffer stays untouched (and alive) until its ticket is waited on.
+  // Messages from one rank to another with one tag arrive in the order sent,
+  // and receives match them in the order they were posted (as in MPI).
+  using Ticket = uint64_t;
+  virtual Expected<Ticket> postSend(int to, int tag, std::span<const float> data) = 0;
+  virtual Expected<Ticket> postRecv(int from, int tag, std::span<float> data) = 0;
+  virtual Status wait(std::span<const Ticket> tickets) = 0;
+  // Ranks that share this rank's host (MPI_COMM_TYPE_SHARED), when every host
+  // holds the same number of consecutive ranks; 0 when the ranks are not laid
+  // out that way. An in-process group is one host.
+  virtual Expected<int> ranksPerHost() = 0;
 };
 
 // A world of one: allreduce leaves the data as it is.

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <climits>
+#include <map>
 #include <mutex>
 #endif
 
@@ -87,9 +88,68 @@ class MpiCommunicator final : public Communicator {
     return out;
   }
 
+  Expected<Ticket> postSend(int to, int tag, std::span<const float> data) override {
+    DFC_TRY(checkCount(data.size()));
+    MPI_Request request = MPI_REQUEST_NULL;
+    DFC_TRY(checked(MPI_Isend(data.data(), static_cast<int>(data.size()), MPI_FLOAT, to, tag, MPI_COMM_WORLD, &request),
+                    "isend"));
+    return remember(request);
+  }
+
+  Expected<Ticket> postRecv(int from, int tag, std::span<float> data) override {
+    DFC_TRY(checkCount(data.size()));
+    MPI_Request request = MPI_REQUEST_NULL;
+    DFC_TRY(checked(
+        MPI_Irecv(data.data(), static_cast<int>(data.size()), MPI_FLOAT, from, tag, MPI_COMM_WORLD, &request), "irecv"));
+    return remember(request);
+  }
+
+  Status wait(std::span<const Ticket> tickets) override {
+    std::vector<MPI_Request> requests;
+    requests.reserve(tickets.size());
+    for (Ticket t : tickets) {
+      auto it = m_requests.find(t);
+      if (it == m_requests.end()) return internalError("MPI wait: unknown ticket " + std::to_string(t));
+      requests.push_back(it->second);
+      m_requests.erase(it);
+    }
+    return checked(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "waitall");
+  }
+
+  // Ranks sharing a host from MPI_COMM_TYPE_SHARED; 0 unless every host holds
+  // the same number of consecutive ranks (mpirun's default by-slot mapping does).
+  Expected<int> ranksPerHost() override {
+    MPI_Comm local = MPI_COMM_NULL;
+    DFC_TRY(checked(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m_rank, MPI_INFO_NULL, &local),
+                    "comm_split_type"));
+    int localRank = 0, localSize = 1;
+    MPI_Comm_rank(local, &localRank);
+    MPI_Comm_size(local, &localSize);
+    MPI_Comm_free(&local);
+    auto sizes = allgather(static_cast<uint64_t>(localSize));
+    if (!sizes) return sizes.error();
+    const bool contiguous = m_rank % localSize == localRank;
+    auto layoutOk = allgather(contiguous ? 1 : 0);
+    if (!layoutOk) return layoutOk.error();
+    for (size_t r = 0; r < sizes->size(); ++r)
+      if ((*sizes)[r] != static_cast<uint64_t>(localSize) || (*layoutOk)[r] != 1) return 0;
+    return localSize;
+  }
+
  private:
+  static Status checkCount(size_t floats) {
+    if (floats > static_cast<size_t>(INT_MAX)) return makeError("MPI message of " + std::to_string(floats) + " floats: over INT_MAX");
+    return {};
+  }
+  Ticket remember(MPI_Request request) {
+    m_requests[++m_lastTicket] = request;
+    return m_lastTicket;
+  }
+
   int m_rank, m_size;
   std::string m_library;
+  Ticket m_lastTicket = 0;
+  std::map<Ticket, MPI_Request> m_requests;  // posted, not yet waited on
 };
 
 }  // namespace

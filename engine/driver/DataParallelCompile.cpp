@@ -1,4 +1,5 @@
 #include "driver/DataParallelCompile.h"
+#include "driver/JsonNumber.h"
 
 #include <spdlog/spdlog.h>
 
@@ -16,6 +17,9 @@ Expected<DataParallelPlan> planGradientReduce(ir::Graph& graph, const arch::Arch
   dp.worldSize = worldSize;
   dp.linkGbps = arch.dpLinkGbps;
   dp.linkLatencyUs = arch.dpLinkLatencyUs;
+  const arch::AllreduceLinks links = arch::allreduceLinks(arch);
+  dp.hostLinkGbps = links.hostGbps;
+  dp.hostLinkLatencyUs = links.hostLatencyUs;
   double total = 0;
   for (ir::ValueId v : autograd::findGradients(graph)) total += static_cast<double>(graph.value(v).type.byteSize());
   dp.bucketFromCostModel = bucketKb <= 0;
@@ -93,6 +97,7 @@ void writeDataParallelReport(support::JsonWriter& w, const DataParallelPlan& dp)
   w.field("world_size", dp.worldSize).field("bucket_bytes", dp.bucketBytes);
   w.field("bucket_choice", dp.bucketFromCostModel ? "cost model" : "--allreduce-bucket-kb");
   w.field("link_gbps", dp.linkGbps).field("link_latency_us", dp.linkLatencyUs);
+  w.field("host_link_gbps", dp.hostLinkGbps).field("host_link_latency_us", dp.hostLinkLatencyUs);
   w.field("est_compute_us", dp.computeUs).field("est_step_us", dp.stepUs).field("est_exposed_allreduce_us", dp.exposedUs);
   w.key("buckets").beginArray();
   for (const auto& b : dp.buckets) {
@@ -105,34 +110,43 @@ void writeDataParallelReport(support::JsonWriter& w, const DataParallelPlan& dp)
   w.endArray().endObject();
 }
 
+arch::AllreduceLinks dataParallelLinks(const std::string& reportJson) {
+  arch::AllreduceLinks links;
+  simdjson::dom::parser parser;
+  simdjson::dom::element dp;
+  if (parser.parse(reportJson).get(dp) || dp["data_parallel"].get(dp)) return links;
+  auto take = [&](const char* key, double& out) {
+    if (dp[key].error() == simdjson::SUCCESS) out = jsonNumber(dp, key);
+  };
+  take("link_gbps", links.gbps);
+  take("link_latency_us", links.latencyUs);
+  take("host_link_gbps", links.hostGbps);
+  take("host_link_latency_us", links.hostLatencyUs);
+  return links;
+}
+
 std::vector<std::string> describeDataParallelReport(const std::string& reportJson) {
   simdjson::dom::parser parser;
   simdjson::dom::element dp;
   if (parser.parse(reportJson).get(dp) || dp["data_parallel"].get(dp)) return {};
-  auto num = [](simdjson::dom::element e, const char* key) {
-    double d = 0;
-    int64_t i = 0;
-    if (!e[key].get(d)) return d;
-    return e[key].get(i) ? 0.0 : static_cast<double>(i);
-  };
   std::string_view choice;
   if (dp["bucket_choice"].get(choice)) choice = "?";
   std::vector<std::string> lines;
   lines.push_back(fmt::format("data parallel: world size {:.0f} (a minimum), buckets <= {:.0f} KiB ({}), link {:g} GB/s, "
                               "{:g} us per message",
-                              num(dp, "world_size"), num(dp, "bucket_bytes") / 1024, choice, num(dp, "link_gbps"),
-                              num(dp, "link_latency_us")));
+                              jsonNumber(dp, "world_size"), jsonNumber(dp, "bucket_bytes") / 1024, choice, jsonNumber(dp, "link_gbps"),
+                              jsonNumber(dp, "link_latency_us")));
   simdjson::dom::array buckets;
   if (!dp["buckets"].get(buckets))
     for (simdjson::dom::element b : buckets) {
       std::string_view algorithm;
       if (b["algorithm"].get(algorithm)) algorithm = "?";
       lines.push_back(fmt::format("  section {:.0f}: {:.0f} gradients, {:.1f} KB, allreduce {} {:.1f} us",
-                                  num(b, "section_id"), num(b, "gradients"), num(b, "bytes") / 1e3, algorithm,
-                                  num(b, "est_us")));
+                                  jsonNumber(b, "section_id"), jsonNumber(b, "gradients"), jsonNumber(b, "bytes") / 1e3, algorithm,
+                                  jsonNumber(b, "est_us")));
     }
   lines.push_back(fmt::format("estimated step {:.1f} us: compute {:.1f} us + {:.1f} us of allreduce not overlapped",
-                              num(dp, "est_step_us"), num(dp, "est_compute_us"), num(dp, "est_exposed_allreduce_us")));
+                              jsonNumber(dp, "est_step_us"), jsonNumber(dp, "est_compute_us"), jsonNumber(dp, "est_exposed_allreduce_us")));
   return lines;
 }
 

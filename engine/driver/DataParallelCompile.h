@@ -26,6 +26,7 @@ struct DataParallelPlan {
   double bucketBytes = 0;
   bool bucketFromCostModel = true;
   double linkGbps = 0, linkLatencyUs = 0;
+  double hostLinkGbps = 0, hostLinkLatencyUs = 0;  // ranks of one host (2d-ring's inner rings)
   std::vector<ReduceBucketPlan> buckets;
   double computeUs = 0;      // estimated step without the allreduces
   double stepUs = 0;         // with them, overlapped where the schedule allows
@@ -41,6 +42,8 @@ void splitReduceSubgraphs(const ir::Graph& graph, std::vector<partition::Subgrap
 void estimateReduceSections(partition::Plan& plan, const ir::Graph& graph, const arch::ArchSpec& arch,
                             DataParallelPlan& dp);
 void writeDataParallelReport(support::JsonWriter& w, const DataParallelPlan& dp);
+// The links the report's data_parallel block gives (defaults for figures an older PEF lacks).
+arch::AllreduceLinks dataParallelLinks(const std::string& reportJson);
 // The report's data_parallel block as lines for dfc inspect (none without one).
 std::vector<std::string> describeDataParallelReport(const std::string& reportJson);
 

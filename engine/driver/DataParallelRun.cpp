@@ -6,7 +6,10 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "arch/CollectiveModel.h"
+#include "dist/Allreduce.h"
 #include "dist/Communicator.h"
+#include "driver/DataParallelCompile.h"
 #include "driver/RunStages.h"
 #include "profile/ChromeTrace.h"
 
@@ -25,6 +28,38 @@ Status checkPefMatchesFlag(const RunState& s) {
                      ": run it with --data-parallel (under mpirun -np N)");
   if (s.opts.dataParallel && s.opts.inference)
     return makeError("--data-parallel trains replicas: it cannot be combined with --inference");
+  return {};
+}
+
+// --allreduce: the algorithm, then one bucket per reduce section with the
+// algorithm's estimate for its bytes (the links from the compile report).
+Status setUpAllreduce(RunState& s) {
+  dist::AllreduceSettings settings;
+  settings.algorithm = *dist::parseAllreduceAlgorithm(s.opts.allreduce);  // checkAllreduceOptions passed
+  settings.ranksPerHost = s.opts.ranksPerHost;
+  auto made = dist::AllreduceCommunicator::make(*s.comm, settings);
+  if (!made) return made.error();
+  s.allreducer = std::move(*made);
+  const dist::AllreduceCommunicator& ar = *s.allreducer;
+  s.result.allreduceAlgorithm = std::string(dist::allreduceAlgorithmName(ar.algorithm()));
+  if (ar.algorithm() == dist::AllreduceAlgorithm::Ring2d)
+    s.result.allreduceAlgorithm += " (" + std::to_string(ar.hosts()) + " hosts x " +
+                                   std::to_string(ar.worldSize() / ar.hosts()) + " ranks)";
+  if (!ar.note().empty()) s.result.dataParallelNote += (s.result.dataParallelNote.empty() ? "" : "; ") + ar.note();
+  const arch::AllreduceLinks links = dataParallelLinks(s.pef.reportJson);
+  const auto& sections = s.pef.plan.sections;
+  s.bucketOfSection.assign(sections.size(), -1);
+  for (const auto& section : sections) {
+    if (section.type != ir::NodeRole::Reduce) continue;
+    RunResult::AllreduceBucket b;
+    b.sectionId = section.id;
+    b.section = section.name;
+    b.bytes = gradientBytes(s.pef, section);
+    b.estUs = arch::estimateAllreduceUs(dist::allreduceAlgorithmName(ar.algorithm()), b.bytes, ar.worldSize(),
+                                        ar.worldSize() / ar.hosts(), links, dist::kTreeChunkFloats * sizeof(float));
+    s.bucketOfSection[static_cast<size_t>(section.id)] = static_cast<int>(s.result.allreduceBuckets.size());
+    s.result.allreduceBuckets.push_back(std::move(b));
+  }
   return {};
 }
 
@@ -63,6 +98,7 @@ Status joinDataParallel(RunState& s) {
   const int world = s.comm->worldSize(), compiled = s.pef.meta.worldSize;
   s.result.worldSize = world;
   s.result.rank = s.comm->rank();
+  DFC_TRY(setUpAllreduce(s));
   if (world > 1 && world < compiled)
     return makeError("--data-parallel: " + std::to_string(world) + " ranks, but " + s.opts.pefPath +
                      " was compiled for at least " + std::to_string(compiled) + " (-ws " + std::to_string(compiled) +
@@ -76,6 +112,48 @@ Status joinDataParallel(RunState& s) {
     spdlog::info("data parallel: rank 0 of {} over {}; each rank trains on batch {} of a global batch {}", world,
                  s.comm->describe(), s.pef.meta.batchSize, s.pef.meta.batchSize * world);
   return {};
+}
+
+Status checkAllreduceOptions(const RunOptions& o) {
+  if (!dist::parseAllreduceAlgorithm(o.allreduce))
+    return makeError("--allreduce " + o.allreduce + ": expected one of " + dist::allreduceAlgorithmList());
+  if (o.allreduce != "mpi" && !o.dataParallel)
+    return makeError("--allreduce " + o.allreduce + " averages gradients across ranks: it needs --data-parallel");
+  if (o.ranksPerHost < 0) return makeError("--ranks-per-host must be at least 1");
+  if (o.ranksPerHost > 0 && o.allreduce != "2d-ring")
+    return makeError("--ranks-per-host arranges the ranks for --allreduce 2d-ring only");
+  return {};
+}
+
+void traceAllreduce(RunState& s) {
+  if (!s.allreducer) return;
+  std::vector<double> estUs(s.pef.plan.sections.size(), 0.0);
+  for (const auto& b : s.result.allreduceBuckets) estUs[static_cast<size_t>(b.sectionId)] = b.estUs;
+  s.trace->setAllreduce(s.result.allreduceAlgorithm, std::move(estUs));
+}
+
+void noteAllreduceCall(RunState& s, const runtime::SectionCall& call) {
+  RunResult& r = s.result;
+  r.allreduceUs += call.durationUs;
+  r.allreduceBytes += call.bytes / 2;  // in and out: the gradients once
+  ++r.allreduceCalls;
+  const auto id = static_cast<size_t>(call.sectionId);
+  const int k = id < s.bucketOfSection.size() ? s.bucketOfSection[id] : -1;
+  if (k < 0) {  // no --data-parallel communicator: the compile's estimate
+    r.allreduceEstUs += s.pef.plan.sections.at(id).estimate.latencyUs;
+    return;
+  }
+  RunResult::AllreduceBucket& b = r.allreduceBuckets[static_cast<size_t>(k)];
+  ++b.calls;
+  b.measuredUs += call.durationUs;
+  r.allreduceEstUs += b.estUs;
+  const dist::PhaseLog phases = s.allreducer->takePhases();
+  if (!s.traced()) return;
+  const double callStart = s.usAt(call.start);
+  for (const auto& phase : phases)
+    s.trace->addAllreducePhase(phase.name, s.usAt(phase.start),
+                               std::chrono::duration<double, std::micro>(phase.end - phase.start).count(), callStart,
+                               call.durationUs);
 }
 
 int64_t shardBatchIndex(const RunState& s, int64_t step) {

@@ -6,15 +6,24 @@
 #include <vector>
 
 #include "profile/Trace.h"
+#include "driver/Runner.h"
+#include "runtime/Executor.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
 
 struct RunState;
 
-// Joins the ranks (before the executor is made) and checks the PEF was
-// compiled for data parallel, and the other way round.
+// Joins the ranks (before the executor is made), checks the PEF was compiled
+// for data parallel (and the other way round) and sets up --allreduce.
 Status joinDataParallel(RunState& s);
+// --allreduce and --ranks-per-host: a known name, and only with --data-parallel.
+Status checkAllreduceOptions(const RunOptions& o);
+// The trace's allreduce row: the algorithm and its estimate per reduce section.
+void traceAllreduce(RunState& s);
+// After a reduce section's call: its time beside the algorithm's estimate, and
+// (when the step is traced) the algorithm's phases under its allreduce slice.
+void noteAllreduceCall(RunState& s, const runtime::SectionCall& call);
 // The batch rank r trains on at step i of an epoch: its share of global batch i.
 int64_t shardBatchIndex(const RunState& s, int64_t step);
 int64_t shardSteps(const RunState& s, int64_t perRankBatches);

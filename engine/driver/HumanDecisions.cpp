@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "driver/CompileStages.h"
+#include "driver/JsonNumber.h"
 #include "mapping/ApplyDecisions.h"
 
 namespace dfc::driver {
@@ -42,13 +43,6 @@ Status finishHumanDecisions(CompileState& s) {
 
 namespace {
 
-double number(simdjson::dom::element e, const char* key) {
-  double d = 0;
-  int64_t i = 0;
-  if (!e[key].get(d)) return d;
-  return e[key].get(i) ? 0.0 : static_cast<double>(i);
-}
-
 std::string text(simdjson::dom::element e, const char* key) {
   std::string_view sv;
   return e[key].get(sv) ? std::string() : std::string(sv);
@@ -79,17 +73,17 @@ std::vector<std::string> describeDecisions(const std::string& json) {
   if (root["model_parallel"].get(modelParallel)) modelParallel = false;
   std::vector<std::string> lines;
   lines.push_back(fmt::format("decisions from {}{}:", text(root, "file"),
-                              modelParallel ? fmt::format(" (model parallel over {:.0f} chips)", number(root, "chips"))
+                              modelParallel ? fmt::format(" (model parallel over {:.0f} chips)", jsonNumber(root, "chips"))
                                             : std::string()));
   simdjson::dom::array decisions;
   if (!root["decisions"].get(decisions))
     for (simdjson::dom::element d : decisions) {
       const std::string kind = text(d, "kind"), role = text(d, "role");
-      const double chip = number(d, "chip");
-      lines.push_back(fmt::format("  line {:>3.0f}  {:<10} {}{}{}: {:.0f} operators, sections {}", number(d, "line"), kind,
+      const double chip = jsonNumber(d, "chip");
+      lines.push_back(fmt::format("  line {:>3.0f}  {:<10} {}{}{}: {:.0f} operators, sections {}", jsonNumber(d, "line"), kind,
                                   text(d, "patterns"), role.empty() ? "" : " (" + role + ")",
                                   chip >= 0 ? fmt::format(" -> chip {:.0f}", chip) : std::string(),
-                                  number(d, "operators"), sectionList(d)));
+                                  jsonNumber(d, "operators"), sectionList(d)));
     }
   simdjson::dom::array chips;
   if (modelParallel && !root["section_chips"].get(chips)) {
@@ -105,7 +99,7 @@ std::vector<std::string> describeDecisions(const std::string& json) {
     simdjson::dom::element t;
     if (!root["chip_transfers"].get(t))
       lines.push_back(fmt::format("  {}; {:.0f} values cross chips, {:.1f} KB, {:.3f} us over PCIe per step", split,
-                                  number(t, "crossings"), number(t, "bytes") / 1e3, number(t, "us")));
+                                  jsonNumber(t, "crossings"), jsonNumber(t, "bytes") / 1e3, jsonNumber(t, "us")));
   }
   return lines;
 }

@@ -91,12 +91,7 @@ Status RunState::runStep(bool forwardOnly) {
     result.measuredSectionUs += call.durationUs;
     result.estimatedSectionUs += s.estimate.latencyUs;
     ++result.sectionCalls;
-    if (s.type == ir::NodeRole::Reduce) {
-      result.allreduceUs += call.durationUs;
-      result.allreduceEstUs += s.estimate.latencyUs;
-      result.allreduceBytes += call.bytes / 2;  // in and out: the gradients once
-      ++result.allreduceCalls;
-    }
+    if (s.type == ir::NodeRole::Reduce) noteAllreduceCall(*this, call);
   };
   DFC_TRY(exec->step(forwardOnly, onSection));
   dispatchGap(Clock::now());
@@ -120,6 +115,7 @@ Status validateStage(RunState& s) {
   if (o.learningRate && !(*o.learningRate > 0)) return makeError("--lr must be positive");
   if (o.logEvery < 1) return makeError("log interval must be at least 1");
   if (o.rank < 0) return makeError("rank must be at least 0");
+  DFC_TRY(checkAllreduceOptions(o));
   fs::path pefPath(o.pefPath);
   s.result.tracePath = o.tracePath.empty()
                            ? (pefPath.parent_path() / (pefPath.stem().string() + "_chrome_tracing_report.json")).string()
@@ -141,7 +137,7 @@ Status loadPefStage(RunState& s) {
   auto executorStart = RunState::Clock::now();
   runtime::ExecutorOptions options;
   options.threads = s.opts.threads;
-  options.communicator = s.comm;
+  options.communicator = s.allreducer ? s.allreducer.get() : s.comm;
   auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, options);
   if (!executor) return executor.error().withContext(s.opts.pefPath);
   s.exec.emplace(std::move(*executor));
@@ -150,6 +146,7 @@ Status loadPefStage(RunState& s) {
   const std::string label = meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)";
   s.trace.emplace(s.pef, label, s.comm ? s.result.rank : s.opts.rank);
   if (s.comm) s.trace->setProcessLabel("rank " + std::to_string(s.result.rank) + " (host)");  // short: row headers
+  traceAllreduce(s);
   s.hostPhase(host::kSetup, s.origin, s.setupEnd);
   s.hostPhase(host::kPefLoad, t0, joinStart);
   if (s.comm) s.hostPhase(host::kJoinRanks, joinStart, executorStart, {{"ranks", s.comm->describe()}});  // MPI_Init mostly

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "dist/Allreduce.h"
 #include "dist/Communicator.h"
 #include "driver/DataFeeder.h"
 #include "driver/RunTrace.h"
@@ -44,6 +45,8 @@ struct RunState {
   // Data parallel (driver/DataParallelRun.h): null comm outside --data-parallel.
   std::unique_ptr<dist::Communicator> ownedComm;
   dist::Communicator* comm = nullptr;
+  std::unique_ptr<dist::AllreduceCommunicator> allreducer;  // --allreduce over comm: what the executor averages with
+  std::vector<int> bucketOfSection;         // per section: its index in result.allreduceBuckets, or -1
   int64_t originUnixUs = 0;                 // wall-clock time of `origin`, to line the ranks' traces up
   std::vector<std::string> rankTraces;      // rank 0: the other ranks' traces (chrome JSON), in rank order
   bool isRoot() const { return result.rank == 0; }  // prints, evaluates, records, writes the trace

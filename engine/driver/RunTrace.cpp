@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+
 namespace dfc::driver {
 
 RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel, int rank) : m_pef(pef), m_pid(pidForRank(rank)) {
@@ -90,28 +92,45 @@ void RunTrace::addSectionCall(int sectionId, int64_t step, double startUs, doubl
 // receives about that much, so bytes / time is the achieved bus figure.
 void RunTrace::addAllreduce(const partition::Section& s, int64_t step, double startUs, double durationUs,
                             profile::Args& args) {
-  const double bytes = gradientBytes(s);
+  const double bytes = gradientBytes(m_pef, s);
   const double gbps = durationUs > 0 ? bytes / (durationUs * 1e3) : 0.0;
+  const auto id = static_cast<size_t>(s.id);
+  const double estUs = id < m_allreduceEstUs.size() ? m_allreduceEstUs[id] : s.estimate.latencyUs;
   args.emplace_back("allreduce_bytes", bytes);
   args.emplace_back("allreduce_gbps", gbps);
-  args.emplace_back("est_allreduce_us", s.estimate.latencyUs);
+  args.emplace_back("est_allreduce_us", estUs);
   if (!m_allreduceRow) {
-    m_recorder.setThreadName(m_pid, kAllreduceTid, "allreduce (MPI)", kAllreduceTid);
+    m_recorder.setThreadName(m_pid, kAllreduceTid, "allreduce (" + m_allreduceAlgorithm + ")", kAllreduceTid);
     m_allreduceRow = true;
   }
   m_recorder.addSlice(m_pid, kAllreduceTid, "allreduce " + s.name, "mpi", startUs, durationUs,
                       {{"section_id", static_cast<double>(s.id)},
                        {"step", static_cast<double>(step)},
+                       {"algorithm", m_allreduceAlgorithm},
                        {"bytes", bytes},
                        {"gbps", gbps},
-                       {"est_latency_us", s.estimate.latencyUs},
+                       {"est_latency_us", estUs},
                        {"measured_us", durationUs}});
 }
 
-double RunTrace::gradientBytes(const partition::Section& s) const {
+void RunTrace::setAllreduce(const std::string& algorithm, std::vector<double> estUsBySection) {
+  m_allreduceAlgorithm = algorithm;
+  m_allreduceEstUs = std::move(estUsBySection);
+}
+
+void RunTrace::addAllreducePhase(const std::string& name, double startUs, double durationUs, double callStartUs,
+                                 double callUs) {
+  // Clocks read a little apart: clamp so the phase nests inside its call's slice.
+  const double start = std::clamp(startUs, callStartUs, callStartUs + callUs);
+  const double end = std::clamp(startUs + durationUs, start, callStartUs + callUs);
+  m_recorder.addSlice(m_pid, kAllreduceTid, name, "allreduce-phase", start, end - start,
+                      {{"algorithm", m_allreduceAlgorithm}, {"measured_us", durationUs}});
+}
+
+double gradientBytes(const pef::Pef& pef, const partition::Section& s) {
   double bytes = 0;
   for (ir::NodeId n : s.nodes)
-    for (ir::ValueId v : m_pef.graph.node(n).inputs) bytes += static_cast<double>(m_pef.graph.value(v).type.byteSize());
+    for (ir::ValueId v : pef.graph.node(n).inputs) bytes += static_cast<double>(pef.graph.value(v).type.byteSize());
   return bytes;
 }
 

@@ -11,6 +11,9 @@
 
 namespace dfc::driver {
 
+// The gradient bytes a reduce section averages per call (its inputs).
+double gradientBytes(const pef::Pef& pef, const partition::Section& s);
+
 class RunTrace {
  public:
   // `rank`: this process's rank in a data-parallel run (0 alone); its rows go
@@ -25,6 +28,12 @@ class RunTrace {
   static constexpr int64_t kAllreduceTid = 1000;
 
   void addSectionCall(int sectionId, int64_t step, double startUs, double durationUs, double bytes);
+  // Data parallel: the allreduce algorithm the run uses (its row's name) and
+  // its estimate per section (reduce sections; others 0).
+  void setAllreduce(const std::string& algorithm, std::vector<double> estUsBySection);
+  // One phase of an allreduce call (reduce-scatter, broadcast...), nested under
+  // the call's allreduce slice: kept inside [callStartUs, callStartUs + callUs].
+  void addAllreducePhase(const std::string& name, double startUs, double durationUs, double callStartUs, double callUs);
   // A host-row slice (driver/HostBreakdown.h names them); always counted in
   // the breakdown, written to the trace when `traced` (--trace-steps).
   void addHostPhase(std::string_view name, double startUs, double durationUs, bool traced = true,
@@ -38,8 +47,9 @@ class RunTrace {
  private:
   void loadPlacement();
   void addAllreduce(const partition::Section& s, int64_t step, double startUs, double durationUs, profile::Args& args);
-  double gradientBytes(const partition::Section& s) const;
   bool m_allreduceRow = false;
+  std::string m_allreduceAlgorithm = "MPI";
+  std::vector<double> m_allreduceEstUs;  // per section; empty: the compile's estimate
   HostBreakdown m_host;
   const pef::Pef& m_pef;
   const int64_t m_pid;

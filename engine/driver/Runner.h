@@ -39,6 +39,8 @@ struct RunOptions {
   // it), train on this rank's shard of each global batch, average gradients.
   bool dataParallel = false;
   dist::Communicator* communicator = nullptr;  // tests: an in-process group's rank; null: MPI or a world of one
+  std::string allreduce = "mpi";  // --allreduce: mpi, ring, tree or 2d-ring (dist/Allreduce.h)
+  int ranksPerHost = 0;           // --ranks-per-host: 2d-ring's ranks per host (0: as MPI_COMM_TYPE_SHARED finds them)
   std::vector<std::string> args;
 };
 
@@ -70,6 +72,16 @@ struct RunResult {
   double allreduceEstUs = 0;     // the cost model's estimate for the same calls
   double allreduceBytes = 0;     // gradient bytes averaged
   int64_t allreduceCalls = 0;
+  std::string allreduceAlgorithm;  // as the communicator describes it: "ring", "2d-ring (2 hosts x 2 ranks)"
+  struct AllreduceBucket {         // one reduce section: its calls measured beside the algorithm's estimate
+    int sectionId = -1;
+    std::string section;
+    double bytes = 0;              // gradient bytes per call
+    int64_t calls = 0;
+    double measuredUs = 0;         // all calls together
+    double estUs = 0;              // per call, the cost model's for the algorithm run
+  };
+  std::vector<AllreduceBucket> allreduceBuckets;
   bool weightsChecked = false;   // true: every rank's weights hashed equal after training
   std::string dataParallelNote;  // e.g. "--data-parallel without mpirun: world size 1"
 };

@@ -1,4 +1,5 @@
 #include "driver/SpatialReport.h"
+#include "driver/JsonNumber.h"
 
 #include <simdjson.h>
 
@@ -27,13 +28,6 @@ std::string intList(simdjson::dom::element e) {
   return out;
 }
 
-double number(simdjson::dom::element o, const char* key) {
-  double d = 0;
-  int64_t i = 0;
-  if (!o[key].get(d)) return d;
-  if (!o[key].get(i)) return static_cast<double>(i);
-  return 0;
-}
 
 void describeLayers(simdjson::dom::array layers, std::vector<std::string>& out) {
   out.push_back(
@@ -41,9 +35,9 @@ void describeLayers(simdjson::dom::array layers, std::vector<std::string>& out) 
   for (simdjson::dom::element l : layers) {
     std::string_view node, op;
     if (l["node"].get(node) || l["op"].get(op)) continue;
-    const std::string ksp = format("%.0f/%.0f/%.0f", number(l, "kernel"), number(l, "stride"), number(l, "pad"));
+    const std::string ksp = format("%.0f/%.0f/%.0f", jsonNumber(l, "kernel"), jsonNumber(l, "stride"), jsonNumber(l, "pad"));
     out.push_back(format("  %-32.32s %-10.10s %9s %6.0f %11.0f  %s", std::string(node).c_str(), std::string(op).c_str(),
-                         ksp.c_str(), number(l, "rows"), number(l, "halo_rows"), intList(l["tile_rows"]).c_str()));
+                         ksp.c_str(), jsonNumber(l, "rows"), jsonNumber(l, "halo_rows"), intList(l["tile_rows"]).c_str()));
   }
 }
 
@@ -79,24 +73,24 @@ std::vector<std::string> describeSpatialTiling(const std::string& json) {
   if (parser.parse(json).get(root) || root["layers"].get(layers) || root["boundary"].get(boundary))
     return {"spatial tiling: (the PEF's record of it is unreadable)"};
   std::vector<std::string> out;
-  const double tiles = number(root, "tiles");
+  const double tiles = jsonNumber(root, "tiles");
   out.push_back(
       format("\nspatial tiling (--num-spatial-batches %.0f): %.0f bands of image rows (axis H), joined at '%s'", tiles,
              tiles, std::string(boundary).c_str()));
   out.push_back("  rows of '" + std::string(boundary) + "' per band: " + intList(root["boundary_rows"]) +
                 "; image rows each band reads (band + halo): " + intList(root["input_rows"]));
   describeLayers(layers, out);
-  const double fu = number(root, "flop_untiled"), ft = number(root, "flop_tiled");
-  const double bu = number(root, "peak_bytes_untiled"), bt = number(root, "peak_bytes_tile");
+  const double fu = jsonNumber(root, "flop_untiled"), ft = jsonNumber(root, "flop_tiled");
+  const double bu = jsonNumber(root, "peak_bytes_untiled"), bt = jsonNumber(root, "peak_bytes_tile");
   out.push_back("  estimate          untiled (1 pass)   tiled (" + format("%.0f", tiles) + " passes)");
   out.push_back(format("  prefix conv GFLOP %16.3f %17.3f  (%+.1f%% halo recompute)", fu / 1e9, ft / 1e9,
                        fu > 0 ? 100.0 * (ft / fu - 1.0) : 0.0));
   out.push_back(format("  peak activation   %13.2f MiB %13.2f MiB  (on-chip per pass: %.0f%% of untiled)",
                        bu / 1048576.0, bt / 1048576.0, bu > 0 ? 100.0 * bt / bu : 0.0));
   out.push_back(format("  chip, op by op     %12.1f us %14.1f us  (estimated latency of the prefix)",
-                       number(root, "est_us_untiled"), number(root, "est_us_tiled")));
+                       jsonNumber(root, "est_us_untiled"), jsonNumber(root, "est_us_tiled")));
   out.push_back(format("  PMUs of one op     %15.0f %17.0f  (the largest op's on-chip buffers)",
-                       number(root, "max_pmus_untiled"), number(root, "max_pmus_tiled")));
+                       jsonNumber(root, "max_pmus_untiled"), jsonNumber(root, "max_pmus_tiled")));
   if (bt >= bu)
     out.push_back(
         "  note: the receptive field where the bands join spans the image, so every band reads all of it "

@@ -4,20 +4,10 @@
 #include <vector>
 
 #include "dist/Communicator.h"
+#include "RankThreads.h"
 
 using namespace dfc::dist;
-
-namespace {
-
-// Runs `body(rank)` on one thread per rank of `group` and joins them.
-template <typename Body>
-void onEveryRank(InProcessGroup& group, Body body) {
-  std::vector<std::thread> threads;
-  for (int r = 0; r < group.size(); ++r) threads.emplace_back([&, r] { body(group.rank(r)); });
-  for (auto& t : threads) t.join();
-}
-
-}  // namespace
+using dfc::test::onEveryRank;
 
 TEST_CASE("in-process allreduce averages every rank's buffer and all ranks get the same values", "[dist]") {
   InProcessGroup group(3);
