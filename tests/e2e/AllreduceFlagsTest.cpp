@@ -5,24 +5,13 @@
 
 #include <filesystem>
 
-#include "TestEnv.h"
-#include "driver/Compiler.h"
+#include "CompileForTest.h"
 
 using namespace dfc;
 
 TEST_CASE("dfc run refuses a bad --allreduce or --ranks-per-host naming the flag and the valid names") {
   test::ScratchDir dir("allreduce-flags");
-  driver::CompileOptions c;
-  c.model = "logreg";
-  c.batchSize = 8;
-  c.pefName = "dp";
-  c.outputFolder = dir / "dp";
-  c.dbPath = "-";
-  c.dataParallel = true;
-  c.worldSize = 2;
-  auto compiled = driver::compile(c);
-  REQUIRE(compiled);
-  const std::string pef = " --pef " + compiled->pefPath + " --db - --trace " + (dir / "t.json");
+  const std::string pef = " --pef " + test::compilePef(dir, "logreg", 8, 2, "dp") + " --db - --trace " + (dir / "t.json");
 
   auto r = test::runDfc("run --data-parallel --allreduce butterfly" + pef);
   CHECK(r.status == 2);

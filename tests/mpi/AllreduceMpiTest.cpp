@@ -6,7 +6,7 @@
 #include <set>
 
 #include "MpiTestSupport.h"
-#include "driver/Compiler.h"
+#include "e2e/CompileForTest.h"
 #include "profile/ChromeTrace.h"
 #include "profile/TraceValidator.h"
 
@@ -39,17 +39,8 @@ TEST_CASE("ring and tree and 2d-ring give MPI_Allreduce's averages on 2 3 and 4 
 
 TEST_CASE("lenet on 2 ranks with --allreduce tree trains like MPI_Allreduce and traces the tree's phases", "[mpi]") {
   test::ScratchDir dir("dp-allreduce");
-  driver::CompileOptions c;
-  c.model = "lenet";
-  c.batchSize = 16;
-  c.pefName = "tree";
-  c.outputFolder = dir / "tree";
-  c.dbPath = "-";
-  c.dataParallel = true;
-  c.worldSize = 2;
-  auto compiled = driver::compile(c);
-  REQUIRE(compiled);
-  const std::string common = " run --data-parallel --pef " + compiled->pefPath +
+  const std::string pef = test::compilePef(dir, "lenet", 16, 2, "tree");
+  const std::string common = " run --data-parallel --pef " + pef +
                              " --threads 1 --train-limit 320 --test-limit 32 --log-every 1 --db - --data-folder " +
                              test::kFashionMnist;
   auto mpi = test::runShell(test::mpirunPrefix(2) + test::dfcPath() + common + " --trace " + (dir / "mpi.json"));

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "MpiTestSupport.h"
+#include "e2e/CompileForTest.h"
 #include "driver/Compiler.h"
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"
@@ -13,23 +14,9 @@
 
 using namespace dfc;
 
-namespace {
+using test::compilePef;
 
-std::string compilePef(const test::ScratchDir& dir, const std::string& model, int64_t batch, int worldSize,
-                       const std::string& name, int64_t bucketKb = 0) {
-  driver::CompileOptions c;
-  c.model = model;
-  c.batchSize = batch;
-  c.pefName = name;
-  c.outputFolder = dir / name;
-  c.dbPath = "-";
-  c.dataParallel = worldSize > 0;
-  c.worldSize = worldSize;
-  c.allreduceBucketKb = bucketKb;
-  auto r = driver::compile(c);
-  if (!r) FAIL(r.error().message());
-  return r->pefPath;
-}
+namespace {
 
 const std::string kLenetData = std::string(" --data-folder ") + test::kFashionMnist;
 
