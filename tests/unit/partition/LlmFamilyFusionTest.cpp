@@ -63,6 +63,7 @@ TEST_CASE("llama rules: llama-tiny matches each block rule once per layer", "[pa
   CHECK(both.matchCounts["MHA"] == 2);
   CHECK(both.matchCounts["MHABackward"] == 2);
   CHECK(both.matchCounts["CrossEntropy"] >= 1);
+  CHECK(both.matchCounts["ElementwiseBackward"] > 0);
   DecomposeOptions o;
   o.level = OptLevel::O1;
   o.o1RuleList = "llama";
@@ -71,7 +72,7 @@ TEST_CASE("llama rules: llama-tiny matches each block rule once per layer", "[pa
   o.level = OptLevel::O0;
   auto o0 = decompose(t, o);
   REQUIRE(o0);
-  CHECK(o1->size() * 3 < o0->size() * 2);
+  CHECK(o1->size() * 2 < o0->size());  // 371 operators -> 156 subgraphs
   // The two layers' attention subgraphs are one hypersection called twice.
   std::map<int, int> mhaCalls;
   for (const auto& s : *o1)
