@@ -166,7 +166,8 @@ def conv_block(cin, cout):
 
 class SmallUNet(nn.Module):
     """A 2-level U-Net for 1x28x28 images scoring 2 classes per pixel: one transposed-conv
-    upsampling and one bilinear, with skip connections concatenated."""
+    upsampling (stride 2) and one bilinear after a stride-1 transposed conv, with skip
+    connections concatenated."""
 
     def __init__(self, classes=2):
         super().__init__()
@@ -175,7 +176,7 @@ class SmallUNet(nn.Module):
         self.mid = conv_block(16, 32)
         self.up2 = nn.ConvTranspose2d(32, 16, 2, stride=2)
         self.dec2 = conv_block(32, 16)
-        self.reduce1 = nn.Conv2d(16, 8, 1)
+        self.reduce1 = nn.ConvTranspose2d(16, 8, 3, padding=1)
         self.dec1 = conv_block(16, 8)
         self.head = nn.Conv2d(8, classes, 1)
 
