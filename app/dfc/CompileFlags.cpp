@@ -8,12 +8,15 @@ namespace dfc::cli {
 ArgParser compileFlags() {
   ArgParser p("compile", "Compile a model into a PEF (default: training graph, -o3, arch 'native' = sn30).");
   p.add({{"-m", "--model"}, "NAME|FILE", 1,
-         "zoo model (logreg, mlp, lenet, gpt2, gpt2-mini, bert, resnet18) or a .dfir text IR file"});
-  p.add({{"--num-layers"}, "N", 1, "gpt2/bert: transformer blocks (gpt2 default 12)"});
-  p.add({{"--hidden-size"}, "N", 1, "gpt2/bert: model width (gpt2 default 768)"});
-  p.add({{"--num-heads"}, "N", 1, "gpt2/bert: attention heads (gpt2 default 12)"});
-  p.add({{"--seq-len"}, "N", 1, "gpt2/bert: sequence length (gpt2 default 1024)"});
-  p.add({{"--vocab-size"}, "N", 1, "gpt2/bert: vocabulary (gpt2 default 50257; byte-level data needs >= 256)"});
+         "zoo model (logreg, mlp, lenet, gpt2, gpt2-mini, bert, resnet18, llama, llama-tiny, bloom, bloom-tiny, "
+         "gpt-neox, neox-tiny), a .dfir text IR file or an .onnx file"});
+  p.add({{"--num-layers"}, "N", 1, "transformers: transformer blocks (gpt2 default 12)"});
+  p.add({{"--hidden-size"}, "N", 1, "transformers: model width (gpt2 default 768)"});
+  p.add({{"--num-heads"}, "N", 1, "transformers: attention heads (gpt2 default 12)"});
+  p.add({{"--num-kv-heads"}, "N", 1, "llama: key/value heads of grouped-query attention (default: --num-heads)"});
+  p.add({{"--intermediate-size"}, "N", 1, "llama: SwiGLU MLP width (llama default 11008)"});
+  p.add({{"--seq-len"}, "N", 1, "transformers: sequence length (gpt2 default 1024)"});
+  p.add({{"--vocab-size"}, "N", 1, "transformers: vocabulary (gpt2 default 50257; byte-level data needs >= 256)"});
   p.add({{"--num-classes"}, "N", 1, "bert/resnet18: classes of the classification head"});
   p.add({{"--image-size"}, "N", 1, "resnet18: input height and width (default 224)"});
   p.add({{"--in-channels"}, "N", 1, "resnet18: input channels (default 3)"});
@@ -36,7 +39,7 @@ ArgParser compileFlags() {
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   // Later issues: accepted names so users get a clear "not implemented yet".
   p.add({{"--o1-rule-list"}, "NAME|FILE", 1,
-         "fusion rule list for -o1: default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train or a YAML file"});
+         "fusion rule list for -o1: default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train, llama or a YAML file"});
   p.add({{"--compiler-mode"}, "MODE", 1,
          "nlp: tune for transformers. Changes three decisions: -o1 uses rule list 'nlp' instead of 'default' "
          "(--o1-rule-list wins); -o3 turns on --enable-hypersection (a section never spans two layers, repeated "

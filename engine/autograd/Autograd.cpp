@@ -153,6 +153,7 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
                                            const TrainingConfig& config) {
   if (!validValue(forward, image) || !validValue(forward, logits))
     return makeError("training graph: unknown image or logits value");
+  if (logits == image) return makeError("training graph: the logits must be computed from the image, not be the image");
   if (forward.inputs != std::vector<ValueId>{image})
     return makeError("training graph: the forward graph '" + forward.name + "' must have the image as its only input");
   const ir::TensorType& logitsType = forward.value(logits).type;

@@ -18,8 +18,9 @@ Expected<partition::OptLevel> parseOptLevel(const std::string& text) {
 }
 
 const std::vector<std::string>& modelParamFlags() {
-  static const std::vector<std::string> kFlags = {"--num-layers", "--hidden-size", "--num-heads",  "--seq-len",
-                                                  "--vocab-size", "--num-classes", "--image-size", "--in-channels"};
+  static const std::vector<std::string> kFlags = {"--num-layers",  "--hidden-size",  "--num-heads",
+                                                  "--num-kv-heads", "--intermediate-size", "--seq-len",
+                                                  "--vocab-size",  "--num-classes",  "--image-size", "--in-channels"};
   return kFlags;
 }
 
@@ -62,6 +63,17 @@ Status checkDataParallel(const CompileOptions& o) {
   return {};
 }
 
+// Model flags the zoo builders would refuse later, caught before any work
+// (the builders check the defaults they fill in themselves).
+Status checkModelParams(const CompileOptions& o) {
+  auto given = [&](const char* key) { return o.modelParams.count(key) ? o.modelParams.at(key) : int64_t{0}; };
+  const int64_t heads = given("num_heads"), kvHeads = given("num_kv_heads");
+  if (heads > 0 && kvHeads > 0 && heads % kvHeads != 0)
+    return makeError("--num-kv-heads " + std::to_string(kvHeads) + " must divide --num-heads " + std::to_string(heads) +
+                     " (each key/value head serves a group of query heads)");
+  return {};
+}
+
 // Checks of single values that need no file (arch::scaleArch checks --n-chips and --num-tiles).
 Status checkValues(const CompileOptions& o) {
   if (o.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
@@ -81,6 +93,7 @@ Status checkValues(const CompileOptions& o) {
   if (o.numSpatialBatches < 1 || o.numSpatialBatches > kMaxSpatialBatches)
     return makeError("--num-spatial-batches must be in 1.." + std::to_string(kMaxSpatialBatches) + ", got " +
                      std::to_string(o.numSpatialBatches));
+  DFC_TRY(checkModelParams(o));
   return checkDataParallel(o);
 }
 

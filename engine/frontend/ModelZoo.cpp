@@ -68,7 +68,9 @@ using FamilyFn = Expected<Model> (*)(const std::string&, const ZooOptions&);
 // Models built by their own family builder (they take hyperparameters).
 const std::vector<std::pair<std::string, FamilyFn>>& families() {
   static const std::vector<std::pair<std::string, FamilyFn>> kFamilies = {
-      {"gpt2", zoo::buildGpt2}, {"gpt2-mini", zoo::buildGpt2}, {"bert", zoo::buildBert}, {"resnet18", zoo::buildResnet18}};
+      {"gpt2", zoo::buildGpt2}, {"gpt2-mini", zoo::buildGpt2}, {"bert", zoo::buildBert}, {"resnet18", zoo::buildResnet18},
+      {"llama", zoo::buildLlama}, {"llama-tiny", zoo::buildLlama}, {"bloom", zoo::buildBloom},
+      {"bloom-tiny", zoo::buildBloom}, {"gpt-neox", zoo::buildNeox}, {"neox-tiny", zoo::buildNeox}};
   return kFamilies;
 }
 

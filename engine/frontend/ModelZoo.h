@@ -24,7 +24,7 @@ struct Model {
 
 // Build options. `params` overrides model hyperparameters; the keys a model
 // knows: num_layers, hidden_size, num_heads, seq_len, vocab_size, num_classes
-// (transformers); image_size, in_channels, num_classes (resnet18). Unknown keys
+// (transformers; llama also num_kv_heads, intermediate_size); image_size, in_channels, num_classes (resnet18). Unknown keys
 // or bad values fail with an error naming the key.
 struct ZooOptions {
   int64_t batchSize = 32;
@@ -32,7 +32,8 @@ struct ZooOptions {
   std::map<std::string, int64_t> params;
 };
 
-// {"logreg", "mlp", "lenet", "gpt2", "gpt2-mini", "bert", "resnet18"}
+// {"logreg", "mlp", "lenet", "gpt2", "gpt2-mini", "bert", "resnet18", "llama", "llama-tiny", "bloom",
+//  "bloom-tiny", "gpt-neox", "neox-tiny"}
 std::vector<std::string> zooModelNames();
 // Builds `name` for batch size `batchSize` with weights initialized from `seed`
 // (deterministic). Unknown name: an error listing the zoo.

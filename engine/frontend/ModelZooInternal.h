@@ -24,6 +24,9 @@ ir::ValueId filledParam(GraphBuilder& b, const std::string& name, ir::Shape shap
 
 Expected<Model> buildGpt2(const std::string& name, const ZooOptions& options);  // "gpt2", "gpt2-mini"
 Expected<Model> buildBert(const std::string& name, const ZooOptions& options);
+Expected<Model> buildLlama(const std::string& name, const ZooOptions& options);  // "llama", "llama-tiny"
+Expected<Model> buildBloom(const std::string& name, const ZooOptions& options);  // "bloom", "bloom-tiny"
+Expected<Model> buildNeox(const std::string& name, const ZooOptions& options);   // "gpt-neox", "neox-tiny"
 Expected<Model> buildResnet18(const std::string& name, const ZooOptions& options);
 
 }  // namespace dfc::frontend::zoo

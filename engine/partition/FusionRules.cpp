@@ -13,7 +13,7 @@ namespace dfc::partition {
 namespace fs = std::filesystem;
 
 std::vector<std::string> builtinRuleListNames() {
-  return {"default", "nlp", "gpt2", "bloom", "gpt_neox_inf", "gpt_neox_train"};
+  return {"default", "nlp", "gpt2", "bloom", "gpt_neox_inf", "gpt_neox_train", "llama"};
 }
 
 namespace {
@@ -286,7 +286,7 @@ Expected<FusionRuleList> loadFusionRuleList(const std::string& nameOrPath) {
   std::error_code ec;
   if (!builtin && !fs::exists(path, ec))
     return makeError("--o1-rule-list " + nameOrPath +
-                     ": not a built-in list (default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train) nor a file");
+                     ": not a built-in list (default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train, llama) nor a file");
   auto text = support::readFile(path);
   if (!text) return text.error();
   return parseFusionRules(*text, path);

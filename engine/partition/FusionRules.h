@@ -63,7 +63,7 @@ struct FusionRuleList {
   std::vector<FusionRule> rules;   // by priority, highest first (stable)
 };
 
-std::vector<std::string> builtinRuleListNames();  // default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train
+std::vector<std::string> builtinRuleListNames();  // default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train, llama
 // Errors name the source, the line and the rule.
 Expected<FusionRuleList> parseFusionRules(const std::string& text, const std::string& source);
 // A built-in name or a YAML file path.

@@ -166,15 +166,16 @@ TEST_CASE("an inference PEF runs forward only and reports accuracy") {
 
 namespace {
 
-// Trains `model` for 20 steps at -o0, -o1 and -o3 from the same seed; returns
-// the per-level section counts and final losses.
+// Trains `model` for `steps` steps at -o0, -o1 and -o3 from the same seed;
+// returns the per-level section counts and first and final losses.
 struct LevelRun {
   int sections = 0;
+  double firstLoss = 0;
   double finalLoss = 0;
 };
 
 std::vector<LevelRun> trainAtEveryLevel(const std::string& model, const std::map<std::string, int64_t>& params,
-                                        int64_t batch, const std::string& ruleList) {
+                                        int64_t batch, const std::string& ruleList, int64_t steps = 20) {
   test::ScratchDir dir("levels-" + model);
   std::vector<LevelRun> out;
   for (auto level : {partition::OptLevel::O0, partition::OptLevel::O1, partition::OptLevel::O3}) {
@@ -190,11 +191,11 @@ std::vector<LevelRun> trainAtEveryLevel(const std::string& model, const std::map
     driver::RunOptions r;
     r.pefPath = compiled.pefPath;
     r.dbPath = "-";
-    r.trainLimit = batch * 20;
+    r.trainLimit = batch * steps;
     r.testLimit = batch;
     auto result = runOrFail(r);
-    REQUIRE(result.steps == 20);
-    out.push_back({compiled.numSections, *result.finalLoss});
+    REQUIRE(result.steps == steps);
+    out.push_back({compiled.numSections, *result.firstLoss, *result.finalLoss});
   }
   return out;
 }
@@ -214,6 +215,39 @@ TEST_CASE("gpt2-mini trains to the same losses at o0 o1 and o3 with far fewer se
   CHECK(runs[2].sections < runs[1].sections);
   CHECK(runs[0].finalLoss == Approx(runs[1].finalLoss).epsilon(1e-4));
   CHECK(runs[0].finalLoss == Approx(runs[2].finalLoss).epsilon(1e-4));
+}
+
+TEST_CASE("llama-tiny trains on text for 50 steps to the same falling losses at o0 o1 and o3") {
+  auto runs = trainAtEveryLevel("llama-tiny", {{"seq_len", 16}}, 4, "llama", 50);
+  CHECK(runs[1].sections < runs[0].sections);
+  CHECK(runs[2].sections < runs[1].sections);
+  CHECK(runs[0].finalLoss < runs[0].firstLoss - 1.0);  // 5.53 -> 3.40 (ln 256 = 5.55 at the start)
+  for (size_t level = 1; level < runs.size(); ++level) {
+    CHECK(runs[0].firstLoss == Approx(runs[level].firstLoss).epsilon(1e-4));
+    CHECK(runs[0].finalLoss == Approx(runs[level].finalLoss).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("bloom-tiny and neox-tiny train on text and their losses fall") {
+  test::ScratchDir dir("llm-families");
+  for (const char* model : {"bloom-tiny", "neox-tiny"}) {
+    INFO(model);
+    driver::CompileOptions c;
+    c.model = model;
+    c.modelParams = {{"seq_len", 16}};
+    c.batchSize = 4;
+    c.outputFolder = dir / model;
+    c.dbPath = "-";
+    auto compiled = compileOrFail(c);
+    driver::RunOptions r;
+    r.pefPath = compiled.pefPath;
+    r.dbPath = "-";
+    r.trainLimit = 4 * 30;
+    r.testLimit = 4;
+    auto result = runOrFail(r);
+    REQUIRE(result.steps == 30);
+    CHECK(*result.finalLoss < *result.firstLoss - 1.0);
+  }
 }
 
 TEST_CASE("a PEF compiled with --grad-accumulation-steps has accumulate sections and trains") {

@@ -68,13 +68,15 @@ TEST_CASE("gpt2-mini training graph: labels [B,T], loss over B*T positions in sc
   }
 }
 
-TEST_CASE("training graph rejects logits of rank other than 2 or 3") {
+TEST_CASE("training graph rejects logits of rank other than 2, 3 or 4") {
   ir::Graph g;
-  ir::ValueId x = g.addInput("x", {ir::DType::F32, {2, 3, 4, 5}});
-  g.outputs = {x};
-  auto tg = autograd::buildTrainingGraph(g, x, x, {});
+  ir::ValueId x = g.addInput("x", {ir::DType::F32, {2, 3}});
+  ir::ValueId y = g.addValue("y", {ir::DType::F32, {2, 3, 4, 5, 6}}, ir::ValueKind::Intermediate);
+  g.addNode(ir::OpKind::Expand, "expand", {x}, {y}, {{"shape", std::vector<int64_t>{2, 3, 4, 5, 6}}});
+  g.outputs = {y};
+  auto tg = autograd::buildTrainingGraph(g, x, y, {});
   REQUIRE_FALSE(tg.ok());
-  CHECK_THAT(tg.error().message(), Catch::Contains("[B, T, V]"));
+  CHECK_THAT(tg.error().message(), Catch::Contains("[B, T, V] or [N, C, H, W]"));
 }
 
 

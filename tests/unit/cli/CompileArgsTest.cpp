@@ -2,6 +2,7 @@
 // compile: parsed back with dfc's own parser it must give the same options.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "CompileFlags.h"
@@ -128,4 +129,22 @@ TEST_CASE("dfc compile --help lists --mac-v2 as implemented, saying what it sele
   auto parsed = cli::parseCompileOptions({"--model", "lenet", "--mac-v2"});
   REQUIRE(parsed.ok());
   CHECK(parsed->macV2);
+}
+
+TEST_CASE("llama's --num-kv-heads and --intermediate-size are parsed, recorded and checked") {
+  auto o = cli::parseCompileOptions({"--model", "llama-tiny", "--num-heads", "8", "--num-kv-heads", "2",
+                                     "--intermediate-size", "344"});
+  REQUIRE(o.ok());
+  CHECK(o->modelParams.at("num_kv_heads") == 2);
+  CHECK(o->modelParams.at("intermediate_size") == 344);
+  CHECK(o->validate().ok());
+  const auto args = o->toArgs();
+  CHECK(std::find(args.begin(), args.end(), "--num-kv-heads") != args.end());
+  CHECK(std::find(args.begin(), args.end(), "--intermediate-size") != args.end());
+  CHECK(parsedBack(*o) == *o);
+  auto bad = cli::parseCompileOptions({"--model", "llama", "--num-heads", "32", "--num-kv-heads", "5"});
+  REQUIRE(bad.ok());
+  auto st = bad->validate();
+  REQUIRE(!st);
+  CHECK(st.error().message().find("--num-kv-heads 5 must divide --num-heads 32") != std::string::npos);
 }

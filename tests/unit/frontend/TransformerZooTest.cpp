@@ -171,3 +171,106 @@ TEST_CASE("resnet18 has the torchvision layout and 11.7M parameters") {
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("hidden_size"));
 }
+
+namespace {
+
+int64_t countOps(const ir::Graph& g, ir::OpKind op, const std::string& scope = "") {
+  int64_t n = 0;
+  for (const auto& node : g.nodes) n += node.op == op && node.scope.rfind(scope, 0) == 0;
+  return n;
+}
+
+frontend::Model build(const std::string& name, ZooOptions o) {
+  auto m = frontend::buildZooModel(name, o);
+  INFO((m.ok() ? std::string() : m.error().message()));
+  REQUIRE(m.ok());
+  auto verified = ir::verifyGraph(m->graph);
+  INFO((verified.ok() ? std::string() : verified.error().message()));
+  REQUIRE(verified.ok());
+  return std::move(*m);
+}
+
+}  // namespace
+
+TEST_CASE("the llm-family presets map byte ids [B,T] to logits [B,T,256] with identical layers") {
+  for (const auto& [name, prefix] : std::vector<std::pair<std::string, std::string>>{
+           {"llama-tiny", "layers."}, {"bloom-tiny", "h."}, {"neox-tiny", "layers."}}) {
+    INFO(name);
+    frontend::Model m = build(name, opts(3));
+    CHECK(m.task == "language_model");
+    CHECK(m.graph.value(m.image).type == ir::TensorType{ir::DType::I64, {3, 32}});
+    CHECK(m.graph.value(m.logits).type == ir::TensorType{ir::DType::F32, {3, 32, 256}});
+    CHECK(structure(m.graph, prefix + "0") == structure(m.graph, prefix + "1"));
+    CHECK(countOps(m.graph, ir::OpKind::CausalMask) == 2);
+  }
+}
+
+TEST_CASE("llama-tiny: grouped-query attention, RMSNorm, rotary, SwiGLU, no biases, untied head") {
+  frontend::Model m = build("llama-tiny", opts(2));
+  const auto& g = m.graph;
+  auto shape = [&](const std::string& v) { return g.value(g.findValue(v)).type.shape; };
+  CHECK(shape("layers.1/self_attn/q_proj.weight") == ir::Shape{128, 128});
+  CHECK(shape("layers.1/self_attn/k_proj.weight") == ir::Shape{128, 64});  // 2 kv heads of 32
+  CHECK(shape("layers.1/mlp/gate_proj.weight") == ir::Shape{128, 256});
+  CHECK(shape("lm_head/lm_head.weight") == ir::Shape{128, 256});
+  for (auto p : g.params()) CHECK(g.value(p).name.find("bias") == std::string::npos);
+  CHECK(countOps(g, ir::OpKind::LayerNorm) == 0);
+  CHECK(countOps(g, ir::OpKind::Expand, "layers.0/self_attn") == 2);  // k and v repeated for their query heads
+  CHECK(countOps(g, ir::OpKind::Concat, "layers.0/self_attn") == 2);  // q and k rotated
+  // embed + 2 x (q, k, v, o, gate, up, down, 2 norms) + norm + head
+  CHECK(parameterCount(g) == 256 * 128 + 2 * (128 * 128 * 2 + 128 * 64 * 2 + 3 * 128 * 256 + 2 * 128) + 128 + 128 * 256);
+  // Without --num-kv-heads, --num-heads sets both: plain multi-head attention, nothing repeated.
+  frontend::Model mha = build("llama-tiny", opts(2, {{"num_heads", 8}}));
+  CHECK(countOps(mha.graph, ir::OpKind::Expand) == 0);
+}
+
+TEST_CASE("llama at the Llama-2 7B and 70B shapes has their parameter counts, built without their bytes") {
+  support::setMemoryBudget(uint64_t{1} << 40);  // the weights are recipes; the budget guards a later run
+  frontend::Model seven = build("llama", opts(1, {{"num_layers", 32}, {"hidden_size", 4096}, {"num_heads", 32},
+                                                 {"intermediate_size", 11008}, {"seq_len", 4096}}));
+  CHECK(parameterCount(seven.graph) == 6738415616);
+  frontend::Model seventy = build("llama", opts(1, {{"num_layers", 80}, {"hidden_size", 8192}, {"num_heads", 64},
+                                                   {"num_kv_heads", 8}, {"intermediate_size", 28672},
+                                                   {"seq_len", 4096}}));
+  support::setMemoryBudget(0);
+  CHECK(parameterCount(seventy.graph) == 68976648192);
+  CHECK(seventy.graph.value(seventy.graph.findValue("layers.79/self_attn/v_proj.weight")).type.shape ==
+        ir::Shape{8192, 1024});
+}
+
+TEST_CASE("llama refuses key/value heads that do not divide the query heads, naming both flags") {
+  auto bad = frontend::buildZooModel("llama-tiny", opts(1, {{"num_kv_heads", 3}}));
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message(), Catch::Contains("--num-heads 4") && Catch::Contains("--num-kv-heads 3"));
+  auto gpt2 = frontend::buildZooModel("gpt2-mini", opts(1, {{"num_kv_heads", 2}}));
+  REQUIRE_FALSE(gpt2.ok());
+  CHECK_THAT(gpt2.error().message(), Catch::Contains("unknown parameter 'num_kv_heads'"));
+  auto odd = frontend::buildZooModel("neox-tiny", opts(1, {{"hidden_size", 60}, {"num_heads", 4}}));
+  REQUIRE_FALSE(odd.ok());
+  CHECK_THAT(odd.error().message(), Catch::Contains("even head size"));
+}
+
+TEST_CASE("bloom-tiny: ALiBi instead of positions, LayerNorm after the embedding, tied head") {
+  frontend::Model m = build("bloom-tiny", opts(2));
+  const auto& g = m.graph;
+  CHECK(g.findValue("word_embeddings/wpe") == ir::kNoValue);
+  CHECK(countOps(g, ir::OpKind::Embedding) == 1);
+  CHECK(countOps(g, ir::OpKind::LayerNorm, "word_embeddings") == 1);
+  CHECK(g.value(g.findValue("alibi")).type.shape == ir::Shape{4, 1, 32});
+  CHECK(countOps(g, ir::OpKind::Binary, "h.0/self_attention") == 1);  // the bias added to the scores
+  CHECK(countOps(g, ir::OpKind::MatMul, "lm_head") == 1);
+  CHECK(parameterCount(g) == 256 * 64 + 2 * 64 + 2 * (4 * 64 + 64 * 192 + 192 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64) +
+                                 2 * 64);
+}
+
+TEST_CASE("neox-tiny: attention and MLP read the same block input, in parallel") {
+  frontend::Model m = build("neox-tiny", opts(2));
+  const auto& g = m.graph;
+  std::vector<ir::ValueId> normInputs;
+  for (const auto& n : g.nodes)
+    if (n.op == ir::OpKind::LayerNorm && n.scope.rfind("layers.1/", 0) == 0) normInputs.push_back(n.inputs[0]);
+  REQUIRE(normInputs.size() == 2);
+  CHECK(normInputs[0] == normInputs[1]);
+  CHECK(countOps(g, ir::OpKind::Concat, "layers.1/attention") == 2);  // rotary q and k
+  CHECK(countOps(g, ir::OpKind::Add, "layers.1") == 2 + 2);           // two rotary sums, two residual adds
+}
