@@ -130,7 +130,9 @@ TreeLinks doubleTreeLinks(int worldSize, int rank, int which) {
 Status treeAllreduceSum(Communicator& comm, std::span<float> data, size_t chunkFloats, PhaseLog* log) {
   const int p = comm.worldSize();
   if (p == 1 || data.empty()) return {};
-  const size_t chunk = std::max<size_t>(chunkFloats, 1), half = data.size() / 2;
+  const size_t half = data.size() / 2;
+  // No chunk beyond the larger half: the receive buffers are sized by it.
+  const size_t chunk = std::min(std::max<size_t>(chunkFloats, 1), data.size() - half);
   const TreeHalf trees[2] = {{doubleTreeLinks(p, comm.rank(), 0), data.first(half), 0},
                              {doubleTreeLinks(p, comm.rank(), 1), data.subspan(half), 1}};
   DFC_TRY(detail::timedPhase(log, "reduce", [&] { return reduceUp(comm, trees, chunk); }));
