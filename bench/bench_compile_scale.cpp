@@ -41,19 +41,25 @@ struct Case {
 
 // Until the llama family is in the zoo, its shapes are gpt2's: a 4 x width MLP
 // (not Llama's SwiGLU 11008 / 28672) and full multi-head attention (no GQA).
+// --max-memory 1T: the zoo refuses a model whose fp32 weights exceed this
+// machine's memory (the host could not run it); compiling never allocates them
+// (weights are init recipes), as the peak RSS shows.
+// 70B: sections sized to one chip of the eight (--resources-scaling-factors
+// 0.125), so each section is placed and routed on one chip; sections spanning
+// all eight chips (the default) take minutes to route at this width.
 const std::vector<Case> kCases = {
     {"gpt2-xl-train-sn30", 3,
      "--model gpt2 --num-layers 48 --hidden-size 1600 --num-heads 25 --seq-len 1024 -b 32 -o3 --enable-hypersection "
      "--arch sn30"},
     {"7b-shape-train-sn40l", 5,
      "--model gpt2 --num-layers 32 --hidden-size 4096 --num-heads 32 --seq-len 4096 -b 1 -o3 --enable-hypersection "
-     "--arch sn40l"},
+     "--arch sn40l --max-memory 1T"},
     {"7b-shape-infer-sn40l", 5,
      "--model gpt2 --num-layers 32 --hidden-size 4096 --num-heads 32 --seq-len 4096 -b 1 -o3 --enable-hypersection "
-     "--arch sn40l --inference"},
+     "--arch sn40l --inference --max-memory 1T"},
     {"70b-shape-infer-sn40l-x8", 10,
      "--model gpt2 --num-layers 80 --hidden-size 8192 --num-heads 64 --seq-len 4096 -b 1 -o3 --enable-hypersection "
-     "--arch sn40l --n-chips 8 --inference"},
+     "--arch sn40l --n-chips 8 --inference --resources-scaling-factors 0.125 0.125 0.125 --max-memory 1T"},
 };
 
 [[noreturn]] void die(const std::string& what) {

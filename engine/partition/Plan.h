@@ -44,7 +44,7 @@ struct Section {
   std::string hyperfunction;        // scope of its nodes ("" = top level)
   int hypersection = 0;             // index into Plan::hypersections
   SectionEstimate estimate;
-  std::vector<OperatorTiling> tiling;  // its tiled operators (empty: all fit)
+  std::vector<OperatorTiling> tiling = {};  // its tiled operators (empty: all fit); "= {}": older aggregate inits stay valid
 };
 
 // One unique compiled pattern; sections with the same hypersection share its bitfile.

@@ -13,12 +13,12 @@ using namespace dfc;
 
 namespace {
 
-// sn10's unit grid with PMUs of 4 KiB: gpt2-mini's weights need more PMUs than a section has.
+// sn10's unit grid with PMUs of 256 bytes: gpt2-mini's weights need more PMUs than a section has.
 constexpr const char* kSmallPmuArch = R"(name: small-pmu
 tiles: 1
 pcus_per_tile: 160
 pmus_per_tile: 160
-pmu_bytes: 4096
+pmu_bytes: 256
 pcu_lanes: 32
 pcu_stages: 6
 clock_ghz: 1.25

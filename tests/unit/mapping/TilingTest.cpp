@@ -4,33 +4,15 @@
 
 #include "MapFixture.h"
 #include "arch/OperatorTiling.h"
-#include "pef/PefFormat.h"
 
 using namespace dfc;
 
-namespace {
-
-// sn10 with PMUs of 8 KiB: the mlp's weights need more PMUs than a section may use.
-arch::ArchSpec tinyPmus() {
-  arch::ArchSpec a = test::preset("sn10");
-  a.pmuBytes = 8192;
-  return a;
-}
-
-const partition::Section* tiledSection(const partition::Plan& plan) {
-  for (const auto& s : plan.sections)
-    if (!s.tiling.empty()) return &s;
-  return nullptr;
-}
-
-}  // namespace
-
 TEST_CASE("an operator whose PMUs exceed a section's is tiled into passes that fit") {
   ir::Graph g = test::trainingGraph("mlp", 32);
-  const arch::ArchSpec a = tinyPmus();
+  const arch::ArchSpec a = test::smallPmuPreset();
   auto plan = test::mapGraph(g, a, 1.0);
   REQUIRE(plan.ok());
-  const partition::Section* s = tiledSection(*plan);
+  const partition::Section* s = test::firstTiledSection(*plan);
   REQUIRE(s != nullptr);
   for (const auto& sec : plan->sections)
     for (const auto& t : sec.tiling) {
@@ -47,7 +29,7 @@ TEST_CASE("an operator whose PMUs exceed a section's is tiled into passes that f
 
 TEST_CASE("a tiled operator's estimate pays the streamed tiles: slower than the same operator where it fits") {
   ir::Graph g = test::trainingGraph("mlp", 32);
-  auto tiled = test::mapGraph(g, tinyPmus(), 1.0, partition::OptLevel::O0);
+  auto tiled = test::mapGraph(g, test::smallPmuPreset(), 1.0, partition::OptLevel::O0);
   auto whole = test::mapGraph(g, test::preset("sn10"), 1.0, partition::OptLevel::O0);
   REQUIRE(tiled.ok());
   REQUIRE(whole.ok());
@@ -68,7 +50,7 @@ TEST_CASE("a tiled operator's estimate pays the streamed tiles: slower than the 
 
 TEST_CASE("the tiled dimension is the one moving the fewest extra bytes") {
   ir::Graph g = test::trainingGraph("mlp", 32);
-  const arch::ArchSpec a = tinyPmus();
+  const arch::ArchSpec a = test::smallPmuPreset();
   arch::CostModel cost(a);
   int gemms = 0;
   for (const ir::Node& n : g.nodes) {
@@ -90,40 +72,4 @@ TEST_CASE("the tiled dimension is the one moving the fewest extra bytes") {
     CHECK(arch::describeTiling(*t).find("passes of " + t->dim) != std::string::npos);
   }
   CHECK(gemms > 0);
-}
-
-TEST_CASE("the sections chunk keeps the tiling, reads older PEFs as untiled and refuses a stray entry") {
-  ir::Graph g = test::trainingGraph("mlp", 32);
-  auto plan = test::mapGraph(g, tinyPmus(), 1.0);
-  REQUIRE(plan.ok());
-  REQUIRE(tiledSection(*plan) != nullptr);
-  const std::string json = pef::detail::encodeSections(*plan);
-  partition::Plan back;
-  REQUIRE(pef::detail::decodeSections(json, back).ok());
-  REQUIRE(back.sections.size() == plan->sections.size());
-  for (size_t i = 0; i < back.sections.size(); ++i) {
-    const auto& a = plan->sections[i].tiling;
-    const auto& b = back.sections[i].tiling;
-    REQUIRE(a.size() == b.size());
-    for (size_t k = 0; k < a.size(); ++k) {
-      CHECK(a[k].node == b[k].node);
-      CHECK(a[k].dim == b[k].dim);
-      CHECK(a[k].passes == b[k].passes);
-      CHECK(a[k].tileShape == b[k].tileShape);
-      CHECK(a[k].pmusPerPass == b[k].pmusPerPass);
-      CHECK(a[k].extraDdrBytes == Approx(b[k].extraDdrBytes));
-    }
-  }
-  auto untiled = test::mapGraph(g, test::preset("sn10"), 1.0);
-  REQUIRE(untiled.ok());
-  const std::string old = pef::detail::encodeSections(*untiled);
-  CHECK(old.find("\"tiling\"") == std::string::npos);  // untiled sections write what format 1.1 wrote
-  std::string stray = json;
-  const size_t at = stray.find("\"node\":");
-  REQUIRE(at != std::string::npos);
-  stray.replace(at, 7, "\"node\":999999,\"was\":");
-  partition::Plan refused;
-  auto st = pef::detail::decodeSections(stray, refused);
-  REQUIRE_FALSE(st.ok());
-  CHECK_THAT(st.error().message(), Catch::Contains("tiling entry"));
 }
