@@ -6,8 +6,13 @@ test fixtures, each as a conformance case folder:
     OUTDIR/<name>/test_data_set_0/input_0.pb, output_0.pb   (onnx.TensorProto)
 
 so that `dfc conformance OUTDIR` checks them. Needs Debian's python3-torch and
-python3-onnx. Usage: scripts/export_torch_models.py [OUTDIR]
-(default tests/data/onnx/torch).
+python3-onnx (and python3-torchvision for --large).
+
+Usage: scripts/export_torch_models.py [OUTDIR]          the small fixtures
+                                                        (default tests/data/onnx/torch)
+       scripts/export_torch_models.py --large OUTDIR    torchvision fcn_resnet50 and
+                                                        swin_t (100+ MB each: exported
+                                                        at test time, never committed)
 """
 import os
 import sys
@@ -126,6 +131,88 @@ class CausalTransformer(nn.Module):
         return self.head(self.ln(x))
 
 
+class LstmLanguageModel(nn.Module):
+    """A 2-layer LSTM over byte tokens, scoring the next byte at every position."""
+
+    def __init__(self, vocab=256, d=32, hidden=48):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.lstm = nn.LSTM(d, hidden, num_layers=2, batch_first=True)
+        self.head = nn.Linear(hidden, vocab)
+
+    def forward(self, ids):
+        y, _ = self.lstm(self.tok(ids))
+        return self.head(y)
+
+
+class BiGruClassifier(nn.Module):
+    """A bidirectional GRU over token ids; mean over time, then a linear classifier."""
+
+    def __init__(self, vocab=100, d=24, hidden=32, classes=5):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.gru = nn.GRU(d, hidden, batch_first=True, bidirectional=True)
+        self.fc = nn.Linear(2 * hidden, classes)
+
+    def forward(self, ids):
+        y, _ = self.gru(self.tok(ids))
+        return self.fc(y.mean(dim=1))
+
+
+def conv_block(cin, cout):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.ReLU(), nn.Conv2d(cout, cout, 3, padding=1),
+                         nn.ReLU())
+
+
+class SmallUNet(nn.Module):
+    """A 2-level U-Net for 1x28x28 images scoring 2 classes per pixel: one transposed-conv
+    upsampling (stride 2) and one bilinear after a stride-1 transposed conv, with skip
+    connections concatenated."""
+
+    def __init__(self, classes=2):
+        super().__init__()
+        self.enc1 = conv_block(1, 8)
+        self.enc2 = conv_block(8, 16)
+        self.mid = conv_block(16, 32)
+        self.up2 = nn.ConvTranspose2d(32, 16, 2, stride=2)
+        self.dec2 = conv_block(32, 16)
+        self.reduce1 = nn.ConvTranspose2d(16, 8, 3, padding=1)
+        self.dec1 = conv_block(16, 8)
+        self.head = nn.Conv2d(8, classes, 1)
+
+    def forward(self, x):
+        e1 = self.enc1(x)
+        e2 = self.enc2(F.max_pool2d(e1, 2))
+        m = self.mid(F.max_pool2d(e2, 2))
+        d2 = self.dec2(torch.cat([self.up2(m), e2], dim=1))
+        u1 = F.interpolate(self.reduce1(d2), scale_factor=2, mode="bilinear", align_corners=False)
+        return self.head(self.dec1(torch.cat([u1, e1], dim=1)))
+
+
+class Top5Head(nn.Module):
+    """A small classifier returning its five best class probabilities and their indices."""
+
+    def __init__(self, classes=20):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.fc = nn.Linear(8, classes)
+
+    def forward(self, x):
+        x = F.adaptive_avg_pool2d(F.relu(self.conv(x)), 1).flatten(1)
+        return torch.topk(torch.softmax(self.fc(x), dim=1), 5, dim=1)
+
+
+class SegmentationOut(nn.Module):
+    """torchvision's segmentation models return a dict; ONNX wants the 'out' tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
 def randomize_batchnorm(model, gen):
     for m in model.modules():
         if isinstance(m, nn.BatchNorm2d):
@@ -143,17 +230,36 @@ def export(name, model, example, outdir, opset):
     path = os.path.join(folder, "model.onnx")
     with torch.no_grad():
         expected = model(example)
+        outputs = list(expected) if isinstance(expected, tuple) else [expected]
+        names = ["output"] if len(outputs) == 1 else [f"output_{i}" for i in range(len(outputs))]
         torch.onnx.export(model, (example,), path, opset_version=opset, input_names=["input"],
-                          output_names=["output"], do_constant_folding=True)
-    onnx.checker.check_model(onnx.load(path))
+                          output_names=names, do_constant_folding=True)
+    onnx.checker.check_model(path)
     with open(os.path.join(data, "input_0.pb"), "wb") as f:
         f.write(numpy_helper.from_array(example.numpy(), "input").SerializeToString())
-    with open(os.path.join(data, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(expected.numpy(), "output").SerializeToString())
-    print(f"{name}: {os.path.getsize(path)} bytes, opset {opset}, output {tuple(expected.shape)}")
+    for i, (out, out_name) in enumerate(zip(outputs, names)):
+        with open(os.path.join(data, f"output_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(out.numpy(), out_name).SerializeToString())
+    shapes = ", ".join(str(tuple(o.shape)) for o in outputs)
+    print(f"{name}: {os.path.getsize(path)} bytes, opset {opset}, output {shapes}")
+
+
+def export_large(outdir):
+    import torchvision
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(0)
+    fcn = torchvision.models.segmentation.fcn_resnet50(weights=None, weights_backbone=None, num_classes=21,
+                                                        aux_loss=False)
+    randomize_batchnorm(fcn, gen)
+    export("fcn_resnet50", SegmentationOut(fcn), torch.randn(1, 3, 128, 128, generator=gen), outdir, 17)
+    swin = torchvision.models.swin_t(weights=None)
+    export("swin_t", swin, torch.randn(1, 3, 224, 224, generator=gen), outdir, 17)
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--large":
+        export_large(sys.argv[2])
+        return
     outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "data",
                                                                 "onnx", "torch")
     torch.manual_seed(0)
@@ -167,6 +273,10 @@ def main():
     export("causal_transformer", CausalTransformer(), torch.randint(0, 50, (2, 8), generator=gen), outdir, 14)
     export("causal_transformer_opset17", CausalTransformer(layers=1), torch.randint(0, 50, (2, 8), generator=gen),
            outdir, 17)
+    export("lstm_lm", LstmLanguageModel(), torch.randint(0, 256, (2, 16), generator=gen), outdir, 14)
+    export("bigru_classifier", BiGruClassifier(), torch.randint(0, 100, (2, 12), generator=gen), outdir, 14)
+    export("unet_small", SmallUNet(), torch.randn(2, 1, 28, 28, generator=gen), outdir, 17)
+    export("top5_head", Top5Head(), torch.randn(2, 3, 8, 8, generator=gen), outdir, 17)
 
 
 if __name__ == "__main__":

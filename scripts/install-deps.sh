@@ -10,6 +10,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3 catch2 libspdlog-dev libopenblas-dev libyaml-cpp-dev libsimdjson-dev zlib1g-dev
   dataset-fashion-mnist
   libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
+  python3-torch python3-torchvision
   xvfb xauth
   clang-14 libclang-rt-14-dev
   appstream desktop-file-utils

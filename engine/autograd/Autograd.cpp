@@ -157,9 +157,10 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
     return makeError("training graph: the forward graph '" + forward.name + "' must have the image as its only input");
   const ir::TensorType& logitsType = forward.value(logits).type;
   const bool languageModel = logitsType.rank() == 3;  // [B, T, V] with i64 labels [B, T]
-  if ((logitsType.rank() != 2 && !languageModel) || logitsType.dtype != ir::DType::F32)
-    return makeError("training graph: logits '" + forward.value(logits).name + "' must be f32 [N, C] or [B, T, V], is " +
-                     logitsType.toString());
+  const bool segmentation = logitsType.rank() == 4;   // [N, C, H, W] with i64 labels [N, H, W]
+  if ((logitsType.rank() != 2 && !languageModel && !segmentation) || logitsType.dtype != ir::DType::F32)
+    return makeError("training graph: logits '" + forward.value(logits).name +
+                     "' must be f32 [N, C], [B, T, V] or [N, C, H, W], is " + logitsType.toString());
   for (const char* reserved : {"labels", "lr", "loss"})
     if (forward.findValue(reserved) != ir::kNoValue)
       return makeError(std::string("training graph: the forward graph already has a value named '") + reserved + "'");
@@ -176,15 +177,26 @@ Expected<TrainingGraph> buildTrainingGraph(const ir::Graph& forward, ValueId ima
   trainBatchNorms(g);
   ir::Shape labelShape{logitsType.shape[0]};
   if (languageModel) labelShape.push_back(logitsType.shape[1]);
+  if (segmentation) labelShape.insert(labelShape.end(), logitsType.shape.begin() + 2, logitsType.shape.end());
   tg.labels = g.addInput("labels", ir::TensorType{ir::DType::I64, labelShape});
   tg.lr = g.addInput("lr", ir::TensorType{ir::DType::F32, {}});
 
-  // Language models: the loss is the mean over all B*T positions, on [B*T, V] / [B*T] views.
+  // Language models: the loss is the mean over all B*T positions, on [B*T, V] / [B*T] views;
+  // segmentation: over all N*H*W pixels, the class axis moved last first.
   ValueId lossLogits = logits, lossLabels = tg.labels;
-  if (languageModel) {
-    const int64_t rows = logitsType.shape[0] * logitsType.shape[1], vocab = logitsType.shape[2];
+  if (languageModel || segmentation) {
+    ValueId rowsLast = logits;
+    if (segmentation) {
+      const ir::Shape& s = logitsType.shape;
+      rowsLast = g.addValue("loss/logits_nhwc", ir::TensorType{ir::DType::F32, {s[0], s[2], s[3], s[1]}},
+                            ir::ValueKind::Intermediate);
+      g.addNode(ir::OpKind::Transpose, "loss/classes_last", {logits}, {rowsLast},
+                {{"perm", std::vector<int64_t>{0, 2, 3, 1}}}, "loss", ir::NodeRole::Forward);
+    }
+    const int64_t vocab = segmentation ? logitsType.shape[1] : logitsType.shape[2];
+    const int64_t rows = logitsType.numElements() / vocab;
     lossLogits = g.addValue("loss/logits_2d", ir::TensorType{ir::DType::F32, {rows, vocab}}, ir::ValueKind::Intermediate);
-    g.addNode(ir::OpKind::Reshape, "loss/reshape_logits", {logits}, {lossLogits},
+    g.addNode(ir::OpKind::Reshape, "loss/reshape_logits", {rowsLast}, {lossLogits},
               {{"shape", std::vector<int64_t>{rows, vocab}}}, "loss", ir::NodeRole::Forward);
     lossLabels = g.addValue("loss/labels_1d", ir::TensorType{ir::DType::I64, {rows}}, ir::ValueKind::Intermediate);
     g.addNode(ir::OpKind::Reshape, "loss/reshape_labels", {tg.labels}, {lossLabels},

@@ -50,6 +50,30 @@ Expected<Grads> ConvGrads::Conv2d(const RuleArgs& a) {
   return g;
 }
 
+// y = conv2d_grad_input(g, w) is the transpose of x -> conv2d(x, w), so
+// <dy, y> = <conv2d(dy, w), g>: dg = conv2d(dy, w), dw = conv2d_grad_weight(g, dy).
+Expected<Grads> ConvGrads::Conv2dGradInput(const RuleArgs& a) {
+  const ir::Node& n = a.node;
+  Grads g(2, ir::kNoValue);
+  ir::Attributes common{{"stride", n.intsAttr("stride")}, {"pad", n.intsAttr("pad")}};
+  if (a.need[0]) {
+    auto dg = a.e.emit(OpKind::Conv2d, {a.dy, n.inputs[1]}, common, "grad_input");
+    if (!dg) return dg.error();
+    if (shapeOf(a, *dg) != shapeOf(a, n.inputs[0]))
+      return makeError("autograd: conv2d_grad_input '" + n.name + "' has no gradient rule when its output padding " +
+                       "adds rows or columns the forward convolution does not reach");
+    g[0] = *dg;
+  }
+  if (a.need[1]) {
+    ir::Attributes attrs = common;
+    attrs["weight_shape"] = shapeOf(a, n.inputs[1]);
+    auto dw = a.e.emit(OpKind::Conv2dGradWeight, {n.inputs[0], a.dy}, std::move(attrs), "grad_weight");
+    if (!dw) return dw.error();
+    g[1] = *dw;
+  }
+  return g;
+}
+
 Expected<Grads> PoolGrads::MaxPool2d(const RuleArgs& a) {
   const ir::Node& n = a.node;
   ir::Attributes attrs{{"kernel", n.intsAttr("kernel")}, {"stride", n.intsAttr("stride")}};

@@ -68,7 +68,7 @@ struct OptimizerGrads {
 // ExtraRules.cpp
 struct ConvGrads {
   static Expected<Grads> Conv2d(const RuleArgs& a);
-  static Expected<Grads> Conv2dGradInput(const RuleArgs& a) { return notDifferentiable(a); }
+  static Expected<Grads> Conv2dGradInput(const RuleArgs& a);  // transposed convolution
   static Expected<Grads> Conv2dGradWeight(const RuleArgs& a) { return notDifferentiable(a); }
 };
 struct PoolGrads {

@@ -12,7 +12,21 @@ namespace {
 
 int64_t argmaxRow(const float* row, int64_t n) { return std::max_element(row, row + n) - row; }
 
-class ImageFeeder final : public DataFeeder {
+// Rows past `count` stay zero: a padded last batch whose predictions are ignored.
+template <typename IndexFn>
+void copy(const frontend::Dataset& d, IndexFn index, int64_t count, ir::Tensor& images, ir::Tensor* labels) {
+  size_t sampleFloats = static_cast<size_t>(images.numElements() / images.shape()[0]);
+  std::memset(images.bytes(), 0, images.byteSize());
+  if (labels) std::memset(labels->bytes(), 0, labels->byteSize());
+  for (int64_t b = 0; b < count; ++b) {
+    int64_t s = index(b);
+    std::memcpy(images.data<float>() + static_cast<size_t>(b) * sampleFloats,
+                d.images.data<float>() + static_cast<size_t>(s) * sampleFloats, sampleFloats * sizeof(float));
+    if (labels) labels->data<int64_t>()[b] = d.labels.data<int64_t>()[s];
+  }
+}
+
+class ImageFeeder : public DataFeeder {
  public:
   ImageFeeder(std::optional<frontend::Dataset> train, frontend::Dataset test, int64_t batch)
       : m_train(std::move(train)), m_test(std::move(test)), m_batch(batch) {
@@ -40,23 +54,52 @@ class ImageFeeder final : public DataFeeder {
   }
 
  private:
-  // Rows past `count` stay zero: a padded last batch whose predictions are ignored.
-  template <typename IndexFn>
-  static void copy(const frontend::Dataset& d, IndexFn index, int64_t count, ir::Tensor& images, ir::Tensor* labels) {
-    size_t sampleFloats = static_cast<size_t>(images.numElements() / images.shape()[0]);
-    std::memset(images.bytes(), 0, images.byteSize());
-    if (labels) std::memset(labels->bytes(), 0, labels->byteSize());
-    for (int64_t b = 0; b < count; ++b) {
-      int64_t s = index(b);
-      std::memcpy(images.data<float>() + static_cast<size_t>(b) * sampleFloats,
-                  d.images.data<float>() + static_cast<size_t>(s) * sampleFloats, sampleFloats * sizeof(float));
-      if (labels) labels->data<int64_t>()[b] = d.labels.data<int64_t>()[s];
-    }
-  }
   std::optional<frontend::Dataset> m_train;
   frontend::Dataset m_test;
   int64_t m_batch;
   std::vector<int64_t> m_order;
+};
+
+// Foreground segmentation of the same images: a pixel's label is 1 where the
+// garment is (brighter than a quarter of full scale; pixels are in [-1, 1]), 0
+// on the background. A task the images themselves label, so any IDX image set works.
+class SegmentationFeeder final : public DataFeeder {
+ public:
+  SegmentationFeeder(std::optional<frontend::Dataset> train, frontend::Dataset test, int64_t batch)
+      : m_images(std::move(train), test, batch), m_test(std::move(test)), m_batch(batch) {}
+  int64_t trainSteps() const override { return m_images.trainSteps(); }
+  int64_t evalSteps() const override { return m_images.evalSteps(); }
+  int64_t testSamples() const override { return m_test.images.numElements(); }  // pixels
+  void startEpoch(std::mt19937_64& rng) override { m_images.startEpoch(rng); }
+  void fillTrain(int64_t step, ir::Tensor& input, ir::Tensor& labels) override {
+    ir::Tensor classLabels(ir::TensorType{ir::DType::I64, {m_batch}});
+    m_images.fillTrain(step, input, classLabels);
+    const float* pixels = input.data<float>();
+    int64_t* out = labels.data<int64_t>();
+    for (int64_t i = 0; i < labels.numElements(); ++i) out[i] = foreground(pixels[i]);
+  }
+  void fillEval(int64_t step, ir::Tensor& input) override { m_images.fillEval(step, input); }
+  int64_t countCorrect(int64_t step, const ir::Tensor& logits) const override {
+    const auto& s = logits.shape();  // [N, C, H, W]
+    const int64_t classes = s[1], plane = s[2] * s[3], first = step * m_batch;
+    const float* images = m_test.images.data<float>();
+    int64_t correct = 0;
+    for (int64_t b = 0; b < m_batch && first + b < m_test.size(); ++b)
+      for (int64_t p = 0; p < plane; ++p) {
+        const float* score = logits.data<float>() + b * classes * plane + p;
+        int64_t best = 0;
+        for (int64_t c = 1; c < classes; ++c)
+          if (score[c * plane] > score[best * plane]) best = c;
+        correct += best == foreground(images[(first + b) * plane + p]);
+      }
+    return correct;
+  }
+
+ private:
+  static int64_t foreground(float pixel) { return pixel > -0.5f ? 1 : 0; }
+  ImageFeeder m_images;
+  frontend::Dataset m_test;
+  int64_t m_batch;
 };
 
 // Windows of `seq` byte tokens; labels are the same window shifted by one.
@@ -128,12 +171,17 @@ Status checkRunShapes(const pef::Pef& pef, const ir::TensorType& input, int64_t*
     if (logits.numElements() != input.numElements() * logits.shape.back())
       return refuse("a score per token of the " + input.toString() + " input");
     if (logits.shape.back() < 256) return refuse("a vocabulary of at least 256 (byte tokens)");
+  } else if (m.task == "segmentation") {
+    if (logits.rank() != 4 || input.rank() != 4 || logits.shape[1] < 2 || logits.shape[2] != input.shape[2] ||
+        logits.shape[3] != input.shape[3] || input.shape[1] != 1)
+      return refuse("[batch, classes >= 2, H, W] scores over a [batch, 1, H, W] image");
+    *classes = logits.shape[1];
   } else if (logits.rank() != 2) {
     return refuse("[batch, classes]");
   }
   if (input.dtype != (m.task == "language_model" ? ir::DType::I64 : ir::DType::F32))
     return makeError("PEF input '" + m.imageInput + "' is " + input.toString() + ", which the " + m.task + " data cannot fill");
-  *classes = logits.shape.back();
+  if (m.task != "segmentation") *classes = logits.shape.back();
   return {};
 }
 
@@ -174,6 +222,7 @@ Expected<std::unique_ptr<DataFeeder>> makeDataFeeder(const pef::Pef& pef, const 
                        " x " + std::to_string(type.shape[1]) + " tokens");
     return std::unique_ptr<DataFeeder>(std::move(feeder));
   }
+  const bool segmentation = pef.meta.task == "segmentation";  // labels come from the pixels, not the label files
   std::optional<frontend::Dataset> train;
   if (training) {
     auto d = frontend::loadMnistLike(folder, true, limits.trainSamples);
@@ -181,16 +230,18 @@ Expected<std::unique_ptr<DataFeeder>> makeDataFeeder(const pef::Pef& pef, const 
     if (d->size() < batch)
       return makeError("training set has " + std::to_string(d->size()) + " samples, fewer than the batch size " +
                        std::to_string(batch));
-    DFC_TRY(checkLabels(*d, classes));
+    if (!segmentation) DFC_TRY(checkLabels(*d, classes));
     train = std::move(*d);
   }
   auto test = frontend::loadMnistLike(folder, false, limits.testSamples);
   if (!test) return test.error();
-  DFC_TRY(checkLabels(*test, classes));
+  if (!segmentation) DFC_TRY(checkLabels(*test, classes));
   const auto& have = test->images.shape();
   if (type.rank() != have.size() || !std::equal(type.shape.begin() + 1, type.shape.end(), have.begin() + 1))
     return makeError("--data-folder " + folder + ": samples of shape " + test->images.type().toString() +
                      " do not fit the PEF input '" + pef.meta.imageInput + "' " + type.toString());
+  if (segmentation)
+    return std::unique_ptr<DataFeeder>(std::make_unique<SegmentationFeeder>(std::move(train), std::move(*test), batch));
   return std::unique_ptr<DataFeeder>(std::make_unique<ImageFeeder>(std::move(train), std::move(*test), batch));
 }
 

@@ -35,6 +35,20 @@ Expected<frontend::Model> loadDfirModel(const std::string& path, uint64_t seed) 
   return m;
 }
 
+// What an ONNX model trains as, from its first input and output: token ids
+// [B, T] scored [B, T, V] is a language model, an image scored per pixel
+// [N, C, H, W] a segmentation model, scores [N, C] a classifier.
+std::string onnxTask(const ir::TensorType& input, const ir::TensorType& logits) {
+  const auto& in = input.shape;
+  const auto& out = logits.shape;
+  if (input.dtype == ir::DType::I64 && in.size() == 2 && out.size() == 3 && out[0] == in[0] && out[1] == in[1])
+    return "language_model";
+  if (input.dtype == ir::DType::F32 && in.size() == 4 && out.size() == 4 && out[0] == in[0] && out[2] == in[2] &&
+      out[3] == in[3])
+    return "segmentation";
+  return "classification";
+}
+
 // An ONNX model: the first graph input is the batch, the first output the logits.
 Expected<frontend::Model> loadOnnxModel(const std::string& path, int64_t batchSize, bool inference) {
   onnx::ImportOptions io;
@@ -47,9 +61,12 @@ Expected<frontend::Model> loadOnnxModel(const std::string& path, int64_t batchSi
   m.image = m.graph.inputs.front();
   m.logits = m.graph.outputs.front();
   const auto& logitsType = m.graph.value(m.logits).type;
-  if (logitsType.rank() == 2) m.numClasses = logitsType.shape[1];
+  m.task = onnxTask(m.graph.value(m.image).type, logitsType);
+  if (m.task == "language_model") m.numClasses = logitsType.shape[2];
+  else if (m.task == "segmentation" || logitsType.rank() == 2) m.numClasses = logitsType.shape[1];
   else if (!inference)
-    return makeError(path + ": output '" + m.graph.value(m.logits).name + "' must be logits [N, C] to train (or compile with --inference)");
+    return makeError(path + ": output '" + m.graph.value(m.logits).name + "' must be logits [N, C], [B, T, V] over " +
+                     "[B, T] token ids, or [N, C, H, W] over [N, c, H, W] images to train (or compile with --inference)");
   return m;
 }
 

@@ -308,7 +308,9 @@ Status evaluateStage(RunState& s) {
   s.pendingMetrics.push_back({s.step, s.opts.epochs, "test_accuracy", r.testAccuracy});
   char line[96];
   std::snprintf(line, sizeof line, "Test Accuracy: %.2f%%%s", 100.0 * r.testAccuracy,
-                s.pef.meta.task == "language_model" ? " (next-token)" : "");
+                s.pef.meta.task == "language_model" ? " (next-token)"
+                : s.pef.meta.task == "segmentation" ? " (per pixel)"
+                                                     : "");
   s.say(line);
   Status st = s.flush();
   s.hostPhase(host::kEvaluate, evalStart);  // the store write above nests in it

@@ -242,7 +242,6 @@ Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs
   if (types->size() != 1) return error("internal: op with several outputs");
   const ir::TensorType& t = types->front();
   DFC_TRY(checkSize(t, "output"));
-  if (t.numElements() == 0) return error("produces an empty tensor " + t.toString() + " (not supported)");
   bool allConst = m_node && !inputs.empty() && t.numElements() <= kMaxFoldElements;
   for (ValueId v : inputs) allConst = allConst && constData(v);
   if (allConst) {  // fold now: shape arithmetic must be constant for the ops that consume it
@@ -253,6 +252,8 @@ Expected<ValueId> ImportContext::emit(ir::OpKind op, std::vector<ValueId> inputs
     if (auto st = runtime::runKernel(node, ins, outs); !st) return error(st.error().message());
     return constant(std::move(out), std::string(ir::opName(op)));
   }
+  // Empty constants may feed shape arithmetic (folded above); the runtime has no empty tensors.
+  if (t.numElements() == 0) return error("produces an empty tensor " + t.toString() + " (not supported)");
   ValueId out = m_graph.addValue(uniqueValueName(m_irName + "." + std::string(ir::opName(op))), t,
                                  ir::ValueKind::Intermediate);
   m_graph.addNode(op, uniqueNodeName(m_irName.empty() ? std::string(ir::opName(op)) : m_irName), std::move(inputs),

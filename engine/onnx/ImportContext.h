@@ -31,6 +31,7 @@ void registerShapeOps(OpTable& table);
 void registerPickOps(OpTable& table);
 void registerResizeOps(OpTable& table);
 void registerScatterOps(OpTable& table);
+void registerRecurrentOps(OpTable& table);
 void registerLayoutOps(OpTable& table);  // registered last: overrides Neg/Abs
 
 // ONNX elem_type -> IR dtype; false if the IR has no such dtype.

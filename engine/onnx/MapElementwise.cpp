@@ -184,8 +184,16 @@ Status mapIdentity(ImportContext& c) {
 Status mapDropout(ImportContext& c) {
   DFC_TRY_ASSIGN(x, c.requireInput(0));
   if (ValueId t = c.input(2); t != ir::kNoValue) {
-    auto mode = c.constFloats(t, "training_mode");
-    if (!mode || mode->size() != 1 || (*mode)[0] != 0) return c.error("training_mode dropout is not supported (inference only)");
+    // A bool scalar (what exporters write) or a number: only "false" can be imported.
+    const ir::Tensor* data = c.constData(t);
+    bool training = true;
+    if (data && data->numElements() == 1 && data->dtype() == DType::Bool) training = data->data<bool>()[0];
+    else if (auto mode = c.constFloats(t, "training_mode"); mode && mode->size() == 1) training = (*mode)[0] != 0;
+    // Training-mode dropout of ratio 0 keeps everything (what torchvision's swin_t exports).
+    bool zeroRatio = false;
+    if (ValueId r = c.input(1); r != ir::kNoValue)
+      if (auto ratio = c.constFloats(r, "ratio"); ratio && ratio->size() == 1) zeroRatio = (*ratio)[0] == 0;
+    if (training && !zeroRatio) return c.error("training_mode dropout is not supported (inference only)");
   }
   c.setOutput(0, x);
   if (c.outputWanted(1)) {

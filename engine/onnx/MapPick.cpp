@@ -6,6 +6,8 @@
 // moderate axes these ops see.
 #include <numeric>
 
+#include <cmath>
+
 #include "onnx/ImportContext.h"
 
 namespace dfc::onnx {
@@ -182,7 +184,9 @@ Status mapSoftmaxCrossEntropyLoss(ImportContext& c) {
 
 // The index of the max (min) along `axis`, keepdims as [.., 1, ..], as f32:
 // indices where x equals its max, the smallest (select_last_index: largest).
-Expected<ValueId> extremeIndex(ImportContext& c, ValueId x, int64_t axis, bool max, bool last) {
+// `excluded` (bool, like x; optional) marks positions never picked.
+Expected<ValueId> extremeIndex(ImportContext& c, ValueId x, int64_t axis, bool max, bool last,
+                               ValueId excluded = ir::kNoValue) {
   const Shape s = c.shape(x);
   const size_t ax = static_cast<size_t>(axis);
   const ir::Attributes keep{{"axes", std::vector<int64_t>{axis}}, {"keepdims", int64_t{1}}};
@@ -190,7 +194,13 @@ Expected<ValueId> extremeIndex(ImportContext& c, ValueId x, int64_t axis, bool m
   extremeAttrs["fn"] = std::string(max ? "max" : "min");
   pickAttrs["fn"] = std::string(last ? "max" : "min");
   DFC_TRY_ASSIGN(extreme, c.emit(OpKind::Reduce, {x}, extremeAttrs));
-  DFC_TRY_ASSIGN(at, c.binary("equal", x, extreme));
+  DFC_TRY_ASSIGN(equal, c.binary("equal", x, extreme));
+  ValueId at = equal;
+  if (excluded != ir::kNoValue) {
+    DFC_TRY_ASSIGN(open, c.unary("not", excluded));
+    DFC_TRY_ASSIGN(both, c.binary("and", equal, open));
+    at = both;
+  }
   DFC_TRY_ASSIGN(positions, c.cast(indicesAlong(c, s[ax], s.size(), ax), DType::F32));
   // Elsewhere: a value the pick never chooses (past the end, or before the start).
   DFC_TRY_ASSIGN(candidates, c.emit(OpKind::Where, {at, positions, c.scalarF32(last ? -1.0f : static_cast<float>(s[ax]))}));
@@ -217,6 +227,62 @@ MapFn argExtremeOp(bool max) {
     c.setOutput(0, out);
     return {};
   };
+}
+
+// TopK: K rounds of "pick the first extreme not yet taken" (ties go to the
+// lower index, as ONNX asks), the taken ones masked to -inf (+inf for the
+// smallest) so later rounds pass them by. Values come from x itself, exactly.
+Status mapTopK(ImportContext& c) {
+  constexpr int64_t kMaxK = 256;  // each round is a pass over x: a graph K passes long
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  const Shape s = c.shape(x);
+  if (s.empty()) return c.error("needs an input of rank >= 1");
+  DFC_TRY_ASSIGN(axis, c.dimAxis(c.attrInt("axis", -1), static_cast<int64_t>(s.size())));
+  const size_t ax = static_cast<size_t>(axis);
+  int64_t k = c.attrInt("k", -1);
+  if (c.opset() >= 10) {
+    DFC_TRY_ASSIGN(kIn, c.requireInput(1));
+    DFC_TRY_ASSIGN(ks, c.constInts(kIn, "K"));
+    if (ks.size() != 1) return c.error("K must hold one value");
+    k = ks[0];
+  }
+  if (k < 0 || k > s[ax]) return c.error("K = " + std::to_string(k) + " is outside [0, " + std::to_string(s[ax]) + "]");
+  if (k > kMaxK) return c.error("K = " + std::to_string(k) + " is more than the " + std::to_string(kMaxK) + " supported");
+  if (k == 0 || s[ax] > (int64_t{1} << 24)) return c.error("K = 0, or an axis longer than 2^24, is not supported");
+  const bool largest = c.attrInt("largest", 1) != 0;
+  DFC_TRY_ASSIGN(positions, c.cast(indicesAlong(c, s[ax], s.size(), ax), DType::F32));
+  const ir::Attributes sumAlong{{"fn", std::string("sum")}, {"axes", std::vector<int64_t>{axis}}, {"keepdims", int64_t{1}}};
+  const ValueId fence = c.scalarF32(largest ? -INFINITY : INFINITY);
+  ValueId rest = x, taken = ir::kNoValue;
+  std::vector<ValueId> values, indices;
+  for (int64_t round = 0; round < k; ++round) {
+    DFC_TRY_ASSIGN(index, extremeIndex(c, rest, axis, largest, false, taken));
+    DFC_TRY_ASSIGN(hit, c.binary("equal", positions, index));
+    DFC_TRY_ASSIGN(picked, c.emit(OpKind::Where, {hit, x, c.scalarF32(0.0f)}));
+    DFC_TRY_ASSIGN(value, c.emit(OpKind::Reduce, {picked}, sumAlong));
+    values.push_back(value);
+    indices.push_back(index);
+    if (round + 1 == k) break;
+    DFC_TRY_ASSIGN(masked, c.emit(OpKind::Where, {hit, fence, rest}));
+    rest = masked;
+    if (taken == ir::kNoValue) {
+      taken = hit;
+    } else {
+      DFC_TRY_ASSIGN(either, c.binary("or", taken, hit));
+      taken = either;
+    }
+  }
+  auto join = [&](const std::vector<ValueId>& parts) -> Expected<ValueId> {
+    if (parts.size() == 1) return parts[0];
+    return c.emit(OpKind::Concat, parts, {{"axis", axis}});
+  };
+  DFC_TRY_ASSIGN(topValues, join(values));
+  DFC_TRY_ASSIGN(topIndices, join(indices));
+  DFC_TRY_ASSIGN(topIndices64, c.cast(topIndices, DType::I64));
+  c.setOutput(0, topValues);
+  if (c.outputWanted(1)) c.setOutput(1, topIndices64);
+  return {};
 }
 
 // Hardmax: 1 at the first max along the axis, 0 elsewhere. Before opset 13 the
@@ -258,6 +324,7 @@ void registerPickOps(OpTable& t) {
   t["ArgMax"] = argExtremeOp(true);
   t["ArgMin"] = argExtremeOp(false);
   t["Hardmax"] = mapHardmax;
+  t["TopK"] = mapTopK;
   t["NegativeLogLikelihoodLoss"] = mapNllLoss;
   t["SoftmaxCrossEntropyLoss"] = mapSoftmaxCrossEntropyLoss;
 }

@@ -45,6 +45,7 @@ const OpTable& opTable() {
     registerPickOps(t);
     registerResizeOps(t);
     registerScatterOps(t);
+    registerRecurrentOps(t);
     registerLayoutOps(t);
     return t;
   }();
@@ -73,6 +74,7 @@ bool shapingPosition(const std::string& op, int index) {
   if (op == "Range") return true;  // start, limit, delta: the output's length
   if (op.rfind("Reduce", 0) == 0) return index == 1;
   if (op == "ConstantOfShape") return index == 0;
+  if (op == "LSTM" || op == "GRU" || op == "RNN") return index == 4;  // sequence_lens: the unrolled length
   return false;
 }
 

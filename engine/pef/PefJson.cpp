@@ -125,7 +125,8 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   // Added in format 1.0 after the first PEFs: absent means an image classifier.
   std::string_view task;
   m.task = o["task"].get(task) ? "classification" : std::string(task);
-  if (m.task != "classification" && m.task != "language_model") return missing("task", "classification or language_model");
+  if (m.task != "classification" && m.task != "language_model" && m.task != "segmentation")
+    return missing("task", "classification, language_model or segmentation");
   // Optional (issue 14): the knobs a --compiler-configs-file set.
   std::string_view config;
   if (!o["compiler_config"].get(config)) m.compilerConfig = std::string(config);

@@ -153,6 +153,8 @@ Status checkTrainingRoles(const PefMeta& m, const ir::Graph& g, const ir::Value&
                      logits.type.dtype == ir::DType::F32 && logits.type.rank() >= 2 && logits.type.shape[0] == m.batchSize,
                      "f32 [batch, ...] scores, one row per sample"));
   ir::Shape labelShape = lm ? image.type.shape : ir::Shape{m.batchSize};
+  if (m.task == "segmentation" && logits.type.rank() == 4)  // a label per pixel
+    labelShape.insert(labelShape.end(), logits.type.shape.begin() + 2, logits.type.shape.end());
   DFC_TRY(roles.need("labels_input", lab, lab.id != image.id && lab.type == ir::TensorType{ir::DType::I64, labelShape},
                      "i64" + ir::TensorType{ir::DType::I64, labelShape}.toString().substr(3) + ", the labels of a batch"));
   DFC_TRY(roles.need("lr_input", rate, rate.id != image.id && rate.id != lab.id && isScalarF32(rate),

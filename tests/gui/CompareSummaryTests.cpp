@@ -7,6 +7,7 @@
 #include "compare/CompareSummary.h"
 #include "compare/CompareView.h"
 #include "graph/GraphView.h"
+#include "style/ColorIdentity.h"
 #include "style/Palette.h"
 #include "timeline/TimelineView.h"
 
@@ -113,13 +114,54 @@ TEST_CASE("Compare reports runs of 1,875 and 64 steps per step, not as raw total
 
   // Matched by hypersection, per step on each side, biggest change first.
   REQUIRE(s.rows.size() == 2);
-  CHECK(s.rows[0].key == QStringLiteral("hs0_matmul_relu"));  // two calls a step: the bigger change
+  CHECK(s.rows[0].key == QStringLiteral("matmul_relu"));  // two calls a step: the bigger change
+  CHECK(s.rows[0].label() == QStringLiteral("hs0_matmul_relu"));
   CHECK(s.rows[0].calls[0] == 2);
   CHECK(s.rows[0].calls[1] == 2);
   CHECK(s.rows[0].measured);
   CHECK(s.rows[0].estUs[0] == Approx(20.0));
   CHECK(s.rows[0].measuredUs[0] + s.rows[1].measuredUs[0] == Approx(s.left.measuredPerStepUs()));
   CHECK(std::abs(s.rows[0].deltaUs()) >= std::abs(s.rows[1].deltaUs()));
+}
+
+TEST_CASE("Compare matches a recompile's renumbered hypersections by what they compute, not by id", "[gui][compare]") {
+  dfc::pef::Pef left = makePef("o0", 10.0), right = makePef("o0", 8.0);
+  // The recompile numbered the same kernels anew, and has a second kernel whose name repeats.
+  right.plan.hypersections = {{0, "hs7_add", {2}}, {1, "hs9_matmul_relu", {0, 1}}};
+  right.plan.sections[2].hypersection = 0;
+  right.plan.sections[0].hypersection = right.plan.sections[1].hypersection = 1;
+  const CompareSummary s = compareRuns(left, nullptr, right, nullptr);
+  REQUIRE(s.rows.size() == 2);  // not four rows, each on one side only
+  for (const CompareRow& row : s.rows) {
+    INFO(row.label().toStdString());
+    CHECK(row.calls[0] == row.calls[1]);
+    CHECK(row.label().contains(QStringLiteral("↔")));
+  }
+  CHECK(s.rows[0].key == QStringLiteral("matmul_relu"));
+  CHECK(s.rows[0].label() == QStringLiteral("hs0_matmul_relu ↔ hs9_matmul_relu"));
+  // One colour for the pair, in both graphs and both timelines.
+  ColorIdentity identity;
+  for (const CompareRow& row : s.rows) identity.addHypersection(row.key);
+  for (const auto& keys : s.keyOf)
+    for (const auto& [name, key] : keys) identity.aliasHypersection(name, key);
+  CHECK(identity.hypersectionIndex(QStringLiteral("hs0_matmul_relu")) ==
+        identity.hypersectionIndex(QStringLiteral("hs9_matmul_relu")));
+  CHECK(identity.hypersectionIndex(QStringLiteral("hs1_add")) == identity.hypersectionIndex(QStringLiteral("hs7_add")));
+  CHECK(identity.hypersectionIndex(QStringLiteral("hs1_add")) !=
+        identity.hypersectionIndex(QStringLiteral("hs0_matmul_relu")));
+}
+
+TEST_CASE("two kernels of one name match in call order: the second is \"#2\" on both sides", "[gui][compare]") {
+  dfc::pef::Pef left = makePef("o0", 10.0), right = makePef("o0", 10.0);
+  // Both sides: hs?_matmul called first, then another matmul kernel.
+  left.plan.hypersections = {{0, "hs0_matmul", {0, 1}}, {1, "hs1_matmul", {2}}};
+  right.plan.hypersections = {{0, "hs5_matmul", {0, 1}}, {1, "hs3_matmul", {2}}};
+  const CompareSummary s = compareRuns(left, nullptr, right, nullptr);
+  REQUIRE(s.rows.size() == 2);
+  std::map<QString, QString> labels;
+  for (const CompareRow& row : s.rows) labels[row.key] = row.label();
+  CHECK(labels[QStringLiteral("matmul")] == QStringLiteral("hs0_matmul ↔ hs5_matmul"));
+  CHECK(labels[QStringLiteral("matmul #2")] == QStringLiteral("hs1_matmul ↔ hs3_matmul"));
 }
 
 TEST_CASE("CompareView keeps both timelines in step", "[gui][compare]") {

@@ -59,7 +59,7 @@ CompareSide summarizeSide(const pef::Pef& pef, const profile::CompactTrace* trac
 
 namespace {
 
-QString hypersectionKey(const partition::Plan& plan, int sectionId) {
+QString hypersectionName(const partition::Plan& plan, int sectionId) {
   if (sectionId < 0 || static_cast<size_t>(sectionId) >= plan.sections.size()) return {};
   const auto& s = plan.sections[static_cast<size_t>(sectionId)];
   if (s.hypersection >= 0 && static_cast<size_t>(s.hypersection) < plan.hypersections.size())
@@ -67,11 +67,41 @@ QString hypersectionKey(const partition::Plan& plan, int sectionId) {
   return QString::fromStdString(s.name);
 }
 
+// "hs34_matmul" -> "matmul"; a name without the id prefix stays as it is.
+QString withoutId(const QString& name) {
+  if (!name.startsWith(QLatin1String("hs"))) return name;
+  qsizetype i = 2;
+  while (i < name.size() && name[i].isDigit()) ++i;
+  if (i == 2 || i >= name.size() || name[i] != QLatin1Char('_')) return name;
+  return name.mid(i + 1);
+}
+
+// Match keys of one side's hypersections, numbered in order of first call.
+std::map<QString, QString> matchKeys(const partition::Plan& plan) {
+  std::map<QString, QString> keys;
+  std::map<QString, int> seen;
+  auto add = [&](const QString& name) {
+    if (name.isEmpty() || keys.count(name)) return;
+    const QString base = withoutId(name);
+    const int k = ++seen[base];
+    keys[name] = k == 1 ? base : QStringLiteral("%1 #%2").arg(base).arg(k);
+  };
+  for (int id : plan.schedule) add(hypersectionName(plan, id));
+  for (const auto& hs : plan.hypersections) add(QString::fromStdString(hs.name));
+  return keys;
+}
+
 // One side's calls and estimates per step, and measured time per step by key.
 void addSide(std::map<QString, CompareRow>& rows, int side, const pef::Pef& pef, const profile::CompactTrace* trace,
-             const CompareSide& summary) {
+             const CompareSide& summary, const std::map<QString, QString>& keyOf) {
+  auto keyFor = [&](const QString& name) {
+    const auto it = keyOf.find(name);
+    return it == keyOf.end() ? name : it->second;
+  };
   for (int id : pef.plan.schedule) {
-    CompareRow& row = rows[hypersectionKey(pef.plan, id)];
+    const QString name = hypersectionName(pef.plan, id);
+    CompareRow& row = rows[keyFor(name)];
+    row.names[side] = name;
     ++row.calls[side];
     row.estUs[side] += pef.plan.sections[static_cast<size_t>(id)].estimate.latencyUs;
   }
@@ -82,15 +112,17 @@ void addSide(std::map<QString, CompareRow>& rows, int side, const pef::Pef& pef,
     const QString key = hs && hs->isString ? QString::fromStdString(hs->unescaped())
                                            : QString::fromUtf8(trace->string(e.name).data(),
                                                                static_cast<qsizetype>(trace->string(e.name).size()));
-    rows[key].measuredUs[side] += e.dur / static_cast<double>(summary.steps);
+    CompareRow& row = rows[keyFor(key)];
+    if (row.names[side].isEmpty()) row.names[side] = key;
+    row.measuredUs[side] += e.dur / static_cast<double>(summary.steps);
   }
 }
 
 std::vector<CompareRow> matchRows(const pef::Pef& left, const profile::CompactTrace* leftTrace, const pef::Pef& right,
                                   const profile::CompactTrace* rightTrace, const CompareSummary& s) {
   std::map<QString, CompareRow> byKey;
-  addSide(byKey, 0, left, leftTrace, s.left);
-  addSide(byKey, 1, right, rightTrace, s.right);
+  addSide(byKey, 0, left, leftTrace, s.left, s.keyOf[0]);
+  addSide(byKey, 1, right, rightTrace, s.right, s.keyOf[1]);
   std::vector<CompareRow> rows;
   const bool measured = s.left.steps > 0 && s.right.steps > 0;
   for (auto& [key, row] : byKey) {
@@ -112,8 +144,15 @@ CompareSummary compareRuns(const pef::Pef& left, const profile::CompactTrace* le
   s.right = summarizeSide(right, rightTrace);
   s.estimatedRatio = s.left.estimatedUs > 0 ? s.right.estimatedUs / s.left.estimatedUs : 0;
   s.measuredRatio = s.left.measuredPerStepUs() > 0 ? s.right.measuredPerStepUs() / s.left.measuredPerStepUs() : 0;
+  s.keyOf[0] = matchKeys(left.plan);
+  s.keyOf[1] = matchKeys(right.plan);
   s.rows = matchRows(left, leftTrace, right, rightTrace, s);
   return s;
+}
+
+QString CompareRow::label() const {
+  if (names[0].isEmpty() || names[1].isEmpty() || names[0] == names[1]) return names[0].isEmpty() ? names[1] : names[0];
+  return QStringLiteral("%1 ↔ %2").arg(names[0], names[1]);
 }
 
 QStringList CompareSummary::lines() const {

@@ -4,6 +4,7 @@
 // Runs of different lengths compare per step (and per sample): a step is a
 // distinct `step` arg of the section calls on the whole-run row (tid 0).
 #include <QString>
+#include <map>
 #include <vector>
 
 #include "pef/Pef.h"
@@ -32,8 +33,13 @@ struct CompareSide {
 
 // One hypersection (else section name) matched across the two sides: calls
 // and time per step on each side; a side without it has zero calls.
+// Hypersections match by what they compute, not by id: a recompile numbers
+// them anew (hs34_matmul on the left is hs39_matmul on the right), so the key
+// is the name without its "hsN_" id, the k-th such kernel in call order "#k".
 struct CompareRow {
-  QString key;
+  QString key;                     // the match key: "matmul", "matmul #2"
+  QString names[2];                // each side's own hypersection name ("" where it has none)
+  QString label() const;           // "hs34_matmul", or "hs34_matmul ↔ hs39_matmul" when renumbered
   int calls[2] = {0, 0};           // per step, from the schedule
   double estUs[2] = {0, 0};        // estimated, per step
   double measuredUs[2] = {0, 0};   // measured, per step (0 without a run)
@@ -48,6 +54,7 @@ struct CompareSummary {
   double estimatedRatio = 0;
   double measuredRatio = 0;  // of the measured time per step
   std::vector<CompareRow> rows;  // matched hypersections, biggest change first
+  std::map<QString, QString> keyOf[2];  // per side: hypersection name -> match key
   QStringList lines() const;  // human-readable, one difference per line
 };
 

@@ -64,8 +64,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     });
     GraphView* graphTo = m_graphs[1 - side];
     // A node picked on one side picks the same hypersection on the other.
-    connect(m_graphs[side], &GraphView::nodeSelected, this, [graphTo](const NodeDetails& node) {
-      if (!node.hypersectionName.isEmpty()) graphTo->selectHypersection(node.hypersectionName);
+    connect(m_graphs[side], &GraphView::nodeSelected, this, [this, side, graphTo](const NodeDetails& node) {
+      if (!node.hypersectionName.isEmpty()) graphTo->selectHypersection(matchingHypersection(side, node.hypersectionName));
     });
     connect(m_graphs[side], &GraphView::zoomChanged, this, [this, graphTo](double factor) {
       if (m_syncing) return;
@@ -117,8 +117,11 @@ void CompareView::refreshSummary() {
   // change first (past the palette is "other": the rows that matter keep a colour),
   // then the rest of the left's plan, then the right's.
   auto identity = std::make_shared<ColorIdentity>();
-  if (m_summary)
+  if (m_summary) {
     for (const CompareRow& row : m_summary->rows) identity->addHypersection(row.key);
+    for (const auto& keys : m_summary->keyOf)
+      for (const auto& [name, key] : keys) identity->aliasHypersection(name, key);
+  }
   for (const auto& pef : m_pefs)
     if (pef) identity->addPlan(pef->plan, &pef->graph);
   for (int side = 0; side < 2; ++side) {
@@ -128,6 +131,16 @@ void CompareView::refreshSummary() {
   if (!m_summary) return;
   m_summaryLabel->setText(m_summary->lines().join(QLatin1Char('\n')));
   fillTable();
+}
+
+// The other side's name for the kernel `name` names on `side` (itself when unmatched).
+QString CompareView::matchingHypersection(int side, const QString& name) const {
+  if (!m_summary) return name;
+  const auto key = m_summary->keyOf[side].find(name);
+  if (key == m_summary->keyOf[side].end()) return name;
+  for (const auto& [other, otherKey] : m_summary->keyOf[1 - side])
+    if (otherKey == key->second) return other;
+  return name;
 }
 
 void CompareView::fillTable() {
@@ -143,7 +156,7 @@ void CompareView::fillTable() {
   };
   for (int r = 0; r < m_table->rowCount(); ++r) {
     const CompareRow& row = m_summary->rows[static_cast<size_t>(r)];
-    cell(r, 0, row.key, 0)->setData(Qt::DecorationRole, identity.hypersection(row.key));
+    cell(r, 0, row.label(), 0)->setData(Qt::DecorationRole, identity.hypersection(row.key));
     for (int side = 0; side < 2; ++side) {
       // A hypersection one side does not have: a dash, not "0 us".
       const bool has = row.calls[side] > 0;

@@ -38,6 +38,7 @@ class CompareView : public QWidget {
   void setSide(int side, std::shared_ptr<const pef::Pef> pef, std::shared_ptr<const profile::CompactTrace> trace);
   void refreshSummary();
   void fillTable();
+  QString matchingHypersection(int side, const QString& name) const;
 
   GraphView* m_graphs[2] = {nullptr, nullptr};
   TimelineView* m_timelines[2] = {nullptr, nullptr};

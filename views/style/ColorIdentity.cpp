@@ -58,7 +58,14 @@ void ColorIdentity::addPlan(const partition::Plan& plan, const ir::Graph* graph)
 }
 
 void ColorIdentity::addHypersection(const QString& name) {
+  if (m_hypersectionAliases.count(name)) return;
   m_hypersections.try_emplace(name, static_cast<int>(m_hypersections.size()));
+}
+
+void ColorIdentity::aliasHypersection(const QString& name, const QString& key) {
+  if (name == key) return;
+  addHypersection(key);
+  m_hypersectionAliases[name] = key;
 }
 
 void ColorIdentity::addHyperfunction(const QString& scope) {
@@ -66,7 +73,8 @@ void ColorIdentity::addHyperfunction(const QString& scope) {
 }
 
 int ColorIdentity::hypersectionIndex(const QString& name) const {
-  const auto it = m_hypersections.find(name);
+  const auto alias = m_hypersectionAliases.find(name);
+  const auto it = m_hypersections.find(alias == m_hypersectionAliases.end() ? name : alias->second);
   return it == m_hypersections.end() ? -1 : it->second;
 }
 

@@ -25,9 +25,11 @@ class ColorIdentity {
   void addPlan(const partition::Plan& plan, const ir::Graph* graph = nullptr);
   // Keys of a trace without a plan (slice names, most time first).
   void addHypersection(const QString& name);
+  // `name` takes the colour of `key` (compare: hs34_matmul and hs39_matmul are one kernel).
+  void aliasHypersection(const QString& name, const QString& key);
   void addHyperfunction(const QString& scope);
 
-  bool knowsHypersection(const QString& name) const { return m_hypersections.count(name) > 0; }
+  bool knowsHypersection(const QString& name) const { return hypersectionIndex(name) >= 0; }
   int hypersectionIndex(const QString& name) const;  // -1: unknown
   QColor hypersection(const QString& name) const;    // "other" when unknown or past the palette
   QColor hyperfunction(const QString& scope) const;  // by its top-level part; "" = none
@@ -36,6 +38,7 @@ class ColorIdentity {
 
  private:
   std::map<QString, int> m_hypersections;
+  std::map<QString, QString> m_hypersectionAliases;
   std::map<QString, int> m_hyperfunctions;
   int m_sections = 0;
 };

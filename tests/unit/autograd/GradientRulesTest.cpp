@@ -91,6 +91,23 @@ TEST_CASE("gradients of conv2d match finite differences (input and weight, strid
   }
 }
 
+TEST_CASE("gradients of a transposed convolution (conv2d_grad_input, ONNX ConvTranspose) match finite differences") {
+  for (int64_t stride : {1, 2}) {
+    INFO("stride " << stride);
+    requireGradientsMatch(gradCheck([&](GraphBuilder& b) {
+      // g plays the forward conv's output gradient [N, Cout, Ho, Wo]; y is [N, Cin, H, W].
+      const int64_t h = stride == 1 ? 5 : 8;
+      ir::Attributes attrs{{"stride", std::vector<int64_t>{stride, stride}}, {"pad", std::vector<int64_t>{1, 1}},
+                           {"input_shape", std::vector<int64_t>{2, 2, h, h}}};
+      const int64_t ho = (h + 2 - 3) / stride + 1;
+      return b.op(ir::OpKind::Conv2dGradInput, {b.param("g", randomTensor({2, 3, ho, ho}, 24)),
+                                                b.param("w", randomTensor({3, 2, 3, 3}, 25))},
+                  attrs)
+          .front();
+    }));
+  }
+}
+
 TEST_CASE("gradients of maxpool2d match finite differences") {
   requireGradientsMatch(gradCheck([](GraphBuilder& b) {
     return b.maxpool2d(b.param("x", test::distinctValues({2, 2, 4, 4}, 30)), {2, 2}, {2, 2});

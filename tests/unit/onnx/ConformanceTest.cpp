@@ -87,7 +87,7 @@ TEST_CASE("conformance judges each element against atol + rtol x |expected|, as 
   CHECK(off.detail.find("rel err 0.0099") != std::string::npos);
 }
 
-TEST_CASE("PyTorch-exported models (CNN with BN and residuals, depthwise CNN, causal transformer) match at -o0 and -o3") {
+TEST_CASE("PyTorch-exported models (CNN with BN and residuals, depthwise CNN, causal transformer, 2-layer LSTM LM, bidirectional GRU, U-Net, top-5 head) match at -o0 and -o3") {
   // Fixtures from scripts/export_torch_models.py: PyTorch's own outputs sit next to each model.
   const std::string dir = std::string(DFC_TEST_DATA_DIR) + "/onnx/torch";
   for (auto level : {partition::OptLevel::O0, partition::OptLevel::O3}) {
@@ -100,6 +100,6 @@ TEST_CASE("PyTorch-exported models (CNN with BN and residuals, depthwise CNN, ca
       INFO(partition::optLevelName(level) << ": " << driver::formatCaseLine(c));
       CHECK(c.status == driver::CaseStatus::Pass);
     }
-    CHECK(summary->passed == 4);
+    CHECK(summary->passed == 8);
   }
 }
