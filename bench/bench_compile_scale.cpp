@@ -27,6 +27,7 @@
 
 #include "arch/ArchSpec.h"
 #include "pef/Pef.h"
+#include "support/SizeBudget.h"
 
 using namespace dfc;
 namespace fs = std::filesystem;
@@ -170,6 +171,9 @@ int main(int argc, char** argv) {
       die("unknown argument " + a);
     }
   }
+  // The PEF is read for its plan; its graph's host memory (checked against the
+  // budget on load) is what the host run would need, not what reading takes.
+  support::setMemoryBudget(uint64_t{1} << 40);
   const fs::path work = fs::temp_directory_path() / ("bench_compile_scale." + std::to_string(getpid()));
   fs::create_directories(work);
   std::printf("dfc: %s (each case a child process: wall time, its peak RSS; goal in seconds after the time)\n",
