@@ -1191,6 +1191,12 @@ estimated %6</source>
 Hypersektion %5
 geschätzt %6</translation>
     </message>
+    <message>
+        <source>
+tiled x%1: an operator too big for a section streams its tiles in %1 passes</source>
+        <translation>
+gekachelt x%1: ein Operator, zu groß für eine Sektion, streamt seine Kacheln in %1 Durchläufen</translation>
+    </message>
     <message numerus="yes">
         <source>
 measured mean %1 over %n call(s)</source>

@@ -36,7 +36,9 @@ void printSummary(const driver::CompileOptions& o, const driver::CompileResult& 
                 static_cast<long long>(r.placedHops), static_cast<long long>(r.rowMajorHops));
     std::printf("Routed: %lld hops with detours; %s\n", static_cast<long long>(r.routedHops),
                 r.overusedLinks == 0 ? "every link within capacity"
-                                     : (std::to_string(r.overusedLinks) + " links over capacity").c_str());
+                                     : (std::to_string(r.overusedLinks) +
+                                        " links over capacity (written because of --allow-overuse: not a legal executable)")
+                                           .c_str());
   }
   std::printf("PEF: %s\nLog: %s\n", r.pefPath.c_str(), r.logPath.c_str());
 }

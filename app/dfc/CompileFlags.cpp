@@ -76,6 +76,9 @@ ArgParser compileFlags() {
          "YAML decisions the mapper honours or refuses naming the line: `together: PATTERN` (one section), "
          "`cut_before: PATTERN` (a section starts there), with --model-parallel `nodes: PATTERN` + `chip: N`; "
          "patterns are operator names or globs (h.0/mlp/*); README has the format"});
+  p.add({{"--allow-overuse"}, "", 0,
+         "write the PEF even when routing leaves links over capacity after the retries (an illegal executable, "
+         "to investigate; without it such a compile fails with exit 2 naming the sections)", true});
   p.add({{"--mac-v2"}, "", 0,
          "the legacy mapping path, kept selectable: the first section cutter (a subgraph cut into several sections "
          "compiles each piece as its own hypersection; no nlp attention-block rule) and the first placer (bounded "
@@ -169,6 +172,7 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   o.dbPath = p.get("--db");
   o.compilerConfigsFile = p.get("--compiler-configs-file");
   o.macV2 = p.has("--mac-v2");
+  o.allowOveruse = p.has("--allow-overuse");
   o.macHumanDecision = p.get("--mac-human-decision");
   o.modelParallel = p.has("--model-parallel");
   o.debug = p.has("--debug");

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "ArgParser.h"
+#include "arch/OperatorTiling.h"
 #include "Commands.h"
 #include "driver/CompilerConfig.h"
 #include "driver/DataParallelCompile.h"
@@ -25,6 +26,21 @@ Expected<pef::Pef> loadPefArg(const ArgParser& p, const char* command) {
   std::string path = p.get("--pef", pos.empty() ? "" : pos.front());
   if (path.empty()) return makeError(std::string(command) + ": give a PEF (dfc " + command + " out/lenet/lenet.pef)");
   return pef::readPef(path);
+}
+
+// Operators too big for a section, run in passes (arch/OperatorTiling.h).
+void printTiledOperators(const pef::Pef& pef) {
+  size_t count = 0;
+  for (const auto& s : pef.plan.sections) count += s.tiling.size();
+  if (count == 0) return;
+  std::printf("\n%zu tiled operators (too big for a section: run in passes that stream tiles from DDR/HBM; the chip "
+              "plan only, the host runtime runs each operator whole):\n", count);
+  for (const auto& s : pef.plan.sections)
+    for (const auto& t : s.tiling) {
+      const ir::Node& n = pef.graph.node(t.node);
+      std::printf("  %-24.24s %s (%s): %s, +%.1f MB streamed per call\n", s.name.c_str(), n.name.c_str(),
+                  std::string(ir::opName(n.op)).c_str(), arch::describeTiling(t).c_str(), t.extraDdrBytes / 1e6);
+    }
 }
 
 std::string pefPathArg(const ArgParser& p) {
@@ -135,6 +151,7 @@ int inspectCommand(const std::vector<std::string>& args) {
     total += s.estimate.latencyUs;
   }
   printHypersections(pef->plan);
+  printTiledOperators(*pef);
   const size_t sections = pef->plan.sections.size(), unique = pef->plan.hypersections.size();
   if (sections > 0)
     std::printf("\nhypersections: %zu sections compiled as %zu unique (%zu reuse a compiled bitfile, %.0f%% fewer compiles)\n",

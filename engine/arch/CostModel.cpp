@@ -180,15 +180,26 @@ TreeUnits CostModel::treeUnits(const OpCost& c, int share) const {
   return t;
 }
 
-OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n) const {
+bool CostModel::gemmShape(const ir::Graph& g, const ir::Node& n, GemmShape& out) const {
+  const OpFacts& f = factsOf(n.op);
+  if (f.cls != OpClass::Gemm) return false;
+  GemmDims d = f.gemm(g, n);
+  out = {d.batch, d.m, d.n, d.k};
+  return true;
+}
+
+OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n, int passes) const {
   OpCost c;
   c.flop = flopOf(g, n);
   for (ir::ValueId v : n.inputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
   for (ir::ValueId v : n.outputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
   const double lanes = m_arch.pcuLanes;
   const int maxPcus = std::max(1, m_arch.pcusPerChip() * m_arch.chips / m_constants.maxOpShare);
+  // Tiled (passes > 1): one pass holds 1/passes of each resident tensor.
+  const double tileShare = 1.0 / std::max(1, passes);
   auto residentPmus = [&](ir::ValueId v) {
-    return std::max(1, static_cast<int>(std::ceil(static_cast<double>(g.value(v).type.byteSize()) / m_arch.pmuBytes)));
+    double bytes = std::ceil(static_cast<double>(g.value(v).type.byteSize()) * tileShare);
+    return std::max(1, static_cast<int>(std::ceil(bytes / m_arch.pmuBytes)));
   };
   c.inputResident.assign(n.inputs.size(), false);
   for (size_t i = 0; i < n.inputs.size(); ++i)

@@ -67,6 +67,10 @@ struct CostConstants {
   double defaultLinkGbps = 50;   // on-chip link bandwidth when the arch gives none
 };
 
+struct GemmShape {
+  double batch = 1, m = 1, n = 1, k = 1;
+};
+
 struct TreeUnits {
   int pcus = 0;  // Reduce PCUs
   int pmus = 0;  // Staging PMUs
@@ -81,7 +85,11 @@ class CostModel {
   // Bandwidth of one on-chip network link: the arch's, else defaultLinkGbps.
   double linkGbps() const { return m_arch.networkLinkGbps > 0 ? m_arch.networkLinkGbps : m_constants.defaultLinkGbps; }
 
-  OpCost opCost(const ir::Graph& graph, const ir::Node& node) const;
+  // `passes` > 1: the operator tiled (arch/OperatorTiling.h), one tile of each
+  // resident tensor held per pass.
+  OpCost opCost(const ir::Graph& graph, const ir::Node& node, int passes = 1) const;
+  // GEMM-equivalent dimensions of a GEMM-class op (false for other ops).
+  bool gemmShape(const ir::Graph& graph, const ir::Node& node, GemmShape& out) const;
   // Estimate for a section: values crossing its boundary move off-chip (inputs
   // from outside; results read outside it, as graph outputs or by state
   // updates); values produced and read inside pass between its units on chip.

@@ -198,6 +198,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
   if (numSpatialBatches != 1) addValue(out, "--num-spatial-batches", std::to_string(numSpatialBatches));
   if (!compilerConfigsFile.empty()) addValue(out, "--compiler-configs-file", compilerConfigsFile);
   if (macV2) out.emplace_back("--mac-v2");
+  if (allowOveruse) out.emplace_back("--allow-overuse");
   if (!macHumanDecision.empty()) addValue(out, "--mac-human-decision", macHumanDecision);
   if (modelParallel) out.emplace_back("--model-parallel");
   addValue(out, "--seed", std::to_string(seed));

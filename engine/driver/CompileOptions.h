@@ -60,6 +60,7 @@ struct CompileOptions {
   int gradAccumulationSteps = 1;     // --grad-accumulation-steps K: K micro-batches of -b per optimizer step
   int numSpatialBatches = 1;         // --num-spatial-batches N: image tiles along H (passes/SpatialTiling.h)
   std::string compilerConfigsFile;   // --compiler-configs-file: YAML/JSON knob overrides (driver/CompilerConfig.h)
+  bool allowOveruse = false;         // --allow-overuse (debug): write a PEF whose routing is over capacity
   bool macV2 = false;                // --mac-v2: the legacy mapping path (driver/LegacyMapping.h)
   // --mac-human-decision FILE: operators pinned together, forced cuts and (with
   // --model-parallel) sections assigned to chips (mapping/Decisions.h).

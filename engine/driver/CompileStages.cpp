@@ -186,6 +186,11 @@ Status placeStage(CompileState& s) {
   if (s.opts.macV2) useLegacyPlacer(linkOptions);
   auto link = kernelc::linkPlan(s.pef.graph, s.pef.plan, *s.cost, s.mappingOptions, linkOptions);
   if (!link) return link.error();
+  // Never an illegally routed PEF, unless asked for (--allow-overuse, to investigate).
+  if (link->overusedLinks > 0 && !s.opts.allowOveruse)
+    return makeError(kernelc::describeOveruse(*link, linkOptions) +
+                     "; no PEF written (more chips, smaller --resources-scaling-factors, or --allow-overuse to keep it)");
+  if (link->overusedLinks > 0) spdlog::warn("--allow-overuse: the PEF's routing has {} links over capacity", link->overusedLinks);
   s.link = std::move(*link);
   const kernelc::LinkResult& l = s.link;
   s.pef.bitfiles = l.bitfiles;
@@ -197,9 +202,9 @@ Status placeStage(CompileState& s) {
   r.numBitfiles = static_cast<int>(l.bitfiles.size());
   r.compileMsSavedEstimate += l.placeMsSavedEstimate;  // instances reuse their hypersection's bitfile
   spdlog::info("placed {} bitfiles in {:.1f} ms: {} hops ({} row-major); routed {} hops in {:.1f} ms ({} graphs, "
-               "<= {} iterations), max link use {}/{}, {} overused links ({} into units fed by too many nets)",
+               "<= {} iterations, {} retried), max link use {}/{}, {} overused links ({} into units fed by too many nets)",
                r.numBitfiles, l.placeMs, r.placedHops, r.rowMajorHops, l.routedHops, l.routeMs, l.placedGraphs,
-               l.maxRouteIterations, l.maxLinkUse, l.linkCapacity, l.overusedLinks, l.forcedLinks);
+               l.maxRouteIterations, l.retriedGraphs, l.maxLinkUse, l.linkCapacity, l.overusedLinks, l.forcedLinks);
   return {};
 }
 

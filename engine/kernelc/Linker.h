@@ -11,6 +11,7 @@
 //             (weights stay resident in PMUs between calls)
 //   max_us  = max(compute_us, onchip_us, all boundary bytes incl. weights / DDR bw) + fill_us + hop_us + chip_us
 //             (everything streamed from DDR on every call)
+#include <string>
 #include <vector>
 
 #include "arch/CostModel.h"
@@ -34,6 +35,14 @@ struct SectionPlacement {
   double maxLatencyUs = 0;
 };
 
+// A bitfile whose routing stayed over capacity after the retries.
+struct OverusedBitfile {
+  std::string hypersection;
+  std::vector<std::string> sections;  // its instances
+  int links = 0;                      // links over capacity
+  int forced = 0;                     // of those, into units fed by more nets than their links carry
+};
+
 struct LinkResult {
   std::vector<pef::Bitfile> bitfiles;        // one per hypersection, in hypersection order
   std::vector<SectionPlacement> sections;    // indexed by section id
@@ -46,16 +55,29 @@ struct LinkResult {
   int linkCapacity = 0;                      // routes one link carries
   int maxRouteIterations = 0;                // PathFinder iterations of the hardest bitfile
   int placedGraphs = 0;                      // kernel graphs placed and routed (identical ones once)
+  int retriedGraphs = 0;                     // of those, routed again (more effort, re-placed) for overuse
+  std::vector<OverusedBitfile> overused;     // bitfiles left over capacity, in hypersection order
   double placeOnlyMs = 0, routeMs = 0;       // of placeMs: annealing and routing
   double placeMs = 0;                        // lowering + placement + routing of the unique hypersections
   double placeMsSavedEstimate = 0;           // what placing every instance again would have cost more
 };
 
 // The placer's and router's knobs (--compiler-configs-file); router.linkTracks 0: the arch's.
+// Routing left over capacity is tried again: once routed with retryEffort x
+// the iterations, then re-placed with other seeds up to retryPlacements times
+// (the least overused result is kept). Unique kernel graphs are placed and
+// routed in parallel on `threads` threads (0: the machine's); each graph's
+// result depends on it alone, so the bitfiles are the same for any count.
 struct LinkOptions {
   PlacerOptions placer;
   RouterOptions router;
+  int retryEffort = 4;
+  int retryPlacements = 2;
+  int threads = 0;
 };
+
+// One line naming the bitfiles (and their sections) left over capacity, for the compile's refusal.
+std::string describeOveruse(const LinkResult& result, const LinkOptions& link);
 
 Expected<LinkResult> linkPlan(const ir::Graph& graph, const partition::Plan& plan, const arch::CostModel& cost,
                               const mapping::MappingOptions& options = {}, const LinkOptions& link = {});

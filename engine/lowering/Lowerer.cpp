@@ -34,7 +34,12 @@ void fanInOut(KernelGraph& kg, const std::vector<int>& from, const std::vector<i
 }  // namespace
 
 KernelGraph lowerSection(const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const arch::CostModel& cost,
-                         int pcuCap, int maxFanIn) {
+                         int pcuCap, int maxFanIn, std::span<const partition::OperatorTiling> tiling) {
+  auto passesOf = [&](ir::NodeId id) {
+    for (const partition::OperatorTiling& t : tiling)
+      if (t.node == id) return t.passes;
+    return 1;
+  };
   KernelGraph kg;
   const int stagesPerPcu = cost.arch().pcuStages;
   std::vector<int> shares = cost.pcuShares(g, nodes, pcuCap);
@@ -43,7 +48,7 @@ KernelGraph lowerSection(const ir::Graph& g, const std::vector<ir::NodeId>& node
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ir::NodeId id = nodes[i];
     const ir::Node& n = g.node(id);
-    arch::OpCost c = cost.opCost(g, n);
+    arch::OpCost c = cost.opCost(g, n, passesOf(id));
     // Operands: resident slices, a producer's buffers, or fresh buffers loaded from DDR.
     std::vector<std::vector<int>> sources(n.inputs.size());
     for (size_t j = 0; j < n.inputs.size(); ++j) {

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 
+#include "arch/OperatorTiling.h"
 #include "mapping/Scheduler.h"
 #include "partition/CompilerMode.h"
 
@@ -73,7 +75,8 @@ struct Mapper {
   std::map<std::pair<int, int>, int> hypersectionOfSubgraphKey;
 
   const partition::SectionEstimate& addSection(std::vector<ir::NodeId> nodes, int subgraphHypersection, int pcuBudget,
-                                               const partition::SectionEstimate* known = nullptr, int piece = 0) {
+                                               const partition::SectionEstimate* known = nullptr, int piece = 0,
+                                               std::vector<partition::OperatorTiling> tiling = {}) {
     partition::Section s;
     s.id = static_cast<int>(plan.sections.size());
     s.nodes = std::move(nodes);
@@ -82,6 +85,9 @@ struct Mapper {
     s.hyperfunction = commonScope(g, s.nodes);
     s.name = sectionName(s.id, g, s.nodes, s.hyperfunction);
     s.estimate = known ? *known : cost.sectionEstimate(g, s.nodes, pcuBudget, users);
+    if (!known)
+      for (const partition::OperatorTiling& t : tiling) arch::applyTiling(cost, g, t, s.estimate);
+    s.tiling = std::move(tiling);
     const std::pair<int, int> key{subgraphHypersection, piece};
     auto it = subgraphHypersection >= 0 ? hypersectionOfSubgraphKey.find(key) : hypersectionOfSubgraphKey.end();
     if (it == hypersectionOfSubgraphKey.end()) {
@@ -119,24 +125,37 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
       for (const auto& ms : hit->sections) {
         std::vector<ir::NodeId> nodes;
         for (int p : ms.positions) nodes.push_back(sub.nodes[static_cast<size_t>(p)]);
-        m.addSection(std::move(nodes), sub.hypersection, pcuBudget, &ms.estimate, piece++);
+        std::vector<partition::OperatorTiling> tiling = ms.tiling;
+        for (auto& t : tiling) t.node = sub.nodes[static_cast<size_t>(t.node)];
+        m.addSection(std::move(nodes), sub.hypersection, pcuBudget, &ms.estimate, piece++, std::move(tiling));
       }
       continue;
     }
     auto mapStart = std::chrono::steady_clock::now();
     partition::MappedSubgraph mapped;
-    auto record = [&](size_t count, size_t end, const partition::SectionEstimate& e) {
+    auto record = [&](size_t count, size_t end, const partition::Section& section) {
       if (!cacheable) return;
-      partition::MappedSection ms{{}, e};
+      partition::MappedSection ms{{}, section.estimate, section.tiling};
       for (size_t p = end - count; p < end; ++p) ms.positions.push_back(static_cast<int>(p));
+      for (auto& t : ms.tiling)  // by position in the subgraph: a tiled operator is a section of its own
+        t.node = static_cast<ir::NodeId>(end - 1);
       mapped.sections.push_back(std::move(ms));
     };
     // Per node: the PCUs it takes in a section (an op wanting more runs slower on what there is) and its PMUs.
+    // An op that does not fit is tiled: a section of its own, run in passes.
     std::vector<std::pair<int, int>> use;
+    std::vector<std::optional<partition::OperatorTiling>> tiling(sub.nodes.size());
     use.reserve(sub.nodes.size());
     for (ir::NodeId id : sub.nodes) {
       const ir::Node& n = g.node(id);
       arch::OpCost c = cost.opCost(g, n);
+      if (c.minPcus <= pcuBudget && c.pmus > pmuBudget) {
+        tiling[use.size()] = arch::planOperatorTiling(cost, g, n, pmuBudget, pcuBudget);
+        if (tiling[use.size()]) {
+          use.emplace_back(std::min(c.pcus, pcuBudget), pmuBudget);
+          continue;
+        }
+      }
       if (c.minPcus > pcuBudget || c.pmus > pmuBudget) {
         bool pcu = c.minPcus > pcuBudget;
         int need = pcu ? c.minPcus : c.pmus;
@@ -158,13 +177,21 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     int pcus = 0, pmus = 0;
     // A piece closed mid-way means the subgraph is split.
     const int splitHypersection = options.shareSplitPieces ? sub.hypersection : -1;
-    auto closeSection = [&] {
+    auto closeSection = [&](std::vector<partition::OperatorTiling> tiled = {}) {
       size_t count = current.size();
-      record(count, position, m.addSection(std::move(current), splitHypersection, pcuBudget, nullptr, piece++));
+      m.addSection(std::move(current), splitHypersection, pcuBudget, nullptr, piece++, std::move(tiled));
+      record(count, position, m.plan.sections.back());
       current.clear();
       pcus = pmus = 0;
     };
     for (size_t i = 0; i < sub.nodes.size(); ++i) {
+      if (tiling[i]) {
+        if (!current.empty()) closeSection();
+        current.push_back(sub.nodes[i]);
+        ++position;
+        closeSection({*tiling[i]});
+        continue;
+      }
       auto [opPcus, opPmus] = use[i];
       std::string_view block = options.keepAttentionBlocks ? partition::attentionScope(g.node(sub.nodes[i]).scope)
                                                            : std::string_view{};
@@ -188,9 +215,8 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     // Repeats of the subgraph share its hypersection(s), one per piece.
     if (!current.empty()) {
       size_t count = current.size();
-      record(count, position,
-             m.addSection(std::move(current), piece == 0 ? sub.hypersection : splitHypersection, pcuBudget, nullptr,
-                          piece));
+      m.addSection(std::move(current), piece == 0 ? sub.hypersection : splitHypersection, pcuBudget, nullptr, piece);
+      record(count, position, m.plan.sections.back());
     }
     if (cacheable)
       options.cache->insert(sub.hypersection, std::move(mapped),

@@ -2,8 +2,10 @@
 // Mapping: each subgraph becomes one or more sections that fit the chip's
 // (scaled) PCUs and PMUs; the Scheduler orders the section calls.
 // An op that wants more PCUs than a section may use runs on fewer (slower);
-// an op whose minimum PCUs or whose PMUs (resident weights, buffers) exceed
-// the budget cannot fit: the error names it, the resource, and a remedy.
+// an op whose PMUs (resident weights, buffers) exceed the budget is tiled
+// (arch/OperatorTiling.h): a section of its own run in passes, recorded in
+// Section::tiling. One whose minimum PCUs exceed it, or that no tiling fits,
+// cannot fit: the error names it, the resource, and a remedy.
 #include <vector>
 
 #include "arch/CostModel.h"

@@ -62,6 +62,7 @@ class HypersectionCache {
 struct MappedSection {
   std::vector<int> positions;   // indices into Subgraph::nodes
   SectionEstimate estimate;
+  std::vector<OperatorTiling> tiling;  // `node` holds a position in Subgraph::nodes
 };
 struct MappedSubgraph {
   std::vector<MappedSection> sections;

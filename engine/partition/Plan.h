@@ -23,6 +23,19 @@ struct SectionEstimate {
   double latencyUs = 0;      // estimated latency: max(compute, memory) + pipeline fill
 };
 
+// An operator whose resident operands do not fit a section's PMUs, run as
+// `passes` passes of its section, each holding one tile (arch/OperatorTiling.h).
+// The chip plan only: the host runtime runs the operator whole.
+struct OperatorTiling {
+  ir::NodeId node = 0;
+  std::string dim;                  // "batch", "rows" (M), "columns" (N), "reduction" (K, partial sums)
+  int passes = 1;
+  bool gemm = false;                // tileShape is a GEMM's {batch, M, N, K} of one pass; else a resident tensor's tile
+  std::vector<int64_t> tileShape;
+  int pmusPerPass = 0;              // the operator's PMUs with one tile resident
+  double extraDdrBytes = 0;         // operands re-streamed (or partial sums spilled) per call, beyond untiled
+};
+
 struct Section {
   int id = 0;
   std::string name;                 // "s3_conv2d" (unique); readable in traces
@@ -31,6 +44,7 @@ struct Section {
   std::string hyperfunction;        // scope of its nodes ("" = top level)
   int hypersection = 0;             // index into Plan::hypersections
   SectionEstimate estimate;
+  std::vector<OperatorTiling> tiling = {};  // its tiled operators (empty: all fit); "= {}": older aggregate inits stay valid
 };
 
 // One unique compiled pattern; sections with the same hypersection share its bitfile.

@@ -19,7 +19,9 @@
 namespace dfc::pef {
 
 constexpr uint16_t kPefMajorVersion = 1;
-constexpr uint16_t kPefMinorVersion = 1;  // 1: weight entries may be init recipes
+// 1: weight entries may be init recipes; 2: sections may carry "tiling" (tiled
+// operators; absent in older PEFs, which read as untiled).
+constexpr uint16_t kPefMinorVersion = 2;
 
 struct PefMeta {
   std::string pefName;

@@ -3,6 +3,7 @@
 // through error codes only, so no exception leaves this file.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -139,6 +140,50 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   return {};
 }
 
+namespace {
+
+// Written only for a section with tiled operators, so untiled PEFs read as before.
+void encodeTiling(JsonWriter& w, const std::vector<partition::OperatorTiling>& tiling) {
+  w.key("tiling").beginArray();
+  for (const partition::OperatorTiling& t : tiling) {
+    w.beginObject().field("node", t.node).field("dim", t.dim).field("passes", t.passes).field("gemm", t.gemm);
+    w.key("tile_shape").beginArray();
+    for (int64_t d : t.tileShape) w.value(d);
+    w.endArray().field("pmus_per_pass", t.pmusPerPass).field("extra_ddr_bytes", t.extraDdrBytes).endObject();
+  }
+  w.endArray();
+}
+
+Status decodeTiling(object so, partition::Section& s) {
+  array tiling;
+  if (so["tiling"].get(tiling)) return {};  // optional: absent means untiled (format 1.1 and untiled sections)
+  for (element e : tiling) {
+    object to;
+    if (e.get(to)) return makeError("section '" + s.name + "': a tiling entry is not an object");
+    partition::OperatorTiling t;
+    DFC_TRY(getInt(to, "node", t.node));
+    DFC_TRY(getString(to, "dim", t.dim));
+    DFC_TRY(getInt(to, "passes", t.passes));
+    if (to["gemm"].get(t.gemm)) return missing("gemm", "a boolean");
+    array shape;
+    if (to["tile_shape"].get(shape)) return missing("tile_shape", "an array");
+    for (element d : shape) {
+      int64_t v = 0;
+      if (d.get(v) || v < 1) return missing("tile_shape", "an array of positive integers");
+      t.tileShape.push_back(v);
+    }
+    DFC_TRY(getInt(to, "pmus_per_pass", t.pmusPerPass));
+    DFC_TRY(getDouble(to, "extra_ddr_bytes", t.extraDdrBytes));
+    if (t.passes < 2 || std::find(s.nodes.begin(), s.nodes.end(), t.node) == s.nodes.end())
+      return makeError("section '" + s.name + "': a tiling entry names node " + std::to_string(t.node) +
+                       " outside the section or fewer than 2 passes");
+    s.tiling.push_back(std::move(t));
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string encodeSections(const partition::Plan& plan) {
   JsonWriter w;
   w.beginObject().field("level", partition::optLevelName(plan.level));
@@ -153,6 +198,7 @@ std::string encodeSections(const partition::Plan& plan) {
     w.key("estimate").beginObject().field("flop", e.flop).field("ddr_bytes", e.ddrBytes).field("pcus", e.pcus);
     w.field("pmus", e.pmus).field("compute_us", e.computeUs).field("memory_us", e.memoryUs);
     w.field("latency_us", e.latencyUs).endObject();
+    if (!s.tiling.empty()) encodeTiling(w, s.tiling);
     w.endObject();
   }
   w.endArray();
@@ -213,6 +259,7 @@ Status decodeSections(std::string_view json, partition::Plan& plan) {
     DFC_TRY(getDouble(eo, "compute_us", est.computeUs));
     DFC_TRY(getDouble(eo, "memory_us", est.memoryUs));
     DFC_TRY(getDouble(eo, "latency_us", est.latencyUs));
+    DFC_TRY(decodeTiling(so, s));
     plan.sections.push_back(std::move(s));
   }
   if (o["hypersections"].get(hypers)) return missing("hypersections", "an array");

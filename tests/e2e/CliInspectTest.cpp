@@ -60,7 +60,7 @@ TEST_CASE("dfc inspect prints a PEF's sections, placement and hypersections", "[
   REQUIRE(r.status == 0);
   // The first line carries the compiler version and the compile's time.
   const std::string first = r.output.substr(0, r.output.find('\n'));
-  CHECK(first.rfind("PEF logreg (format 1.1, dfc ", 0) == 0);
+  CHECK(first.rfind("PEF logreg (format 1.2, dfc ", 0) == 0);
   checkGolden(r.output.substr(first.size() + 1), "logreg_o1.inspect.txt");
   // The same through --pef, and a missing PEF is bad input.
   CHECK(runDfc("inspect --pef " + pef).output == r.output);

@@ -127,6 +127,8 @@ void GanttStrip::mouseMoveEvent(QMouseEvent* event) {
                      .arg(i)
                      .arg(s->id)
                      .arg(s->name, s->type, s->hypersection, formatDuration(s->estLatencyUs));
+  if (s->tiledPasses > 0)
+    text += tr("\ntiled x%1: an operator too big for a section streams its tiles in %1 passes").arg(s->tiledPasses);
   if (s->measuredMeanUs) text += tr("\nmeasured mean %1 over %n call(s)", nullptr, static_cast<int>(s->calls)).arg(formatDuration(*s->measuredMeanUs));
   QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }

@@ -68,6 +68,7 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
     row.estLatencyUs = r.estLatencyUs;
     row.tflop = r.tflop;
     row.calls = r.calls;
+    for (const auto& t : pef.plan.sections[i].tiling) row.tiledPasses = std::max(row.tiledPasses, t.passes);
     if (r.calls > 0) row.measuredMeanUs = r.measuredMeanUs;
     if (placed.count(r.id)) {  // placement figures are optional here, 0 in the CSV
       row.placedPcus = static_cast<int>(r.placedPcus);

@@ -25,6 +25,7 @@ struct ScheduleSection {
   std::optional<double> measuredMeanUs;  // from the run store; empty if never run
   long long calls = 0;                   // measured calls
   double tflop = 0;
+  int tiledPasses = 0;                   // > 0: an operator too big for a section runs in this many passes
 };
 
 struct ScheduleData {

@@ -36,6 +36,19 @@ inline Expected<partition::Plan> mapGraph(const ir::Graph& g, const arch::ArchSp
   return mapping::mapSections(g, *subgraphs, arch::CostModel(a), level, o);
 }
 
+// sn10 with PMUs of 256 bytes: the mlp's weights need more PMUs than a section may use (tiling tests).
+inline arch::ArchSpec smallPmuPreset() {
+  arch::ArchSpec a = preset("sn10");
+  a.pmuBytes = 256;
+  return a;
+}
+
+inline const partition::Section* firstTiledSection(const partition::Plan& plan) {
+  for (const auto& s : plan.sections)
+    if (!s.tiling.empty()) return &s;
+  return nullptr;
+}
+
 inline double totalLatency(const partition::Plan& p) {
   double t = 0;
   for (int id : p.schedule) t += p.sections[static_cast<size_t>(id)].estimate.latencyUs;
