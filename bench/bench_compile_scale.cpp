@@ -61,6 +61,17 @@ const std::vector<Case> kCases = {
     {"70b-shape-infer-sn40l-x8", 10,
      "--model gpt2 --num-layers 80 --hidden-size 8192 --num-heads 64 --seq-len 4096 -b 1 -o3 --enable-hypersection "
      "--arch sn40l --n-chips 8 --inference --resources-scaling-factors 0.125 0.125 0.125 --max-memory 1T"},
+    // The Llama family itself: RMSNorm, rotary, SwiGLU with its own intermediate size, grouped-query attention.
+    {"llama2-7b-train-sn40l", 5,
+     "--model llama --num-layers 32 --hidden-size 4096 --num-heads 32 --intermediate-size 11008 --seq-len 4096 -b 1 "
+     "-o3 --enable-hypersection --arch sn40l --max-memory 1T"},
+    {"llama2-7b-infer-sn40l", 5,
+     "--model llama --num-layers 32 --hidden-size 4096 --num-heads 32 --intermediate-size 11008 --seq-len 4096 -b 1 "
+     "-o3 --enable-hypersection --arch sn40l --inference --max-memory 1T"},
+    {"llama2-70b-infer-sn40l-x8", 10,
+     "--model llama --num-layers 80 --hidden-size 8192 --num-heads 64 --num-kv-heads 8 --intermediate-size 28672 "
+     "--seq-len 4096 -b 1 -o3 --enable-hypersection --arch sn40l --n-chips 8 --inference "
+     "--resources-scaling-factors 0.125 0.125 0.125 --max-memory 1T"},
 };
 
 [[noreturn]] void die(const std::string& what) {

@@ -25,7 +25,7 @@ Expected<pef::Pef> loadPefArg(const ArgParser& p, const char* command) {
   auto pos = p.positional();
   std::string path = p.get("--pef", pos.empty() ? "" : pos.front());
   if (path.empty()) return makeError(std::string(command) + ": give a PEF (dfc " + command + " out/lenet/lenet.pef)");
-  return pef::readPef(path);
+  return pef::readPef(path, pef::PefUse::View);
 }
 
 // Operators too big for a section, run in passes (arch/OperatorTiling.h).

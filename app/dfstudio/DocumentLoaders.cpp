@@ -20,7 +20,7 @@ std::optional<profile::RunRecord> latestRun(profile::RunStore& store, const std:
 
 DocumentLoaders engineLoaders() {
   DocumentLoaders loaders;
-  loaders.readPef = [](const std::string& path) { return pef::readPef(path); };
+  loaders.readPef = [](const std::string& path) { return pef::readPef(path, pef::PefUse::View); };
   loaders.readTrace = [](const std::string& path) { return profile::readChromeTrace(path); };
   loaders.readCompactTrace = [](const std::string& path) { return profile::readCompactTrace(path); };
   loaders.latestTraceForPef = [](const std::string& pefPath, const std::string& dbPath) -> std::string {

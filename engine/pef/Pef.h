@@ -57,9 +57,16 @@ struct Pef {
   std::vector<Bitfile> bitfiles;  // one per hypersection, shared by its sections
 };
 
+// What a PEF is read for. Run: its declared host memory (weights, inputs and
+// the largest intermediate) must fit this machine's budget, as the runtime
+// will allocate it. View (dfstudio, dfc inspect): nothing is allocated beyond
+// the file's own bytes, so a 7B model's PEF opens on a laptop; zero-filled
+// weights stay a recipe instead of a buffer.
+enum class PefUse { Run, View };
+
 Status writePef(const Pef& pef, const std::string& path);
-Expected<Pef> readPef(const std::string& path);
+Expected<Pef> readPef(const std::string& path, PefUse use = PefUse::Run);
 // Same checks, from memory (used by tests for corrupted buffers).
-Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sourceName);
+Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sourceName, PefUse use = PefUse::Run);
 
 }  // namespace dfc::pef

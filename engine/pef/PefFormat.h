@@ -82,6 +82,7 @@ Status decodeSections(std::string_view json, partition::Plan& out);
 Status decodeSchedule(std::string_view json, partition::Plan& out);
 Status checkJson(std::string_view json);  // well-formed JSON
 std::string encodeWeights(const ir::Graph& g);
-Status decodeWeights(std::string_view bytes, ir::Graph& g);  // fills g.initializers
+// Fills g.initializers. zeroFill false: zero-filled entries become a Zeros recipe, not a buffer.
+Status decodeWeights(std::string_view bytes, ir::Graph& g, bool zeroFill = true);
 
 }  // namespace dfc::pef::detail

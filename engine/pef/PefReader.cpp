@@ -27,7 +27,7 @@ std::string readKind(const char raw[8]) {
 
 }  // namespace
 
-Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sourceName) {
+Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sourceName, PefUse use) {
   auto fail = [&](const std::string& msg) { return makeError(sourceName + ": " + msg); };
   auto chunkFail = [&](const std::string& kind, const Error& e) { return e.withContext(sourceName + ": chunk '" + kind + "'"); };
 
@@ -70,9 +70,12 @@ Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sou
   auto graph = ir::parseGraph(chunks["graph"], sourceName + ": chunk 'graph'");
   if (!graph) return graph.error();
   pef.graph = std::move(*graph);
-  // Declared sizes against the memory budget before the weights allocate anything.
-  if (auto st = ir::checkGraphBudget(pef.graph); !st) return chunkFail("graph", st.error());
-  if (auto st = detail::decodeWeights(chunks["weights"], pef.graph); !st) return chunkFail("weights", st.error());
+  // Declared sizes against the memory budget before the weights allocate anything
+  // (viewing allocates only weights whose bytes the file holds).
+  if (use == PefUse::Run)
+    if (auto st = ir::checkGraphBudget(pef.graph); !st) return chunkFail("graph", st.error());
+  if (auto st = detail::decodeWeights(chunks["weights"], pef.graph, use == PefUse::Run); !st)
+    return chunkFail("weights", st.error());
   if (auto st = ir::verifyGraph(pef.graph); !st) return chunkFail("graph", st.error());
   if (auto st = detail::decodeSections(chunks["sections"], pef.plan); !st) return chunkFail("sections", st.error());
   if (auto st = detail::decodeSchedule(chunks["schedule"], pef.plan); !st) return chunkFail("schedule", st.error());
@@ -89,11 +92,11 @@ Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sou
   return pef;
 }
 
-Expected<Pef> readPef(const std::string& path) {
+Expected<Pef> readPef(const std::string& path, PefUse use) {
   auto text = support::readFile(path);
   if (!text) return text.error();
   std::vector<uint8_t> bytes(text->begin(), text->end());
-  return parsePef(bytes, path);
+  return parsePef(bytes, path, use);
 }
 
 }  // namespace dfc::pef

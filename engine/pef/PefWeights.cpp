@@ -75,7 +75,7 @@ std::string encodeWeights(const ir::Graph& g) {
   return std::move(w.str());
 }
 
-Status decodeWeights(std::string_view bytes, ir::Graph& g) {
+Status decodeWeights(std::string_view bytes, ir::Graph& g, bool zeroFill) {
   std::unordered_map<std::string, ir::ValueId> byName;
   for (const ir::Value& v : g.values) byName.emplace(v.name, v.id);
   ByteReader r(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
@@ -123,7 +123,8 @@ Status decodeWeights(std::string_view bytes, ir::Graph& g) {
       continue;
     }
     if (reserved[0] & kZeroFilled) {
-      g.initializers[v.id] = ir::Tensor(v.type);  // zero-filled by construction
+      g.initializers[v.id] = zeroFill ? ir::Tensor(v.type)  // zero-filled by construction
+                                      : ir::Tensor::deferred(v.type, {ir::InitRecipe::Kind::Zeros, 0.0, 0});
       continue;
     }
     size_t dataAt = alignUp(r.pos());

@@ -11,6 +11,7 @@ namespace dfc::fuzz {
 void pefReader(const uint8_t* data, size_t size) {
   std::vector<uint8_t> bytes(data, data + size);
   (void)pef::parsePef(bytes, "fuzz.pef");
+  (void)pef::parsePef(bytes, "fuzz.pef", pef::PefUse::View);  // no host-memory budget: must still not over-allocate
 }
 
 }  // namespace dfc::fuzz
