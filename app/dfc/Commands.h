@@ -18,6 +18,7 @@ int reportCommand(const std::vector<std::string>& args);
 int conformanceCommand(const std::vector<std::string>& args);
 int traceCommand(const std::vector<std::string>& args);
 int measureCommand(const std::vector<std::string>& args);
+int estimateCommand(const std::vector<std::string>& args);
 
 // Prints "dfc: error: <message>" and returns the exit status for the error's kind.
 int reportError(const Error& error);

@@ -49,7 +49,7 @@ ArgParser compileFlags() {
   p.add({{"--resources-scaling-factors"}, "F F F [F]", 3,
          "share of the PCUs/PMUs a section may use, in (0, 1]: forward backward optimizer, or forward backward "
          "gradient-normalization optimizer (smaller: more, smaller sections)"});
-  p.add({{"--n-chips"}, "N", 1, "chips to map onto (1..8; sections may span chips over PCIe)"});
+  p.add({{"--n-chips"}, "N", 1, "chips to map onto (1..8; 1..16 with --inference; sections may span chips over PCIe; `dfc estimate` splits an inference PEF tensor-parallel over them)"});
   p.add({{"--num-tiles"}, "N", 1, "tiles per chip to use (1, 2, 4, 8; default all)"});
   p.add({{"--data-parallel"}, "", 0,
          "add gradient-reduce sections (role 'reduce', one allreduce per gradient bucket) between backward and "

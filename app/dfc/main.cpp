@@ -23,6 +23,7 @@ const char* kUsage =
     "  trace      search a chrome trace, or aggregate a time range by name, section or hypersection\n"
     "  conformance  check ONNX models against expected outputs (ONNX backend test case folders)\n"
     "  measure-performance  throughput and step latency of a PEF over many steps, beside the chip estimate\n"
+    "  estimate   the chip's estimated step: tokens/s or samples/s, compute / memory / communication, the bound\n"
     "\n"
     "Run 'dfc <command> --help' for the options of a command. 'dfc --version' prints the version.\n";
 
@@ -44,8 +45,9 @@ int dispatch(std::vector<std::string> args) {
   if (command == "conformance") return dfc::cli::conformanceCommand(args);
   if (command == "trace") return dfc::cli::traceCommand(args);
   if (command == "measure-performance") return dfc::cli::measureCommand(args);
+  if (command == "estimate") return dfc::cli::estimateCommand(args);
   return dfc::cli::usageError("unknown command '" + command +
-                              "' (commands: compile, run, inspect, report, trace, conformance, measure-performance)");
+                              "' (commands: compile, run, inspect, report, trace, conformance, measure-performance, estimate)");
 }
 
 }  // namespace

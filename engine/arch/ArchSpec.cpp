@@ -57,6 +57,10 @@ const Field kFields[] = {
     {"ddr_gbps", &ArchSpec::ddrGbps, 1e-3, 1e6, true},
     {"hbm_gbps", &ArchSpec::hbmGbps, 0, 1e6, false},
     {"pcie_gbps", &ArchSpec::pcieGbps, 1e-3, 1e6, true},
+    {"hbm_bytes", &ArchSpec::hbmBytes, 0, 1e15, false},
+    {"ddr_bytes", &ArchSpec::ddrBytes, 0, 1e15, false},
+    {"chip_link_gbps", &ArchSpec::chipLinkGbps, 0, 1e6, false},
+    {"chip_link_latency_us", &ArchSpec::chipLinkLatencyUs, 0, 1e6, false},
     {"network_hop_ns", &ArchSpec::networkHopNs, 0, 1e6, false},
     {"grid_rows", &ArchSpec::gridRows, 0, 4096, false},
     {"grid_cols", &ArchSpec::gridCols, 0, 4096, false},
@@ -110,6 +114,8 @@ Expected<ArchSpec> parseArchYaml(const std::string& text, const std::string& sou
     a.name = std::filesystem::path(source).stem().string();
   }
   for (const Field& f : kFields) DFC_TRY(readField(root, f, a, source));
+  if (a.hbmBytes > 0 && a.hbmGbps <= 0)
+    return makeError(source + ": key 'hbm_bytes' gives HBM capacity but 'hbm_gbps' is 0 (no HBM)");
   if ((a.gridRows > 0) != (a.gridCols > 0)) return makeError(source + ": give both grid_rows and grid_cols, or neither");
   if (a.gridRows <= 0) {  // near-square grid holding every unit of a tile
     int units = a.pcusPerTile + a.pmusPerTile;
@@ -141,8 +147,10 @@ Expected<ArchSpec> loadArch(const std::string& nameOrPath) {
   return parseArchYaml(*text, path);
 }
 
-Expected<ArchSpec> scaleArch(const ArchSpec& arch, int nChips, int numTiles) {
-  if (nChips < 1 || nChips > 8) return makeError("--n-chips " + std::to_string(nChips) + ": must be 1..8");
+Expected<ArchSpec> scaleArch(const ArchSpec& arch, int nChips, int numTiles, int maxChips) {
+  if (nChips < 1 || nChips > maxChips)
+    return makeError("--n-chips " + std::to_string(nChips) + ": must be 1.." + std::to_string(maxChips) +
+                     (maxChips < kMaxInferenceChips ? " (up to 16 with --inference)" : ""));
   if (numTiles != 0 && numTiles != 1 && numTiles != 2 && numTiles != 4 && numTiles != 8)
     return makeError("--num-tiles " + std::to_string(numTiles) + ": must be 1, 2, 4 or 8");
   if (numTiles > arch.tiles)

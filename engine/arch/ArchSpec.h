@@ -21,6 +21,15 @@ struct ArchSpec {
   double ddrGbps = 0;
   double hbmGbps = 0;  // 0: no HBM; off-chip traffic goes to DDR
   double pcieGbps = 0;
+  // Memory tiers per chip (arch/MemoryTiers.h): SRAM is the PMUs (pmuBytes x
+  // PMUs); HBM and DDR capacities in bytes. 0 when the file is silent: no
+  // limit, so an old arch file places everything in its fastest off-chip tier.
+  double hbmBytes = 0;
+  double ddrBytes = 0;
+  // Chip-to-chip link of one node (tensor-parallel collectives): bandwidth per
+  // chip and latency per message. 0 bandwidth when the file is silent: PCIe's.
+  double chipLinkGbps = 0;
+  double chipLinkLatencyUs = 1;
   double networkHopNs = 0;
   // On-chip network: each tile is a grid of units, PCUs and PMUs in a
   // checkerboard ((row + col) even: PCU). 0 in the file: derived from the unit counts.
@@ -45,6 +54,8 @@ struct ArchSpec {
   double pcuFlopPerCycle() const { return 2.0 * pcuLanes * pcuStages; }
   // Bandwidth of the memory weights and activations spill to: HBM if present, else DDR.
   double offChipGbps() const { return hbmGbps > 0 ? hbmGbps : ddrGbps; }
+  double sramBytesPerChip() const { return static_cast<double>(tiles) * pmusPerTile * pmuBytes; }
+  double chipLinkGbpsOrPcie() const { return chipLinkGbps > 0 ? chipLinkGbps : pcieGbps; }
 };
 
 std::vector<std::string> archPresetNames();  // sn10, sn20, sn30, sn40l
@@ -53,9 +64,14 @@ std::string defaultArchName();               // what "native" means
 // the file and the missing or bad key.
 Expected<ArchSpec> loadArch(const std::string& nameOrPath);
 Expected<ArchSpec> parseArchYaml(const std::string& yamlText, const std::string& sourceName);
-// Applies --n-chips (1..8: resources multiply; sections spanning chips pay
-// PCIe traffic) and --num-tiles (1, 2, 4, 8; 0 = all; at most the chip's
+// Applies --n-chips (1..maxChips: resources multiply; sections spanning chips
+// pay PCIe traffic) and --num-tiles (1, 2, 4, 8; 0 = all; at most the chip's
 // tiles: peak TFLOP/s shrinks with the tiles used). Errors name the flag.
-Expected<ArchSpec> scaleArch(const ArchSpec& arch, int nChips, int numTiles);
+// Training maps onto at most kMaxTrainingChips (the decision files and the
+// data-parallel hierarchy are sized for one 8-socket node); inference up to
+// kMaxInferenceChips (a 16-socket rack, tensor parallel).
+constexpr int kMaxTrainingChips = 8;
+constexpr int kMaxInferenceChips = 16;
+Expected<ArchSpec> scaleArch(const ArchSpec& arch, int nChips, int numTiles, int maxChips = kMaxTrainingChips);
 
 }  // namespace dfc::arch

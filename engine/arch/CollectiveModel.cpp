@@ -87,6 +87,19 @@ double estimateAllreduceUs(std::string_view algorithm, double bytes, int worldSi
   return 0;
 }
 
+AllreduceLinks chipLinks(const ArchSpec& a) {
+  AllreduceLinks links;
+  links.gbps = links.hostGbps = a.chipLinkGbpsOrPcie();
+  links.latencyUs = links.hostLatencyUs = a.chipLinkLatencyUs;
+  return links;
+}
+
+double estimateAllgatherUs(double bytes, int worldSize, const AllreduceLinks& links) {
+  if (worldSize < 2 || bytes <= 0) return 0;
+  const double steps = worldSize - 1;
+  return steps * (links.latencyUs + transferUs(bytes / worldSize, links.gbps));
+}
+
 double chooseBucketBytes(const ArchSpec& a, double totalBytes, int worldSize, double bandwidthShare) {
   const int w = std::max(worldSize, 2);
   // transfer / (latency + transfer) >= share  <=>  transfer >= latency * share / (1 - share)

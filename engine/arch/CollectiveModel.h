@@ -51,4 +51,11 @@ AllreduceLinks allreduceLinks(const ArchSpec& arch);
 double estimateAllreduceUs(std::string_view algorithm, double bytes, int worldSize, int ranksPerHost,
                            const AllreduceLinks& links, double chunkBytes);
 
+// Tensor parallel inside one node: the chips' own link (chip_link_gbps, else
+// PCIe; chip_link_latency_us) as both the host and the dp link.
+AllreduceLinks chipLinks(const ArchSpec& arch);
+// All-gather of `bytes` (the whole gathered buffer) over p ranks: a ring of
+// p-1 steps, each one latency and B/p bytes.
+double estimateAllgatherUs(double bytes, int worldSize, const AllreduceLinks& links);
+
 }  // namespace dfc::arch

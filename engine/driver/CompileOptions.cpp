@@ -104,7 +104,7 @@ Expected<arch::ArchSpec> loadScaledArch(const CompileOptions& o) {
     const std::string& m = loaded.error().message();
     return m.starts_with("--arch") ? loaded.error() : loaded.error().withContext("--arch " + o.arch);
   }
-  return arch::scaleArch(*loaded, o.nChips, o.numTiles);
+  return arch::scaleArch(*loaded, o.nChips, o.numTiles, o.inference ? arch::kMaxInferenceChips : arch::kMaxTrainingChips);
 }
 
 }  // namespace

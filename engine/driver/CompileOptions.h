@@ -51,7 +51,7 @@ struct CompileOptions {
   // bench_hypersections measures the saving with it. Not a dfc flag (not in toArgs).
   bool reuseHypersections = true;
   std::string arch = "native";       // preset name, "native" or a YAML file
-  int nChips = 1;                    // --n-chips 1..8: sections may span chips (PCIe cost)
+  int nChips = 1;                    // --n-chips 1..8 (1..16 inference): sections may span chips (PCIe cost)
   int numTiles = 0;                  // --num-tiles 1|2|4|8 per chip (0: all)
   std::vector<std::string> scalingFactors;  // --resources-scaling-factors: 3 or 4 values (empty: all 1)
   std::map<std::string, int64_t> modelParams;  // zoo model flags: num_layers, hidden_size, num_heads, seq_len, ...

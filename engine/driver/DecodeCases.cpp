@@ -1,0 +1,47 @@
+#include "driver/DecodeCases.h"
+
+#include "driver/CompileToPlan.h"
+#include "support/SizeBudget.h"
+
+namespace dfc::driver {
+
+std::vector<DecodeCase> publishedDecodeCases() {
+  return {
+      {"llama3.1-8b", 1042, 32, 4096, 32, 8, 14336, 128256},
+      {"llama3.1-70b", 457, 80, 8192, 64, 8, 28672, 128256},
+  };
+}
+
+Expected<pef::Pef> compileDecodeCase(const DecodeCase& c, const std::string& folder) {
+  CompileOptions o;
+  o.model = "llama";
+  o.pefName = c.label;
+  o.outputFolder = folder;
+  o.inference = true;
+  o.batchSize = 1;
+  o.level = partition::OptLevel::O3;
+  o.enableHypersection = true;
+  o.arch = "sn40l";
+  o.nChips = kDecodeChips;
+  o.dbPath = "-";
+  o.modelParams = {{"num_layers", c.layers},          {"hidden_size", c.hidden}, {"num_heads", c.heads},
+                   {"num_kv_heads", c.kvHeads},       {"intermediate_size", c.intermediate},
+                   {"vocab_size", c.vocab},           {"seq_len", 1}};
+  o.args = o.toArgs();
+  // The weights stay init recipes (nothing is allocated); the budget check
+  // counts them as if they were, so lift it for these shapes.
+  const uint64_t before = support::memoryBudget();
+  support::setMemoryBudget(uint64_t{1} << 42);
+  auto pef = compileToPlan(o);
+  support::setMemoryBudget(before == support::machineMemoryBytes() ? 0 : before);
+  return pef;
+}
+
+estimate::EstimateOptions decodeEstimateOptions() {
+  estimate::EstimateOptions e;
+  e.chips = kDecodeChips;
+  e.kvCacheLen = kDecodeContext;
+  return e;
+}
+
+}  // namespace dfc::driver

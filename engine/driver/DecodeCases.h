@@ -1,0 +1,38 @@
+#pragma once
+// The published decode speeds the estimate is checked against (issue 18):
+// Llama 3.1 Instruct 8B and 70B, 16-bit weights, on 16 SN40L chips, user
+// throughput in output tokens/s from artificialanalysis.ai as quoted by
+// SambaNova's blog "Why SambaNova's SN40L Chip is The Best for Inference"
+// (2024-09-10): 8B 1042, 70B 457. Batch 1, a 2048-token context.
+// Shared by tests/unit/estimate and bench/bench_decode_estimate so both
+// compile and estimate exactly the same way.
+#include <string>
+#include <vector>
+
+#include "arch/ArchSpec.h"
+#include "driver/CompileOptions.h"
+#include "estimate/StepEstimate.h"
+#include "pef/Pef.h"
+
+namespace dfc::driver {
+
+struct DecodeCase {
+  std::string label;          // "llama3.1-8b"
+  double publishedTokensPerS = 0;
+  int layers = 0, hidden = 0, heads = 0, kvHeads = 0, intermediate = 0, vocab = 0;
+};
+
+constexpr int kDecodeChips = 16;
+constexpr int64_t kDecodeContext = 2048;
+
+std::vector<DecodeCase> publishedDecodeCases();
+
+// The one-token inference step of `c` (batch 1), compiled to its section
+// plan (no placement) for sn40l on kDecodeChips chips; output under `folder`.
+Expected<pef::Pef> compileDecodeCase(const DecodeCase& c, const std::string& folder);
+
+// The estimate options every case uses (tensor parallel over kDecodeChips, a
+// KV cache of kDecodeContext positions, bf16, block fusion).
+estimate::EstimateOptions decodeEstimateOptions();
+
+}  // namespace dfc::driver

@@ -1,0 +1,122 @@
+#include "estimate/PefEstimate.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "support/JsonWriter.h"
+#include "support/SizeBudget.h"
+
+namespace dfc::estimate {
+
+int compiledChips(const pef::PefMeta& meta) {
+  for (size_t i = 0; i + 1 < meta.args.size(); ++i) {
+    if (meta.args[i] != "--n-chips") continue;
+    try {
+      return std::stoi(meta.args[i + 1]);
+    } catch (const std::exception&) {
+      return 1;
+    }
+  }
+  return 1;
+}
+
+Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
+  const std::string archName = r.arch.empty() ? pef.meta.arch : r.arch;
+  auto arch = arch::loadArch(archName);
+  if (!arch) {
+    const std::string& m = arch.error().message();
+    return m.starts_with("--arch") ? arch.error() : arch.error().withContext("--arch " + archName);
+  }
+  r.options.chips = r.chips ? *r.chips : pef.meta.inference ? compiledChips(pef.meta) : 1;
+  return estimateStep(pef.graph, pef.plan, pef.meta.inference, pef.meta.batchSize, *arch, r.options);
+}
+
+Expected<StepEstimate> estimatePef(const PefEstimateRequest& r) {
+  auto pef = pef::readPef(r.pefPath, pef::PefUse::View);
+  if (!pef) return pef.error();
+  return estimatePef(*pef, r);
+}
+
+namespace {
+
+std::string bytesText(double b) {
+  if (std::isinf(b)) return "unlimited";
+  return support::formatBytes(static_cast<uint64_t>(b));
+}
+
+std::string line(const char* fmt, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  return buf;
+}
+
+const char* fusionText(Fusion f) {
+  return f == Fusion::Block ? "block (sections streamed as one pipelined call; next weights load during this compute)"
+                            : "section (one call per section; loads, compute and collectives in turn)";
+}
+
+}  // namespace
+
+std::string formatEstimate(const StepEstimate& e) {
+  constexpr int H = static_cast<int>(Tier::Hbm), D = static_cast<int>(Tier::Ddr), S = static_cast<int>(Tier::Sram);
+  std::string out;
+  out += line("estimate: %s on %d x %s%s, %g bytes per element on chip\n", e.kind.c_str(), e.chips, e.arch.c_str(),
+              e.chips > 1 ? " (tensor parallel)" : "", e.elementBytes);
+  if (e.kvCacheLen > 0) out += line("KV cache: %lld positions per sequence\n", static_cast<long long>(e.kvCacheLen));
+  out += line("fusion: %s\n", fusionText(e.fusion));
+  out += line("throughput: %.1f %s (batch %lld), step %.4f ms\n", e.throughput, e.unit.c_str(),
+              static_cast<long long>(e.batch), e.stepUs / 1e3);
+  out += line("time per step: compute %.4f ms, memory %.4f ms (HBM %.4f, DDR %.4f), communication %.4f ms, "
+              "call overhead %.4f ms\n",
+              e.computeUs / 1e3, e.memoryUs / 1e3, e.tierUs[H] / 1e3, e.tierUs[D] / 1e3, e.commUs / 1e3,
+              e.overheadUs / 1e3);
+  out += line("bound: %s\n", e.bound.c_str());
+  out += line("share of peak: %.1f%% of %g TFLOP/s", 100 * e.flopShare, e.peakTflops);
+  if (e.tierGbps[H] > 0) out += line("; HBM %.1f%% of %g GB/s", 100 * e.tierShare[H], e.tierGbps[H]);
+  out += line("; DDR %.1f%% of %g GB/s", 100 * e.tierShare[D], e.tierGbps[D]);
+  if (e.chips > 1) out += line("; chip link %.1f%% of %g GB/s", 100 * e.linkShare, e.linkGbps);
+  out += "\n";
+  out += line("resident per chip: HBM %s of %s, DDR %s of %s; SRAM %s on chip\n", bytesText(e.residentBytes[H]).c_str(),
+              bytesText(e.tierCapacity[H]).c_str(), bytesText(e.residentBytes[D]).c_str(),
+              bytesText(e.tierCapacity[D]).c_str(), bytesText(e.tierCapacity[S]).c_str());
+  return out;
+}
+
+std::string formatSections(const StepEstimate& e) {
+  std::string out = line("%-30s %12s %12s %12s %10s %10s %10s %10s\n", "section", "MFLOP/chip", "HBM KB/chip",
+                         "DDR KB/chip", "compute us", "memory us", "comm us", "call us");
+  for (const SectionCost& c : e.sections)
+    out += line("%-30s %12.3f %12.1f %12.1f %10.3f %10.3f %10.3f %10.3f\n", c.name.c_str(), c.flop / 1e6,
+                c.tierBytes[static_cast<int>(Tier::Hbm)] / 1e3, c.tierBytes[static_cast<int>(Tier::Ddr)] / 1e3,
+                c.computeUs, c.memoryUs, c.commUs, c.callUs);
+  return out;
+}
+
+std::string estimateJson(const StepEstimate& e) {
+  support::JsonWriter w;
+  w.beginObject().field("kind", e.kind).field("arch", e.arch).field("chips", e.chips);
+  w.field("fusion", fusionName(e.fusion)).field("element_bytes", e.elementBytes).field("batch", e.batch);
+  w.field("kv_cache_len", e.kvCacheLen).field("throughput", e.throughput).field("unit", e.unit);
+  w.field("step_us", e.stepUs).field("compute_us", e.computeUs).field("memory_us", e.memoryUs);
+  w.field("comm_us", e.commUs).field("overhead_us", e.overheadUs).field("bound", e.bound);
+  w.field("flop_share", e.flopShare).field("link_share", e.linkShare).field("peak_tflops", e.peakTflops);
+  w.field("link_gbps", e.linkGbps).key("tiers").beginArray();
+  for (Tier t : {Tier::Sram, Tier::Hbm, Tier::Ddr}) {
+    const int i = static_cast<int>(t);
+    w.beginObject().field("tier", tierName(t)).field("gbps", e.tierGbps[i]).field("time_us", e.tierUs[i]);
+    w.field("share", e.tierShare[i]).field("resident_bytes", e.residentBytes[i]);
+    w.field("capacity_bytes", e.tierCapacity[i]).endObject();  // infinite capacity: null
+  }
+  w.endArray().key("sections").beginArray();
+  for (const SectionCost& c : e.sections) {
+    w.beginObject().field("section", c.section).field("name", c.name).field("flop", c.flop);
+    w.field("hbm_bytes", c.tierBytes[static_cast<int>(Tier::Hbm)]);
+    w.field("ddr_bytes", c.tierBytes[static_cast<int>(Tier::Ddr)]).field("link_bytes", c.linkBytes);
+    w.field("compute_us", c.computeUs).field("memory_us", c.memoryUs).field("comm_us", c.commUs);
+    w.field("fill_us", c.fillUs).field("call_us", c.callUs).endObject();
+  }
+  w.endArray().endObject();
+  return w.take() + "\n";
+}
+
+}  // namespace dfc::estimate

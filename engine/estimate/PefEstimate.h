@@ -1,0 +1,31 @@
+#pragma once
+// The estimate of a PEF on disk (dfc estimate, dfstudio's Schedule screen):
+// reads it for viewing (no weights allocated), loads its arch (or the
+// override), takes the chips from its compile command line unless given.
+#include <optional>
+#include <string>
+
+#include "estimate/StepEstimate.h"
+#include "pef/Pef.h"
+
+namespace dfc::estimate {
+
+struct PefEstimateRequest {
+  std::string pefPath;
+  std::string arch;              // "": the PEF's own
+  std::optional<int> chips;      // none: the PEF's --n-chips (inference) or 1
+  EstimateOptions options;       // chips is filled in from the above
+};
+
+// The chips a PEF was compiled for (its --n-chips, 1 when absent).
+int compiledChips(const pef::PefMeta& meta);
+Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest request);
+Expected<StepEstimate> estimatePef(const PefEstimateRequest& request);
+
+// Text for a terminal, JSON for tools (units in the key names).
+std::string formatEstimate(const StepEstimate& e);
+std::string estimateJson(const StepEstimate& e);
+// One line per section call: its FLOP, bytes per tier and times.
+std::string formatSections(const StepEstimate& e);
+
+}  // namespace dfc::estimate
