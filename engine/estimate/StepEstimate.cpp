@@ -204,11 +204,18 @@ void Estimator::assemble(StepEstimate& e) const {
     for (const SectionCost& c : cs) e.stepUs += c.callUs;
   } else {
     e.overheadUs = cs.empty() ? 0 : m_opt.sectionCallUs;
-    double t = cs.empty() ? 0 : cs.front().memoryUs;  // the first loads overlap nothing
-    for (size_t i = 0; i < cs.size(); ++i) {
-      const double cc = cs[i].computeUs + cs[i].commUs + cs[i].fillUs;
-      t += std::max(cc, i + 1 < cs.size() ? cs[i + 1].memoryUs : 0.0);
+    // Two resources: the memory stream (one section ahead) and the chain of
+    // compute and collectives. A section computes as its weights stream in
+    // and cannot finish before they have; its collectives follow its compute.
+    double memDone = 0, chainDone = 0, prevStart = 0;
+    for (const SectionCost& c : cs) {
+      const double memStart = std::max(memDone, prevStart);
+      memDone = memStart + c.memoryUs;
+      const double start = std::max(chainDone, memStart);
+      chainDone = std::max(start + c.computeUs + c.fillUs, memDone) + c.commUs;
+      prevStart = start;
     }
+    const double t = chainDone;
     e.stepUs = e.overheadUs + t;
   }
   std::pair<double, std::string> parts[] = {{e.computeUs, "compute"},

@@ -17,9 +17,11 @@
 //   fill_us     = ops x PCU stages / clock (one pass through the pipeline)
 // Step, per-section calls:  sum over calls of
 //                 call_us + max(compute, memory) + comm + fill
-// Step, fused (default):    call_us once + mem_1 + sum_i max(cc_i, mem_{i+1})
-//                 with cc_i = compute_i + comm_i + fill_i (comm sits on the
-//                 activations' path, so it does not overlap the compute).
+// Step, fused (default):    call_us once + a two-resource pipeline: the
+//                 memory stream loads section i+1 while section i computes
+//                 (one section ahead); section i computes as its loads
+//                 stream in, finishes no earlier than they do, then runs its
+//                 collectives (they sit on the activations' path).
 // Nothing is scaled by a fitted factor: every figure is the arch file's.
 #include <string>
 #include <vector>

@@ -1,0 +1,77 @@
+// Issue 18 must-holds: Llama 3.1 8B and 70B decode on 16 sn40l chips, the
+// estimate printed beside the published figure, and no section of either
+// model estimated beyond a physical bound (peak FLOP/s, each tier's
+// bandwidth, the chip link's bandwidth).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+
+#include "driver/DecodeCases.h"
+#include "e2e/TestEnv.h"
+
+using namespace dfc;
+using estimate::Tier;
+
+namespace {
+
+constexpr int H = static_cast<int>(Tier::Hbm), D = static_cast<int>(Tier::Ddr);
+constexpr double kSlack = 1 + 1e-9;  // rounding only
+
+// Every section: FLOP within peak x its compute time, each tier's bytes
+// within its bandwidth x its time, link bytes within the link x its comm time.
+void checkSectionBounds(const estimate::StepEstimate& e, const arch::ArchSpec& a) {
+  for (const auto& c : e.sections) {
+    INFO(c.name);
+    CHECK(c.flop <= a.peakTflops * 1e6 * c.computeUs * kSlack);
+    CHECK(c.tierBytes[H] <= a.hbmGbps * 1e3 * c.tierUs[H] * kSlack);
+    CHECK(c.tierBytes[D] <= a.ddrGbps * 1e3 * c.tierUs[D] * kSlack);
+    CHECK(c.memoryUs >= std::max(c.tierUs[H], c.tierUs[D]));
+    CHECK(c.linkBytes <= a.chipLinkGbpsOrPcie() * 1e3 * c.commUs * kSlack);
+  }
+}
+
+// The step: no resource is used beyond its figure over the whole step, and
+// the pipelined step is never shorter than its busiest resource.
+void checkStepBounds(const estimate::StepEstimate& e) {
+  CHECK(e.flopShare <= 1);
+  CHECK(e.tierShare[H] <= 1);
+  CHECK(e.tierShare[D] <= 1);
+  CHECK(e.linkShare <= 1);
+  CHECK(e.stepUs >= e.memoryUs);
+  CHECK(e.stepUs >= e.computeUs + e.commUs);
+  CHECK(e.residentBytes[H] <= e.tierCapacity[H]);
+  CHECK(e.residentBytes[D] <= e.tierCapacity[D]);
+}
+
+}  // namespace
+
+TEST_CASE("Llama 3.1 8B and 70B decode on 16 sn40l: estimate beside the published tokens/s, within physical bounds") {
+  test::ScratchDir dir("decode-estimate");
+  auto arch = arch::loadArch("sn40l");
+  REQUIRE(arch);
+  for (const auto& c : driver::publishedDecodeCases()) {
+    auto pef = driver::compileDecodeCase(c, dir / c.label);
+    if (!pef) FAIL(pef.error().message());
+    auto e = estimate::estimateStep(pef->graph, pef->plan, true, 1, *arch, driver::decodeEstimateOptions());
+    if (!e) FAIL(e.error().message());
+    std::printf("%s: estimated %.1f tokens/s, published %.1f (%+.1f%%); compute %.3f ms, memory %.3f ms, "
+                "communication %.3f ms per token; bound %s\n",
+                c.label.c_str(), e->throughput, c.publishedTokensPerS, (e->throughput / c.publishedTokensPerS - 1) * 100,
+                e->computeUs / 1e3, e->memoryUs / 1e3, e->commUs / 1e3, e->bound.c_str());
+    CHECK(e->kind == "decode");
+    CHECK(e->unit == "tokens/s");
+    CHECK(e->sections.size() >= static_cast<size_t>(c.layers));
+    checkSectionBounds(*e, *arch);
+    checkStepBounds(*e);
+    // Per chip, bf16: embedding, head, attention and MLP weights split 16
+    // ways; KV projections and the KV cache 8 ways (8 KV heads).
+    const double chips = driver::kDecodeChips, kvShare = c.kvHeads, dh = double(c.hidden) / c.heads;
+    const double kvWidth = c.kvHeads * dh;
+    const double split16 = 2.0 * c.vocab * c.hidden + c.layers * (2.0 * c.hidden * c.hidden + 3.0 * c.hidden * c.intermediate);
+    const double split8 = c.layers * 2.0 * c.hidden * kvWidth;
+    const double cache = c.layers * 2.0 * kvWidth * driver::kDecodeContext;
+    const double expected = 2 * (split16 / chips + (split8 + cache) / kvShare);
+    CHECK(e->residentBytes[H] == Approx(expected).epsilon(0.01));  // norm weights on top
+    CHECK(e->residentBytes[D] == 0);
+  }
+}
