@@ -28,6 +28,7 @@ Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
     return m.starts_with("--arch") ? arch.error() : arch.error().withContext("--arch " + archName);
   }
   r.options.chips = r.chips ? *r.chips : pef.meta.inference ? compiledChips(pef.meta) : 1;
+  for (const std::string& a : pef.meta.args) r.options.decode |= a == "--decode";
   return estimateStep(pef.graph, pef.plan, pef.meta.inference, pef.meta.batchSize, *arch, r.options);
 }
 

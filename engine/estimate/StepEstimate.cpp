@@ -30,7 +30,9 @@ class Estimator {
  public:
   Estimator(const ir::Graph& g, const partition::Plan& plan, const arch::ArchSpec& arch, const EstimateOptions& o)
       : m_g(g), m_plan(plan), m_arch(arch), m_opt(o), m_tp(planTensorParallel(g, o.chips)), m_cost(arch),
-        m_tiers(arch), m_links(arch::chipLinks(arch)), m_users(g.computeUsers()) {}
+        m_tiers(arch), m_links(arch::chipLinks(arch)), m_users(g.computeUsers()) {
+    for (const ir::StateUpdate& u : g.updates) m_state.insert(u.target);
+  }
 
   Expected<StepEstimate> run();
 
@@ -40,9 +42,10 @@ class Estimator {
     double scale = t.dtype == ir::DType::F32 ? m_opt.elementBytes / 4.0 : 1.0;
     return static_cast<double>(t.byteSize()) * scale;
   }
+  // Weights, constants and persistent state (a KV cache) live in HBM or DDR across steps.
   bool resident(ir::ValueId v) const {
     ir::ValueKind k = m_g.value(v).kind;
-    return k == ir::ValueKind::Param || k == ir::ValueKind::Const;
+    return k == ir::ValueKind::Param || k == ir::ValueKind::Const || m_state.count(v) > 0;
   }
   Status findKvReads();
   Status placeResidents();
@@ -61,6 +64,7 @@ class Estimator {
   MemoryTiers m_tiers;
   arch::AllreduceLinks m_links;
   std::vector<std::vector<ir::NodeId>> m_users;
+  std::set<ir::ValueId> m_state;
   std::map<ir::ValueId, Tier> m_residentTier;
   std::map<ir::NodeId, KvRead> m_kv;
 };
@@ -272,7 +276,7 @@ Expected<StepEstimate> estimateStep(const ir::Graph& graph, const partition::Pla
   e->arch = arch.name;
   e->elementBytes = options.elementBytes;
   e->kvCacheLen = options.kvCacheLen;
-  e->kind = !inference ? "training" : options.kvCacheLen > 0 ? "decode" : "inference";
+  e->kind = !inference ? "training" : options.kvCacheLen > 0 || options.decode ? "decode" : "inference";
   e->unit = e->kind == "decode" ? "tokens/s" : "samples/s";
   e->throughput = e->stepUs > 0 ? static_cast<double>(e->batch) / (e->stepUs * 1e-6) : 0;
   return e;

@@ -46,6 +46,9 @@ struct EstimateOptions {
   // Decode from a one-token inference graph: each attention reads a KV cache
   // of this many positions (0: the graph as it is).
   int64_t kvCacheLen = 0;
+  // The graph is a decode step with its KV cache as persistent state (a PEF
+  // compiled with --decode): throughput in tokens/s.
+  bool decode = false;
   double sectionCallUs = 5;     // ASSUMPTION: host-to-chip launch and sync of one section call
 };
 

@@ -1,6 +1,7 @@
 #include "estimate/TensorParallel.h"
 
 #include <algorithm>
+#include <set>
 
 namespace dfc::estimate {
 namespace {
@@ -11,6 +12,8 @@ using ir::ValueKind;
 class Planner {
  public:
   Planner(const ir::Graph& g, int chips) : m_g(g), m_users(g.computeUsers()) {
+    for (const ir::StateUpdate& u : g.updates)
+      if (g.value(u.target).kind != ValueKind::Param) m_state.insert(u.target);
     m_plan.chips = std::max(1, chips);
     m_plan.nodes.resize(g.nodes.size());
     m_plan.values.resize(g.values.size());
@@ -23,9 +26,12 @@ class Planner {
   }
 
  private:
+  // Persistent state other than weights (a decode step's KV cache) is split
+  // like the activations it is read with; it does not decide the layout.
+  bool isState(ir::ValueId v) const { return m_state.count(v) > 0; }
   bool isActivation(ir::ValueId v) const {
     ValueKind k = m_g.value(v).kind;
-    return k == ValueKind::Intermediate || k == ValueKind::Input;
+    return (k == ValueKind::Intermediate || k == ValueKind::Input) && !isState(v);
   }
   bool isWeight(ir::ValueId v) const { return m_g.value(v).kind == ValueKind::Param; }
   ValueSplit& split(ir::ValueId v) { return m_plan.values[static_cast<size_t>(v)]; }
@@ -97,7 +103,8 @@ class Planner {
     ns.flopShare = joined.share;
     for (size_t i = 0; i < n.inputs.size(); ++i) {
       ir::ValueId v = n.inputs[i];
-      ns.inputShare[i] = isActivation(v) ? std::max(1, split(v).share) : 1;  // norm weights, rotary tables: whole
+      ns.inputShare[i] = isActivation(v) ? std::max(1, split(v).share) : isState(v) ? joined.share : 1;  // norm weights, rotary tables: whole
+      if (isState(v)) split(v) = joined;
     }
     for (ir::ValueId o : n.outputs) split(o) = {reshapedLayout(n, joined), joined.share};
   }
@@ -133,6 +140,7 @@ class Planner {
 
   const ir::Graph& m_g;
   std::vector<std::vector<ir::NodeId>> m_users;
+  std::set<ir::ValueId> m_state;
   TensorParallelPlan m_plan;
 };
 
