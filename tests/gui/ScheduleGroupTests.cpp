@@ -1,6 +1,7 @@
 // Schedule at scale: one row per hypersection with its calls and times per step.
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QStandardItemModel>
 #include <QValueAxis>
 #include <QTableView>
@@ -70,4 +71,30 @@ TEST_CASE("The unit-use chart tops out at 100 % when the busiest section nearly 
   const auto* axis = qobject_cast<const QValueAxis*>(axes.front());
   REQUIRE(axis);
   CHECK(axis->max() == Approx(100.0));
+}
+
+TEST_CASE("The schedule screen shows the chip estimate's breakdown when the data carries one", "[gui][schedule]") {
+  guitest::ensureApp();
+  SchedulePanel panel;
+  panel.setData(schedule());
+  CHECK(panel.estimateLabel()->isHidden());
+  ScheduleData d = schedule();
+  dfc::estimate::StepEstimate e;
+  e.arch = "sn40l";
+  e.chips = 16;
+  e.unit = "tokens/s";
+  e.throughput = 1234.5;
+  e.stepUs = 810;
+  e.commUs = 300;
+  e.bound = "memory (HBM)";
+  e.tierGbps[static_cast<int>(dfc::estimate::Tier::Hbm)] = 1600;
+  d.estimate = e;
+  panel.setData(d);
+  CHECK_FALSE(panel.estimateLabel()->isHidden());
+  const QString text = panel.estimateLabel()->text();
+  CHECK(text.contains(QStringLiteral("1234.5 tokens/s")));
+  CHECK(text.contains(QStringLiteral("16 x sn40l, tensor parallel")));
+  CHECK(text.contains(QStringLiteral("memory (HBM)")));
+  CHECK(text.contains(QStringLiteral("communication 300")));
+  CHECK(text.contains(QStringLiteral("HBM 0.0% of 1600 GB/s")));
 }

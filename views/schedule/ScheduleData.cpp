@@ -4,6 +4,7 @@
 #include <set>
 
 #include "arch/ArchSpec.h"
+#include "estimate/PefEstimate.h"
 #include "pef/PlacedSections.h"
 
 namespace dfc::views {
@@ -53,6 +54,8 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
   // One derivation of the per-section figures: the section report's rows
   // (what `dfc report` writes), turned into the screen's rows.
   data.report = driver::sectionReportRows(pef, measured);
+  estimate::PefEstimateRequest request;
+  if (auto e = estimate::estimatePef(pef, request)) data.estimate = std::move(*e);
   const auto placed = pef::placedSections(pef.reportJson);
   for (size_t i = 0; i < data.report.size(); ++i) {
     const driver::SectionReportRow& r = data.report[i];

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "driver/SectionReport.h"
+#include "estimate/StepEstimate.h"
 #include "pef/Pef.h"
 
 namespace dfc::views {
@@ -36,6 +37,9 @@ struct ScheduleData {
   std::vector<ScheduleSection> sections;  // by section id
   std::vector<int> schedule;              // section ids in call order (one step)
   std::vector<driver::SectionReportRow> report;  // the section report's rows (every column `dfc report` writes)
+  // The chip estimate of one step as `dfc estimate` prints it (empty when
+  // the PEF's arch cannot be loaded or the estimate refuses the PEF).
+  std::optional<estimate::StepEstimate> estimate;
   bool hasMeasured() const;
   const ScheduleSection* section(int id) const;
 };

@@ -114,6 +114,26 @@ void attachAxes(QChart* chart, QAbstractSeries* series, const QStringList& categ
   series->attachAxis(y);
 }
 
+// The step as `dfc estimate` prints it: throughput, the split, the bound and the shares.
+QString estimateText(const estimate::StepEstimate& e) {
+  constexpr int H = static_cast<int>(estimate::Tier::Hbm), D = static_cast<int>(estimate::Tier::Ddr);
+  auto ms = [](double us) { return formatDuration(us); };
+  auto pct = [](double share) { return QString::number(100 * share, 'f', 1) + QLatin1Char('%'); };
+  QString where = e.chips > 1 ? SchedulePanel::tr("%1 x %2, tensor parallel").arg(e.chips).arg(QString::fromStdString(e.arch))
+                              : QString::fromStdString(e.arch);
+  QString text = SchedulePanel::tr("Chip estimate (%1, %2 fusion): <b>%3 %4</b>, step %5 = compute %6, memory %7 "
+                                   "(HBM %8, DDR %9), communication %10, call overhead %11. Bound: <b>%12</b>.")
+                     .arg(where, QString::fromLatin1(estimate::fusionName(e.fusion)),
+                          QString::number(e.throughput, 'f', 1), QString::fromStdString(e.unit), ms(e.stepUs),
+                          ms(e.computeUs), ms(e.memoryUs), ms(e.tierUs[H]), ms(e.tierUs[D]))
+                     .arg(ms(e.commUs), ms(e.overheadUs), QString::fromStdString(e.bound));
+  QString shares = SchedulePanel::tr(" Share of peak: %1 of %2 TFLOP/s").arg(pct(e.flopShare)).arg(e.peakTflops);
+  if (e.tierGbps[H] > 0) shares += SchedulePanel::tr(", HBM %1 of %2 GB/s").arg(pct(e.tierShare[H])).arg(e.tierGbps[H]);
+  shares += SchedulePanel::tr(", DDR %1 of %2 GB/s").arg(pct(e.tierShare[D])).arg(e.tierGbps[D]);
+  if (e.chips > 1) shares += SchedulePanel::tr(", chip link %1 of %2 GB/s").arg(pct(e.linkShare)).arg(e.linkGbps);
+  return text + shares + QLatin1Char('.');
+}
+
 }  // namespace
 
 SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
@@ -135,6 +155,10 @@ SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
   m_gantt = new GanttStrip(this);
   m_summary = new QLabel(this);
   m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_estimate = new QLabel(this);
+  m_estimate->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_estimate->setWordWrap(true);
+  m_estimate->setTextFormat(Qt::RichText);
 
   m_latencyChart = new QChartView(this);
   m_latencyChart->setRenderHint(QPainter::Antialiasing);
@@ -169,6 +193,7 @@ SchedulePanel::SchedulePanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
+  layout->addWidget(m_estimate);
   layout->addWidget(m_gantt);
   layout->addWidget(m_body, 1);
 
@@ -203,6 +228,8 @@ void SchedulePanel::setData(ScheduleData data) {
                                 d.hasMeasured() ? tr("; measured times from the latest recorded run")
                                                 : tr("; no recorded run (measured column blank)")));
   }
+  m_estimate->setVisible(d.estimate.has_value());
+  m_estimate->setText(d.estimate ? estimateText(*d.estimate) : QString());
   rebuildCharts();
   rebuildGrouped();
 }

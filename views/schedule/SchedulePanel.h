@@ -37,6 +37,7 @@ class SchedulePanel : public QWidget {
   QTableView* table() const { return m_table; }
   GanttStrip* gantt() const { return m_gantt; }
   QChartView* useChart() const { return m_useChart; }  // PCU/PMU use per section
+  QLabel* estimateLabel() const { return m_estimate; }  // the chip estimate's breakdown (dfc estimate)
   // One row per hypersection (calls and times per step) instead of per section.
   void setGroupedByHypersection(bool grouped);
   bool isGroupedByHypersection() const;
@@ -58,6 +59,7 @@ class SchedulePanel : public QWidget {
   QChartView* m_latencyChart = nullptr;
   QChartView* m_useChart = nullptr;
   QLabel* m_summary = nullptr;
+  QLabel* m_estimate = nullptr;
   QSplitter* m_body = nullptr;
   QCheckBox* m_groupBox = nullptr;
   QStandardItemModel* m_grouped = nullptr;
