@@ -268,6 +268,8 @@ Expected<StepEstimate> estimateStep(const ir::Graph& graph, const partition::Pla
                      (inference ? ": must be 1..16 for an inference PEF"
                                 : ": the estimate splits inference PEFs only; a training PEF is estimated on 1 chip"));
   if (!inference && options.kvCacheLen > 0) return makeError("--kv-cache-len: needs an inference PEF");
+  if (options.decode && options.kvCacheLen > 0)
+    return makeError("--kv-cache-len: the PEF is a decode step with its own KV cache (compiled with --decode)");
   if (!(options.elementBytes > 0 && options.elementBytes <= 8))
     return makeError("--element-bytes: must be in (0, 8]");
   auto e = Estimator(graph, plan, arch, options).run();

@@ -86,7 +86,8 @@ class Planner {
     ValueSplit joined;
     bool replicatedActivation = false;
     for (ir::ValueId v : n.inputs) {
-      if (!isActivation(v)) continue;
+      // Token ids and positions are a few integers every chip holds whole.
+      if (!isActivation(v) || m_g.value(v).type.dtype != ir::DType::F32) continue;
       const ValueSplit s = split(v);
       if (s.layout == Layout::Replicated) replicatedActivation = true;
       else if (s.share > joined.share || joined.layout == Layout::Replicated) joined = s;
