@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "driver/DecodeCases.h"
 #include "estimate/PefEstimate.h"
 
@@ -63,6 +65,7 @@ double tokensPerS(const Loaded& l, const ArchSpec& arch, const EstimateOptions& 
 int main(int argc, char** argv) {
   const std::string sectionsOf = argc == 3 && std::string(argv[1]) == "--sections" ? argv[2] : "";
   namespace fs = std::filesystem;
+  spdlog::set_level(spdlog::level::warn);  // the compiles' progress lines would bury the table
   const fs::path work = fs::temp_directory_path() / ("bench_decode_estimate." + std::to_string(getpid()));
   auto arch = dfc::arch::loadArch("sn40l");
   if (!arch) {

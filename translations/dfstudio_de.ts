@@ -1608,6 +1608,30 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
 <context>
     <name>dfc::views::SchedulePanel</name>
     <message>
+        <source>%1 x %2, tensor parallel</source>
+        <translation>%1 × %2, tensorparallel</translation>
+    </message>
+    <message>
+        <source>Chip estimate (%1, %2 fusion): &lt;b&gt;%3 %4&lt;/b&gt;, step %5 = compute %6, memory %7 (HBM %8, DDR %9), communication %10, call overhead %11. Bound: &lt;b&gt;%12&lt;/b&gt;.</source>
+        <translation>Chip-Schätzung (%1, Fusion %2): &lt;b&gt;%3 %4&lt;/b&gt;, Schritt %5 = Rechnen %6, Speicher %7 (HBM %8, DDR %9), Kommunikation %10, Aufruf-Overhead %11. Begrenzt durch: &lt;b&gt;%12&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source> Share of peak: %1 of %2 TFLOP/s</source>
+        <translation> Anteil am Spitzenwert: %1 von %2 TFLOP/s</translation>
+    </message>
+    <message>
+        <source>, HBM %1 of %2 GB/s</source>
+        <translation>, HBM %1 von %2 GB/s</translation>
+    </message>
+    <message>
+        <source>, DDR %1 of %2 GB/s</source>
+        <translation>, DDR %1 von %2 GB/s</translation>
+    </message>
+    <message>
+        <source>, chip link %1 of %2 GB/s</source>
+        <translation>, Chip-Verbindung %1 von %2 GB/s</translation>
+    </message>
+    <message>
         <source>&amp;Group by hypersection</source>
         <translation>Nach Hypersektion &amp;gruppieren</translation>
     </message>
