@@ -174,6 +174,11 @@ Status GraphVerifier::checkInterface(const std::vector<bool>& defined) {
                                       t.type.toString());
     if (!defined[static_cast<size_t>(u.newValue)]) return valueError(u.newValue, "update source is never defined");
     if (std::exchange(targets[static_cast<size_t>(u.target)], 1)) return valueError(u.target, "is updated twice");
+    // A KV cache is updated in place (ir/KvCache.h): a cache write's output replaces the cache it read.
+    const NodeId producer = nv.producer;
+    if (producer != kNoNode && m_g.nodes[static_cast<size_t>(producer)].op == OpKind::KvCacheWrite &&
+        m_g.nodes[static_cast<size_t>(producer)].inputs[0] != u.target)
+      return valueError(u.target, "is updated from kv_cache_write " + valueRef(u.newValue) + " of another cache");
   }
   return {};
 }
