@@ -19,8 +19,8 @@ void writeDecodeReport(support::JsonWriter& w, const ir::Graph& graph) {
   if (caches.empty()) return;
   double weightBytes = 0;
   for (const ir::Value& v : graph.values)
-    if ((v.kind == ir::ValueKind::Param || v.kind == ir::ValueKind::Const) && !ir::isKvCache(graph, v.id))
-      weightBytes += static_cast<double>(v.type.byteSize());
+    if (v.kind == ir::ValueKind::Param || v.kind == ir::ValueKind::Const) weightBytes += static_cast<double>(v.type.byteSize());
+  weightBytes -= static_cast<double>(ir::kvCacheBytes(graph));
   w.key("decode").beginObject();
   w.field("kv_cache_len", graph.value(caches.front()).type.shape.at(2));
   w.field("kv_caches", static_cast<int64_t>(caches.size()));

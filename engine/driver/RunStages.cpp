@@ -159,6 +159,8 @@ Status loadPefStage(RunState& s) {
 
 Status loadDataStage(RunState& s) {
   if (s.opts.decode) return prepareDecode(s);  // no data set: a prompt (driver/DecodeRun.h)
+  if (s.pef.meta.kvCacheLen > 0)
+    return makeError(s.opts.pefPath + " is a decode step: run it with --decode and a prompt (--prompt or --prompt-tokens)");
   auto dataStart = RunState::Clock::now();
   auto feeder = makeDataFeeder(s.pef, s.opts.dataFolder, s.training, {s.opts.trainLimit, s.opts.testLimit});
   if (!feeder) return feeder.error();

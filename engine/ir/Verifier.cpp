@@ -74,9 +74,11 @@ Status GraphVerifier::checkNode(const Node& n, std::vector<bool>& defined) {
     if (!inRange(in)) return nodeError(n, "input " + std::to_string(i) + " refers to unknown value #" + std::to_string(in));
     if (!defined[static_cast<size_t>(in)])
       return nodeError(n, "input " + valueRef(in) + " is used before it is defined");
-    // Everything computes in f32 except reshape/transpose (any dtype), class labels and embedding ids.
+    // Everything computes in f32 except reshape/transpose (any dtype), class labels, embedding ids and
+    // a decode step's position (its shape rule wants i64).
     bool labels = i == 1 && (n.op == OpKind::SoftmaxCrossEntropy || n.op == OpKind::SoftmaxCrossEntropyGrad ||
                              n.op == OpKind::Embedding || n.op == OpKind::EmbeddingGrad);
+    labels = labels || (n.op == OpKind::KvCacheWrite && i == 2) || (n.op == OpKind::DecodeAttention && i == 3);
     DType dt = m_g.values[static_cast<size_t>(in)].type.dtype;
     if (n.op != OpKind::Reshape && n.op != OpKind::Transpose && !isGeneralOp(n.op) && !labels && dt != DType::F32)
       return nodeError(n, "input " + valueRef(in) + " must be f32, is " + std::string(dtypeName(dt)));
