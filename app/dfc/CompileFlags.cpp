@@ -23,6 +23,11 @@ ArgParser compileFlags() {
   p.add({{"--pef-name"}, "NAME", 1, "name of the PEF (default: the model name)"});
   p.add({{"--output-folder"}, "DIR", 1, "where the PEF and logs go (default: ./out/<pef-name>)"});
   p.add({{"--inference"}, "", 0, "compile the forward graph only (no loss, gradients, optimizer)"});
+  p.add({{"--decode"}, "", 0,
+         "with --inference, zoo decoders (gpt2, llama, bloom, gpt-neox and their tiny forms): compile the "
+         "single-token decode step, each layer's K and V cache persistent state of --kv-cache-len rows "
+         "(`dfc run --decode` generates tokens with it)"});
+  p.add({{"--kv-cache-len"}, "N", 1, "with --decode: rows of each KV cache, the longest prompt + generation"});
   p.add({{"-b", "--batch-size"}, "N", 1, "batch size baked into the PEF (default 32)"});
   p.add({{"-o0"}, "", 0, "one operator per section"});
   p.add({{"-o1"}, "", 0, "fusion by rule list (--o1-rule-list); repeated fused subgraphs compile once"});
@@ -139,6 +144,8 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   o.pefName = p.get("--pef-name");
   o.outputFolder = p.get("--output-folder");
   o.inference = p.has("--inference");
+  o.decode = p.has("--decode");
+  DFC_TRY(setInt(p, "--kv-cache-len", o.kvCacheLen));
   DFC_TRY(setInt(p, "--batch-size", o.batchSize, "-b/--batch-size"));
   DFC_TRY(setLevel(p, o));
   o.enableHypersection = p.has("--enable-hypersection");

@@ -5,6 +5,7 @@
 #include "ArgParser.h"
 #include "arch/OperatorTiling.h"
 #include "Commands.h"
+#include "driver/CompileReport.h"
 #include "driver/CompilerConfig.h"
 #include "driver/DataParallelCompile.h"
 #include "driver/HumanDecisions.h"
@@ -128,7 +129,9 @@ int inspectCommand(const std::vector<std::string>& args) {
   const auto& m = pef->meta;
   std::printf("PEF %s (format %d.%d, dfc %s, %s)\n", m.pefName.c_str(), pef::kPefMajorVersion, pef::kPefMinorVersion,
               m.compilerVersion.c_str(), m.createdAt.c_str());
-  std::printf("model %s, %s, batch %lld, -%s, arch %s\n", m.model.c_str(), m.inference ? "inference" : "training",
+  const std::string mode = m.kvCacheLen > 0 ? "inference decode step (KV cache " + std::to_string(m.kvCacheLen) + " rows)"
+                           : m.inference ? "inference" : "training";
+  std::printf("model %s, %s, batch %lld, -%s, arch %s\n", m.model.c_str(), mode.c_str(),
               static_cast<long long>(m.batchSize), m.optLevel.c_str(), m.arch.c_str());
   std::printf("graph: %zu nodes, %zu values, %zu parameters tensors; %zu sections, %zu hypersections, %zu calls per step\n\n",
               pef->graph.nodes.size(), pef->graph.values.size(), pef->graph.params().size(), pef->plan.sections.size(),
@@ -169,6 +172,7 @@ int inspectCommand(const std::vector<std::string>& args) {
                 static_cast<double>(host->total()) / 1048576.0, static_cast<double>(host->arenaBytes) / 1048576.0,
                 static_cast<double>(host->persistentBytes) / 1048576.0);
   for (const std::string& line : driver::describeDataParallelReport(pef->reportJson)) std::printf("%s\n", line.c_str());
+  for (const std::string& line : driver::describeDecodeReport(pef->reportJson)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeDecisions(pef->meta.decisions)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeSpatialTiling(pef->meta.spatialTiling)) std::printf("%s\n", line.c_str());
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());

@@ -2,6 +2,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "DecodeFlags.h"
 #include "driver/Runner.h"
 #include "pef/Pef.h"
 #include "support/Logging.h"
@@ -41,6 +42,7 @@ ArgParser runFlags() {
          "inside each host, then across hosts); the summary prints each bucket's time beside the cost model's estimate"});
   p.add({{"--ranks-per-host"}, "N", 1,
          "--allreduce 2d-ring: treat each N consecutive ranks as one host (default: the hosts MPI reports)"});
+  addDecodeRunFlags(p);
   return p;
 }
 
@@ -110,6 +112,7 @@ int runCommand(const std::vector<std::string>& args) {
   if (p.has("--trace-steps"))
     if (Status st = driver::parseTraceSteps("--trace-steps", p.get("--trace-steps"), o); !st) return reportError(st.error());
   o.dbPath = p.get("--db");
+  if (Status st = decodeOptionsFrom(p, o); !st) return reportError(st.error());
   o.args = {"dfc", "run"};
   o.args.insert(o.args.end(), args.begin(), args.end());
   if (batch != 0) {
@@ -130,7 +133,9 @@ int runCommand(const std::vector<std::string>& args) {
   if (result->rank != 0) return 0;  // data parallel: rank 0 reports for every rank
   if (!result->dataParallelNote.empty()) std::printf("Note: %s\n", result->dataParallelNote.c_str());
   if (result->worldSize > 1) printDataParallelSummary(*result);
-  std::printf("Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s; measured section time %.1f ms, "
+  if (o.decode) printDecodeSummary(*result);
+  else
+    std::printf("Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s; measured section time %.1f ms, "
               "estimated chip time %.1f ms\n",
               static_cast<long long>(result->steps), static_cast<long long>(result->evalSteps),
               static_cast<long long>(result->sectionCalls),

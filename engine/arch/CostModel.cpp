@@ -5,6 +5,7 @@
 #include <set>
 
 #include "arch/FanIn.h"
+#include "ir/KvCache.h"
 
 namespace dfc::arch {
 namespace {
@@ -52,6 +53,20 @@ GemmDims conv2dGradWeightDims(const ir::Graph& g, const ir::Node& n) {  // dw[Co
   d.m = dimFromEnd(out, 4);
   d.n = numelOf(g, n.outputs[0]) / std::max(1.0, d.m);
   d.k = dimFromEnd(dy, 4) * dimFromEnd(dy, 2) * dimFromEnd(dy, 1);
+  return d;
+}
+
+// decode_attention: scores q @ K^T and the weighted sum @ V, each a GEMM per
+// (batch, head) of T query rows over the cache's N rows and Dh columns: the
+// static N, as a step reads its cache up to its length.
+GemmDims decodeAttentionDims(const ir::Graph& g, const ir::Node& n) {
+  const auto& q = g.value(n.inputs[0]).type.shape;
+  const auto& cache = g.value(n.inputs[1]).type.shape;
+  GemmDims d;
+  d.batch = 2.0 * dimFromEnd(q, 4) * dimFromEnd(q, 3);
+  d.m = dimFromEnd(q, 2);
+  d.n = dimFromEnd(cache, 2);
+  d.k = dimFromEnd(q, 1);
   return d;
 }
 
@@ -112,6 +127,10 @@ struct GeneralCosts {  // two stages each until the general ops get measured fig
                            Pool = elementwise(2);
   // No chip compute: the link time is arch/CollectiveModel's, set on the reduce sections.
   static constexpr OpFacts AllReduce = kLayout;
+};
+struct DecodeCosts {
+  static constexpr OpFacts KvCacheWrite = kLayout;  // a PMU write of the new rows, in place
+  static constexpr OpFacts DecodeAttention = gemm(decodeAttentionDims);
 };
 
 constexpr OpFacts kFacts[] = {
@@ -193,6 +212,8 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n, int passes) cons
   c.flop = flopOf(g, n);
   for (ir::ValueId v : n.inputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
   for (ir::ValueId v : n.outputs) c.bytes += static_cast<double>(g.value(v).type.byteSize());
+  if (n.op == ir::OpKind::KvCacheWrite)  // in place: reads the new rows and the position, writes the rows
+    c.bytes = 2 * ir::boundaryBytes(g, n.outputs[0]) + static_cast<double>(g.value(n.inputs[2]).type.byteSize());
   const double lanes = m_arch.pcuLanes;
   const int maxPcus = std::max(1, m_arch.pcusPerChip() * m_arch.chips / m_constants.maxOpShare);
   // Tiled (passes > 1): one pass holds 1/passes of each resident tensor.
@@ -329,7 +350,7 @@ partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const 
     if (consumedInside.count(v)) internalBytes += static_cast<double>(g.value(v).type.byteSize());
     if (readOutside(v)) external.insert(v);
   }
-  for (ir::ValueId v : external) e.ddrBytes += static_cast<double>(g.value(v).type.byteSize());
+  for (ir::ValueId v : external) e.ddrBytes += ir::boundaryBytes(g, v);
 
   e.computeUs = std::max(e.computeUs, e.flop / (m_arch.peakTflops * 1e12) * 1e6);
   double offChipUs = e.ddrBytes / (m_arch.offChipGbps() * 1e9) * 1e6;

@@ -92,6 +92,12 @@ struct TransformerGrads {
   static Expected<Grads> EmbeddingGrad(const RuleArgs& a) { return notDifferentiable(a); }
 };
 
+// Decode steps are inference only: a compile with --decode is --inference.
+struct DecodeGrads {
+  static Expected<Grads> KvCacheWrite(const RuleArgs& a) { return notDifferentiable(a); }
+  static Expected<Grads> DecodeAttention(const RuleArgs& a) { return notDifferentiable(a); }
+};
+
 // GeneralRules.cpp: the general ops imported from ONNX, built from the general
 // ops themselves plus the existing *_grad ops; attribute combinations without
 // a rule fail naming the node.

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <filesystem>
 
+#include "frontend/ModelZoo.h"
+
 namespace dfc::driver {
 namespace fs = std::filesystem;
 
@@ -74,6 +76,28 @@ Status checkModelParams(const CompileOptions& o) {
   return {};
 }
 
+constexpr int64_t kMaxKvCacheLen = int64_t{1} << 31;  // the zoo's bound on a size; the memory budget comes first
+
+// --decode: an inference compile of a zoo decoder with a KV cache length.
+Status checkDecode(const CompileOptions& o) {
+  if (!o.decode) {
+    if (o.kvCacheLen != 0) return makeError("--kv-cache-len needs --decode");
+    return {};
+  }
+  if (!o.inference) return makeError("--decode builds an inference step: add --inference (a decode step does not train)");
+  if (o.kvCacheLen < 1 || o.kvCacheLen > kMaxKvCacheLen)
+    return makeError("--decode needs --kv-cache-len N with N in 1.." + std::to_string(kMaxKvCacheLen) +
+                     (o.kvCacheLen == 0 ? std::string(", none given") : ", got " + std::to_string(o.kvCacheLen)));
+  if (!frontend::isZooDecoder(o.model)) {
+    std::string decoders;
+    for (const std::string& name : frontend::zooModelNames())
+      if (frontend::isZooDecoder(name)) decoders += (decoders.empty() ? "" : ", ") + name;
+    return makeError("--decode: model '" + o.model + "' is not a decoder of the zoo (decoders: " + decoders + ")");
+  }
+  if (o.numSpatialBatches != 1) return makeError("--num-spatial-batches tiles images: it cannot be combined with --decode");
+  return {};
+}
+
 // Checks of single values that need no file (arch::scaleArch checks --n-chips and --num-tiles).
 Status checkValues(const CompileOptions& o) {
   if (o.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
@@ -94,6 +118,7 @@ Status checkValues(const CompileOptions& o) {
     return makeError("--num-spatial-batches must be in 1.." + std::to_string(kMaxSpatialBatches) + ", got " +
                      std::to_string(o.numSpatialBatches));
   DFC_TRY(checkModelParams(o));
+  DFC_TRY(checkDecode(o));
   return checkDataParallel(o);
 }
 
@@ -180,6 +205,10 @@ std::vector<std::string> CompileOptions::toArgs() const {
   if (!pefName.empty()) addValue(out, "--pef-name", pefName);
   if (!outputFolder.empty()) addValue(out, "--output-folder", outputFolder);
   if (inference) out.emplace_back("--inference");
+  if (decode) {
+    out.emplace_back("--decode");
+    addValue(out, "--kv-cache-len", std::to_string(kvCacheLen));
+  }
   addValue(out, "-b", std::to_string(batchSize));
   out.push_back("-" + std::string(partition::optLevelName(level)));
   if (level == partition::OptLevel::O1 && !o1RuleList.empty()) addValue(out, "--o1-rule-list", o1RuleList);

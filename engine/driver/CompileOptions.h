@@ -40,6 +40,10 @@ struct CompileOptions {
   std::string pefName;               // default: the model name
   std::string outputFolder;          // default: ./out/<pef-name>
   bool inference = false;            // forward only; no loss, gradients or optimizer
+  // --decode --kv-cache-len N (with --inference, zoo decoders): the single-token
+  // step of the decoder with K and V caches of N rows per layer (ir/KvCache.h).
+  bool decode = false;
+  int64_t kvCacheLen = 0;
   int64_t batchSize = 32;
   partition::OptLevel level = partition::OptLevel::O3;
   std::string o1RuleList;            // -o1: built-in fusion rule list name or YAML file ("": the mode's default); else unused

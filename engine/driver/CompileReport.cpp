@@ -3,9 +3,33 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "driver/JsonNumber.h"
+#include "ir/KvCache.h"
 #include "support/JsonWriter.h"
 
 namespace dfc::driver {
+namespace {
+
+// A decode step: its cache length and the bytes of its KV caches beside the weights' (ir/KvCache.h).
+void writeDecodeReport(support::JsonWriter& w, const ir::Graph& graph) {
+  const auto caches = ir::kvCacheValues(graph);
+  if (caches.empty()) return;
+  double weightBytes = 0;
+  for (const ir::Value& v : graph.values)
+    if (v.kind == ir::ValueKind::Param || v.kind == ir::ValueKind::Const) weightBytes += static_cast<double>(v.type.byteSize());
+  weightBytes -= static_cast<double>(ir::kvCacheBytes(graph));
+  w.key("decode").beginObject();
+  w.field("kv_cache_len", graph.value(caches.front()).type.shape.at(2));
+  w.field("kv_caches", static_cast<int64_t>(caches.size()));
+  w.field("kv_cache_bytes", ir::kvCacheBytes(graph));
+  w.field("weight_bytes", weightBytes);
+  w.endObject();
+}
+
+}  // namespace
 
 std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan& plan, const arch::ArchSpec& arch,
                                    double compileMs, const std::vector<kernelc::SectionPlacement>* placement,
@@ -83,8 +107,20 @@ std::string buildCompileReportJson(const ir::Graph& graph, const partition::Plan
       .field("sections_reusing_a_bitfile", static_cast<int64_t>(plan.sections.size() - plan.hypersections.size()));
   w.field("num_nodes", static_cast<int64_t>(graph.nodes.size()));
   if (dataParallel) writeDataParallelReport(w, *dataParallel);
+  writeDecodeReport(w, graph);
   w.endObject();
   return w.take();
+}
+
+std::vector<std::string> describeDecodeReport(const std::string& reportJson) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element d;
+  if (parser.parse(reportJson).get(d) || d["decode"].get(d)) return {};
+  constexpr double kMiB = 1024.0 * 1024.0;
+  return {fmt::format("decode step: one new token per sequence, KV cache of {:.0f} rows; {:.0f} caches (K and V per "
+                      "layer), {:.1f} MiB, beside {:.1f} MiB of weights",
+                      jsonNumber(d, "kv_cache_len"), jsonNumber(d, "kv_caches"), jsonNumber(d, "kv_cache_bytes") / kMiB,
+                      jsonNumber(d, "weight_bytes") / kMiB)};
 }
 
 }  // namespace dfc::driver

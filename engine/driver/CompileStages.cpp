@@ -13,6 +13,7 @@
 #include "driver/ModelLoader.h"
 #include "driver/SpatialReport.h"
 #include "driver/StoreRecords.h"
+#include "ir/KvCache.h"
 #include "ir/Printer.h"
 #include "ir/TensorBudget.h"
 #include "ir/Verifier.h"
@@ -52,7 +53,9 @@ Status validateStage(CompileState& s) {
   s.logSink = std::shared_ptr<void>(nullptr, [path = s.result.logPath](void*) { support::removeFileSink(path); });
   const CompileOptions& o = s.opts;
   spdlog::info("compiling {} as '{}' ({}, batch {}, -{})", o.model, s.resolved.pefName,
-               o.inference ? "inference" : "training", o.batchSize, partition::optLevelName(o.level));
+               o.decode ? "decode step, KV cache " + std::to_string(o.kvCacheLen) + " rows"
+               : o.inference ? "inference" : "training",
+               o.batchSize, partition::optLevelName(o.level));
   if (s.resolved.mode == partition::CompilerMode::Nlp)
     spdlog::info("compiler mode nlp: -o1 rule list '{}', -o3 hypersections on and attention blocks kept whole",
                  o.o1RuleList.empty() ? partition::defaultO1RuleList(s.resolved.mode) : o.o1RuleList);
@@ -223,6 +226,10 @@ Status writePefStage(CompileState& s) {
   meta.defaultLr = o.learningRate;
   if (!o.compilerConfigsFile.empty()) meta.compilerConfig = compilerConfigJson(s.resolved.config);
   meta.worldSize = o.dataParallel ? o.worldSize : 0;
+  if (o.decode) {
+    meta.kvCacheLen = o.kvCacheLen;
+    meta.positionInput = "position";  // frontend/TransformerBlocks.h: tokenInputs
+  }
   double elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.start).count();
   s.pef.reportJson = buildCompileReportJson(s.pef.graph, s.pef.plan, s.resolved.arch, elapsedMs, &s.link.sections,
                                          o.dataParallel ? &s.dataParallel : nullptr);
@@ -248,6 +255,8 @@ Status recordStage(CompileState& s) {
     r.hostArenaBytes = host->arenaBytes;
     r.hostPersistentBytes = host->persistentBytes;
   }
+  r.kvCacheLen = s.pef.meta.kvCacheLen;
+  r.kvCacheBytes = ir::kvCacheBytes(s.pef.graph);
   r.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s.start).count();
   if (s.opts.dbPath == "-") return {};
   auto id = recordCompile(s.opts.dbPath, s.pef, r);

@@ -43,6 +43,8 @@ struct CompileResult {
   std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time, in stage order
   size_t hostArenaBytes = 0;       // the runtime's arena for one step's intermediates (runtime::estimateHostMemory)
   size_t hostPersistentBytes = 0;  // params, optimizer state, consts and inputs on the host
+  int64_t kvCacheLen = 0;          // --decode: rows of each KV cache (0: not a decode step)
+  int64_t kvCacheBytes = 0;        // --decode: all KV caches together (ir/KvCache.h)
 
   int sections(ir::NodeRole role) const { return sectionsByRole[ir::roleIndex(role)]; }
 };

@@ -45,6 +45,8 @@ Status feedSyntheticInputs(const pef::Pef& pef, runtime::Executor& exec, uint64_
     ir::Tensor t(v.type);
     if (v.name == pef.meta.lrInput && v.type.dtype == ir::DType::F32) {
       t = ir::Tensor::scalarF32(static_cast<float>(pef.meta.defaultLr));
+    } else if (pef.meta.kvCacheLen > 0 && v.name == pef.meta.positionInput) {
+      t.data<int64_t>()[0] = pef.meta.kvCacheLen - 1;  // a decode step at its last position: the whole cache read
     } else if (v.type.dtype == ir::DType::F32) {
       std::uniform_real_distribution<float> d(-1.0f, 1.0f);
       for (float& x : t.span<float>()) x = d(rng);

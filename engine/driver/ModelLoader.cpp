@@ -79,6 +79,7 @@ Expected<frontend::Model> loadModel(const CompileOptions& o) {
   zoo.batchSize = o.batchSize;
   zoo.seed = o.seed;
   zoo.params = o.modelParams;
+  zoo.kvCacheLen = o.decode ? o.kvCacheLen : 0;
   return frontend::buildZooModel(o.model, zoo);
 }
 

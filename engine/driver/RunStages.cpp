@@ -9,6 +9,7 @@
 #include <random>
 
 #include "driver/DataParallelRun.h"
+#include "driver/DecodeRun.h"
 #include "driver/HostBreakdown.h"
 #include "driver/StoreRecords.h"
 #include "profile/ChromeTrace.h"
@@ -157,6 +158,9 @@ Status loadPefStage(RunState& s) {
 }
 
 Status loadDataStage(RunState& s) {
+  if (s.opts.decode) return prepareDecode(s);  // no data set: a prompt (driver/DecodeRun.h)
+  if (s.pef.meta.kvCacheLen > 0)
+    return makeError(s.opts.pefPath + " is a decode step: run it with --decode and a prompt (--prompt or --prompt-tokens)");
   auto dataStart = RunState::Clock::now();
   auto feeder = makeDataFeeder(s.pef, s.opts.dataFolder, s.training, {s.opts.trainLimit, s.opts.testLimit});
   if (!feeder) return feeder.error();
@@ -282,7 +286,7 @@ Status trainStage(RunState& s) {
 
 // Forward-only steps over the test split: the accuracy.
 Status evaluateStage(RunState& s) {
-  if (!s.isRoot()) return {};  // data parallel: the weights are identical, rank 0 evaluates them
+  if (!s.isRoot() || s.opts.decode) return {};  // data parallel: the weights are identical, rank 0 evaluates them
   auto evalStart = RunState::Clock::now();
   ir::Tensor inputs(s.pef.graph.value(s.input).type);
   int64_t correct = 0, stepsBefore = s.step;
@@ -338,7 +342,7 @@ Status writeTraceStage(RunState& s) {
 constexpr Stage<RunState> kStages[] = {
     {"validate", 1, validateStage},   {"load-pef", 5, loadPefStage}, {"load-data", 5, loadDataStage},
     {"open-store", 1, openStoreStage}, {"train", 70, trainStage},    {"evaluate", 15, evaluateStage},
-    {"write-trace", 3, writeTraceStage},
+    {"decode", 15, decodeStage},       {"write-trace", 3, writeTraceStage},
 };
 
 }  // namespace

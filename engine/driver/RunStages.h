@@ -11,6 +11,7 @@
 #include "dist/Allreduce.h"
 #include "dist/Communicator.h"
 #include "driver/DataFeeder.h"
+#include "driver/DecodeStep.h"
 #include "driver/RunTrace.h"
 #include "driver/Runner.h"
 #include "driver/Stages.h"
@@ -36,6 +37,7 @@ struct RunState {
   bool training = false;                    // load-pef: a training PEF, not run with --inference
   std::unique_ptr<DataFeeder> feeder;       // load-data
   ir::ValueId input = ir::kNoValue, logits = ir::kNoValue;  // load-data
+  DecodeSignature decode;                   // load-data, --decode: the PEF's decode interface
   std::optional<profile::RunStore> store;   // open-store (none with --db -)
   int64_t runId = 0;
   std::vector<profile::SectionCallRecord> pendingCalls;

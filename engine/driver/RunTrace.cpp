@@ -141,6 +141,10 @@ void RunTrace::addHostPhase(std::string_view name, double startUs, double durati
   if (traced) m_recorder.addSlice(m_pid, kHostTid, std::string(name), "host", startUs, durationUs, std::move(args));
 }
 
+void RunTrace::addStepSlice(const std::string& name, double startUs, double durationUs, profile::Args args) {
+  m_recorder.addSlice(m_pid, kWholeRunTid, name, "decode", startUs, durationUs, std::move(args));
+}
+
 void RunTrace::addLoss(double tsUs, double loss) { m_recorder.addCounter(m_pid, "loss", tsUs, "loss", loss); }
 
 void RunTrace::setMetadata(const std::string& key, const std::string& value) { m_recorder.setMetadata(key, value); }

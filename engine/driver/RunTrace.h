@@ -39,6 +39,9 @@ class RunTrace {
   void addHostPhase(std::string_view name, double startUs, double durationUs, bool traced = true,
                     profile::Args args = {});
   const HostBreakdown& hostBreakdown() const { return m_host; }
+  // A slice on the whole-run row around one step's section calls (dfc run
+  // --decode: "prefill", "prefill token", "decode step"); the calls nest in it.
+  void addStepSlice(const std::string& name, double startUs, double durationUs, profile::Args args = {});
   void addLoss(double tsUs, double loss);
   void setMetadata(const std::string& key, const std::string& value);
   void setProcessLabel(const std::string& label);  // the process row's name (data parallel: "rank 1 (host) ...")

@@ -41,6 +41,14 @@ struct RunOptions {
   dist::Communicator* communicator = nullptr;  // tests: an in-process group's rank; null: MPI or a world of one
   std::string allreduce = "mpi";  // --allreduce: mpi, ring, tree or 2d-ring (dist/Allreduce.h)
   int ranksPerHost = 0;           // --ranks-per-host: 2d-ring's ranks per host (0: as MPI_COMM_TYPE_SHARED finds them)
+  // dfc run --decode (driver/DecodeRun.h): generate tokens with a decode PEF
+  // (prefill token by token through the step, then maxNewTokens picked tokens)
+  // instead of training and evaluating. `seed` seeds the sampling.
+  bool decode = false;
+  std::vector<int64_t> promptTokens;  // --prompt-tokens
+  std::string promptText;             // --prompt: its bytes are the tokens (byte-level vocabularies)
+  int64_t maxNewTokens = 16;
+  double temperature = 0;             // 0: greedy (argmax)
   std::vector<std::string> args;
 };
 
@@ -84,6 +92,15 @@ struct RunResult {
   std::vector<AllreduceBucket> allreduceBuckets;
   bool weightsChecked = false;   // true: every rank's weights hashed equal after training
   std::string dataParallelNote;  // e.g. "--data-parallel without mpirun: world size 1"
+  // dfc run --decode: the prompt, each sequence's generated tokens, host times.
+  std::vector<int64_t> promptTokens;
+  std::vector<std::vector<int64_t>> generated;  // per sequence of the batch
+  bool byteLevel = false;        // the vocabulary is bytes: bytesText() shows the tokens as text
+  int64_t kvCacheLen = 0;
+  double prefillMs = 0;          // the prompt through the step, token by token
+  double decodeMs = 0;           // the steps after the prompt
+  double tokensPerSecond = 0;    // generated tokens (all sequences) per second of decode steps
+  double estUsPerToken = 0;      // the cost model's chip latency of one step
 };
 
 // Each progress line ("Epoch [1/1], Step [100/1875], Loss: 0.6123") goes to `log`.

@@ -1,5 +1,6 @@
 #include "frontend/ModelZoo.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "frontend/GraphBuilder.h"
@@ -115,6 +116,12 @@ std::vector<std::string> zooModelNames() {
   return names;
 }
 
+bool isZooDecoder(const std::string& name) {
+  static const char* const kDecoders[] = {"gpt2",  "gpt2-mini",  "llama",    "llama-tiny",
+                                          "bloom", "bloom-tiny", "gpt-neox", "neox-tiny"};
+  return std::find(std::begin(kDecoders), std::end(kDecoders), name) != std::end(kDecoders);
+}
+
 Expected<Model> buildZooModel(const std::string& name, int64_t batchSize, uint64_t seed) {
   ZooOptions options;
   options.batchSize = batchSize;
@@ -139,6 +146,9 @@ Expected<Model> buildZooModel(const std::string& name, const ZooOptions& options
   if (batchSize < 1 || batchSize > zoo::kMaxZooParam)
     return makeError("model '" + name + "': batch size must be 1.." + std::to_string(zoo::kMaxZooParam) + ", got " +
                      std::to_string(batchSize));
+  if (options.kvCacheLen < 0 || (options.kvCacheLen > 0 && !isZooDecoder(name)))
+    return makeError("model '" + name + "': a decode step (KV cache length " + std::to_string(options.kvCacheLen) +
+                     ") needs a decoder of the zoo");
   if (family) return family(name, options);
   auto params = zoo::resolveParams(name, options, {});
   if (!params) return params.error();

@@ -30,11 +30,17 @@ struct ZooOptions {
   int64_t batchSize = 32;
   uint64_t seed = 42;
   std::map<std::string, int64_t> params;
+  // > 0: build the decoder's single-token decode step with KV caches of this
+  // many rows (gpt2, llama, bloom, gpt-neox families; others refuse it). The
+  // weights equal those of the full-sequence model with the same seed.
+  int64_t kvCacheLen = 0;
 };
 
 // {"logreg", "mlp", "lenet", "gpt2", "gpt2-mini", "bert", "resnet18", "llama", "llama-tiny", "bloom",
 //  "bloom-tiny", "gpt-neox", "neox-tiny"}
 std::vector<std::string> zooModelNames();
+// The zoo's decoders (gpt2, llama, bloom, gpt-neox and their tiny forms): what ZooOptions::kvCacheLen takes.
+bool isZooDecoder(const std::string& name);
 // Builds `name` for batch size `batchSize` with weights initialized from `seed`
 // (deterministic). Unknown name: an error listing the zoo.
 Expected<Model> buildZooModel(const std::string& name, int64_t batchSize, uint64_t seed = 42);

@@ -46,12 +46,12 @@ Expected<Model> buildLlama(const std::string& name, const ZooOptions& options) {
     defaults["num_kv_heads"] = options.params.at("num_heads");
   auto dims = transformerDims(name, options, defaults, 3);
   if (!dims) return dims.error();
-  const Dims& d = *dims;
+  Dims& d = *dims;
   DFC_TRY(checkRotary(name, d));
 
   Model model = languageModel(name, d);
   GraphBuilder b(model.graph, options.seed);
-  model.image = b.input("input_ids", ir::TensorType{ir::DType::I64, {d.batch, d.seq}});
+  tokenInputs(b, model, d);
   ValueId table = ir::kNoValue, x = ir::kNoValue;
   {
     auto s = b.scope("embed_tokens");

@@ -16,12 +16,12 @@ Expected<Model> buildNeox(const std::string& name, const ZooOptions& options) {
     defaults = {{"num_layers", 2}, {"hidden_size", 64}, {"num_heads", 4}, {"seq_len", 32}, {"vocab_size", 256}};
   auto dims = transformerDims(name, options, defaults);
   if (!dims) return dims.error();
-  const Dims& d = *dims;
+  Dims& d = *dims;
   DFC_TRY(checkRotary(name, d));
 
   Model model = languageModel(name, d);
   GraphBuilder b(model.graph, options.seed);
-  model.image = b.input("input_ids", ir::TensorType{ir::DType::I64, {d.batch, d.seq}});
+  tokenInputs(b, model, d);
   ValueId table = ir::kNoValue, x = ir::kNoValue;
   {
     auto s = b.scope("embed_in");

@@ -10,10 +10,16 @@ namespace {
 using ir::OpKind;
 using ir::ValueId;
 
-// Token + position embeddings -> [B*T, D]. Position ids are a Const [B, T].
+// Token + position embeddings -> [B*T, D]. Position ids are a Const [B, T]; a
+// decode step looks its position up in a table of cacheLen rows.
 ValueId embeddings(GraphBuilder& b, ValueId ids, const Dims& d, ValueId& tokenTable) {
   tokenTable = initParam(b, "wte", {d.vocab, d.hidden});
-  ValueId posTable = initParam(b, "wpe", {d.seq, d.hidden});
+  ValueId posTable = initParam(b, "wpe", {d.maxPositions(), d.hidden});
+  if (d.decode()) {  // [B, 1, D] + [1, D]
+    ValueId tokens = op1(b, OpKind::Embedding, {tokenTable, ids});
+    ValueId x = op1(b, OpKind::Binary, {tokens, op1(b, OpKind::Embedding, {posTable, d.position})}, {{"fn", std::string("add")}});
+    return b.reshape(x, {d.batch * d.seq, d.hidden});
+  }
   ir::Tensor pos(ir::TensorType{ir::DType::I64, {d.batch, d.seq}});
   for (int64_t i = 0; i < pos.numElements(); ++i) pos.data<int64_t>()[i] = i % d.seq;
   ValueId posIds = b.constant("position_ids", std::move(pos));
@@ -30,11 +36,11 @@ Expected<Model> buildGpt2(const std::string& name, const ZooOptions& options) {
     defaults = {{"num_layers", 2}, {"hidden_size", 64}, {"num_heads", 4}, {"seq_len", 32}, {"vocab_size", 256}};
   auto dims = transformerDims(name, options, defaults);
   if (!dims) return dims.error();
-  const Dims& d = *dims;
+  Dims& d = *dims;
 
   Model model = languageModel(name, d);
   GraphBuilder b(model.graph, options.seed);
-  model.image = b.input("input_ids", ir::TensorType{ir::DType::I64, {d.batch, d.seq}});
+  tokenInputs(b, model, d);
   ValueId wte = ir::kNoValue, x = ir::kNoValue;
   {
     auto s = b.scope("embeddings");

@@ -77,6 +77,17 @@ Status checkTensorSizes(const std::string& name, const Dims& d) {
   return {};
 }
 
+// A decode step's KV caches: one K and one V cache per layer, each and all together within the budget.
+Status checkKvCaches(const std::string& name, const Dims& d) {
+  const ir::TensorType cache{ir::DType::F32, {d.batch, d.kvHeads, d.cacheLen, d.headDim()}};
+  const std::string what = "--kv-cache-len " + std::to_string(d.cacheLen) + ": the KV caches of model '" + name + "'";
+  if (auto st = ir::checkTensorBudget("one layer's K cache", cache); !st) return st.error().withContext(what);
+  std::optional<uint64_t> bytes = support::checkedMul(static_cast<uint64_t>(cache.numElements()) * 4, 2);
+  if (bytes) bytes = support::checkedMul(*bytes, static_cast<uint64_t>(d.layers));
+  if (!bytes) return makeError(what + ": size overflows");
+  return support::checkBudget(what + " (" + std::to_string(d.layers) + " layers x K and V)", *bytes);
+}
+
 ValueId perm(GraphBuilder& b, ValueId x, std::vector<int64_t> p) {
   return op1(b, OpKind::Transpose, {x}, {{"perm", std::move(p)}});
 }
@@ -102,10 +113,20 @@ Expected<Dims> transformerDims(const std::string& name, const ZooOptions& option
   d.kvHeads = p->count("num_kv_heads") ? p->at("num_kv_heads") : d.heads;
   d.intermediate = p->count("intermediate_size") ? p->at("intermediate_size") : 4 * d.hidden;
   d.mlpMatrices = mlpMatrices;
+  if (options.kvCacheLen > 0) {  // a decode step: one new token per sequence, positions up to the cache length
+    d.cacheLen = options.kvCacheLen;
+    d.seq = 1;
+  }
   DFC_TRY(checkHeads(name, d));
+  if (d.decode()) DFC_TRY(checkKvCaches(name, d));
   DFC_TRY(checkTensorSizes(name, d));
   DFC_TRY(checkLayerWeights(name, d));
   return d;
+}
+
+void tokenInputs(GraphBuilder& b, Model& model, Dims& d) {
+  model.image = b.input("input_ids", ir::TensorType{ir::DType::I64, {d.batch, d.seq}});
+  if (d.decode()) d.position = b.input("position", ir::TensorType{ir::DType::I64, {1}});
 }
 
 ValueId initParam(GraphBuilder& b, const std::string& name, ir::Shape shape) {
@@ -140,22 +161,27 @@ ValueId rmsNorm(GraphBuilder& b, ValueId x, int64_t d, const std::string& name) 
 }
 
 Rotary rotaryTables(GraphBuilder& b, const Dims& d) {
-  const int64_t dh = d.headDim(), half = dh / 2;
-  ir::Tensor cosT(ir::TensorType{ir::DType::F32, {d.seq, dh}});
-  ir::Tensor sinT(ir::TensorType{ir::DType::F32, {d.seq, dh}});
+  const int64_t dh = d.headDim(), half = dh / 2, rows = d.maxPositions();
+  ir::Tensor cosT(ir::TensorType{ir::DType::F32, {rows, dh}});
+  ir::Tensor sinT(ir::TensorType{ir::DType::F32, {rows, dh}});
   float* c = cosT.data<float>();
   float* s = sinT.data<float>();
   // rotate-half pairs dimension i with i +- Dh/2; both share frequency i mod Dh/2.
   std::vector<double> freq(static_cast<size_t>(dh));
   for (int64_t i = 0; i < dh; ++i)
     freq[static_cast<size_t>(i)] = std::pow(kRotaryBase, -2.0 * static_cast<double>(i % half) / static_cast<double>(dh));
-  for (int64_t t = 0; t < d.seq; ++t)
+  for (int64_t t = 0; t < rows; ++t)
     for (int64_t i = 0; i < dh; ++i) {
       const double angle = static_cast<double>(t) * freq[static_cast<size_t>(i)];
       c[t * dh + i] = static_cast<float>(std::cos(angle));
       s[t * dh + i] = static_cast<float>(std::sin(angle));
     }
-  return {b.constant("rotary_cos", std::move(cosT)), b.constant("rotary_sin", std::move(sinT))};
+  Rotary r{b.constant("rotary_cos", std::move(cosT)), b.constant("rotary_sin", std::move(sinT))};
+  if (d.decode()) {  // the step's row of each table: [1, Dh]
+    r.cos = op1(b, OpKind::Gather, {r.cos, d.position}, {{"axis", int64_t{0}}});
+    r.sin = op1(b, OpKind::Gather, {r.sin, d.position}, {{"axis", int64_t{0}}});
+  }
+  return r;
 }
 
 ValueId applyRotary(GraphBuilder& b, ValueId x, const Rotary& r, int64_t dh) {
@@ -169,15 +195,29 @@ ValueId applyRotary(GraphBuilder& b, ValueId x, const Rotary& r, int64_t dh) {
   return b.add(binary(b, "mul", x, r.cos), binary(b, "mul", rotated, r.sin));
 }
 
-ValueId alibiBias(GraphBuilder& b, const Dims& d) {
-  // Slopes 2^(-8 i / n) for the heads (n the largest power of two <= heads), then
-  // the odd powers of the next one's slopes for the rest, as in BLOOM.
+namespace {
+
+// Slopes 2^(-8 i / n) for the heads (n the largest power of two <= heads), then
+// the odd powers of the next one's slopes for the rest, as in BLOOM.
+std::vector<double> alibiSlopes(int64_t heads) {
   int64_t n = 1;
-  while (n * 2 <= d.heads) n *= 2;
+  while (n * 2 <= heads) n *= 2;
   std::vector<double> slopes;
   for (int64_t i = 1; i <= n; ++i) slopes.push_back(std::pow(2.0, -8.0 * static_cast<double>(i) / static_cast<double>(n)));
-  for (int64_t i = 1; static_cast<int64_t>(slopes.size()) < d.heads; i += 2)
+  for (int64_t i = 1; static_cast<int64_t>(slopes.size()) < heads; i += 2)
     slopes.push_back(std::pow(2.0, -8.0 * static_cast<double>(i) / static_cast<double>(2 * n)));
+  return slopes;
+}
+
+}  // namespace
+
+ValueId alibiBias(GraphBuilder& b, const Dims& d) {
+  const std::vector<double> slopes = alibiSlopes(d.heads);
+  if (d.decode()) {
+    ir::Tensor t(ir::TensorType{ir::DType::F32, {d.heads}});
+    for (int64_t h = 0; h < d.heads; ++h) t.data<float>()[h] = static_cast<float>(slopes[static_cast<size_t>(h)]);
+    return b.constant("alibi_slopes", std::move(t));
+  }
   ir::Tensor bias(ir::TensorType{ir::DType::F32, {d.heads, 1, d.seq}});
   float* out = bias.data<float>();
   for (int64_t h = 0; h < d.heads; ++h)
@@ -204,7 +244,31 @@ ValueId repeatKv(GraphBuilder& b, ValueId x, const Dims& d) {
 
 }  // namespace
 
+namespace {
+
+// The layer's cache `name` (a zero Const [B, KVH, N, Dh]) with rows [B, KVH, 1, Dh]
+// written at the position; the state update keeps the written cache for the next step.
+ValueId appendToCache(GraphBuilder& b, const std::string& name, ValueId rows, const Dims& d) {
+  const ir::TensorType type{ir::DType::F32, {d.batch, d.kvHeads, d.cacheLen, d.headDim()}};
+  ValueId cache = b.constant(name, ir::Tensor::deferred(type, {ir::InitRecipe::Kind::Zeros, 0.0, 0}));
+  ValueId written = op1(b, OpKind::KvCacheWrite, {cache, rows, d.position});
+  if (written != ir::kNoValue) b.graph().updates.push_back({cache, written});
+  return written;
+}
+
+// The decode step's attention: q [B, H, 1, Dh] over the caches' rows 0..position.
+ValueId attendCached(GraphBuilder& b, ValueId q, ValueId k, ValueId v, const Dims& d, ValueId slopes) {
+  std::vector<ValueId> in = {q, appendToCache(b, "k_cache", k, d), appendToCache(b, "v_cache", v, d), d.position};
+  if (slopes != ir::kNoValue) in.push_back(slopes);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d.headDim()));
+  ValueId ctx = op1(b, OpKind::DecodeAttention, std::move(in), {{"scale", scale}});
+  return b.reshape(headsFirst(b, ctx), {d.batch * d.seq, d.hidden});
+}
+
+}  // namespace
+
 ValueId attend(GraphBuilder& b, ValueId q, ValueId k, ValueId v, const Dims& d, bool causal, ValueId scoreBias) {
+  if (d.decode()) return attendCached(b, q, k, v, d, scoreBias);
   auto bmm = [&](ValueId a, ValueId c, bool tb) {
     return op1(b, OpKind::BatchMatMul, {a, c}, {{"trans_a", int64_t{0}}, {"trans_b", int64_t{tb}}});
   };

@@ -18,7 +18,14 @@ struct Dims {
   int64_t kvHeads = 0;       // grouped-query attention: key/value heads (heads when not grouped)
   int64_t intermediate = 0;  // MLP width (4 * hidden unless the model sets it)
   int64_t mlpMatrices = 2;   // 2: up + down; 3: gated (SwiGLU: gate + up + down)
+  // A decode step (ZooOptions::kvCacheLen > 0): seq is 1 (the new token), each
+  // layer keeps a K and a V cache of cacheLen rows (ir/KvCache.h), and
+  // positions come from the i64[1] input `position` (set by tokenInputs).
+  int64_t cacheLen = 0;
+  ir::ValueId position = ir::kNoValue;
   int64_t headDim() const { return hidden / heads; }
+  bool decode() const { return cacheLen > 0; }
+  int64_t maxPositions() const { return decode() ? cacheLen : seq; }  // rows of position tables
 };
 
 // Resolves the model's parameters against `defaults` and checks them (divisible
@@ -27,6 +34,10 @@ struct Dims {
 // defaults name them.
 Expected<Dims> transformerDims(const std::string& name, const ZooOptions& options,
                                std::map<std::string, int64_t> defaults, int64_t mlpMatrices = 2);
+
+// The model's inputs: token ids "input_ids" i64[B, T] (its `image`) and, for a
+// decode step, the step's position "position" i64[1] (into d.position).
+void tokenInputs(GraphBuilder& b, Model& model, Dims& d);
 
 // Parameters drawn with the GPT-2 / BERT initializer range (std 0.02).
 ir::ValueId initParam(GraphBuilder& b, const std::string& name, ir::Shape shape);
@@ -39,7 +50,8 @@ ir::ValueId layerNorm(GraphBuilder& b, ir::ValueId x, int64_t d, const std::stri
 ir::ValueId rmsNorm(GraphBuilder& b, ir::ValueId x, int64_t d, const std::string& name);
 
 // Rotary position embedding tables: cos and sin Consts [T, Dh] (rotate-half
-// convention, base 10000), made once and shared by every layer.
+// convention, base 10000), made once and shared by every layer. A decode step
+// gathers the row at its position from tables of cacheLen rows: [1, Dh].
 struct Rotary {
   ir::ValueId cos = ir::kNoValue, sin = ir::kNoValue;
 };
@@ -48,12 +60,15 @@ Rotary rotaryTables(GraphBuilder& b, const Dims& d);
 ir::ValueId applyRotary(GraphBuilder& b, ir::ValueId x, const Rotary& r, int64_t dh);
 
 // ALiBi bias Const [H, 1, T]: slope_h * j for key position j. Equal, after the
-// row-wise shift softmax ignores, to BLOOM's -slope_h * (i - j).
+// row-wise shift softmax ignores, to BLOOM's -slope_h * (i - j). A decode step
+// gets the slopes f32[H] instead (decode_attention adds slope_h * j itself).
 ir::ValueId alibiBias(GraphBuilder& b, const Dims& d);
 
 // Scaled dot-product attention of q [B, H, T, Dh] over k, v [B, KVH, T, Dh]
 // (each key/value head serves H / KVH query heads), causal when asked, with an
-// optional additive score bias; returns the heads merged to [B*T, D].
+// optional additive score bias; returns the heads merged to [B*T, D]. A decode
+// step writes k and v into the layer's caches at the position and attends over
+// the cache rows written so far (decode_attention; the bias is ALiBi slopes).
 ir::ValueId attend(GraphBuilder& b, ir::ValueId q, ir::ValueId k, ir::ValueId v, const Dims& d, bool causal,
                    ir::ValueId scoreBias = ir::kNoValue);
 // [B*T, heads*Dh] -> [B, T, heads, Dh]

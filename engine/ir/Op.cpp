@@ -33,6 +33,7 @@ std::string_view familyName(OpFamily family) {
     case OpFamily::Loss: return "loss";
     case OpFamily::Optimizer: return "optimizer";
     case OpFamily::General: return "general";
+    case OpFamily::Decode: return "decode";
   }
   return "?";
 }

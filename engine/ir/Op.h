@@ -14,7 +14,7 @@ enum class OpKind : uint16_t {
 
 // The family column of Ops.def: which shape-rule, reference and kernel
 // families implement the op (see Ops.def).
-enum class OpFamily : uint8_t { Elementwise, Linalg, Conv, Pool, Norm, Layout, Transformer, Loss, Optimizer, General };
+enum class OpFamily : uint8_t { Elementwise, Linalg, Conv, Pool, Norm, Layout, Transformer, Loss, Optimizer, General, Decode };
 
 struct OpInfo {
   OpKind kind;

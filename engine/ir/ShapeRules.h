@@ -99,6 +99,12 @@ struct TransformerShapes {
   static OutputTypes EmbeddingGrad(const ShapeArgs& a);
 };
 
+// shapes/DecodeShapes.cpp: the KV-cache ops of an LLM decode step.
+struct DecodeShapes {
+  static OutputTypes KvCacheWrite(const ShapeArgs& a);
+  static OutputTypes DecodeAttention(const ShapeArgs& a);
+};
+
 // GeneralOps.cpp: numpy broadcasting and ONNX window rules.
 struct GeneralShapes {
   static OutputTypes Unary(const ShapeArgs& a);

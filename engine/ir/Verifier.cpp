@@ -74,9 +74,11 @@ Status GraphVerifier::checkNode(const Node& n, std::vector<bool>& defined) {
     if (!inRange(in)) return nodeError(n, "input " + std::to_string(i) + " refers to unknown value #" + std::to_string(in));
     if (!defined[static_cast<size_t>(in)])
       return nodeError(n, "input " + valueRef(in) + " is used before it is defined");
-    // Everything computes in f32 except reshape/transpose (any dtype), class labels and embedding ids.
+    // Everything computes in f32 except reshape/transpose (any dtype), class labels, embedding ids and
+    // a decode step's position (its shape rule wants i64).
     bool labels = i == 1 && (n.op == OpKind::SoftmaxCrossEntropy || n.op == OpKind::SoftmaxCrossEntropyGrad ||
                              n.op == OpKind::Embedding || n.op == OpKind::EmbeddingGrad);
+    labels = labels || (n.op == OpKind::KvCacheWrite && i == 2) || (n.op == OpKind::DecodeAttention && i == 3);
     DType dt = m_g.values[static_cast<size_t>(in)].type.dtype;
     if (n.op != OpKind::Reshape && n.op != OpKind::Transpose && !isGeneralOp(n.op) && !labels && dt != DType::F32)
       return nodeError(n, "input " + valueRef(in) + " must be f32, is " + std::string(dtypeName(dt)));
@@ -174,6 +176,11 @@ Status GraphVerifier::checkInterface(const std::vector<bool>& defined) {
                                       t.type.toString());
     if (!defined[static_cast<size_t>(u.newValue)]) return valueError(u.newValue, "update source is never defined");
     if (std::exchange(targets[static_cast<size_t>(u.target)], 1)) return valueError(u.target, "is updated twice");
+    // A KV cache is updated in place (ir/KvCache.h): a cache write's output replaces the cache it read.
+    const NodeId producer = nv.producer;
+    if (producer != kNoNode && m_g.nodes[static_cast<size_t>(producer)].op == OpKind::KvCacheWrite &&
+        m_g.nodes[static_cast<size_t>(producer)].inputs[0] != u.target)
+      return valueError(u.target, "is updated from kv_cache_write " + valueRef(u.newValue) + " of another cache");
   }
   return {};
 }

@@ -47,6 +47,11 @@ struct PefMeta {
   std::string decisions;
   std::string spatialTiling;    // --num-spatial-batches N > 1: the tiling plan as JSON (passes/SpatialTiling.h)
   int worldSize = 0;            // compiled with --data-parallel -ws N: N (a minimum; mpirun picks the actual); 0: not
+  // --decode (an inference PEF of a decoder's single-token step): the KV caches'
+  // rows (> 0) and the i64[1] position input; the caches are the graph's
+  // kv_cache_write state (ir/KvCache.h). 0 and "": not a decode step.
+  int64_t kvCacheLen = 0;
+  std::string positionInput;
 };
 
 struct Pef {

@@ -93,6 +93,7 @@ std::string encodeMeta(const PefMeta& m) {
   if (!m.decisions.empty()) w.field("decisions", m.decisions);
   if (!m.spatialTiling.empty()) w.field("spatial_tiling", m.spatialTiling);
   if (m.worldSize > 0) w.field("world_size", int64_t{m.worldSize});  // absent: not compiled for data parallel
+  if (m.kvCacheLen > 0) w.field("kv_cache_len", m.kvCacheLen).field("position_input", m.positionInput);  // absent: no decode step
   w.endObject();
   return w.take();
 }
@@ -137,6 +138,12 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   int64_t worldSize = 0;
   if (!o["world_size"].get(worldSize) && (worldSize < 2 || worldSize > 4096)) return missing("world_size", "2..4096");
   m.worldSize = static_cast<int>(worldSize);
+  int64_t cacheLen = 0;  // optional: --decode
+  if (!o["kv_cache_len"].get(cacheLen)) {
+    if (cacheLen < 1) return missing("kv_cache_len", "a positive integer");
+    m.kvCacheLen = cacheLen;
+    DFC_TRY(getString(o, "position_input", m.positionInput));
+  }
   return {};
 }
 

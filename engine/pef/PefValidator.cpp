@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "ir/KvCache.h"
 #include "ir/TensorBudget.h"
 
 namespace dfc::pef {
@@ -171,8 +172,20 @@ Status checkInferenceRoles(const PefMeta& m, const ir::Graph& g) {
   DFC_TRY(roles.empty("labels_input", m.labelsInput));
   DFC_TRY(roles.empty("lr_input", m.lrInput));
   DFC_TRY(roles.empty("loss_output", m.lossOutput));
-  if (!g.updates.empty())
-    return makeError("field 'inference' is true but the graph updates " + std::to_string(g.updates.size()) + " values");
+  // A decode step updates its KV caches (ir/KvCache.h), nothing else.
+  const auto caches = ir::kvCacheValues(g);
+  if (m.kvCacheLen > 0 && caches.empty()) return makeError("field 'kv_cache_len' is set but the graph has no KV cache");
+  if (m.kvCacheLen == 0 && !caches.empty())
+    return makeError("the graph has " + std::to_string(caches.size()) + " KV caches but field 'kv_cache_len' is absent");
+  if (g.updates.size() != caches.size())
+    return makeError("field 'inference' is true but the graph updates " + std::to_string(g.updates.size() - caches.size()) +
+                     " values besides its KV caches");
+  if (m.kvCacheLen > 0) {
+    const ir::ValueId pos = g.findValue(m.positionInput);
+    if (pos == ir::kNoValue || g.value(pos).kind != ir::ValueKind::Input ||
+        g.value(pos).type != ir::TensorType{ir::DType::I64, {1}})
+      return makeError("field 'position_input' '" + m.positionInput + "' is not an i64[1] graph input");
+  }
   for (const ir::Node& n : g.nodes)
     if (n.role != ir::NodeRole::Forward)
       return makeError("field 'inference' is true but node '" + n.name + "' is " + std::string(ir::roleName(n.role)));
@@ -199,6 +212,7 @@ Status validateMeta(const PefMeta& m, const ir::Graph& g, const partition::Plan&
   if (m.task == "language_model")
     DFC_TRY(roles.need("image_input", img, img.type.dtype == ir::DType::I64 && img.type.rank() == 2,
                        "i64 [batch, sequence] token ids"));
+  if (m.kvCacheLen > 0 && !m.inference) return makeError("field 'kv_cache_len' is set but the PEF is not for inference");
   return m.inference ? checkInferenceRoles(m, g) : checkTrainingRoles(m, g, img, out);
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <new>
 
+#include "ir/KvCache.h"
 #include "runtime/ArenaPlan.h"
 #include "runtime/FusedChain.h"
 #include "runtime/Kernels.h"
@@ -247,7 +248,7 @@ Status Executor::Impl::prepareKernels() {
     auto count = [&](ir::ValueId v) {
       if (counted[static_cast<size_t>(v)]) return;
       counted[static_cast<size_t>(v)] = true;
-      run.bytes += static_cast<double>(graph.value(v).type.byteSize());
+      run.bytes += ir::boundaryBytes(graph, v);  // a KV cache write: the rows written, as the cost model counts
     };
     for (ir::NodeId n : run.section->nodes) {
       const ir::Node& node = graph.node(n);

@@ -105,6 +105,12 @@ struct TransformerReference {
   static Status EmbeddingGrad(const RefArgs& a);
 };
 
+// ReferenceDecode.cpp
+struct DecodeReference {
+  static Status KvCacheWrite(const RefArgs& a);
+  static Status DecodeAttention(const RefArgs& a);
+};
+
 // ReferenceGeneral.cpp
 struct GeneralReference {
   static Status Unary(const RefArgs& a);

@@ -187,6 +187,11 @@ struct OptimizerKernels {  // Optimizer.cpp
   static Made MomentumUpdate(const KernelArgs& a);
 };
 
+struct DecodeKernels {  // Decode.cpp
+  static Made KvCacheWrite(const KernelArgs& a);
+  static Made DecodeAttention(const KernelArgs& a);
+};
+
 struct GeneralKernels {  // General.cpp, GeneralWindow.cpp
   static Made Unary(const KernelArgs& a);
   static Made Binary(const KernelArgs& a);

@@ -41,7 +41,7 @@ driver::RunOptions smallRun(const test::ScratchDir& dir, const std::string& pef)
 TEST_CASE("a run goes through its stages in order, each timed") {
   test::ScratchDir dir("run-stages");
   const std::vector<std::string> expected = {"validate", "load-pef", "load-data", "open-store",
-                                             "train",    "evaluate", "write-trace"};
+                                             "train",    "evaluate", "decode",    "write-trace"};
   CHECK(driver::runStageNames() == expected);
   auto result = driver::run(smallRun(dir, compileLogreg(dir)));
   REQUIRE(result.ok());

@@ -102,6 +102,14 @@ inline Graph sampleGraph() {
   ValueId lnG = g.addParam("ln.gamma", filled({DType::F32, {4}}, 1.f));
   ValueId lnB = g.addParam("ln.beta", filled({DType::F32, {4}}, 0.f));
   ValueId ln = add(g, OpKind::LayerNorm, "ln", {ge, lnG, lnB}, {"ln.out"}, {{"epsilon", 1e-5}}, "block")[0];
+  // A decode step's KV cache: a Const written at the position, read by the attention, kept by a state update.
+  ValueId kvRows = add(g, OpKind::Reshape, "decode.rows", {e3}, {"decode.rows"}, {{"shape", V{1, 2, 1, 4}}}, "block/decode")[0];
+  ValueId kCache = g.addConst("decode.k_cache", filled({DType::F32, {1, 2, 3, 4}}, 0.f));
+  ValueId decodePos = g.addConst("decode.position", filled({DType::I64, {1}}, 0.f));
+  ValueId kNext = add(g, OpKind::KvCacheWrite, "decode.k_write", {kCache, kvRows, decodePos}, {"decode.k_cache.new"}, {},
+                      "block/decode")[0];
+  add(g, OpKind::DecodeAttention, "decode.attn", {kvRows, kNext, kNext, decodePos}, {"decode.ctx"}, {{"scale", 0.5}},
+      "block/decode");
   ValueId loss = add(g, OpKind::SoftmaxCrossEntropy, "loss", {logits, labels}, {"loss"})[0];
   ValueId lr = g.addInput("lr", {DType::F32, {}});  // an input declared between nodes keeps its id
   ValueId vel = g.addConst("fc.weight.velocity", filled({DType::F32, {27, 4}}, 0.f));
@@ -151,7 +159,7 @@ inline Graph sampleGraph() {
                   {{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}, {"weight_decay", 0.0}}, "", O);
   g.outputs = {loss, logits};
   g.updates = {{w, wNew},       {fcw, mom[0]},         {vel, mom[1]},          {table, adam[0]}, {adamM, adam[1]},
-               {adamV, adam[2]}, {bnMean, bnRun[1]}, {bnVar, bnRun[2]}, {dwSum, dwNext}};
+               {adamV, adam[2]}, {bnMean, bnRun[1]}, {bnVar, bnRun[2]}, {dwSum, dwNext}, {kCache, kNext}};
   return g;
 }
 
