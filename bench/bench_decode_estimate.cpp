@@ -50,7 +50,6 @@ std::vector<Variant> variants() {
       {"call overhead 0 us", [](ArchSpec&, EstimateOptions& o) { o.sectionCallUs = 0; }},
       {"call overhead 20 us", [](ArchSpec&, EstimateOptions& o) { o.sectionCallUs = 20; }},
       {"8-bit weights and cache (1 byte per element)", [](ArchSpec&, EstimateOptions& o) { o.elementBytes = 1; }},
-      {"no KV cache read (context 0)", [](ArchSpec&, EstimateOptions& o) { o.kvCacheLen = 0; }},
       {"HBM 2 GB per chip (weights spill to DDR)", [](ArchSpec& a, EstimateOptions&) { a.hbmBytes = 2e9; }},
   };
 }

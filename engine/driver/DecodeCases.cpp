@@ -18,6 +18,8 @@ Expected<pef::Pef> compileDecodeCase(const DecodeCase& c, const std::string& fol
   o.pefName = c.label;
   o.outputFolder = folder;
   o.inference = true;
+  o.decode = true;  // the single-token step, its K and V caches persistent state
+  o.kvCacheLen = kDecodeContext;
   o.batchSize = 1;
   o.level = partition::OptLevel::O3;
   o.enableHypersection = true;
@@ -26,7 +28,7 @@ Expected<pef::Pef> compileDecodeCase(const DecodeCase& c, const std::string& fol
   o.dbPath = "-";
   o.modelParams = {{"num_layers", c.layers},          {"hidden_size", c.hidden}, {"num_heads", c.heads},
                    {"num_kv_heads", c.kvHeads},       {"intermediate_size", c.intermediate},
-                   {"vocab_size", c.vocab},           {"seq_len", 1}};
+                   {"vocab_size", c.vocab}};
   o.args = o.toArgs();
   // The weights stay init recipes (nothing is allocated); the budget check
   // counts them as if they were, so lift it for these shapes.
@@ -40,7 +42,7 @@ Expected<pef::Pef> compileDecodeCase(const DecodeCase& c, const std::string& fol
 estimate::EstimateOptions decodeEstimateOptions() {
   estimate::EstimateOptions e;
   e.chips = kDecodeChips;
-  e.kvCacheLen = kDecodeContext;
+  e.decode = true;  // the compiled step reads its own caches
   return e;
 }
 

@@ -27,12 +27,13 @@ constexpr int64_t kDecodeContext = 2048;
 
 std::vector<DecodeCase> publishedDecodeCases();
 
-// The one-token inference step of `c` (batch 1), compiled to its section
-// plan (no placement) for sn40l on kDecodeChips chips; output under `folder`.
+// The decode step of `c` (dfc compile --inference --decode --kv-cache-len
+// kDecodeContext, batch 1), compiled to its section plan (no placement) for
+// sn40l on kDecodeChips chips; output under `folder`.
 Expected<pef::Pef> compileDecodeCase(const DecodeCase& c, const std::string& folder);
 
-// The estimate options every case uses (tensor parallel over kDecodeChips, a
-// KV cache of kDecodeContext positions, bf16, block fusion).
+// The estimate options every case uses (tensor parallel over kDecodeChips,
+// a decode step, bf16, block fusion).
 estimate::EstimateOptions decodeEstimateOptions();
 
 }  // namespace dfc::driver

@@ -6,6 +6,7 @@
 
 #include "arch/CollectiveModel.h"
 #include "arch/CostModel.h"
+#include "ir/KvCache.h"
 #include "estimate/MemoryTiers.h"
 #include "estimate/TensorParallel.h"
 
@@ -172,9 +173,11 @@ void Estimator::addBoundary(const partition::Section& s, SectionCost& c) const {
     for (ir::NodeId u : m_users[static_cast<size_t>(v)]) outside |= !std::binary_search(inside.begin(), inside.end(), u);
     if (outside) external.insert(v);
   }
-  for (ir::ValueId v : external)
+  for (ir::ValueId v : external) {  // a KV cache write leaving the section moves the rows written
+    const double scale = chipBytes(v) / std::max(1.0, static_cast<double>(m_g.value(v).type.byteSize()));
     c.tierBytes[static_cast<int>(m_tiers.activationTier())] +=
-        chipBytes(v) / std::max(1, m_tp.values[static_cast<size_t>(v)].share);
+        ir::boundaryBytes(m_g, v) * scale / std::max(1, m_tp.values[static_cast<size_t>(v)].share);
+  }
 }
 
 SectionCost Estimator::sectionCost(const partition::Section& s) const {

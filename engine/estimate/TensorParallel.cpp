@@ -84,14 +84,22 @@ class Planner {
   // the op needs the whole of a sharded operand (then it is all-gathered).
   void follow(const ir::Node& n, NodeSplit& ns) {
     ValueSplit joined;
-    bool replicatedActivation = false;
+    int64_t shardedNumel = 0;
+    auto floatActivation = [&](ir::ValueId v) {  // token ids and positions are a few integers every chip holds
+      return isActivation(v) && m_g.value(v).type.dtype == ir::DType::F32;
+    };
     for (ir::ValueId v : n.inputs) {
-      // Token ids and positions are a few integers every chip holds whole.
-      if (!isActivation(v) || m_g.value(v).type.dtype != ir::DType::F32) continue;
-      const ValueSplit s = split(v);
-      if (s.layout == Layout::Replicated) replicatedActivation = true;
-      else if (s.share > joined.share || joined.layout == Layout::Replicated) joined = s;
+      if (!floatActivation(v) || split(v).layout == Layout::Replicated) continue;
+      shardedNumel = std::max(shardedNumel, m_g.value(v).type.numElements());
+      if (split(v).share > joined.share || joined.layout == Layout::Replicated) joined = split(v);
     }
+    // A smaller replicated operand is broadcast (rotary tables of the
+    // position): every chip holds it whole. One as large as the sharded
+    // operand (a residual) needs the sharded one whole.
+    bool replicatedActivation = false;
+    for (ir::ValueId v : n.inputs)
+      if (floatActivation(v) && split(v).layout == Layout::Replicated)
+        replicatedActivation |= joined.layout == Layout::Replicated || m_g.value(v).type.numElements() >= shardedNumel;
     const bool gather = joined.layout != Layout::Replicated &&
                         (replicatedActivation || (joined.layout == Layout::ShardedLast && reducesLastAxis(n.op)));
     if (joined.layout == Layout::Replicated || gather) {
