@@ -48,7 +48,7 @@ struct Update {
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
       : pool(o.threads), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
-        ctx(pool, blasThreads, o.communicator), fuse(o.fuse) {}
+        ctx(pool, blasThreads, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {}
 
   support::ThreadPool pool;
   int blasThreads;
@@ -64,6 +64,7 @@ struct Executor::Impl {
   int accumulationSteps = 1;  // gradient accumulation: the optimizer runs every this many training steps
   int64_t trainingSteps = 0;
   bool fuse;
+  bool fuseAttention;
   std::vector<std::vector<FusionGroup>> groups;  // per section: how its nodes run
   FusionStats fusion;
   std::vector<std::vector<ir::NodeId>> users;
@@ -84,7 +85,7 @@ void Executor::Impl::planFusion() {
   leavesStep.assign(graph.values.size(), false);
   for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
   for (const ir::StateUpdate& u : graph.updates) leavesStep[static_cast<size_t>(u.newValue)] = true;
-  groups = planStepFusion(graph, plan, users, leavesStep, fuse);
+  groups = planStepFusion(graph, plan, users, leavesStep, fuse, fuseAttention);
   for (const auto& sectionGroups : groups) countFusion(sectionGroups, fusion);
 }
 

@@ -112,7 +112,8 @@ bool inOrder(const ir::Graph& g, const std::vector<FusionGroup>& groups) {
 
 std::vector<std::vector<FusionGroup>> planStepFusion(const ir::Graph& graph, const partition::Plan& plan,
                                                      const std::vector<std::vector<ir::NodeId>>& users,
-                                                     const std::vector<bool>& leavesStep, bool enabled) {
+                                                     const std::vector<bool>& leavesStep, bool enabled,
+                                                     bool attention) {
   std::vector<std::vector<FusionGroup>> out;
   if (!enabled) {
     for (const partition::Section& sec : plan.sections)
@@ -122,7 +123,8 @@ std::vector<std::vector<FusionGroup>> planStepFusion(const ir::Graph& graph, con
   std::vector<int> sectionOf(graph.nodes.size(), -1);
   for (size_t s = 0; s < plan.sections.size(); ++s)
     for (NodeId n : plan.sections[s].nodes) sectionOf[static_cast<size_t>(n)] = static_cast<int>(s);
-  std::vector<AttentionPatternPtr> patterns = findAttention(graph, sectionOf, users, leavesStep);
+  std::vector<AttentionPatternPtr> patterns;
+  if (attention) patterns = findAttention(graph, sectionOf, users, leavesStep);
   for (;;) {  // drops the attention of a section whose units would run out of order, then plans again
     std::vector<std::vector<Anchored>> anchored(plan.sections.size());
     std::vector<std::vector<const AttentionPattern*>> patternsIn(plan.sections.size());

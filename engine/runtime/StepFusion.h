@@ -13,9 +13,11 @@ namespace dfc::runtime {
 
 // One list of groups per plan section (same order). `users` is
 // graph.computeUsers(); `leavesStep[v]` marks graph outputs and state-update
-// sources. With `enabled` false every node is Single.
+// sources. With `enabled` false every node is Single; with `attention` false
+// attention chains run op by op (grouped like any other nodes).
 std::vector<std::vector<FusionGroup>> planStepFusion(const ir::Graph& graph, const partition::Plan& plan,
                                                      const std::vector<std::vector<ir::NodeId>>& users,
-                                                     const std::vector<bool>& leavesStep, bool enabled);
+                                                     const std::vector<bool>& leavesStep, bool enabled,
+                                                     bool attention = true);
 
 }  // namespace dfc::runtime
