@@ -90,6 +90,7 @@ AttentionStep attentionStep(int64_t seq, int64_t heads, int64_t dim) {
   const ir::TensorType t{ir::DType::F32, {1, heads, seq, dim}};
   const ir::ValueId q = b.input("q", t), k = b.input("k", t), v = b.input("v", t);
   frontend::zoo::Dims d{1, seq, heads * dim, heads, 1, 1};
+  d.kvHeads = heads;
   const ir::ValueId o = frontend::zoo::attend(b, q, k, v, d, true);
   const ir::ValueId dO = b.input("do", b.graph().value(o).type);
   if (!b.status()) die(b.status().error().message());
