@@ -201,6 +201,8 @@ void gpt2Part(const Args& args) {
       t.label = "seq " + std::to_string(seq) + " " + v.label;
       t.run = [e](int n) { return e->run(n); };
       t.arenaBytes = e->exec->arenaBytes();
+      const runtime::FusionStats& fs = e->exec->fusionStats();
+      t.label += " [" + std::to_string(fs.attentionForward) + "+" + std::to_string(fs.attentionBackward) + " fused]";
       calibrate(t, args.minMs);
       timed.push_back(std::move(t));
     }
@@ -208,11 +210,12 @@ void gpt2Part(const Args& args) {
   std::vector<Timed*> all;
   for (Timed& t : timed) all.push_back(&t);
   runInterleaved(all, args.repeats);
-  std::printf("%-34s %12s %24s %14s %s\n", "configuration", "ms median", "spread [min - max]", "arena", "steps x repeats");
+  std::printf("(\"[F+B fused]\": attention forward and backward kernels the executor runs fused)\n");
+  std::printf("%-48s %12s %24s %14s %s\n", "configuration", "ms median", "spread [min - max]", "arena", "steps x repeats");
   for (size_t i = 0; i < timed.size(); ++i) {
     const Spread s = spreadOf(timed[i].samples);
     const double base = spreadOf(timed[i - i % variants.size()].samples).median;
-    std::printf("%-34s %12.2f   [%8.2f - %8.2f] %10.1f MiB %d x %d   (x%.2f of fused)\n", timed[i].label.c_str(),
+    std::printf("%-48s %12.2f   [%8.2f - %8.2f] %10.1f MiB %d x %d   (x%.2f of fused)\n", timed[i].label.c_str(),
                 s.median, s.min, s.max, static_cast<double>(timed[i].arenaBytes) / 1048576.0, timed[i].steps, s.count,
                 s.median / base);
   }
