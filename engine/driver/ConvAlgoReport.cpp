@@ -16,13 +16,12 @@ const char* passName(runtime::ConvPassKind pass) {
 }
 
 std::string convLine(int sectionId, const ir::Node& node, const runtime::ConvShape& s, runtime::ConvAlgoChoice c) {
-  char buf[320];
-  std::snprintf(buf, sizeof buf, "  %4d  %-32.32s %-11s x[%lld,%lld,%lld,%lld] w[%lld,%lld,%lldx%lld] s%lld p%lld  %-9s %s",
-                sectionId, node.name.c_str(), passName(s.pass), static_cast<long long>(s.n), static_cast<long long>(s.c),
-                static_cast<long long>(s.h), static_cast<long long>(s.w), static_cast<long long>(s.o),
-                static_cast<long long>(s.c), static_cast<long long>(s.kh), static_cast<long long>(s.kw),
-                static_cast<long long>(s.sh), static_cast<long long>(s.ph),
-                std::string(runtime::convAlgoName(c.algo)).c_str(), c.why);
+  auto ll = [](int64_t v) { return static_cast<long long>(v); };
+  char shape[160], buf[400];
+  std::snprintf(shape, sizeof shape, "x[%lld,%lld,%lld,%lld] w[%lld,%lld,%lldx%lld] s%lld p%lld", ll(s.n), ll(s.c),
+                ll(s.h), ll(s.w), ll(s.o), ll(s.c), ll(s.kh), ll(s.kw), ll(s.sh), ll(s.ph));
+  std::snprintf(buf, sizeof buf, "  %4d  %-32.32s %-11s %-38s %-9s %s", sectionId, node.name.c_str(), passName(s.pass),
+                shape, std::string(runtime::convAlgoName(c.algo)).c_str(), c.why);
   return buf;
 }
 

@@ -23,7 +23,7 @@ TEST_CASE("dfc run and inspect refuse a bad --conv-algo naming the flag and the 
 
   r = test::runDfc("inspect " + pef + " --conv-algo winograd4");
   REQUIRE(r.status == 0);
-  CHECK(r.output.find("convolutions on the host (--conv-algo winograd4): 2 gemm") != std::string::npos);
+  CHECK(r.output.find("convolutions on the host (--conv-algo winograd4): 5 gemm") != std::string::npos);
   CHECK(r.output.find("kernel not 3x3") != std::string::npos);
   r = test::runDfc("run --pef " + pef + " --db - --trace " + trace + " --conv-algo winograd2 --train-limit 16 --test-limit 8 --threads 1");
   INFO(r.output);
