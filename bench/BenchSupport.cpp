@@ -35,12 +35,10 @@ pef::Pef compileToPef(driver::CompileOptions options) {
   return std::move(*pef);
 }
 
-FedExecutor::FedExecutor(const pef::Pef& pef, int threads, int blasThreads, runtime::ConvAlgoRequest convAlgo)
-    : forwardOnly(pef.meta.inference) {
-  runtime::ExecutorOptions options;
-  options.threads = threads;
-  options.blasThreads = blasThreads;
-  options.convAlgo = convAlgo;
+FedExecutor::FedExecutor(const pef::Pef& pef, int threads, int blasThreads)
+    : FedExecutor(pef, runtime::ExecutorOptions{threads, blasThreads}) {}
+
+FedExecutor::FedExecutor(const pef::Pef& pef, const runtime::ExecutorOptions& options) : forwardOnly(pef.meta.inference) {
   auto e = runtime::Executor::create(pef.graph, pef.plan, options);
   if (!e) die(e.error().message());
   exec = std::make_unique<runtime::Executor>(std::move(*e));

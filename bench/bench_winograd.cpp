@@ -203,7 +203,10 @@ void model(const Args& args) {
               args.threads, args.repeats);
   std::vector<std::unique_ptr<FedExecutor>> execs;
   for (auto algo : {ConvAlgoRequest::Gemm, ConvAlgoRequest::Auto}) {
-    execs.push_back(std::make_unique<FedExecutor>(pef, args.threads, 0, algo));
+    runtime::ExecutorOptions options;
+    options.threads = args.threads;
+    options.convAlgo = algo;
+    execs.push_back(std::make_unique<FedExecutor>(pef, options));
     execs.back()->run(1);  // warm
   }
   std::vector<std::vector<double>> samples(2);

@@ -1,10 +1,9 @@
 #pragma once
-// Internal to the runtime's kernels: OpenBLAS held at one thread for a scope.
+// OpenBLAS at one thread for a scope (pool tasks that each run their own GEMM), then as it was.
 #include <cblas.h>
 
 namespace dfc::runtime::kernels {
 
-// OpenBLAS at one thread for a scope (pool tasks that each run their own GEMM), then as it was.
 class SingleThreadedBlas {
  public:
   SingleThreadedBlas() : m_before(openblas_get_num_threads()) {
