@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/ConvAlgo.h"
 #include "support/Error.h"
 
 namespace dfc::cli {
@@ -31,5 +32,10 @@ Expected<double> parseDouble(const std::string& flag, const std::string& text);
 void addMaxMemoryFlag(ArgParser& p);
 // Applies it; an exit status when the value is bad.
 std::optional<int> applyMaxMemory(const ArgParser& p);
+
+// --conv-algo auto|gemm|winograd2|winograd4: how the host runs 3x3 stride-1 convolutions.
+void addConvAlgoFlag(ArgParser& p, const char* what);
+// Reads it into `request` (unchanged when absent); an exit status when the value is bad.
+std::optional<int> applyConvAlgo(const ArgParser& p, runtime::ConvAlgoRequest& request);
 
 }  // namespace dfc::cli

@@ -40,6 +40,25 @@ void addMaxMemoryFlag(ArgParser& p) {
              support::formatBytes(support::machineMemoryBytes()) + ")"});
 }
 
+void addConvAlgoFlag(ArgParser& p, const char* what) {
+  p.add({{"--conv-algo"}, "NAME", 1,
+         std::string(what) +
+             ": auto (the default: per convolution, whichever of GEMM, F(2x2,3x3) and F(4x4,3x3) needs the fewest "
+             "multiplies as modelled from its shape, transforms included), gemm (im2col + GEMM), winograd2 or "
+             "winograd4. Winograd runs only 3x3 stride-1 forward and input-gradient convolutions (others stay on "
+             "GEMM); F(4x4) is refused above " +
+             std::to_string(runtime::kWinograd4MaxChannels) +
+             " input channels, where its error nears 1e-5 of the output's magnitude, and F(2x2) runs instead"});
+}
+
+std::optional<int> applyConvAlgo(const ArgParser& p, runtime::ConvAlgoRequest& request) {
+  if (!p.has("--conv-algo")) return std::nullopt;
+  auto parsed = runtime::parseConvAlgoRequest("--conv-algo", p.get("--conv-algo"));
+  if (!parsed) return reportError(parsed.error());
+  request = *parsed;
+  return std::nullopt;
+}
+
 std::optional<int> applyMaxMemory(const ArgParser& p) {
   if (!p.has("--max-memory")) return std::nullopt;
   auto bytes = support::parseByteSize("--max-memory", p.get("--max-memory"));

@@ -7,6 +7,7 @@
 #include "Commands.h"
 #include "driver/CompileReport.h"
 #include "driver/CompilerConfig.h"
+#include "driver/ConvAlgoReport.h"
 #include "driver/DataParallelCompile.h"
 #include "driver/HumanDecisions.h"
 #include "driver/HostBreakdown.h"
@@ -112,9 +113,12 @@ int inspectCommand(const std::vector<std::string>& args) {
   p.add({{"--run"}, "ID", 1, "instead of a PEF: where a stored run's host time went (phase, total ms, share, count)"});
   p.add({{"--db"}, "FILE", 1, "with --run: the run store (default: the usual one)"});
   addMaxMemoryFlag(p);
+  addConvAlgoFlag(p, "the convolutions' host algorithms as `dfc run --conv-algo NAME` would run them");
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
   if (auto rc = applyMaxMemory(p)) return *rc;
+  runtime::ConvAlgoRequest convAlgo = runtime::ConvAlgoRequest::Auto;
+  if (auto rc = applyConvAlgo(p, convAlgo)) return *rc;
   if (p.has("--help")) {
     std::fputs(p.help(false).c_str(), stdout);
     return 0;
@@ -175,6 +179,7 @@ int inspectCommand(const std::vector<std::string>& args) {
   for (const std::string& line : driver::describeDecodeReport(pef->reportJson)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeDecisions(pef->meta.decisions)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeSpatialTiling(pef->meta.spatialTiling)) std::printf("%s\n", line.c_str());
+  for (const std::string& line : driver::describeConvAlgorithms(*pef, convAlgo)) std::printf("%s\n", line.c_str());
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
   if (p.has("--config")) printCompilerConfig(pef->meta.compilerConfig);
   return 0;

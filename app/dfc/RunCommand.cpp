@@ -32,6 +32,7 @@ ArgParser runFlags() {
   p.add({{"--debug"}, "", 0, "debug logging"});
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
   addMaxMemoryFlag(p);
+  addConvAlgoFlag(p, "how the host runs 3x3 stride-1 convolutions");
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   p.add({{"--data-parallel"}, "", 0,
          "train one replica per MPI rank (mpirun -np N dfc run --data-parallel ...): each rank takes its shard of a "
@@ -106,6 +107,7 @@ int runCommand(const std::vector<std::string>& args) {
   o.dataParallel = p.has("--data-parallel");
   if (p.has("--allreduce")) o.allreduce = p.get("--allreduce");
   if (!intFlag("--ranks-per-host", o.ranksPerHost)) return 2;
+  if (auto rc = applyConvAlgo(p, o.convAlgo)) return *rc;
   if (p.has("--ranks-per-host") && o.ranksPerHost < 1)
     return usageError("--ranks-per-host " + p.get("--ranks-per-host") + ": expected at least 1");
   o.tracePath = p.get("--trace");

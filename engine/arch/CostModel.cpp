@@ -17,7 +17,13 @@ struct GemmDims {
 
 double numelOf(const ir::Graph& g, ir::ValueId v) { return static_cast<double>(g.value(v).type.numElements()); }
 
-// GEMM-equivalent dimensions; convolutions as their im2col GEMM.
+// GEMM-equivalent dimensions; convolutions as their im2col GEMM. The chip is
+// charged the direct convolution even where the host runs Winograd
+// (runtime/ConvAlgo.h): its PCUs compute in bf16, where F(4x4)'s ten-fold
+// error growth over F(2x2) (measured in f32 by bench_winograd) would cost
+// about two of bf16's eight mantissa bits, and a conv section on the modelled
+// chip is bound by its weights' and activations' PMU/DDR traffic as often as
+// by its multiplies; the host's choice is a host-CPU matter.
 double dimFromEnd(const std::vector<int64_t>& s, size_t fromEnd) {
   return s.size() >= fromEnd ? static_cast<double>(s[s.size() - fromEnd]) : 1.0;
 }

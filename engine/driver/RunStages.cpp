@@ -138,6 +138,7 @@ Status loadPefStage(RunState& s) {
   auto executorStart = RunState::Clock::now();
   runtime::ExecutorOptions options;
   options.threads = s.opts.threads;
+  options.convAlgo = s.opts.convAlgo;
   options.communicator = s.allreducer ? s.allreducer.get() : s.comm;
   auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, options);
   if (!executor) return executor.error().withContext(s.opts.pefPath);
@@ -148,6 +149,7 @@ Status loadPefStage(RunState& s) {
   s.trace.emplace(s.pef, label, s.comm ? s.result.rank : s.opts.rank);
   if (s.comm) s.trace->setProcessLabel("rank " + std::to_string(s.result.rank) + " (host)");  // short: row headers
   traceAllreduce(s);
+  s.trace->setConvAlgo(s.opts.convAlgo);
   s.hostPhase(host::kSetup, s.origin, s.setupEnd);
   s.hostPhase(host::kPefLoad, t0, joinStart);
   if (s.comm) s.hostPhase(host::kJoinRanks, joinStart, executorStart, {{"ranks", s.comm->describe()}});  // MPI_Init mostly

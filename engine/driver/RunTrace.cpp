@@ -20,6 +20,13 @@ RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel, int rank) :
     m_sectionTid[static_cast<size_t>(id)] = it->second;
   }
   loadPlacement();
+  setConvAlgo(runtime::ConvAlgoRequest::Auto);
+}
+
+void RunTrace::setConvAlgo(runtime::ConvAlgoRequest request) {
+  m_convAlgos.clear();
+  for (const partition::Section& s : m_pef.plan.sections)
+    m_convAlgos.push_back(runtime::describeConvAlgos(m_pef.graph, s.nodes, request));
 }
 
 // Layer 3 (final PCUs/PMUs after placement, min/max latency with DRAM) lives in
@@ -80,6 +87,8 @@ void RunTrace::addSectionCall(int sectionId, int64_t step, double startUs, doubl
     args.emplace_back("min_latency_us", p.minLatencyUs);
     args.emplace_back("max_latency_us", p.maxLatencyUs);
   }
+  if (const std::string& algos = m_convAlgos[static_cast<size_t>(sectionId)]; !algos.empty())
+    args.emplace_back("conv_algo", algos);
   std::string cat(ir::roleName(s.type));
   if (s.type == ir::NodeRole::Reduce) addAllreduce(s, step, startUs, durationUs, args);
   m_recorder.addSlice(m_pid, kWholeRunTid, hs.name, cat, startUs, durationUs, args);

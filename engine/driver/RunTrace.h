@@ -8,6 +8,7 @@
 #include "driver/HostBreakdown.h"
 #include "pef/Pef.h"
 #include "profile/TraceRecorder.h"
+#include "runtime/ConvAlgo.h"
 
 namespace dfc::driver {
 
@@ -44,7 +45,10 @@ class RunTrace {
   void addStepSlice(const std::string& name, double startUs, double durationUs, profile::Args args = {});
   void addLoss(double tsUs, double loss);
   void setMetadata(const std::string& key, const std::string& value);
-  void setProcessLabel(const std::string& label);  // the process row's name (data parallel: "rank 1 (host) ...")
+  void setProcessLabel(const std::string& label);
+  // The conv algorithm request of the run: each section call's `conv_algo` arg
+  // names what its convolutions run with (none for sections without convs).
+  void setConvAlgo(runtime::ConvAlgoRequest request);  // the process row's name (data parallel: "rank 1 (host) ...")
   profile::Trace take() { return m_recorder.take(); }
 
  private:
@@ -59,6 +63,7 @@ class RunTrace {
   profile::TraceRecorder m_recorder;
   std::map<std::string, int64_t> m_hyperfunctionTid;
   std::vector<int64_t> m_sectionTid;  // per section: its hyperfunction row
+  std::vector<std::string> m_convAlgos;  // per section: runtime::describeConvAlgos, "" without convs
   struct Placed {                     // layer 3, from the PEF's compile report
     double pcus = 0, pmus = 0, hops = 0, minLatencyUs = 0, maxLatencyUs = 0;
     bool known = false;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "driver/HostBreakdown.h"
+#include "runtime/ConvAlgo.h"
 #include "support/Error.h"
 
 namespace dfc::dist {
@@ -40,6 +41,7 @@ struct RunOptions {
   bool dataParallel = false;
   dist::Communicator* communicator = nullptr;  // tests: an in-process group's rank; null: MPI or a world of one
   std::string allreduce = "mpi";  // --allreduce: mpi, ring, tree or 2d-ring (dist/Allreduce.h)
+  runtime::ConvAlgoRequest convAlgo = runtime::ConvAlgoRequest::Auto;  // --conv-algo (runtime/ConvAlgo.h)
   int ranksPerHost = 0;           // --ranks-per-host: 2d-ring's ranks per host (0: as MPI_COMM_TYPE_SHARED finds them)
   // dfc run --decode (driver/DecodeRun.h): generate tokens with a decode PEF
   // (prefill token by token through the step, then maxNewTokens picked tokens)

@@ -49,7 +49,9 @@ struct Update {
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
       : pool(o.threads), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
-        ctx(pool, blasThreads, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {}
+        ctx(pool, blasThreads, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {
+    ctx.setConvAlgo(o.convAlgo);
+  }
 
   support::ThreadPool pool;
   int blasThreads;

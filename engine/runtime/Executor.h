@@ -9,6 +9,7 @@
 
 #include "ir/Graph.h"
 #include "partition/Plan.h"
+#include "runtime/ConvAlgo.h"
 #include "runtime/SectionFusion.h"
 #include "support/Error.h"
 
@@ -24,6 +25,7 @@ struct ExecutorOptions {
                         // OpenBLAS's GEMM rounding depends on its thread count; the pool's split never changes a result.
   bool fuse = true;     // run fused groups inside a section (SectionFusion.h); false: op by op, as the reference order
   bool fuseAttention = true;  // with fuse: attention chains as FlashAttention kernels (AttentionFusion.h)
+  ConvAlgoRequest convAlgo = ConvAlgoRequest::Auto;  // 3x3 stride-1 convolutions: GEMM or Winograd (ConvAlgo.h)
   dist::Communicator* communicator = nullptr;  // data parallel: all_reduce nodes average over it (outlives the executor)
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/Graph.h"
+#include "runtime/ConvAlgo.h"
 #include "support/Error.h"
 #include "support/ThreadPool.h"
 
@@ -42,11 +43,15 @@ class ExecContext {
   // A forward-only evaluation step of a training graph (batch_norm then uses its running statistics).
   bool evaluating() const { return m_evaluating; }
   void setEvaluating(bool evaluating) { m_evaluating = evaluating; }
+  // How 3x3 stride-1 convolutions run (runtime/ConvAlgo.h; `dfc run --conv-algo`).
+  ConvAlgoRequest convAlgo() const { return m_convAlgo; }
+  void setConvAlgo(ConvAlgoRequest request) { m_convAlgo = request; }
 
  private:
   support::ThreadPool* m_pool;
   int m_blasThreads;
   bool m_evaluating = false;
+  ConvAlgoRequest m_convAlgo = ConvAlgoRequest::Auto;
   dist::Communicator* m_communicator;
   std::vector<float> m_scratch;
 };

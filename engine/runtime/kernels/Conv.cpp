@@ -1,14 +1,18 @@
 // Convolution and its gradients: im2col / col2im around cblas_sgemm, one
 // batch element at a time so the column buffer (the context's scratch) stays
 // small. im2col and col2im split over the pool by channel; the GEMMs run on
-// the step's thread with BLAS's own threads.
+// the step's thread with BLAS's own threads. 3x3 stride-1 forward and input
+// gradient convolutions may run as Winograd instead (ConvAlgo.h, Winograd.h).
 #include <cblas.h>
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
+#include "runtime/ConvAlgo.h"
 #include "runtime/kernels/BlasThreads.h"
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/Winograd.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -74,6 +78,8 @@ class ConvKernel final : public Kernel {
         m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
 
   Status run(ExecContext& ctx) override {
+    if (m_pass != ConvPass::GradWeight)
+      if (ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo()); algo != ConvAlgo::Gemm) return runWinograd(ctx, algo);
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
     if (m_pass == ConvPass::GradWeight && m_g.n == 0) std::memset(m_y->bytes(), 0, m_y->byteSize());
     const int threads = ctx.pool().threads();
@@ -129,6 +135,28 @@ class ConvKernel final : public Kernel {
     return {};
   }
 
+  ConvShape shape() const {
+    const ConvPassKind pass = m_pass == ConvPass::Forward     ? ConvPassKind::Forward
+                              : m_pass == ConvPass::GradInput ? ConvPassKind::GradInput
+                                                              : ConvPassKind::GradWeight;
+    return {pass, m_g.n, m_g.c, m_g.h, m_g.w, m_o, m_g.kh, m_g.kw, m_g.sh, m_g.sw, m_g.ph, m_g.pw, m_g.oh, m_g.ow};
+  }
+
+  // The input gradient of a stride-1 3x3 conv is a 3x3 conv of dy padded by 2 - p with the kernel flipped and transposed.
+  Status runWinograd(ExecContext& ctx, ConvAlgo algo) {
+    const int m = algo == ConvAlgo::Winograd4 ? 4 : 2;
+    if (!m_winograd || m_winograd->tileSize() != m) {
+      const Window& g = m_g;
+      const WinogradGeometry geometry =
+          m_pass == ConvPass::Forward
+              ? WinogradGeometry{g.n, g.c, g.h, g.w, m_o, g.oh, g.ow, g.ph, g.pw}
+              : WinogradGeometry{g.n, m_o, g.oh, g.ow, g.c, g.h, g.w, 2 - g.ph, 2 - g.pw};
+      m_winograd = std::make_unique<WinogradConv>(m, geometry, m_pass == ConvPass::GradInput);
+    }
+    return m_winograd->run(ctx, m_a->data<float>(), m_b->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
+                           m_y->data<float>());
+  }
+
   // conv2d followed by bias_add(b[o]): each output plane starts as its bias and
   // the GEMM accumulates onto it (beta = 1) while the image's output is in cache.
   bool takeBiasEpilogue(const ir::Tensor& bias, ir::Tensor& out) override {
@@ -143,6 +171,7 @@ class ConvKernel final : public Kernel {
   const ir::Tensor *m_a, *m_b;
   ir::Tensor* m_y;
   const ir::Tensor* m_bias = nullptr;  // set by takeBiasEpilogue
+  std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   ConvPass m_pass;
   Window m_g;
   int64_t m_o, m_ck, m_cols;
