@@ -35,8 +35,11 @@ pef::Pef compileToPef(driver::CompileOptions options) {
   return std::move(*pef);
 }
 
-FedExecutor::FedExecutor(const pef::Pef& pef, int threads, int blasThreads) : forwardOnly(pef.meta.inference) {
-  auto e = runtime::Executor::create(pef.graph, pef.plan, {threads, blasThreads});
+FedExecutor::FedExecutor(const pef::Pef& pef, int threads, int blasThreads)
+    : FedExecutor(pef, runtime::ExecutorOptions{threads, blasThreads}) {}
+
+FedExecutor::FedExecutor(const pef::Pef& pef, const runtime::ExecutorOptions& options) : forwardOnly(pef.meta.inference) {
+  auto e = runtime::Executor::create(pef.graph, pef.plan, options);
   if (!e) die(e.error().message());
   exec = std::make_unique<runtime::Executor>(std::move(*e));
   std::mt19937 rng(3);

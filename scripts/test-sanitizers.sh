@@ -4,7 +4,7 @@
 # Any report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDFC_BUILD_GUI=OFF -DDFC_BUILD_BENCH=OFF -DDFC_WERROR=ON \
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDFC_BUILD_GUI=OFF -DDFC_BUILD_BENCH=OFF -DDFC_WERROR=ON -DDFC_PCH=ON \
   "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
 cmake --build build-asan -j"$(nproc)"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "arch/AttentionCost.h"
 #include "arch/FanIn.h"
 #include "ir/KvCache.h"
 
@@ -270,13 +271,14 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n, int passes) cons
   return c;
 }
 
-std::vector<int> CostModel::pcuShares(const ir::Graph& g, const std::vector<ir::NodeId>& nodes, int pcuCap) const {
-  std::vector<OpCost> costs;
+namespace {
+
+// PCUs per unit under `pcuCap` (0: none), leaving room for the combine trees' PCUs.
+std::vector<int> sharesFor(const CostModel& model, const std::vector<OpCost>& costs, int pcuCap) {
   int total = 0, totalMin = 0;
-  for (ir::NodeId id : nodes) {
-    costs.push_back(opCost(g, g.node(id)));
-    total += costs.back().pcus;
-    totalMin += costs.back().minPcus;
+  for (const OpCost& c : costs) {
+    total += c.pcus;
+    totalMin += c.minPcus;
   }
   auto shares = [&](int cap) {
     std::vector<int> s;
@@ -292,12 +294,20 @@ std::vector<int> CostModel::pcuShares(const ir::Graph& g, const std::vector<ir::
   // The combine trees' PCUs come on top: shrink the compute until both fit (or only minimums are left).
   for (int cap = pcuCap, round = 0; round < 8; ++round) {
     int used = 0;
-    for (size_t i = 0; i < costs.size(); ++i) used += s[i] + treeUnits(costs[i], s[i]).pcus;
+    for (size_t i = 0; i < costs.size(); ++i) used += s[i] + model.treeUnits(costs[i], s[i]).pcus;
     if (used <= pcuCap || cap <= totalMin) break;
     cap = std::max(totalMin, std::min(cap, total) - (used - pcuCap));
     s = shares(cap);
   }
   return s;
+}
+
+}  // namespace
+
+std::vector<int> CostModel::pcuShares(const ir::Graph& g, const std::vector<ir::NodeId>& nodes, int pcuCap) const {
+  std::vector<OpCost> costs;
+  for (ir::NodeId id : nodes) costs.push_back(opCost(g, g.node(id)));
+  return sharesFor(*this, costs, pcuCap);
 }
 
 partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const std::vector<ir::NodeId>& nodes) const {
@@ -328,27 +338,43 @@ partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const 
       if (!std::binary_search(inside.begin(), inside.end(), u)) return true;
     return false;
   };
-  std::vector<int> shares = pcuShares(g, nodes, pcuCap);
+  // Units: the ops one by one, except attention chains held whole, charged in their tiled form.
+  const std::vector<TiledAttention> tiled = tiledAttention(*this, g, nodes, users);
+  std::set<ir::NodeId> inTiled;
+  std::vector<OpCost> costs;
+  for (const TiledAttention& t : tiled) {
+    inTiled.insert(t.nodes.begin(), t.nodes.end());
+    costs.push_back(t.cost);
+  }
+  for (ir::NodeId id : nodes)
+    if (!inTiled.count(id)) costs.push_back(opCost(g, g.node(id)));
+  std::vector<int> shares = sharesFor(*this, costs, pcuCap);
   const double pcuFlopPerUs = m_arch.pcuFlopPerCycle() * m_arch.clockGhz * 1e3;
   std::set<ir::ValueId> external;
   double internalBytes = 0;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const ir::Node& n = g.node(nodes[i]);
-    OpCost c = opCost(g, n);
+  for (size_t i = 0; i < costs.size(); ++i) {
+    const OpCost& c = costs[i];
     TreeUnits trees = treeUnits(c, shares[i]);
     e.flop += c.flop;
     e.pcus += shares[i] + trees.pcus;
     e.pmus += c.pmus - c.treePmus + trees.pmus;
     if (shares[i] > 0) e.computeUs = std::max(e.computeUs, c.flop / (shares[i] * pcuFlopPerUs));
-    for (ir::ValueId in : n.inputs)
-      if (!produced.count(in)) external.insert(in);
   }
+  for (ir::NodeId id : nodes)
+    for (ir::ValueId in : g.node(id).inputs)
+      if (!produced.count(in)) external.insert(in);
   // A result read inside passes over the on-chip network; one read after the
   // section is written out (both, when read in both places). The runtime counts
   // the same boundary bytes for a section call.
   for (ir::ValueId v : produced) {
     if (consumedInside.count(v)) internalBytes += static_cast<double>(g.value(v).type.byteSize());
     if (readOutside(v)) external.insert(v);
+  }
+  for (const TiledAttention& t : tiled) {  // scores never stored; o, the statistics and the re-streamed blocks are
+    for (ir::ValueId v : t.neverStored) external.erase(v);
+    for (ir::ValueId v : t.extraReads)
+      if (!produced.count(v)) external.insert(v);
+    e.ddrBytes += t.statsBytes + t.restreamBytes;
   }
   for (ir::ValueId v : external) e.ddrBytes += ir::boundaryBytes(g, v);
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "arch/AttentionCost.h"
 #include "arch/OperatorTiling.h"
 #include "mapping/Scheduler.h"
 #include "partition/CompilerMode.h"
@@ -63,6 +64,29 @@ std::string suggestScale(double needed) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", std::min(1.0, std::ceil(needed * 100) / 100));
   return buf;
+}
+
+// An attention chain the subgraph holds whole runs as one tiled operator
+// (arch/AttentionCost.h): its PCUs go on its first node and none on the
+// others, so the cut keeps it in one section. Its PMUs stay those of its ops
+// one by one, which is what the lowering builds; since the lowering's combine
+// trees follow the PCU shares a shared section gets, a chain is kept whole only
+// with half the PMU budget to spare.
+void keepAttentionWhole(const arch::CostModel& cost, const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
+                        const std::vector<std::vector<ir::NodeId>>& users,
+                        const std::vector<std::optional<partition::OperatorTiling>>& tiling, int pcuBudget,
+                        int pmuBudget, std::vector<std::pair<int, int>>& use) {
+  for (const arch::TiledAttention& t : arch::tiledAttention(cost, g, nodes, users)) {
+    std::vector<size_t> at;
+    for (size_t i = 0; i < nodes.size(); ++i)
+      if (std::find(t.nodes.begin(), t.nodes.end(), nodes[i]) != t.nodes.end()) at.push_back(i);
+    int pmus = 0;
+    for (size_t i : at) pmus += use[i].second;
+    const bool tiled = std::any_of(at.begin(), at.end(), [&](size_t i) { return tiling[i].has_value(); });
+    if (tiled || t.cost.minPcus > pcuBudget || 2 * pmus > pmuBudget) continue;
+    for (size_t i : at) use[i] = {0, 0};
+    use[at.front()] = {std::min(t.cost.pcus, pcuBudget), pmus};
+  }
 }
 
 struct Mapper {
@@ -171,6 +195,7 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
       }
       use.emplace_back(std::min(c.pcus, pcuBudget), c.pmus);
     }
+    keepAttentionWhole(cost, g, sub.nodes, m.users, tiling, pcuBudget, pmuBudget, use);
     std::vector<ir::NodeId> current;
     int piece = 0;        // sections cut from `sub` so far
     size_t position = 0;  // nodes of `sub` handled so far

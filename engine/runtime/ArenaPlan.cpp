@@ -4,6 +4,7 @@
 #include <map>
 
 #include "runtime/MemoryPlanner.h"
+#include "runtime/StepFusion.h"
 
 namespace dfc::runtime {
 
@@ -13,9 +14,12 @@ Expected<ArenaPlan> planArena(const ir::Graph& graph, const std::vector<size_t>&
                               const std::vector<std::vector<FusionGroup>>& groups) {
   const int kUnset = -1;
   std::vector<int> producedAt(graph.values.size(), kUnset), lastUse(graph.values.size(), kUnset);
+  std::map<const AttentionPattern*, std::pair<int, int>> statsLive;  // first and last position
   int pos = 0;
   for (size_t s : schedule)
     for (const FusionGroup& group : groups.at(s)) {
+      for (ir::ValueId v : group.extraReads) lastUse[static_cast<size_t>(v)] = pos;
+      if (group.attention) statsLive.try_emplace(group.attention.get(), pos, pos).first->second.second = pos;
       for (ir::NodeId n : group.nodes) {
         const ir::Node& node = graph.node(n);
         for (ir::ValueId v : node.inputs) {
@@ -50,7 +54,11 @@ Expected<ArenaPlan> planArena(const ir::Graph& graph, const std::vector<size_t>&
     buffers.push_back({v.type.byteSize(), producedAt[i], std::max(producedAt[i], lastUse[i])});
     out.planned.push_back(v.id);
   }
+  for (const auto& [pattern, live] : statsLive) buffers.push_back({pattern->statsBytes(), live.first, live.second});
   MemoryPlanner::Result layout = MemoryPlanner::plan(buffers);
+  size_t k = out.planned.size();
+  for (const auto& entry : statsLive) out.statsOffsets[entry.first] = layout.offsets[k++];
+  layout.offsets.resize(out.planned.size());
   out.offsets = std::move(layout.offsets);
   out.arenaBytes = layout.arenaBytes;
   return out;
@@ -69,9 +77,7 @@ Expected<HostMemory> estimateHostMemory(const ir::Graph& graph, const partition:
   std::vector<bool> leavesStep(graph.values.size(), false);
   for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
   for (const ir::StateUpdate& u : graph.updates) leavesStep[static_cast<size_t>(u.newValue)] = true;
-  std::vector<std::vector<FusionGroup>> groups;
-  for (const partition::Section& sec : plan.sections)
-    groups.push_back(planSectionFusion(graph, sec.nodes, users, leavesStep, fuse));
+  const std::vector<std::vector<FusionGroup>> groups = planStepFusion(graph, plan, users, leavesStep, fuse);
   auto arena = planArena(graph, schedule, groups);
   if (!arena) return arena.error();
   HostMemory m;

@@ -3,6 +3,7 @@
 // fused group is one position), then offsets in one arena from the memory
 // planner. The executor allocates from it; the compiler and `dfc inspect` ask
 // it for the host memory a step needs, with the same numbers.
+#include <map>
 #include <vector>
 
 #include "ir/Graph.h"
@@ -17,6 +18,8 @@ struct ArenaPlan {
   std::vector<size_t> offsets;       // parallel to planned
   std::vector<bool> inTile;          // by ValueId: kept in a fused chain's tile, no memory
   std::vector<bool> unscheduled;     // by ValueId: intermediates this schedule never computes
+  // A fused attention's row statistics (log-sum-exp), live from its forward to its backward.
+  std::map<const AttentionPattern*, size_t> statsOffsets;
   size_t arenaBytes = 0;
 };
 

@@ -10,9 +10,11 @@
 
 #include "ir/KvCache.h"
 #include "runtime/ArenaPlan.h"
+#include "runtime/FusedAttention.h"
 #include "runtime/FusedChain.h"
 #include "runtime/Kernels.h"
 #include "runtime/MemoryPlanner.h"
+#include "runtime/StepFusion.h"
 #include "support/SizeBudget.h"
 
 namespace dfc::runtime {
@@ -47,7 +49,7 @@ struct Update {
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
       : pool(o.threads), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
-        ctx(pool, blasThreads, o.communicator), fuse(o.fuse) {}
+        ctx(pool, blasThreads, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {}
 
   support::ThreadPool pool;
   int blasThreads;
@@ -63,10 +65,12 @@ struct Executor::Impl {
   int accumulationSteps = 1;  // gradient accumulation: the optimizer runs every this many training steps
   int64_t trainingSteps = 0;
   bool fuse;
+  bool fuseAttention;
   std::vector<std::vector<FusionGroup>> groups;  // per section: how its nodes run
   FusionStats fusion;
   std::vector<std::vector<ir::NodeId>> users;
   std::vector<bool> leavesStep;  // graph outputs and state-update sources
+  std::map<const AttentionPattern*, ir::Tensor> attentionStats;  // fused attention row statistics, in the arena
 
   Status validate();
   void planFusion();
@@ -82,11 +86,8 @@ void Executor::Impl::planFusion() {
   leavesStep.assign(graph.values.size(), false);
   for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
   for (const ir::StateUpdate& u : graph.updates) leavesStep[static_cast<size_t>(u.newValue)] = true;
-  groups.clear();
-  for (const partition::Section& sec : plan.sections) {
-    groups.push_back(planSectionFusion(graph, sec.nodes, users, leavesStep, fuse));
-    countFusion(groups.back(), fusion);
-  }
+  groups = planStepFusion(graph, plan, users, leavesStep, fuse, fuseAttention);
+  for (const auto& sectionGroups : groups) countFusion(sectionGroups, fusion);
 }
 
 Status Executor::Impl::validate() {
@@ -168,6 +169,9 @@ Status Executor::Impl::allocate() {
     storage[static_cast<size_t>(v.id)] =
         ir::Tensor(v.type, std::shared_ptr<std::byte>(arena, arena.get() + layout->offsets[k]));
   }
+  for (const auto& [pattern, offset] : layout->statsOffsets)
+    attentionStats[pattern] = ir::Tensor(ir::TensorType{ir::DType::F32, {pattern->matrices, pattern->queries}},
+                                         std::shared_ptr<std::byte>(arena, arena.get() + offset));
 
   for (const ir::StateUpdate& u : graph.updates) {
     Update up;
@@ -196,6 +200,12 @@ Expected<KernelPtr> Executor::Impl::prepareNode(const ir::Node& node) {
 // One kernel for the group; a GEMM or conv that declines its bias epilogue runs
 // before its bias_add instead (the liveness plan allows both).
 Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
+  if (group.attention) {  // one kernel for the whole chain; its members' scores have no storage to bind
+    auto kernel = makeAttentionKernel(graph, group, storage, attentionStats[group.attention.get()]);
+    if (!kernel) return kernel.error();
+    run.kernels.push_back(std::move(*kernel));
+    return {};
+  }
   std::vector<KernelPtr> members;
   for (ir::NodeId n : group.nodes) {
     auto kernel = prepareNode(graph.node(n));

@@ -23,6 +23,7 @@ struct ExecutorOptions {
   int blasThreads = 0;  // OpenBLAS threads during this executor's steps, at most `threads`; <= 0: as many as `threads`.
                         // OpenBLAS's GEMM rounding depends on its thread count; the pool's split never changes a result.
   bool fuse = true;     // run fused groups inside a section (SectionFusion.h); false: op by op, as the reference order
+  bool fuseAttention = true;  // with fuse: attention chains as FlashAttention kernels (AttentionFusion.h)
   dist::Communicator* communicator = nullptr;  // data parallel: all_reduce nodes average over it (outlives the executor)
 };
 

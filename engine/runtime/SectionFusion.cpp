@@ -9,6 +9,13 @@ namespace {
 
 using ir::OpKind;
 
+FusionGroup group(FusionKind kind, std::vector<ir::NodeId> nodes) {
+  FusionGroup g;
+  g.kind = kind;
+  g.nodes = std::move(nodes);
+  return g;
+}
+
 bool isF32(const ir::Value& v) { return v.type.dtype == ir::DType::F32; }
 
 // Ops whose output element i is a function of element i of each input (Kernel: TileKernel).
@@ -69,7 +76,7 @@ void closeChain(FusionGroup& open, std::vector<FusionGroup>& groups, const ir::G
                 const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep) {
   if (open.nodes.empty()) return;
   if (open.nodes.size() == 1) {
-    groups.push_back({FusionKind::Single, open.nodes, {}});
+    groups.push_back(group(FusionKind::Single, open.nodes));
   } else {
     open.kind = FusionKind::Chain;
     open.inTile = tileValues(open, users, leavesStep, g);
@@ -85,7 +92,7 @@ std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::ve
                                            const std::vector<bool>& leavesStep, bool enabled) {
   std::vector<FusionGroup> groups;
   if (!enabled) {
-    for (ir::NodeId n : nodes) groups.push_back({FusionKind::Single, {n}, {}});
+    for (ir::NodeId n : nodes) groups.push_back(group(FusionKind::Single, {n}));
     return groups;
   }
   const std::set<ir::NodeId> inSection(nodes.begin(), nodes.end());
@@ -111,9 +118,9 @@ std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::ve
     openSize = -1;
     const ir::NodeId producer = node.op == OpKind::BiasAdd && node.inputs.size() == 2 ? graph.value(node.inputs[0]).producer : ir::kNoNode;
     if (producer != ir::kNoNode && absorbed.count(producer) && epilogueOf[producer] == n)
-      groups.push_back({FusionKind::BiasEpilogue, {producer, n}, {}});
+      groups.push_back(group(FusionKind::BiasEpilogue, {producer, n}));
     else
-      groups.push_back({FusionKind::Single, {n}, {}});
+      groups.push_back(group(FusionKind::Single, {n}));
   }
   closeChain(open, groups, graph, users, leavesStep);
   return groups;
@@ -122,6 +129,8 @@ std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::ve
 void countFusion(const std::vector<FusionGroup>& groups, FusionStats& stats) {
   for (const FusionGroup& g : groups) {
     if (g.kind == FusionKind::BiasEpilogue) ++stats.biasEpilogues;
+    if (g.kind == FusionKind::AttentionForward) ++stats.attentionForward;
+    if (g.kind == FusionKind::AttentionBackward) ++stats.attentionBackward;
     if (g.kind != FusionKind::Chain) continue;
     ++stats.chains;
     stats.chainedNodes += static_cast<int>(g.nodes.size());

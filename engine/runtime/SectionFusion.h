@@ -8,15 +8,18 @@
 // - Chain: consecutive elementwise nodes of one size, run tile by tile (a few
 //   KB per tile, kept in L1) instead of op by op over whole tensors; a value
 //   used only inside the chain never leaves its tile.
+// - AttentionForward / AttentionBackward: a whole attention chain (forward or
+//   its gradient) as one FlashAttention kernel (AttentionFusion.h, StepFusion.h).
 // Fusion happens inside a section only, as on the chip: -o0 (one op per
 // section) fuses nothing, -o3 fuses what its sections hold.
 #include <vector>
 
 #include "ir/Graph.h"
+#include "runtime/AttentionFusion.h"
 
 namespace dfc::runtime {
 
-enum class FusionKind { Single, BiasEpilogue, Chain };
+enum class FusionKind { Single, BiasEpilogue, Chain, AttentionForward, AttentionBackward };
 
 // Values one chain keeps in its tile buffer (the rest of its intermediates go to memory).
 constexpr int kMaxTileValues = 8;
@@ -25,6 +28,9 @@ struct FusionGroup {
   FusionKind kind = FusionKind::Single;
   std::vector<ir::NodeId> nodes;     // in execution order (BiasEpilogue: the GEMM or conv, then the bias_add)
   std::vector<ir::ValueId> inTile;   // Chain: values that live only in the tile buffer (never in memory)
+                                     // Attention*: the scores, probabilities and their gradients (never in memory)
+  std::vector<ir::ValueId> extraReads;  // read besides the members' inputs (the backward reads the forward's output)
+  AttentionPatternPtr attention;        // Attention*: the match, shared by a forward and its backward
 };
 
 struct FusionStats {
@@ -32,6 +38,8 @@ struct FusionStats {
   int chains = 0;
   int chainedNodes = 0;
   int tileValues = 0;  // intermediates that never reach memory
+  int attentionForward = 0;   // fused attention kernels
+  int attentionBackward = 0;
 };
 
 // The groups of one section's nodes (given in section order), covering each

@@ -165,7 +165,7 @@ TEST_CASE("dfc compile -o1: section and hypersection counts of the zoo transform
   const Count counts[] = {
       {"--model gpt2-mini -o1", 155, 67},
       {"--model bert -o1", 829, 82},
-      {"--model gpt2-mini -o1 --o1-rule-list gpt2", 96, 42},
+      {"--model gpt2-mini -o1 --o1-rule-list gpt2", 92, 40},  // 96, 42 before MHABackward took dO V^T and P^T dO
   };
   for (const Count& c : counts) {
     INFO(c.flags);

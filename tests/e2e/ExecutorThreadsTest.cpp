@@ -152,6 +152,10 @@ TEST_CASE("fused -o3 sections train like op-by-op execution on lenet and gpt2-mi
     auto exec = runtime::Executor::create(pef.graph, pef.plan, fused);
     REQUIRE(exec.ok());
     CHECK(exec->fusionStats().biasEpilogues > 0);  // conv/linear + bias in one section at -o3
+    if (m.name == "gpt2-mini") {  // both layers' attention, forward and backward, as FlashAttention kernels
+      CHECK(exec->fusionStats().attentionForward == 2);
+      CHECK(exec->fusionStats().attentionBackward == 2);
+    }
     const State a = trainSteps(pef, fused, 3), b = trainSteps(pef, plain, 3);
     CHECK(maxRelDiff(a, b) < 1e-4);
   }

@@ -7,26 +7,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/kernels/BlasThreads.h"
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
 namespace {
-
-// OpenBLAS at one thread for a scope (pool tasks that each run their own GEMM), then as it was.
-class SingleThreadedBlas {
- public:
-  SingleThreadedBlas() : m_before(openblas_get_num_threads()) {
-    if (m_before != 1) openblas_set_num_threads(1);
-  }
-  ~SingleThreadedBlas() {
-    if (m_before != 1) openblas_set_num_threads(m_before);
-  }
-  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
-  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
-
- private:
-  int m_before;
-};
 
 // The first output column ox (0..ow) with ox * stride >= offset: columns before
 // it read left of the image (or, with the right edge's offset, inside it).

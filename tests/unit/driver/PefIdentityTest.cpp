@@ -120,6 +120,9 @@ struct Recorded {
 // bitfiles). The -o0 hypersections change no chunk of lenet (no operator repeats).
 // Re-recorded for issue 15: PEF format 1.2 (sections may carry tiling) changes
 // only the meta's "format"; sections and bitfiles (now placed in parallel) are unchanged.
+// Re-recorded for issue 17: the cost model charges a section's whole attention
+// chain in its tiled FlashAttention form, so the estimates of gpt2-mini's
+// attention sections (sections and report chunks) change; graph, bitfiles unchanged.
 const std::vector<Recorded> kRecorded = {
 {"lenet-o0", "meta", 326, 0x1521149ca5c73e40ull},
     {"lenet-o0", "graph", 10141, 0x9f9e70534554750dull},
@@ -138,16 +141,16 @@ const std::vector<Recorded> kRecorded = {
     {"gpt2-mini-o1", "meta", 341, 0x2c397311fe710a09ull},
     {"gpt2-mini-o1", "graph", 39435, 0x9a7d79c52b8bcad9ull},
     {"gpt2-mini-o1", "weights", 5508, 0x6f349fa50477c704ull},
-    {"gpt2-mini-o1", "sections", 43228, 0xbe5016eb6b8c5f77ull},
+    {"gpt2-mini-o1", "sections", 43230, 0x129f022b42a61943ull},
     {"gpt2-mini-o1", "schedule", 524, 0x3377d83adb628425ull},
-    {"gpt2-mini-o1", "report", 43379, 0xec3cacbe3f9ccb92ull},
+    {"gpt2-mini-o1", "report", 43379, 0xd77b552e6b1d3a09ull},
     {"gpt2-mini-o1", "bitfiles", 12895, 0x608cfd313ef7c6ecull},
     {"gpt2-mini-o3-hs", "meta", 344, 0x621aab0f5bf8b331ull},
     {"gpt2-mini-o3-hs", "graph", 39435, 0x9a7d79c52b8bcad9ull},
     {"gpt2-mini-o3-hs", "weights", 5508, 0x6f349fa50477c704ull},
-    {"gpt2-mini-o3-hs", "sections", 5307, 0x83f12c3431408a62ull},
+    {"gpt2-mini-o3-hs", "sections", 5303, 0x88cb79326138b6b0ull},
     {"gpt2-mini-o3-hs", "schedule", 52, 0x8becded54326917cull},
-    {"gpt2-mini-o3-hs", "report", 5503, 0x758313546abc8e8bull},
+    {"gpt2-mini-o3-hs", "report", 5502, 0xaf675f88608afd96ull},
     {"gpt2-mini-o3-hs", "bitfiles", 13679, 0xcd982e56e9b66a8full},
     {"resnet18-o3", "meta", 331, 0x86f296ed94475201ull},
     {"resnet18-o3", "graph", 74718, 0x4b21267e2a367bcaull},
