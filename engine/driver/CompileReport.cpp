@@ -9,6 +9,7 @@
 #include "driver/JsonNumber.h"
 #include "ir/KvCache.h"
 #include "support/JsonWriter.h"
+#include "support/SizeBudget.h"
 
 namespace dfc::driver {
 namespace {
@@ -116,11 +117,11 @@ std::vector<std::string> describeDecodeReport(const std::string& reportJson) {
   simdjson::dom::parser parser;
   simdjson::dom::element d;
   if (parser.parse(reportJson).get(d) || d["decode"].get(d)) return {};
-  constexpr double kMiB = 1024.0 * 1024.0;
+  auto bytes = [&](const char* key) { return support::formatBytes(static_cast<uint64_t>(jsonNumber(d, key))); };
   return {fmt::format("decode step: one new token per sequence, KV cache of {:.0f} rows; {:.0f} caches (K and V per "
-                      "layer), {:.1f} MiB, beside {:.1f} MiB of weights",
-                      jsonNumber(d, "kv_cache_len"), jsonNumber(d, "kv_caches"), jsonNumber(d, "kv_cache_bytes") / kMiB,
-                      jsonNumber(d, "weight_bytes") / kMiB)};
+                      "layer), {}, beside {} of weights",
+                      jsonNumber(d, "kv_cache_len"), jsonNumber(d, "kv_caches"), bytes("kv_cache_bytes"),
+                      bytes("weight_bytes"))};
 }
 
 }  // namespace dfc::driver

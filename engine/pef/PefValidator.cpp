@@ -174,12 +174,12 @@ Status checkInferenceRoles(const PefMeta& m, const ir::Graph& g) {
   DFC_TRY(roles.empty("loss_output", m.lossOutput));
   // A decode step updates its KV caches (ir/KvCache.h), nothing else.
   const auto caches = ir::kvCacheValues(g);
+  if (g.updates.size() != caches.size())  // values besides the KV caches
+    return makeError("field 'inference' is true but the graph updates " + std::to_string(g.updates.size() - caches.size()) +
+                     " values");
   if (m.kvCacheLen > 0 && caches.empty()) return makeError("field 'kv_cache_len' is set but the graph has no KV cache");
   if (m.kvCacheLen == 0 && !caches.empty())
     return makeError("the graph has " + std::to_string(caches.size()) + " KV caches but field 'kv_cache_len' is absent");
-  if (g.updates.size() != caches.size())
-    return makeError("field 'inference' is true but the graph updates " + std::to_string(g.updates.size() - caches.size()) +
-                     " values besides its KV caches");
   if (m.kvCacheLen > 0) {
     const ir::ValueId pos = g.findValue(m.positionInput);
     if (pos == ir::kNoValue || g.value(pos).kind != ir::ValueKind::Input ||

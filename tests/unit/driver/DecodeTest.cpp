@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "DecodeTestUtil.h"
 #include "driver/DecodeStep.h"
@@ -117,4 +118,22 @@ TEST_CASE("decode compiles refuse bad combinations with one line naming the flag
   o.model = "llama-tiny";
   o.decode = false;
   CHECK_THAT(refuse(o), Catch::Contains("--kv-cache-len needs --decode"));
+}
+
+TEST_CASE("a decode PEF whose meta disagrees with its KV caches is refused on read", "[decode]") {
+  test::ScratchDir dir("decode-meta");
+  const pef::Pef good = compileDecoder(dir, "gpt2-mini", 16);
+  auto readBack = [&](const std::function<void(pef::Pef&)>& mutate) {
+    pef::Pef p = good;
+    mutate(p);
+    const std::string path = dir / "mutated.pef";
+    REQUIRE(pef::writePef(p, path).ok());
+    auto r = pef::readPef(path);
+    return r ? std::string("<ok>") : r.error().message();
+  };
+  CHECK(readBack([](pef::Pef&) {}) == "<ok>");
+  CHECK_THAT(readBack([](pef::Pef& p) { p.meta.kvCacheLen = 0; }), Catch::Contains("field 'kv_cache_len' is absent"));
+  CHECK_THAT(readBack([](pef::Pef& p) { p.meta.positionInput = "input_ids"; }),
+             Catch::Contains("field 'position_input' 'input_ids' is not an i64[1] graph input"));
+  CHECK_THAT(readBack([](pef::Pef& p) { p.meta.inference = false; }), Catch::Contains("not for inference"));
 }

@@ -125,7 +125,7 @@ TEST_CASE("parser and verifier survive random edits of a valid text", "[ir][text
   uint32_t seed = 99;
   auto rnd = [&] { return seed = seed * 1664525u + 1013904223u; };
   int parsed = 0;
-  for (int i = 0; i < 400; ++i) {
+  for (int i = 0; i < 1000; ++i) {  // about 1 in 150 edited texts still parses
     std::string t = text;
     for (int k = 0; k < 3; ++k) t[rnd() % t.size()] = alphabet[rnd() % alphabet.size()];
     auto g = parseGraph(t, "fuzz.dfir");

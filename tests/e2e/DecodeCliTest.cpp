@@ -1,0 +1,83 @@
+// dfc compile --decode and dfc run --decode as a user types them: the tokens
+// and text printed, what inspect says, and bad combinations refused with one
+// line naming the flag, exit status 2 and no PEF written.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "TestEnv.h"
+
+using namespace dfc;
+using test::runDfc;
+
+namespace {
+
+// The last line of a command's output that starts with `prefix` ("" if none).
+std::string lineStarting(const std::string& output, const std::string& prefix) {
+  std::string found;
+  size_t from = 0;
+  while (from < output.size()) {
+    const size_t end = std::min(output.find('\n', from), output.size());
+    if (output.compare(from, prefix.size(), prefix) == 0) found = output.substr(from, end - from);
+    from = end + 1;
+  }
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("dfc compile --decode and dfc run --decode generate text from a prompt", "[decode]") {
+  test::ScratchDir dir("decode-cli");
+  const std::string out = dir / "dec";
+  auto r = runDfc("compile --model gpt2-mini --inference --decode --kv-cache-len 24 -b 1 --pef-name dec --db - "
+                  "--output-folder " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(lineStarting(r.output, "Decode step") ==
+        "Decode step (one token per sequence): KV cache of 24 rows, 24.0 KiB of K and V caches");
+  const std::string pef = out + "/dec.pef";
+
+  r = runDfc("inspect " + pef);
+  CHECK(r.status == 0);
+  CHECK_THAT(lineStarting(r.output, "model "), Catch::Contains("inference decode step (KV cache 24 rows)"));
+  CHECK_THAT(lineStarting(r.output, "decode step:"), Catch::Contains("4 caches (K and V per layer)"));
+
+  r = runDfc("run --pef " + pef + " --decode --prompt 'Hi' --max-new-tokens 6 --db - --trace " + (dir / "t.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(lineStarting(r.output, "Prompt: ") == "Prompt: 2 tokens [72,105] \"Hi\"");
+  CHECK_THAT(lineStarting(r.output, "Generated: "), Catch::StartsWith("Generated: 6 tokens ["));
+  CHECK_THAT(lineStarting(r.output, "Summary: "), Catch::StartsWith("Summary: 7 decode steps (2 prompt tokens"));
+
+  // Sampling with a seed repeats; greedy is the default.
+  const std::string sample = "run --pef " + pef + " --decode --prompt-tokens 1,2 --max-new-tokens 8 --temperature 1.5 "
+                             "--seed 9 --db - --trace " + (dir / "s.json");
+  CHECK(lineStarting(runDfc(sample).output, "Generated: ") == lineStarting(runDfc(sample).output, "Generated: "));
+}
+
+TEST_CASE("decode flags refused with exit status 2, one line naming the flag, no PEF written", "[decode]") {
+  test::ScratchDir dir("decode-cli-bad");
+  const std::string out = dir / "bad";
+  struct Case {
+    std::string args, culprit;
+  };
+  const Case cases[] = {
+      {"compile --model llama-tiny --decode --kv-cache-len 8", "--inference"},
+      {"compile --model llama-tiny --inference --decode", "--kv-cache-len"},
+      {"compile --model llama-tiny --inference --decode --kv-cache-len 0", "--kv-cache-len"},
+      {"compile --model lenet --inference --decode --kv-cache-len 8", "not a decoder"},
+      {"compile --model llama-tiny --inference --kv-cache-len 8", "--kv-cache-len needs --decode"},
+      {"compile --model llama-tiny -b 64 --inference --decode --kv-cache-len 2000000000 --max-memory 1G", "--kv-cache-len"},
+  };
+  for (const Case& c : cases) {
+    auto r = runDfc(c.args + " --db - --output-folder " + out);
+    INFO(c.args << "\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.culprit));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    CHECK_FALSE(std::filesystem::exists(out + "/llama-tiny.pef"));
+  }
+  auto r = runDfc("run --pef " + (dir / "x.pef") + " --prompt 'hi'");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--prompt needs --decode"));
+}
