@@ -12,12 +12,16 @@
 // same machine load; figures are medians with their spread [min - max].
 //
 //   bench_attention [--repeats N] [--threads N] [--min-ms MS] [--part 1|2]
+//                   [--attention-seqs 512,1024,2048] [--gpt2-seqs 128,1024]
+//                   (the sequence lengths of parts 1 and 2)
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,7 +41,23 @@ struct Args {
   int threads = 2;
   double minMs = 200;
   int part = 0;  // 0: both
+  std::vector<int64_t> attentionSeqs = {512, 1024, 2048};
+  std::vector<int64_t> gpt2Seqs = {128, 1024};
 };
+
+// "128,1024" -> {128, 1024}; each length must be positive.
+std::vector<int64_t> parseSeqs(const std::string& text) {
+  std::vector<int64_t> seqs;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const int64_t seq = std::stoll(text.substr(start, comma - start));
+    if (seq <= 0) throw std::invalid_argument("sequence lengths must be positive: " + text);
+    seqs.push_back(seq);
+    start = comma + 1;
+  }
+  return seqs;
+}
 
 Args parseArgs(int argc, char** argv) {
   Args a;
@@ -51,6 +71,8 @@ Args parseArgs(int argc, char** argv) {
     else if (k == "--threads") a.threads = std::max(1, std::stoi(value()));
     else if (k == "--min-ms") a.minMs = std::stod(value());
     else if (k == "--part") a.part = std::stoi(value());
+    else if (k == "--attention-seqs") a.attentionSeqs = parseSeqs(value());
+    else if (k == "--gpt2-seqs") a.gpt2Seqs = parseSeqs(value());
     else die("unknown argument " + k + " (see the comment at the top of bench/bench_attention.cpp)");
   }
   return a;
@@ -125,7 +147,7 @@ void attentionPart(const Args& args) {
   std::vector<AttentionStep> steps;
   std::vector<std::unique_ptr<runtime::Executor>> execs;
   std::vector<Timed> timed;
-  const std::vector<int64_t> seqs = {512, 1024, 2048};
+  const std::vector<int64_t>& seqs = args.attentionSeqs;
   steps.reserve(seqs.size());
   timed.reserve(seqs.size() * 2);
   for (int64_t seq : seqs) {
@@ -178,7 +200,7 @@ void gpt2Part(const Args& args) {
                                          {"-o0", "o0", true, true}};
   std::vector<std::unique_ptr<FedExecutor>> execs;
   std::vector<Timed> timed;
-  const std::vector<int64_t> seqs = {128, 1024};
+  const std::vector<int64_t>& seqs = args.gpt2Seqs;
   timed.reserve(seqs.size() * variants.size());
   for (int64_t seq : seqs) {
     std::map<std::string, pef::Pef> pefs;
