@@ -36,7 +36,7 @@ struct Update {
 
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
-      : pool(o.threads), ctx(pool, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {
+      : pool(o.threads, o.poolSpin), ctx(pool, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {
     ctx.setConvAlgo(o.convAlgo);
   }
 

@@ -12,6 +12,7 @@
 #include "runtime/ConvAlgo.h"
 #include "runtime/SectionFusion.h"
 #include "support/Error.h"
+#include "support/ThreadPool.h"
 
 namespace dfc::dist {
 class Communicator;
@@ -25,6 +26,7 @@ struct ExecutorOptions {
   bool fuseAttention = true;  // with fuse: attention chains as FlashAttention kernels (AttentionFusion.h)
   ConvAlgoRequest convAlgo = ConvAlgoRequest::Auto;  // 3x3 stride-1 convolutions: GEMM or Winograd (ConvAlgo.h)
   dist::Communicator* communicator = nullptr;  // data parallel: all_reduce nodes average over it (outlives the executor)
+  std::chrono::microseconds poolSpin = support::ThreadPool::kSpin;  // idle pool threads watch for work this long
 };
 
 struct SectionCall {
