@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "runtime/kernels/FastMath.h"
+#include "runtime/kernels/RowReduce.h"
 #include "runtime/kernels/Sgemm.h"
 
 namespace dfc::runtime::kernels {
@@ -37,17 +38,6 @@ void scaleRow(float* __restrict row, int64_t n, float factor) {
   for (int64_t c = 0; c < n; ++c) row[c] *= factor;
 }
 
-float rowMax(const float* __restrict row, int64_t n, float start) {
-  for (int64_t c = 0; c < n; ++c) start = row[c] > start ? row[c] : start;
-  return start;
-}
-
-float rowSum(const float* __restrict row, int64_t n) {
-  float sum = 0.0f;
-  for (int64_t c = 0; c < n; ++c) sum += row[c];
-  return sum;
-}
-
 // Scratch of one task: a score tile and the running row statistics.
 struct ForwardScratch {
   float* scores;  // kQueryBlock x kKeyBlock
@@ -66,14 +56,14 @@ void forwardKeyTile(const AttentionShape& s, const float* k, const float* v, con
   for (int64_t r = 0; r < br; ++r) {
     float* row = w.scores + r * bc;
     const int64_t n = visibleKeys(s, i0 + r, j0, bc);
-    const float mx = rowMax(row, n, w.max[r]);
+    const float mx = rowMaxLanes(row, n, w.max[r]);
     if (mx == kNegInf) {  // nothing visible yet in this row
       expRow(row, 0, bc, 0.0f);
       continue;
     }
     expRow(row, n, bc, mx);
     const float correction = fastExp(w.max[r] - mx);  // 0 for the first visible tile (-inf clamps to e^-87; sums are 0)
-    w.sum[r] = w.sum[r] * correction + rowSum(row, n);
+    w.sum[r] = w.sum[r] * correction + rowSumLanes<float>(row, n);
     w.max[r] = mx;
     scaleRow(oBlock + r * d, d, correction);
   }
@@ -135,13 +125,7 @@ void backwardTile(const AttentionShape& s, const float* q, const float* k, const
 void backwardMatrix(const AttentionShape& s, const float* q, const float* k, const float* v, const float* o,
                     const float* dO, const float* lse, float* dq, float* dk, float* dv, BackwardScratch& w) {
   const int64_t d = s.dim;
-  for (int64_t i = 0; i < s.queries; ++i) {
-    const float* __restrict a = dO + i * d;
-    const float* __restrict b = o + i * d;
-    float dot = 0.0f;
-    for (int64_t c = 0; c < d; ++c) dot += a[c] * b[c];
-    w.delta[i] = dot;
-  }
+  for (int64_t i = 0; i < s.queries; ++i) w.delta[i] = rowDotLanes<float>(dO + i * d, o + i * d, d);
   std::fill(dq, dq + s.queries * d, 0.0f);
   std::fill(dk, dk + s.keys * d, 0.0f);
   std::fill(dv, dv + s.keys * d, 0.0f);

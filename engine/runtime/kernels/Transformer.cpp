@@ -7,6 +7,7 @@
 
 #include "runtime/kernels/FastMath.h"
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/RowReduce.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -31,9 +32,7 @@ void geluGradLoop(const float* __restrict dy, const float* __restrict x, float* 
 }
 
 void softmaxGradRow(const float* __restrict dy, const float* __restrict y, float* __restrict dx, int64_t n) {
-  double dot = 0;
-  for (int64_t i = 0; i < n; ++i) dot += static_cast<double>(dy[i]) * y[i];
-  const float d = static_cast<float>(dot);
+  const float d = static_cast<float>(rowDotLanes<double>(dy, y, n));
   for (int64_t i = 0; i < n; ++i) dx[i] = y[i] * (dy[i] - d);
 }
 
