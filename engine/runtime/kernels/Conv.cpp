@@ -115,9 +115,8 @@ class ConvKernel final : public Kernel {
       const float* x = m_a->data<float>() + b * image;
       DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
       float* yb = m_y->data<float>() + b * m_o * m_cols;
-      if (m_bias) fillPlanes(yb, m_bias->data<float>(), m_o, m_cols);
-      return gemm({false, false, m_o, m_cols, m_ck, 1.0f, m_b->data<float>(), m_ck, col, m_cols, m_bias ? 1.0f : 0.0f,
-                   yb, m_cols});
+      return gemm({false, false, m_o, m_cols, m_ck, 1.0f, m_b->data<float>(), m_ck, col, m_cols, 0.0f, yb, m_cols,
+                   nullptr, m_bias ? m_bias->data<float>() : nullptr});
     }
     if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
       DFC_TRY(gemm({true, false, m_ck, m_cols, m_o, 1.0f, m_b->data<float>(), m_ck,

@@ -21,8 +21,6 @@ class GemmKernel final : public Kernel {
   GemmKernel(const KernelArgs& a, const GemmShape& g) : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_g(g) {}
   Status run(ExecContext& ctx) override {
     if (m_g.m == 0 || m_g.n == 0) return {};
-    float* y = m_y->data<float>();
-    if (m_bias) fillRows(y, m_bias->data<float>(), m_g.m, m_g.n);  // then y += a @ b
     support::ThreadPool& pool = ctx.pool();
     const bool small = m_g.batch * m_g.m * m_g.n * m_g.k < kMinSplitMacs;
     if (m_g.batch >= pool.threads() && m_g.batch > 1 && !small)
@@ -34,9 +32,9 @@ class GemmKernel final : public Kernel {
     return {};
   }
 
-  // A 2-D matmul [m, n] followed by bias_add(b[n]): the bias row is copied into
-  // every output row and the GEMM accumulates onto it (beta = 1), one pass over
-  // the output instead of two.
+  // A 2-D matmul [m, n] followed by bias_add(b[n]): the GEMM's epilogue
+  // (Sgemm.h) writes the bias into each piece's rows and accumulates onto them,
+  // one pass over the output instead of two.
   bool takeBiasEpilogue(const ir::Tensor& bias, ir::Tensor& out) override {
     if (m_g.batch != 1 || bias.numElements() != m_g.n || out.numElements() != m_g.m * m_g.n) return false;
     if (bias.dtype() != ir::DType::F32 || out.dtype() != ir::DType::F32) return false;
@@ -49,7 +47,8 @@ class GemmKernel final : public Kernel {
   // Batch entry i's product.
   GemmCall call(int64_t i) const {
     return {m_g.ta, m_g.tb, m_g.m, m_g.n, m_g.k, 1.0f, m_a->data<float>() + i * m_g.aSize, m_g.lda,
-            m_b->data<float>() + i * m_g.bSize, m_g.ldb, m_bias ? 1.0f : 0.0f, m_y->data<float>() + i * m_g.ySize, m_g.n};
+            m_b->data<float>() + i * m_g.bSize, m_g.ldb, 0.0f, m_y->data<float>() + i * m_g.ySize, m_g.n,
+            m_bias ? m_bias->data<float>() : nullptr};
   }
 
   const ir::Tensor *m_a, *m_b;

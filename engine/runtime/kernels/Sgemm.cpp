@@ -65,6 +65,7 @@ GemmCall rows(const GemmCall& g, int64_t r0, int64_t r1) {
   p.m = r1 - r0;
   p.a = g.ta ? g.a + r0 : g.a + r0 * g.lda;  // op(a) row r is a's column r when transposed
   p.c = g.c + r0 * g.ldc;
+  if (g.rowBias) p.rowBias = g.rowBias + r0;
   return p;
 }
 
@@ -74,6 +75,7 @@ GemmCall columns(const GemmCall& g, int64_t c0, int64_t c1) {
   p.n = c1 - c0;
   p.b = g.tb ? g.b + c0 * g.ldb : g.b + c0;  // op(b) column c is b's row c when transposed
   p.c = g.c + c0;
+  if (g.columnBias) p.columnBias = g.columnBias + c0;
   return p;
 }
 
@@ -114,8 +116,17 @@ const char* gemmKernelDescription() {
   return text.c_str();
 }
 
-Status sgemmOnThisThread(const GemmCall& g) {
-  if (g.m <= 0 || g.n <= 0) return {};
+Status sgemmOnThisThread(const GemmCall& call) {
+  if (call.m <= 0 || call.n <= 0) return {};
+  GemmCall g = call;
+  if (g.columnBias || g.rowBias) {  // the bias first, then the product accumulates onto it
+    for (int64_t i = 0; i < g.m; ++i) {
+      float* __restrict row = g.c + i * g.ldc;
+      if (g.columnBias) std::copy(g.columnBias, g.columnBias + g.n, row);
+      else std::fill(row, row + g.n, g.rowBias[i]);
+    }
+    g.beta = 1.0f;
+  }
   if (g.k <= 0) {  // an empty sum: c = beta * c (oneDNN refuses k = 0)
     for (int64_t i = 0; i < g.m; ++i) {
       float* row = g.c + i * g.ldc;

@@ -32,6 +32,10 @@ bool parseGemmLibrary(const char* text, GemmLibrary& out);
 const char* gemmKernelDescription();
 
 // Row-major c[m, n] = alpha * op(a) @ op(b) + beta * c, op(x) = x^T when t*.
+// With a bias (the epilogue of a fused bias_add), c = alpha * op(a) @ op(b) +
+// bias instead, c's old contents unread: each piece of a split GEMM writes
+// its own bias rows just before its product accumulates onto them, on the
+// same thread, while they are in cache.
 struct GemmCall {
   bool ta = false, tb = false;
   int64_t m = 0, n = 0, k = 0;
@@ -43,6 +47,8 @@ struct GemmCall {
   float beta = 0.0f;
   float* c = nullptr;
   int64_t ldc = 0;
+  const float* columnBias = nullptr;  // [n]: added to every row (matmul + bias_add)
+  const float* rowBias = nullptr;     // [m]: added along each row (conv2d + bias_add, rows = output channels)
 };
 
 // Below this many multiply-adds a split costs more (waking the pool, smaller

@@ -133,3 +133,32 @@ TEST_CASE("gemm library names: onednn and openblas, nothing else", "[runtime][ge
   const LibraryScope scope(GemmLibrary::OneDnn);
   CHECK(std::string(gemmKernelDescription()).rfind("oneDNN ", 0) == 0);
 }
+
+TEST_CASE("sgemm with a bias epilogue: c = op(a) @ op(b) + bias, old c unread, split or not", "[runtime][gemm]") {
+  support::ThreadPool three(3);
+  for (const Case& base : {Case{false, false, 300, 70, 64, 0.0f}, Case{false, true, 70, 301, 64, 0.0f}}) {
+    const Operands o(base);
+    std::vector<float> columnBias(static_cast<size_t>(base.n)), rowBias(static_cast<size_t>(base.m));
+    for (size_t j = 0; j < columnBias.size(); ++j) columnBias[j] = 0.25f * static_cast<float>(j % 7) - 0.5f;
+    for (size_t i = 0; i < rowBias.size(); ++i) rowBias[i] = 0.125f * static_cast<float>(i % 5) + 1.0f;
+    for (bool byColumn : {true, false}) {
+      INFO(base.m << " x " << base.n << (byColumn ? " column bias" : " row bias"));
+      std::vector<float> one = o.c0, split = o.c0;
+      GemmCall call = o.call(one);
+      call.beta = 0.5f;  // ignored with a bias: the old contents are not read
+      (byColumn ? call.columnBias : call.rowBias) = byColumn ? columnBias.data() : rowBias.data();
+      REQUIRE(sgemmOnThisThread(call).ok());
+      call.c = split.data();
+      REQUIRE(sgemm(three, call).ok());
+      CHECK(std::memcmp(one.data(), split.data(), one.size() * sizeof(float)) == 0);
+      double worst = 0;
+      for (int64_t i = 0; i < base.m; ++i)
+        for (int64_t j = 0; j < base.n; ++j) {
+          const double bias = byColumn ? columnBias[static_cast<size_t>(j)] : rowBias[static_cast<size_t>(i)];
+          const double e = o.expected(i, j) + bias;  // beta is 0 in these cases
+          worst = std::max(worst, std::abs(one[static_cast<size_t>(i * o.ldc + j)] - e) / (1 + std::abs(e)));
+        }
+      CHECK(worst < 1e-5);
+    }
+  }
+}
