@@ -35,8 +35,8 @@ pef::Pef compileToPef(driver::CompileOptions options) {
   return std::move(*pef);
 }
 
-FedExecutor::FedExecutor(const pef::Pef& pef, int threads, int blasThreads)
-    : FedExecutor(pef, runtime::ExecutorOptions{threads, blasThreads}) {}
+FedExecutor::FedExecutor(const pef::Pef& pef, int threads)
+    : FedExecutor(pef, runtime::ExecutorOptions{threads}) {}
 
 FedExecutor::FedExecutor(const pef::Pef& pef, const runtime::ExecutorOptions& options) : forwardOnly(pef.meta.inference) {
   auto e = runtime::Executor::create(pef.graph, pef.plan, options);

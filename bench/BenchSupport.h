@@ -24,7 +24,7 @@ pef::Pef compileToPef(driver::CompileOptions options);
 // An executor over a PEF with fixed random inputs: ids and labels in [0, 10),
 // scalars (the learning rate) 0.01, images uniform in [0, 1).
 struct FedExecutor {
-  FedExecutor(const pef::Pef& pef, int threads, int blasThreads = 0);
+  FedExecutor(const pef::Pef& pef, int threads);
   FedExecutor(const pef::Pef& pef, const runtime::ExecutorOptions& options);
   // `steps` steps (training unless the PEF is an inference PEF); ms per step.
   double run(int steps = 1);

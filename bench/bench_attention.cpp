@@ -153,7 +153,7 @@ void attentionPart(const Args& args) {
   for (int64_t seq : seqs) {
     steps.push_back(attentionStep(seq, kHeads, kDim));
     for (bool fused : {true, false}) {
-      runtime::ExecutorOptions o{args.threads, 0};
+      runtime::ExecutorOptions o{args.threads};
       o.fuseAttention = fused;
       execs.push_back(feedAttention(steps.back(), o));
       runtime::Executor* e = execs.back().get();
@@ -214,7 +214,7 @@ void gpt2Part(const Args& args) {
       pefs.emplace(opt, compileToPef(o));
     }
     for (const Variant& v : variants) {
-      runtime::ExecutorOptions o{args.threads, 0};
+      runtime::ExecutorOptions o{args.threads};
       o.fuse = v.fuse;
       o.fuseAttention = v.fuseAttention;
       execs.push_back(std::make_unique<FedExecutor>(pefs.at(v.opt), o));

@@ -7,8 +7,12 @@
 // (two plain threads on a register loop), its single-core FMA peak, the
 // GEMM-bound sections' share of that peak, and the trace recorder's cost.
 //
-//   bench_runtime [--case NAME]... [--opt o0|o3]... [--threads N]... [--repeats N] [--min-ms MS] [--no-extras]
-//   bench_runtime --serve --case NAME --opt o3 --threads N
+//   bench_runtime [--case NAME]... [--opt o0|o3]... [--threads N]... [--gemm onednn|openblas]...
+//                 [--repeats N] [--min-ms MS] [--no-extras]
+//   bench_runtime --serve --case NAME --opt o3 --threads N [--gemm onednn|openblas]
+//
+// --gemm (default onednn; give both to set them side by side): the library
+// the runtime's GEMMs run on (engine/runtime/kernels/Sgemm.h).
 //
 // --serve (for scripts/compare-torch.sh): prepares one configuration, prints
 // "ready", then answers each stdin line "run K" with the ms per step of K steps.
@@ -23,11 +27,12 @@
 
 #include "BenchSupport.h"
 #include "RuntimeBenchExtras.h"
+#include "runtime/kernels/Sgemm.h"
 #include "support/ThreadPool.h"
-#include <cblas.h>
 
 using namespace dfc;
 using namespace dfc::bench;
+using runtime::kernels::GemmLibrary;
 
 namespace {
 
@@ -63,6 +68,7 @@ struct Config {
   const Case* c = nullptr;
   std::string opt;
   int threads = 1;
+  GemmLibrary gemm = GemmLibrary::OneDnn;
   std::unique_ptr<FedExecutor> exec;
   int steps = 1;  // per repeat
   std::vector<double> samples;
@@ -71,6 +77,7 @@ struct Config {
 struct Args {
   std::vector<std::string> cases, opts;
   std::vector<int> threads;
+  std::vector<GemmLibrary> gemms;
   int repeats = 7;
   double minMs = 150;
   bool extras = true, serve = false;
@@ -89,12 +96,18 @@ Args parseArgs(int argc, char** argv) {
     else if (k == "--threads") a.threads.push_back(std::stoi(value()));
     else if (k == "--repeats") a.repeats = std::max(1, std::stoi(value()));
     else if (k == "--min-ms") a.minMs = std::stod(value());
-    else if (k == "--no-extras") a.extras = false;
+    else if (k == "--gemm") {
+      GemmLibrary lib = GemmLibrary::OneDnn;
+      const std::string name = value();
+      if (!runtime::kernels::parseGemmLibrary(name.c_str(), lib)) die("--gemm: unknown library '" + name + "' (onednn, openblas)");
+      a.gemms.push_back(lib);
+    } else if (k == "--no-extras") a.extras = false;
     else if (k == "--serve") a.serve = true;
     else die("unknown argument " + k + " (see the comment at the top of bench/bench_runtime.cpp)");
   }
   if (a.opts.empty()) a.opts = {"o0", "o3"};
   if (a.threads.empty()) a.threads = {1, 2};
+  if (a.gemms.empty()) a.gemms = {GemmLibrary::OneDnn};
   return a;
 }
 
@@ -115,7 +128,8 @@ pef::Pef compileCase(const Case& c, const std::string& opt) {
   return compileToPef(o);
 }
 
-int serve(const Case& c, const std::string& opt, int threads) {
+int serve(const Case& c, const std::string& opt, int threads, GemmLibrary gemm) {
+  runtime::kernels::setGemmLibrary(gemm);
   const pef::Pef pef = compileCase(c, opt);
   FedExecutor exec(pef, threads);
   exec.run(2);  // warm: pages touched, workers started
@@ -135,31 +149,45 @@ int serve(const Case& c, const std::string& opt, int threads) {
 }
 
 void printTable(const std::vector<Config>& configs) {
-  std::printf("\n%-34s %-4s %7s %12s   %-22s %s\n", "case", "opt", "threads", "ms median", "spread [min - max]",
-              "steps x repeats");
-  std::map<std::string, double> median;  // "case opt threads"
+  std::printf("\n%-34s %-4s %7s %-8s %12s   %-22s %s\n", "case", "opt", "threads", "gemm", "ms median",
+              "spread [min - max]", "steps x repeats");
+  std::map<std::string, double> median;  // "case opt threads gemm"
+  auto key = [](const std::string& c, const std::string& opt, int t, GemmLibrary lib) {
+    return c + " " + opt + " " + std::to_string(t) + " " + runtime::kernels::gemmLibraryName(lib);
+  };
   for (const Config& k : configs) {
     const Spread s = spreadOf(k.samples);
-    median[k.c->name + " " + k.opt + " " + std::to_string(k.threads)] = s.median;
-    std::printf("%-34s -%-3s %7d %12.2f   [%8.2f - %8.2f]   %d x %d\n", k.c->label.c_str(), k.opt.c_str(), k.threads,
-                s.median, s.min, s.max, k.steps, s.count);
+    median[key(k.c->name, k.opt, k.threads, k.gemm)] = s.median;
+    std::printf("%-34s -%-3s %7d %-8s %12.2f   [%8.2f - %8.2f]   %d x %d\n", k.c->label.c_str(), k.opt.c_str(),
+                k.threads, runtime::kernels::gemmLibraryName(k.gemm), s.median, s.min, s.max, k.steps, s.count);
   }
   std::printf("\nratios of medians:\n");
   std::set<std::string> done;
   for (const Config& k : configs) {
     const std::string& n = k.c->name;
-    auto at = [&](const std::string& opt, int t) {
-      auto it = median.find(n + " " + opt + " " + std::to_string(t));
-      return it == median.end() ? 0.0 : it->second;
-    };
     if (!done.insert(n).second) continue;
-    for (int t : {1, 2})
-      if (at("o0", t) > 0 && at("o3", t) > 0)
-        std::printf("  %-14s %d thread%s: -o3 is x%.2f faster than -o0\n", n.c_str(), t, t > 1 ? "s" : " ",
-                    at("o0", t) / at("o3", t));
+    for (GemmLibrary lib : {GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
+      auto at = [&](const std::string& opt, int t) {
+        auto it = median.find(key(n, opt, t, lib));
+        return it == median.end() ? 0.0 : it->second;
+      };
+      const char* libName = runtime::kernels::gemmLibraryName(lib);
+      for (int t : {1, 2})
+        if (at("o0", t) > 0 && at("o3", t) > 0)
+          std::printf("  %-14s %-8s %d thread%s: -o3 is x%.2f faster than -o0\n", n.c_str(), libName, t,
+                      t > 1 ? "s" : " ", at("o0", t) / at("o3", t));
+      for (const char* opt : {"o0", "o3"})
+        if (at(opt, 1) > 0 && at(opt, 2) > 0)
+          std::printf("  %-14s %-8s -%s: 2 threads are x%.2f faster than 1\n", n.c_str(), libName, opt,
+                      at(opt, 1) / at(opt, 2));
+    }
     for (const char* opt : {"o0", "o3"})
-      if (at(opt, 1) > 0 && at(opt, 2) > 0)
-        std::printf("  %-14s -%s: 2 threads are x%.2f faster than 1\n", n.c_str(), opt, at(opt, 1) / at(opt, 2));
+      for (int t : {1, 2}) {
+        auto a = median.find(key(n, opt, t, GemmLibrary::OpenBlas)), b = median.find(key(n, opt, t, GemmLibrary::OneDnn));
+        if (a != median.end() && b != median.end())
+          std::printf("  %-14s -%s %d thread%s: oneDNN GEMMs are x%.2f faster than OpenBLAS\n", n.c_str(), opt, t,
+                      t > 1 ? "s" : " ", a->second / b->second);
+      }
   }
 }
 
@@ -170,9 +198,9 @@ int main(int argc, char** argv) {
   const Args args = parseArgs(argc, argv);
   const std::vector<Case> cases = allCases();
   if (args.serve) {
-    if (args.cases.size() != 1 || args.opts.size() != 1 || args.threads.size() != 1)
-      die("--serve takes exactly one --case, --opt and --threads");
-    return serve(findCase(cases, args.cases[0]), args.opts[0], args.threads[0]);
+    if (args.cases.size() != 1 || args.opts.size() != 1 || args.threads.size() != 1 || args.gemms.size() != 1)
+      die("--serve takes exactly one --case, --opt and --threads, and at most one --gemm");
+    return serve(findCase(cases, args.cases[0]), args.opts[0], args.threads[0], args.gemms[0]);
   }
   std::vector<const Case*> chosen;
   if (args.cases.empty())
@@ -180,9 +208,15 @@ int main(int argc, char** argv) {
   for (const std::string& name : args.cases) chosen.push_back(&findCase(cases, name));
 
   const char* coreType = std::getenv("OPENBLAS_CORETYPE");
-  std::printf("machine: %d hardware threads, %s at start; OpenBLAS kernels: %s%s%s\n",
-              support::ThreadPool::defaultThreads(), loadAverage().c_str(), openblas_get_corename(),
-              coreType ? " (the environment sets OPENBLAS_CORETYPE=" : "", coreType ? (std::string(coreType) + ")").c_str() : "");
+  std::printf("machine: %d hardware threads, %s at start\n", support::ThreadPool::defaultThreads(),
+              loadAverage().c_str());
+  for (GemmLibrary lib : args.gemms) {
+    runtime::kernels::setGemmLibrary(lib);
+    std::printf("GEMMs (--gemm %s): %s%s%s\n", runtime::kernels::gemmLibraryName(lib),
+                runtime::kernels::gemmKernelDescription(),
+                lib == GemmLibrary::OpenBlas && coreType ? " (the environment sets OPENBLAS_CORETYPE=" : "",
+                lib == GemmLibrary::OpenBlas && coreType ? (std::string(coreType) + ")").c_str() : "");
+  }
   double peak = 0;
   if (args.extras) {
     const double spin1 = spin(1), spin2 = spin(2);
@@ -197,22 +231,27 @@ int main(int argc, char** argv) {
   for (const Case* c : chosen)
     for (const std::string& opt : args.opts) {
       pef::Pef& pef = pefs[c->name + opt] = compileCase(*c, opt);
-      for (int t : args.threads) {
-        Config k;
-        k.c = c, k.opt = opt, k.threads = t;
-        k.exec = std::make_unique<FedExecutor>(pef, t);
-        const double warm = std::min(k.exec->run(1), k.exec->run(1));
-        k.steps = std::max(1, static_cast<int>(args.minMs / std::max(warm, 1e-3) + 0.5));
-        configs.push_back(std::move(k));
-      }
+      for (int t : args.threads)
+        for (GemmLibrary lib : args.gemms) {
+          Config k;
+          k.c = c, k.opt = opt, k.threads = t, k.gemm = lib;
+          runtime::kernels::setGemmLibrary(lib);
+          k.exec = std::make_unique<FedExecutor>(pef, t);
+          const double warm = std::min(k.exec->run(1), k.exec->run(1));
+          k.steps = std::max(1, static_cast<int>(args.minMs / std::max(warm, 1e-3) + 0.5));
+          configs.push_back(std::move(k));
+        }
     }
   for (int rep = 0; rep < args.repeats; ++rep)
     for (size_t i = 0; i < configs.size(); ++i) {
       Config& k = configs[(i + static_cast<size_t>(rep)) % configs.size()];  // rotate who goes first
+      runtime::kernels::setGemmLibrary(k.gemm);
       k.samples.push_back(k.exec->run(k.steps));
     }
   printTable(configs);
   if (args.extras) {
+    runtime::kernels::setGemmLibrary(args.gemms.front());
+    std::printf("\n(GEMM library for what follows: %s)\n", runtime::kernels::gemmKernelDescription());
     auto find = [&](const std::string& key) { return pefs.count(key) ? &pefs.at(key) : nullptr; };
     printGemmEfficiency(find("gpt2o0"), find("resnet18-b8o0"), peak);
     printTraceOverhead(find("gpt2o3") ? *find("gpt2o3") : pefs.begin()->second);

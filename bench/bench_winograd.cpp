@@ -80,7 +80,7 @@ struct ConvOp {
     ir::Tensor* out[] = {&y};
     auto kernel = runtime::prepareKernel(node, in, out);
     if (!kernel) die(kernel.error().message());
-    runtime::ExecContext ctx(pool, pool.threads());
+    runtime::ExecContext ctx(pool);
     ctx.setConvAlgo(algo);
     if (Status st = (*kernel)->run(ctx); !st) die(st.error().message());  // warm: scratch, transformed weights
     auto t0 = Clock::now();
@@ -167,7 +167,7 @@ void errorRow(int64_t c, float lo, float hi, support::ThreadPool& pool) {
   op.runMs(pool, ConvAlgoRequest::Gemm);
   auto [rel, abs] = errorOf(op.y.data<float>(), ref);
   std::printf("  %9.2e (%9.2e)", rel, abs);
-  runtime::ExecContext ctx(pool, 1);
+  runtime::ExecContext ctx(pool);
   for (int m : {2, 4}) {
     runtime::kernels::WinogradConv conv(m, {1, c, 16, 16, 8, 16, 16, 1, 1}, false);
     if (Status st = conv.run(ctx, op.a.data<float>(), op.b.data<float>(), nullptr, op.y.data<float>()); !st)

@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libgl-dev libgraphviz-dev graphviz
-  libsqlite3-dev sqlite3 catch2 libspdlog-dev libopenblas-dev libyaml-cpp-dev libsimdjson-dev zlib1g-dev
+  libsqlite3-dev sqlite3 catch2 libspdlog-dev libopenblas-dev libdnnl-dev libyaml-cpp-dev libsimdjson-dev zlib1g-dev
   dataset-fashion-mnist
   libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
   python3-torch python3-torchvision

@@ -19,7 +19,7 @@ ArgParser measureFlags() {
   p.add({{"--inference"}, "", 0, "forward sections only, even with a training PEF"});
   p.add({{"--summary"}, "FILE", 1, "JSON summary (default <pef dir>/<pef-name>_performance.json)"});
   p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});
-  p.add({{"--threads"}, "N", 1, "host threads for the runtime's kernels and OpenBLAS (default: all hardware threads)"});
+  p.add({{"--threads"}, "N", 1, "host threads for the runtime's kernels, GEMMs included (default: all hardware threads)"});
   p.add({{"--debug"}, "", 0, "debug logging"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});

@@ -1,9 +1,6 @@
 #include "runtime/Executor.h"
 
-#include <cblas.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <new>
@@ -22,15 +19,6 @@ namespace {
 
 using ir::ValueKind;
 
-// BLAS threads (by default as many as pool threads): sections run one at a
-// time and a kernel calls BLAS only outside its parallel loops, so the two
-// take turns on the same cores. The setting is process-wide, so each step
-// makes it its executor's again. A user's OPENBLAS_NUM_THREADS wins.
-void useBlasThreads(int threads) {
-  static const bool userSet = std::getenv("OPENBLAS_NUM_THREADS") != nullptr;
-  if (!userSet && openblas_get_num_threads() != threads) openblas_set_num_threads(threads);
-}
-
 struct SectionRun {
   const partition::Section* section = nullptr;
   std::vector<KernelPtr> kernels;  // one per node, in section order
@@ -48,13 +36,11 @@ struct Update {
 
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
-      : pool(o.threads), blasThreads(o.blasThreads > 0 ? std::min(o.blasThreads, pool.threads()) : pool.threads()),
-        ctx(pool, blasThreads, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {
+      : pool(o.threads, o.poolSpin), ctx(pool, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {
     ctx.setConvAlgo(o.convAlgo);
   }
 
   support::ThreadPool pool;
-  int blasThreads;
   ExecContext ctx;
   ir::Graph graph;
   partition::Plan plan;
@@ -308,7 +294,6 @@ Status Executor::setInput(ir::ValueId id, const ir::Tensor& tensor) {
 }
 
 Status Executor::step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection) {
-  useBlasThreads(m_impl->blasThreads);
   m_impl->ctx.setEvaluating(forwardOnly);
   // With gradient accumulation, optimizer sections run on every accumulationSteps-th training step only.
   const bool optimizerStep = !forwardOnly && (m_impl->trainingSteps + 1) % m_impl->accumulationSteps == 0;
@@ -361,7 +346,6 @@ const ir::Tensor& Executor::tensor(ir::ValueId id) const {
 
 size_t Executor::arenaBytes() const { return m_impl->arenaBytes; }
 int Executor::threads() const { return m_impl->pool.threads(); }
-int Executor::blasThreads() const { return m_impl->blasThreads; }
 const FusionStats& Executor::fusionStats() const { return m_impl->fusion; }
 
 }  // namespace dfc::runtime

@@ -12,6 +12,7 @@
 #include "runtime/ConvAlgo.h"
 #include "runtime/SectionFusion.h"
 #include "support/Error.h"
+#include "support/ThreadPool.h"
 
 namespace dfc::dist {
 class Communicator;
@@ -20,13 +21,12 @@ class Communicator;
 namespace dfc::runtime {
 
 struct ExecutorOptions {
-  int threads = 0;      // the thread pool's size; <= 0: the machine's hardware threads
-  int blasThreads = 0;  // OpenBLAS threads during this executor's steps, at most `threads`; <= 0: as many as `threads`.
-                        // OpenBLAS's GEMM rounding depends on its thread count; the pool's split never changes a result.
+  int threads = 0;      // the thread pool's size (GEMMs split over it too); <= 0: the machine's hardware threads
   bool fuse = true;     // run fused groups inside a section (SectionFusion.h); false: op by op, as the reference order
   bool fuseAttention = true;  // with fuse: attention chains as FlashAttention kernels (AttentionFusion.h)
   ConvAlgoRequest convAlgo = ConvAlgoRequest::Auto;  // 3x3 stride-1 convolutions: GEMM or Winograd (ConvAlgo.h)
   dist::Communicator* communicator = nullptr;  // data parallel: all_reduce nodes average over it (outlives the executor)
+  std::chrono::microseconds poolSpin = support::ThreadPool::kSpin;  // idle pool threads watch for work this long
 };
 
 struct SectionCall {
@@ -65,7 +65,6 @@ class Executor {
   int threads() const;      // the pool's
   // What fusion made of the sections (zeros with ExecutorOptions::fuse off).
   const FusionStats& fusionStats() const;
-  int blasThreads() const;  // what steps set OpenBLAS to (unless OPENBLAS_NUM_THREADS is set)
 
  private:
   struct Impl;

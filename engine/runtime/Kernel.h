@@ -21,18 +21,13 @@ namespace dfc::runtime {
 
 // What a kernel's run() gets besides its tensors: the pool to split loops over
 // and scratch memory that persists across calls; in a data-parallel run, the
-// communicator the all_reduce kernel averages gradients over. Kernels call
-// BLAS from the thread that runs them, so BLAS threads and pool threads take
-// turns on the same cores instead of oversubscribing them; the one exception,
-// a convolution over a batch of at least as many images as threads, runs one
-// GEMM per image in pool tasks with BLAS held at one thread (SingleThreadedBlas)
-// for that loop.
+// communicator the all_reduce kernel averages gradients over. GEMMs split
+// over the same pool (kernels/Sgemm.h): there are no other threads.
 class ExecContext {
  public:
-  explicit ExecContext(support::ThreadPool& pool, int blasThreads = 1, dist::Communicator* communicator = nullptr)
-      : m_pool(&pool), m_blasThreads(blasThreads), m_communicator(communicator) {}
+  explicit ExecContext(support::ThreadPool& pool, dist::Communicator* communicator = nullptr)
+      : m_pool(&pool), m_communicator(communicator) {}
   support::ThreadPool& pool() const { return *m_pool; }
-  int blasThreads() const { return m_blasThreads; }  // what BLAS runs with during this executor's steps
   dist::Communicator* communicator() const { return m_communicator; }  // null: a world of one
   // At least `count` floats, reused across calls: grown, never shrunk, contents
   // undefined. Take it before a parallel loop, not inside one.
@@ -49,7 +44,6 @@ class ExecContext {
 
  private:
   support::ThreadPool* m_pool;
-  int m_blasThreads;
   bool m_evaluating = false;
   ConvAlgoRequest m_convAlgo = ConvAlgoRequest::Auto;
   dist::Communicator* m_communicator;

@@ -1,6 +1,6 @@
 #pragma once
 // The CPU kernels the runtime dispatches to, one per op in Ops.def. GEMM and
-// convolution go through CBLAS (OpenBLAS). Inputs and outputs are already
+// convolution go through kernels/Sgemm.h (oneDNN). Inputs and outputs are already
 // allocated with the shapes the IR gives.
 #include <span>
 

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <exception>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace dfc::support {
 namespace {
 
@@ -25,11 +29,27 @@ Status callChunk(void* obj, Status (*call)(void*, int64_t, int64_t), int64_t beg
   }
 }
 
+// Polls `done` until it holds or `limit` has passed; true when it holds.
+template <typename Done>
+bool spinFor(std::chrono::microseconds limit, Done&& done) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      _mm_pause();
+#endif
+    }
+    if (std::chrono::steady_clock::now() >= end) return false;
+  }
+}
+
 }  // namespace
 
 int ThreadPool::defaultThreads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-ThreadPool::ThreadPool(int threads) : m_threads(threads > 0 ? threads : defaultThreads()) {
+ThreadPool::ThreadPool(int threads, std::chrono::microseconds spin)
+    : m_threads(threads > 0 ? threads : defaultThreads()), m_spin(spin) {
   m_workers.reserve(static_cast<size_t>(m_threads - 1));
   for (int i = 1; i < m_threads; ++i) m_workers.emplace_back([this] { workerLoop(); });
 }
@@ -70,6 +90,7 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
   }
   m_wake.notify_all();
   workOn(job);
+  spinFor(m_spin, [&] { return job.done.load() == job.chunks && m_busy.load() == 0; });
   std::unique_lock lock(m_mutex);
   // The job lives on this stack: wait until every chunk is done and no worker still holds it.
   m_idle.wait(lock, [&] { return job.done.load() == job.chunks && m_busy == 0; });
@@ -96,6 +117,7 @@ void ThreadPool::workerLoop() {
   uint64_t seen = 0;
   for (;;) {
     Job* job = nullptr;
+    spinFor(m_spin, [&] { return m_generation.load() != seen; });  // the next loop of the step, most often
     {
       std::unique_lock lock(m_mutex);
       m_wake.wait(lock, [&] { return m_stop || (m_job && m_generation != seen); });

@@ -1,9 +1,14 @@
 #pragma once
 // A fixed pool of worker threads for data-parallel loops. The thread that
 // calls parallelFor works too, so a pool of N threads starts N - 1 workers.
-// Idle workers sleep on a condition variable (they never spin), which is what
-// lets the runtime give the same cores to OpenBLAS between parallel loops.
+// A worker that finishes a loop watches for the next one for kSpin before it
+// sleeps on a condition variable, and the caller watches for the last chunk
+// the same way: a training step's loops come back to back, and waking a
+// sleeping thread costs tens of microseconds, more than many loops take.
+// Nothing else runs threads beside the pool (the runtime's GEMMs split over it
+// too), so the spin takes no core anyone else was given.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -18,13 +23,14 @@ namespace dfc::support {
 
 class ThreadPool {
  public:
-  // threads <= 0: defaultThreads().
-  explicit ThreadPool(int threads = 0);
+  // threads <= 0: defaultThreads(); spin: how long idle threads watch for work before they sleep.
+  explicit ThreadPool(int threads = 0, std::chrono::microseconds spin = kSpin);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   static constexpr int kChunksPerThread = 8;
+  static constexpr std::chrono::microseconds kSpin{100};
 
   int threads() const { return m_threads; }
   // The machine's hardware threads, at least 1.
@@ -73,14 +79,15 @@ class ThreadPool {
   void workerLoop();
 
   int m_threads = 1;
+  std::chrono::microseconds m_spin;
   std::vector<std::thread> m_workers;
   std::mutex m_submit;  // one caller at a time; a second caller runs inline
   std::mutex m_mutex;
   std::condition_variable m_wake;  // workers: a job was posted, or stop
   std::condition_variable m_idle;  // caller: a chunk finished or a worker left the job
   Job* m_job = nullptr;            // guarded by m_mutex
-  uint64_t m_generation = 0;       // guarded by m_mutex
-  int m_busy = 0;                  // workers inside m_job, guarded by m_mutex
+  std::atomic<uint64_t> m_generation{0};  // written under m_mutex, read by spinning workers without it
+  std::atomic<int> m_busy{0};             // workers inside m_job, written under m_mutex
   bool m_stop = false;             // guarded by m_mutex
 };
 

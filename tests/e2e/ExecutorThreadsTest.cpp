@@ -1,8 +1,8 @@
 // The prepared executor on real training steps: the same numbers bit for bit
 // run after run, and whatever the pool's size (no kernel splits a sum across
-// threads). OpenBLAS's own GEMM rounding depends on its thread count (lenet's
-// first convolution differs in the last bits between 1 and 2 BLAS threads), so
-// with BLAS threads following the pool the results agree within a tolerance.
+// threads, and the GEMMs split over the pool by output rows or columns, which
+// oneDNN computes to the same bits). On the OpenBLAS comparison path a GEMM's
+// pieces may take other kernels, so there results agree within rounding.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "pef/Pef.h"
 #include "runtime/ArenaPlan.h"
 #include "runtime/Executor.h"
+#include "runtime/kernels/Sgemm.h"
 
 using namespace dfc;
 
@@ -99,16 +100,18 @@ double maxRelDiff(const State& a, const State& b) {
 }
 
 void checkDeterministic(const pef::Pef& pef) {
-  const State one = trainSteps(pef, {1, 1}, 2);
+  const State one = trainSteps(pef, {1}, 2);
   REQUIRE(one.tensors.size() > pef.graph.outputs.size());
-  CHECK(firstDifference(one, trainSteps(pef, {1, 1}, 2)) == "");  // a fresh executor, run again
-  // The pool's split never changes a result: BLAS held at one thread, any pool size.
-  CHECK(firstDifference(one, trainSteps(pef, {2, 1}, 2)) == "");
-  CHECK(firstDifference(one, trainSteps(pef, {3, 1}, 2)) == "");  // uneven chunks
-  // BLAS threads following the pool (the default): repeatable, and within rounding of one thread.
-  const State two = trainSteps(pef, {2, 0}, 2);
-  CHECK(firstDifference(two, trainSteps(pef, {2, 0}, 2)) == "");
-  CHECK(maxRelDiff(two, one) < 1e-4);
+  CHECK(firstDifference(one, trainSteps(pef, {1}, 2)) == "");  // a fresh executor, run again
+  // The pool's split never changes a result, GEMMs included.
+  CHECK(firstDifference(one, trainSteps(pef, {2}, 2)) == "");
+  CHECK(firstDifference(one, trainSteps(pef, {3}, 2)) == "");  // uneven chunks
+  // OpenBLAS GEMMs: repeatable, and within rounding of oneDNN's.
+  runtime::kernels::setGemmLibrary(runtime::kernels::GemmLibrary::OpenBlas);
+  const State blas = trainSteps(pef, {2}, 2), blasAgain = trainSteps(pef, {2}, 2);
+  runtime::kernels::setGemmLibrary(runtime::kernels::GemmLibrary::OneDnn);
+  CHECK(firstDifference(blas, blasAgain) == "");
+  CHECK(maxRelDiff(blas, one) < 1e-4);
 
   // Forward-only steps leave the state alone: running one twice gives the same outputs.
   auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
@@ -123,12 +126,12 @@ void checkDeterministic(const pef::Pef& pef) {
 
 }  // namespace
 
-TEST_CASE("lenet training steps: identical run twice and for any pool size, within rounding for BLAS threads", "[executor][threads]") {
+TEST_CASE("lenet training steps: identical run twice and for any pool size, within rounding on OpenBLAS", "[executor][threads]") {
   test::ScratchDir dir("threads-lenet");
   checkDeterministic(compileToPef("lenet", 64, {}, dir));
 }
 
-TEST_CASE("gpt2-mini training steps: identical run twice and for any pool size, within rounding for BLAS threads", "[executor][threads]") {
+TEST_CASE("gpt2-mini training steps: identical run twice and for any pool size, within rounding on OpenBLAS", "[executor][threads]") {
   test::ScratchDir dir("threads-gpt2");
   // Wide enough that its elementwise, softmax and layer-norm loops split over the pool.
   checkDeterministic(compileToPef("gpt2-mini", 16, {{"hidden_size", 128}, {"seq_len", 64}}, dir));
@@ -148,7 +151,7 @@ TEST_CASE("fused -o3 sections train like op-by-op execution on lenet and gpt2-mi
   for (const Model& m : {Model{"lenet", 32, {}}, Model{"gpt2-mini", 8, {{"hidden_size", 64}, {"seq_len", 32}}}}) {
     INFO(m.name);
     const pef::Pef pef = compileToPef(m.name, m.batch, m.params, dir);
-    runtime::ExecutorOptions fused{1, 1}, plain{1, 1};
+    runtime::ExecutorOptions fused{1}, plain{1};
     plain.fuse = false;
     auto exec = runtime::Executor::create(pef.graph, pef.plan, fused);
     REQUIRE(exec.ok());
@@ -169,7 +172,7 @@ TEST_CASE("steady-state training steps make no heap allocation", "[executor][mem
   for (const std::string model : {"lenet", "gpt2-mini"}) {
     INFO(model);
     const pef::Pef pef = compileToPef(model, 8, {}, dir);
-    auto exec = runtime::Executor::create(pef.graph, pef.plan, {2, 1});
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
     REQUIRE(exec.ok());
     for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
     REQUIRE(exec->step(false).ok());
@@ -189,7 +192,7 @@ TEST_CASE("the host memory estimate matches the runtime's arena, fused and op by
   for (bool fuse : {true, false}) {
     auto estimate = runtime::estimateHostMemory(pef.graph, pef.plan, fuse);
     REQUIRE(estimate.ok());
-    runtime::ExecutorOptions options{1, 1};
+    runtime::ExecutorOptions options{1};
     options.fuse = fuse;
     auto exec = runtime::Executor::create(pef.graph, pef.plan, options);
     REQUIRE(exec.ok());
@@ -209,7 +212,7 @@ TEST_CASE("the host memory estimate matches the runtime's arena, fused and op by
 TEST_CASE("resnet18 trains alike with winograd and gemm convolutions at o0 o1 and o3", "[executor][winograd]") {
   test::ScratchDir dir("winograd-resnet");
   const std::map<std::string, int64_t> small{{"image_size", 32}, {"num_classes", 10}};
-  runtime::ExecutorOptions winograd{1, 1}, gemm{1, 1};
+  runtime::ExecutorOptions winograd{1}, gemm{1};
   gemm.convAlgo = runtime::ConvAlgoRequest::Gemm;
   std::vector<State> levels;
   for (auto level : {partition::OptLevel::O0, partition::OptLevel::O1, partition::OptLevel::O3}) {
@@ -220,7 +223,7 @@ TEST_CASE("resnet18 trains alike with winograd and gemm convolutions at o0 o1 an
     // multiplies the difference by about 30 (batch_norm over 4 samples of layer4's 1x1 maps).
     CHECK(maxRelDiff(trainSteps(pef, winograd, 1), trainSteps(pef, gemm, 1)) < 1e-3);
     if (level != partition::OptLevel::O3) continue;
-    auto exec = runtime::Executor::create(pef.graph, pef.plan, {2, 1});
+    auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
     REQUIRE(exec.ok());
     for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
     REQUIRE(exec->step(false).ok());

@@ -40,7 +40,7 @@ pef::Pef compileGpt2Mini(const Level& l, const test::ScratchDir& dir) {
 }
 
 runtime::FusionStats statsOf(const pef::Pef& pef, bool fuse) {
-  runtime::ExecutorOptions o{1, 1};
+  runtime::ExecutorOptions o{1};
   o.fuse = fuse;
   auto exec = runtime::Executor::create(pef.graph, pef.plan, o);
   if (!exec) FAIL(exec.error().message());

@@ -1,17 +1,15 @@
-// Convolution and its gradients: im2col / col2im around cblas_sgemm, one
+// Convolution and its gradients: im2col / col2im around a GEMM (Sgemm.h), one
 // batch element at a time so the column buffer (the context's scratch) stays
-// small. im2col and col2im split over the pool by channel; the GEMMs run on
-// the step's thread with BLAS's own threads. 3x3 stride-1 forward and input
+// small. im2col and col2im split over the pool by channel, and so does the
+// GEMM, by output rows or columns. 3x3 stride-1 forward and input
 // gradient convolutions may run as Winograd instead (ConvAlgo.h, Winograd.h).
-#include <cblas.h>
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
 
 #include "runtime/ConvAlgo.h"
-#include "runtime/kernels/BlasThreads.h"
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/Sgemm.h"
 #include "runtime/kernels/Winograd.h"
 
 namespace dfc::runtime::kernels {
@@ -90,7 +88,6 @@ class ConvKernel final : public Kernel {
     // depend on the thread count).
     if (m_pass != ConvPass::GradWeight && threads > 1 && m_g.n >= threads) {
       float* cols = ctx.scratch(static_cast<size_t>(threads * m_ck * m_cols));
-      const SingleThreadedBlas oneThread;
       return ctx.pool().parallelFor(0, threads, 1, [&](int64_t t0, int64_t t1) -> Status {
         for (int64_t t = t0; t < t1; ++t)
           for (int64_t b = m_g.n * t / threads; b < m_g.n * (t + 1) / threads; ++b)
@@ -103,7 +100,7 @@ class ConvKernel final : public Kernel {
     return {};
   }
 
-  // One image: im2col/col2im split over `pool` when given (else on this thread), the GEMM on this thread.
+  // One image: im2col/col2im and the GEMM split over `pool` when given, else on this thread.
   Status image(int64_t b, float* col, support::ThreadPool* pool) {
     const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
     auto channels = [&](auto fn) -> Status {
@@ -113,26 +110,26 @@ class ConvKernel final : public Kernel {
       }
       return pool->parallelFor(0, m_g.c, channelGrain, fn);
     };
-    const int o = static_cast<int>(m_o), ck = static_cast<int>(m_ck), cols = static_cast<int>(m_cols);
+    auto gemm = [&](const GemmCall& g) { return pool ? sgemm(*pool, g) : sgemmOnThisThread(g); };
     if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
       const float* x = m_a->data<float>() + b * image;
       DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
       float* yb = m_y->data<float>() + b * m_o * m_cols;
       if (m_bias) fillPlanes(yb, m_bias->data<float>(), m_o, m_cols);
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, o, cols, ck, 1.0f, m_b->data<float>(), ck, col, cols,
-                  m_bias ? 1.0f : 0.0f, yb, cols);
-    } else if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
-      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, ck, cols, o, 1.0f, m_b->data<float>(), ck,
-                  m_a->data<float>() + b * m_o * m_cols, cols, 0.0f, col, cols);
-      float* dx = m_y->data<float>() + b * image;
-      DFC_TRY(channels([&](int64_t c0, int64_t c1) { col2im(col, m_g, dx, c0, c1); }));
-    } else {  // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
-      const float* x = m_b->data<float>() + b * image;
-      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, o, ck, cols, 1.0f, m_a->data<float>() + b * m_o * m_cols,
-                  cols, col, cols, b == 0 ? 0.0f : 1.0f, m_y->data<float>(), ck);
+      return gemm({false, false, m_o, m_cols, m_ck, 1.0f, m_b->data<float>(), m_ck, col, m_cols, m_bias ? 1.0f : 0.0f,
+                   yb, m_cols});
     }
-    return {};
+    if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
+      DFC_TRY(gemm({true, false, m_ck, m_cols, m_o, 1.0f, m_b->data<float>(), m_ck,
+                    m_a->data<float>() + b * m_o * m_cols, m_cols, 0.0f, col, m_cols}));
+      float* dx = m_y->data<float>() + b * image;
+      return channels([&](int64_t c0, int64_t c1) { col2im(col, m_g, dx, c0, c1); });
+    }
+    // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
+    const float* x = m_b->data<float>() + b * image;
+    DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
+    return gemm({false, true, m_o, m_ck, m_cols, 1.0f, m_a->data<float>() + b * m_o * m_cols, m_cols, col, m_cols,
+                 b == 0 ? 0.0f : 1.0f, m_y->data<float>(), m_ck});
   }
 
   ConvShape shape() const {

@@ -1,26 +1,25 @@
 #include "runtime/kernels/FlashAttention.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
-#include "runtime/kernels/BlasThreads.h"
 #include "runtime/kernels/FastMath.h"
+#include "runtime/kernels/Sgemm.h"
 
 namespace dfc::runtime::kernels {
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// Row-major c = alpha * op(a) @ op(b) + beta * c on the calling thread's BLAS.
+// Row-major c = alpha * op(a) @ op(b) + beta * c on the calling thread. Every
+// call runs inside a pool task, which turns the exception into the step's error.
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
           int64_t ldb, float beta, float* c, int64_t ldc) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-              static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta,
-              c, static_cast<int>(ldc));
+  if (Status s = sgemmOnThisThread({ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc}); !s)
+    throw std::runtime_error(s.error().message());
 }
 
 // Of the keys [j0, j0 + bc), how many query i sees: all, or (causal) those <= i.
@@ -159,7 +158,6 @@ template <typename Fn>
 Status forEachMatrix(ExecContext& ctx, int64_t matrices, int64_t scratchPerTask, Fn&& fn) {
   const int64_t tasks = std::max<int64_t>(1, std::min<int64_t>(matrices, ctx.pool().threads()));
   float* scratch = ctx.scratch(static_cast<size_t>(tasks * scratchPerTask));
-  SingleThreadedBlas oneThread;  // each task runs its own small GEMMs
   return ctx.pool().parallelFor(0, tasks, 1, [&](int64_t lo, int64_t hi) {
     for (int64_t t = lo; t < hi; ++t)
       for (int64_t m = t; m < matrices; m += tasks) fn(m, scratch + t * scratchPerTask);

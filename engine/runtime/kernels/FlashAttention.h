@@ -4,7 +4,7 @@
 // of kKeyBlock keys) with an online softmax, so the T x T score matrix is never
 // stored; the forward keeps each query row's log-sum-exp, from which the
 // backward rebuilds a score tile's probabilities and produces dQ, dK, dV.
-// Tiles go through OpenBLAS sgemm (one thread per task); (batch x head)
+// Tiles go through Sgemm.h on the task's thread; (batch x head)
 // matrices split over the pool. The causal mask hides key j from query i when
 // j > i, as causal_mask does (its -1e9 fill gives exactly zero probability).
 #include <cstdint>

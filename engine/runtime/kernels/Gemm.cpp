@@ -1,8 +1,9 @@
-// MatMul and batch_matmul through OpenBLAS, called from the step's thread
-// (BLAS runs its own threads); linear is a composite with no kernel.
-#include <cblas.h>
-
+// MatMul and batch_matmul (Sgemm.h: oneDNN by default); linear is a
+// composite with no kernel. A batch with a matrix per thread or more splits
+// over the pool by matrix, else each GEMM splits over the pool itself.
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/Sgemm.h"
+#include "support/ThreadPool.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -18,17 +19,18 @@ struct GemmShape {
 class GemmKernel final : public Kernel {
  public:
   GemmKernel(const KernelArgs& a, const GemmShape& g) : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_g(g) {}
-  Status run(ExecContext&) override {
+  Status run(ExecContext& ctx) override {
     if (m_g.m == 0 || m_g.n == 0) return {};
-    const float *a = m_a->data<float>(), *b = m_b->data<float>();
     float* y = m_y->data<float>();
     if (m_bias) fillRows(y, m_bias->data<float>(), m_g.m, m_g.n);  // then y += a @ b
-    const float beta = m_bias ? 1.0f : 0.0f;
-    for (int64_t i = 0; i < m_g.batch; ++i)
-      cblas_sgemm(CblasRowMajor, m_g.ta ? CblasTrans : CblasNoTrans, m_g.tb ? CblasTrans : CblasNoTrans,
-                  static_cast<int>(m_g.m), static_cast<int>(m_g.n), static_cast<int>(m_g.k), 1.0f, a + i * m_g.aSize,
-                  static_cast<int>(m_g.lda), b + i * m_g.bSize, static_cast<int>(m_g.ldb), beta, y + i * m_g.ySize,
-                  static_cast<int>(m_g.n));
+    support::ThreadPool& pool = ctx.pool();
+    const bool small = m_g.batch * m_g.m * m_g.n * m_g.k < kMinSplitMacs;
+    if (m_g.batch >= pool.threads() && m_g.batch > 1 && !small)
+      return pool.parallelFor(0, m_g.batch, 1, [&](int64_t i0, int64_t i1) -> Status {
+        for (int64_t i = i0; i < i1; ++i) DFC_TRY(sgemmOnThisThread(call(i)));
+        return {};
+      });
+    for (int64_t i = 0; i < m_g.batch; ++i) DFC_TRY(sgemm(pool, call(i)));
     return {};
   }
 
@@ -44,6 +46,12 @@ class GemmKernel final : public Kernel {
   }
 
  private:
+  // Batch entry i's product.
+  GemmCall call(int64_t i) const {
+    return {m_g.ta, m_g.tb, m_g.m, m_g.n, m_g.k, 1.0f, m_a->data<float>() + i * m_g.aSize, m_g.lda,
+            m_b->data<float>() + i * m_g.bSize, m_g.ldb, m_bias ? 1.0f : 0.0f, m_y->data<float>() + i * m_g.ySize, m_g.n};
+  }
+
   const ir::Tensor *m_a, *m_b;
   ir::Tensor* m_y;
   GemmShape m_g;

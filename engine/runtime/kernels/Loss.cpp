@@ -4,20 +4,33 @@
 #include <cmath>
 #include <string>
 
+#include "runtime/kernels/FastMath.h"
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
 namespace {
 
 // y = exp(x - max) / sum; returns log(sum) + max, the row's log-sum-exp.
+// Eight running lanes for the maximum and the sum, and fastExp, so that each
+// loop vectorizes (a single accumulator, or std::exp, keeps it scalar); the
+// sum stays in double.
 float softmaxRow(const float* __restrict x, float* __restrict y, int64_t n) {
+  constexpr int64_t kLanes = 8;
+  const int64_t whole = n / kLanes * kLanes;
+  float mxLane[kLanes];
+  for (int64_t j = 0; j < kLanes; ++j) mxLane[j] = x[0];
+  for (int64_t i = 0; i < whole; i += kLanes)
+    for (int64_t j = 0; j < kLanes; ++j) mxLane[j] = x[i + j] > mxLane[j] ? x[i + j] : mxLane[j];
   float mx = x[0];
-  for (int64_t i = 1; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
+  for (int64_t j = 0; j < kLanes; ++j) mx = mxLane[j] > mx ? mxLane[j] : mx;
+  for (int64_t i = whole; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
+  for (int64_t i = 0; i < n; ++i) y[i] = fastExp(x[i] - mx);
+  double sumLane[kLanes] = {};
+  for (int64_t i = 0; i < whole; i += kLanes)
+    for (int64_t j = 0; j < kLanes; ++j) sumLane[j] += y[i + j];
   double sum = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    y[i] = std::exp(x[i] - mx);
-    sum += y[i];
-  }
+  for (int64_t j = 0; j < kLanes; ++j) sum += sumLane[j];
+  for (int64_t i = whole; i < n; ++i) sum += y[i];
   const float inv = static_cast<float>(1.0 / sum);
   for (int64_t i = 0; i < n; ++i) y[i] *= inv;
   return static_cast<float>(std::log(sum)) + mx;

@@ -5,13 +5,11 @@
 // so results do not depend on the thread count.
 #include "runtime/kernels/Winograd.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <cstring>
 
-#include "runtime/kernels/BlasThreads.h"
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/Sgemm.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -221,8 +219,7 @@ Status WinogradConv::transformWeights(ExecContext& ctx, const float* weight) {
 }
 
 // One block in three phases over the pool: the input transform split by input
-// channel, the alpha^2 GEMMs split by transform point (single-threaded BLAS
-// each), the output transform split by output channel.
+// channel, the alpha^2 GEMMs split by transform point (each on one thread), the output transform split by output channel.
 Status WinogradConv::block(ExecContext& ctx, const float* x, const float* bias, float* y, int64_t t0, int64_t t1,
                            float* v, float* mBuf) const {
   const BlockArgs b{m_g, m_tilesW, m_tilesH * m_tilesW, t0, t1};
@@ -232,18 +229,12 @@ Status WinogradConv::block(ExecContext& ctx, const float* x, const float* bias, 
     if (m_m == 2) transformBlockInput<2>(b, x, v, c0, c1);
     else transformBlockInput<4>(b, x, v, c0, c1);
   }));
-  const int out = static_cast<int>(m_g.out), in = static_cast<int>(m_g.in), cols = static_cast<int>(nb);
-  auto gemms = [&](int64_t p0, int64_t p1) {
+  DFC_TRY(pool.parallelFor(0, points, 1, [&](int64_t p0, int64_t p1) -> Status {
     for (int64_t p = p0; p < p1; ++p)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, out, cols, in, 1.0f, m_u.data() + p * m_g.out * m_g.in,
-                  in, v + p * m_g.in * nb, cols, 0.0f, mBuf + p * m_g.out * nb, cols);
-  };
-  if (pool.threads() > 1) {
-    const SingleThreadedBlas oneThread;
-    DFC_TRY(pool.parallelFor(0, points, 1, gemms));
-  } else {
-    gemms(0, points);
-  }
+      DFC_TRY(sgemmOnThisThread({false, false, m_g.out, nb, m_g.in, 1.0f, m_u.data() + p * m_g.out * m_g.in, m_g.in,
+                                 v + p * m_g.in * nb, nb, 0.0f, mBuf + p * m_g.out * nb, nb}));
+    return {};
+  }));
   return pool.parallelFor(0, m_g.out, grainOf(planeWork), [&](int64_t o0, int64_t o1) {
     if (m_m == 2) transformBlockOutput<2>(b, mBuf, bias, y, o0, o1);
     else transformBlockOutput<4>(b, mBuf, bias, y, o0, o1);

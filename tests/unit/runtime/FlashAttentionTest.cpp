@@ -86,7 +86,6 @@ struct Run {
 Run runAttention(const AttentionGraph& a, const std::map<ValueId, ir::Tensor>& feeds, bool fuse) {
   runtime::ExecutorOptions options;
   options.threads = 2;
-  options.blasThreads = 1;
   options.fuse = fuse;
   auto ex = runtime::Executor::create(a.g, a.plan, options);
   if (!ex) FAIL(ex.error().message());

@@ -48,7 +48,6 @@ struct Outputs {
 Outputs runOnce(const ir::Graph& g, const partition::Plan& plan, const std::map<ValueId, ir::Tensor>& feeds, bool fuse) {
   runtime::ExecutorOptions options;
   options.threads = 2;
-  options.blasThreads = 1;
   options.fuse = fuse;
   auto ex = runtime::Executor::create(g, plan, options);
   if (!ex) FAIL(ex.error().message());

@@ -1,0 +1,58 @@
+#pragma once
+// Every f32 GEMM of the runtime goes through here. The library is oneDNN's
+// sgemm by default: it picks its kernels from the CPU (AVX-512 where there
+// is one), while OpenBLAS follows OPENBLAS_CORETYPE, which some machines force
+// to Haswell (AVX2), half the speed (bench_runtime prints both). OpenBLAS
+// stays as the comparison path (bench_runtime --gemm openblas).
+//
+// Threads: the library itself always runs on one thread (oneDNN's OpenMP team
+// and OpenBLAS's threads are held at one), and sgemm() splits a large GEMM over
+// the runtime's pool by output rows or columns, so there is one pool and
+// nothing oversubscribes it. Each output element is still one library call
+// over the whole inner dimension.
+#include <cstdint>
+
+#include "support/Error.h"
+
+namespace dfc::support {
+class ThreadPool;
+}
+
+namespace dfc::runtime::kernels {
+
+enum class GemmLibrary { OneDnn, OpenBlas };
+
+// Process-wide; the default is OneDnn.
+GemmLibrary gemmLibrary();
+void setGemmLibrary(GemmLibrary library);
+const char* gemmLibraryName(GemmLibrary library);
+// "onednn" / "openblas"; false for anything else.
+bool parseGemmLibrary(const char* text, GemmLibrary& out);
+// What the library runs on this CPU, e.g. "oneDNN 2.6.3, avx512_core" or "OpenBLAS Haswell".
+const char* gemmKernelDescription();
+
+// Row-major c[m, n] = alpha * op(a) @ op(b) + beta * c, op(x) = x^T when t*.
+struct GemmCall {
+  bool ta = false, tb = false;
+  int64_t m = 0, n = 0, k = 0;
+  float alpha = 1.0f;
+  const float* a = nullptr;
+  int64_t lda = 0;
+  const float* b = nullptr;
+  int64_t ldb = 0;
+  float beta = 0.0f;
+  float* c = nullptr;
+  int64_t ldc = 0;
+};
+
+// Below this many multiply-adds a split costs more (waking the pool, smaller
+// library calls) than it saves: 64 x 64 x 256.
+constexpr int64_t kMinSplitMacs = int64_t{1} << 20;
+
+// On the calling thread only (pool tasks that each run their own GEMMs).
+Status sgemmOnThisThread(const GemmCall& g);
+
+// Split over the pool when the GEMM is large enough to pay for it, else on this thread.
+Status sgemm(support::ThreadPool& pool, const GemmCall& g);
+
+}  // namespace dfc::runtime::kernels

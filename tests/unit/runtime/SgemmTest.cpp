@@ -1,0 +1,135 @@
+// The runtime's one GEMM entry point (kernels/Sgemm.h): both libraries against
+// a double-precision product for every transpose, strided operands and beta.
+// On oneDNN a GEMM split over the pool gives exactly the bits of the unsplit
+// call, so a run's numbers never depend on its thread count; OpenBLAS picks
+// kernels by size, so its pieces agree only within rounding.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "runtime/kernels/Sgemm.h"
+#include "support/ThreadPool.h"
+
+using namespace dfc;
+using namespace dfc::runtime::kernels;
+
+namespace {
+
+struct Case {
+  bool ta, tb;
+  int64_t m, n, k;
+  float beta;
+};
+
+// Operands stored with a row stride 3 floats longer than needed, so that lda/ldb/ldc matter.
+struct Operands {
+  Case c;
+  int64_t lda, ldb, ldc;
+  std::vector<float> a, b, c0;
+
+  explicit Operands(const Case& cs) : c(cs) {
+    const int64_t aRows = c.ta ? c.k : c.m, aCols = c.ta ? c.m : c.k;
+    const int64_t bRows = c.tb ? c.n : c.k, bCols = c.tb ? c.k : c.n;
+    lda = aCols + 3, ldb = bCols + 3, ldc = c.n + 3;
+    std::mt19937 rng(static_cast<unsigned>(c.m * 7 + c.n * 13 + c.k));
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    a.resize(static_cast<size_t>(aRows * lda));
+    b.resize(static_cast<size_t>(bRows * ldb));
+    c0.resize(static_cast<size_t>(c.m * ldc));
+    for (float& x : a) x = u(rng);
+    for (float& x : b) x = u(rng);
+    for (float& x : c0) x = u(rng);
+  }
+  float at(const std::vector<float>& x, int64_t ld, bool t, int64_t r, int64_t col) const {
+    return t ? x[static_cast<size_t>(col * ld + r)] : x[static_cast<size_t>(r * ld + col)];
+  }
+  // op(a) @ op(b) + beta * c0 in double.
+  double expected(int64_t i, int64_t j) const {
+    double sum = 0;
+    for (int64_t p = 0; p < c.k; ++p) sum += double(at(a, lda, c.ta, i, p)) * at(b, ldb, c.tb, p, j);
+    return sum + double(c.beta) * c0[static_cast<size_t>(i * ldc + j)];
+  }
+  GemmCall call(std::vector<float>& out) const {
+    return {c.ta, c.tb, c.m, c.n, c.k, 1.0f, a.data(), lda, b.data(), ldb, c.beta, out.data(), ldc};
+  }
+};
+
+// Largest |got - expected| / (1 + |expected|) over the output (padding columns must be untouched).
+double worstError(const Operands& o, const std::vector<float>& out) {
+  double worst = 0;
+  for (int64_t i = 0; i < o.c.m; ++i) {
+    for (int64_t j = 0; j < o.c.n; ++j) {
+      const double e = o.expected(i, j);
+      worst = std::max(worst, std::abs(out[static_cast<size_t>(i * o.ldc + j)] - e) / (1 + std::abs(e)));
+    }
+    for (int64_t j = o.c.n; j < o.ldc; ++j)
+      if (out[static_cast<size_t>(i * o.ldc + j)] != o.c0[static_cast<size_t>(i * o.ldc + j)]) return 1e30;
+  }
+  return worst;
+}
+
+struct LibraryScope {
+  GemmLibrary before = gemmLibrary();
+  explicit LibraryScope(GemmLibrary lib) { setGemmLibrary(lib); }
+  ~LibraryScope() { setGemmLibrary(before); }
+};
+
+const std::vector<Case> kCases = {
+    {false, false, 1, 1, 1, 0.0f},    {false, false, 37, 53, 29, 0.0f},  {true, false, 37, 53, 29, 1.0f},
+    {false, true, 37, 53, 29, 0.5f},  {true, true, 37, 53, 29, 0.0f},    {false, false, 300, 70, 64, 1.0f},
+    {true, false, 300, 70, 64, 0.0f}, {false, true, 70, 301, 64, 0.0f},  {true, true, 70, 301, 64, 1.0f},
+    {false, false, 128, 128, 0, 1.0f}, {false, false, 257, 129, 100, 0.0f},
+};
+
+}  // namespace
+
+TEST_CASE("sgemm equals a double-precision product on both libraries, every transpose, strided", "[runtime][gemm]") {
+  for (GemmLibrary lib : {GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
+    const LibraryScope scope(lib);
+    for (const Case& c : kCases) {
+      INFO(gemmLibraryName(lib) << " ta " << c.ta << " tb " << c.tb << " " << c.m << " x " << c.n << " x " << c.k
+                                << " beta " << c.beta);
+      const Operands o(c);
+      std::vector<float> out = o.c0;
+      REQUIRE(sgemmOnThisThread(o.call(out)).ok());
+      CHECK(worstError(o, out) < 1e-5);
+    }
+  }
+}
+
+TEST_CASE("sgemm split over the pool gives the bits of the unsplit call on oneDNN", "[runtime][gemm][threads]") {
+  support::ThreadPool two(2), three(3);
+  for (GemmLibrary lib : {GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
+    const LibraryScope scope(lib);
+    for (const Case& c : kCases) {
+      INFO(gemmLibraryName(lib) << " ta " << c.ta << " tb " << c.tb << " " << c.m << " x " << c.n << " x " << c.k);
+      const Operands o(c);
+      std::vector<float> one = o.c0, split2 = o.c0, split3 = o.c0;
+      REQUIRE(sgemmOnThisThread(o.call(one)).ok());
+      REQUIRE(sgemm(two, o.call(split2)).ok());
+      REQUIRE(sgemm(three, o.call(split3)).ok());
+      if (lib == GemmLibrary::OneDnn) {
+        CHECK(std::memcmp(one.data(), split2.data(), one.size() * sizeof(float)) == 0);
+        CHECK(std::memcmp(one.data(), split3.data(), one.size() * sizeof(float)) == 0);
+      }
+      CHECK(worstError(o, split2) < 1e-5);
+      CHECK(worstError(o, split3) < 1e-5);
+    }
+  }
+}
+
+TEST_CASE("gemm library names: onednn and openblas, nothing else", "[runtime][gemm]") {
+  GemmLibrary lib = GemmLibrary::OpenBlas;
+  CHECK(parseGemmLibrary("onednn", lib));
+  CHECK(lib == GemmLibrary::OneDnn);
+  CHECK(parseGemmLibrary("openblas", lib));
+  CHECK(lib == GemmLibrary::OpenBlas);
+  CHECK_FALSE(parseGemmLibrary("mkl", lib));
+  CHECK_FALSE(parseGemmLibrary("", lib));
+  CHECK(gemmLibrary() == GemmLibrary::OneDnn);  // the default
+  const LibraryScope scope(GemmLibrary::OneDnn);
+  CHECK(std::string(gemmKernelDescription()).rfind("oneDNN ", 0) == 0);
+}
