@@ -43,15 +43,17 @@ mkdir -p "$seeds" "$corpus" "$crashes"
 dfc=build-fuzz/app/dfc/dfc
 work=build-fuzz/seed-work
 
-# PEFs of each optimization level and task, and one run's chrome trace.
+# PEFs of each optimization level and task (a decode step with its KV caches
+# and meta fields too), and one run's chrome trace.
 make_outputs() {
-  [ -f "$work/done" ] && return
+  [ -f "$work/done" ] && [ -d "$work/decode" ] && return
   rm -rf "$work"
   mkdir -p "$work"
   "$dfc" compile --model logreg -o0 -b 4 --db - --output-folder "$work/logreg" --debug >/dev/null
   "$dfc" compile --model mlp -o1 -b 2 --inference --db - --output-folder "$work/mlp" >/dev/null
   "$dfc" compile --model lenet -o3 -b 2 --db - --output-folder "$work/lenet" >/dev/null
   "$dfc" compile --model gpt2-mini -o3 -b 1 --seq-len 8 --num-layers 1 --db - --output-folder "$work/gpt2" >/dev/null
+  "$dfc" compile --model llama-tiny -o1 -b 1 --inference --decode --kv-cache-len 8 --db - --output-folder "$work/decode" >/dev/null
   "$dfc" run -p "$work/logreg/logreg.pef" --train-limit 8 --test-limit 8 --db - >/dev/null
   touch "$work/done"
 }

@@ -9,6 +9,13 @@
     </message>
 </context>
 <context>
+    <name>ExportFile</name>
+    <message>
+        <source>Cannot write %1: folder %2 does not exist</source>
+        <translation>%1 kann nicht geschrieben werden: Ordner %2 existiert nicht</translation>
+    </message>
+</context>
+<context>
     <name>GraphView</name>
     <message>
         <source>Measured time share</source>
@@ -515,10 +522,6 @@
     <message>
         <source>No PEF is loaded; open or compile one first.</source>
         <translation>Es ist keine PEF geladen; öffnen oder kompilieren Sie zuerst eine.</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>No trace is loaded; run a PEF or open a trace first.</source>
@@ -1180,10 +1183,6 @@ PEF: %6</translation>
         <translation>gemessen, wo ausgeführt</translation>
     </message>
     <message>
-        <source>estimated</source>
-        <translation>geschätzt</translation>
-    </message>
-    <message>
         <source>Call %1: section %2 %3 (%4)
 hypersection %5
 estimated %6</source>
@@ -1206,6 +1205,10 @@ gemessenes Mittel %1 über %n Aufruf</numerusform>
             <numerusform>
 gemessenes Mittel %1 über %n Aufrufe</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>sum of section latencies</source>
+        <translation>Summe der Sektionslatenzen</translation>
     </message>
 </context>
 <context>
@@ -1255,10 +1258,6 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>role %1</source>
         <translation>Rolle %1</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>The graph has no layout yet</source>
@@ -1612,10 +1611,6 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation>%1 × %2, tensorparallel</translation>
     </message>
     <message>
-        <source>Chip estimate (%1, %2 fusion): &lt;b&gt;%3 %4&lt;/b&gt;, step %5 = compute %6, memory %7 (HBM %8, DDR %9), communication %10, call overhead %11. Bound: &lt;b&gt;%12&lt;/b&gt;.</source>
-        <translation>Chip-Schätzung (%1, Fusion %2): &lt;b&gt;%3 %4&lt;/b&gt;, Schritt %5 = Rechnen %6, Speicher %7 (HBM %8, DDR %9), Kommunikation %10, Aufruf-Overhead %11. Begrenzt durch: &lt;b&gt;%12&lt;/b&gt;.</translation>
-    </message>
-    <message>
         <source> Share of peak: %1 of %2 TFLOP/s</source>
         <translation> Anteil am Spitzenwert: %1 von %2 TFLOP/s</translation>
     </message>
@@ -1666,13 +1661,6 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>No PEF loaded. Compile a model or open a PEF (Ctrl+O).</source>
         <translation>Keine PEF geladen. Kompilieren Sie ein Modell oder öffnen Sie eine PEF (Strg+O).</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 on %2: %n section(s), estimated %3 per step%4</source>
-        <translation>
-            <numerusform>%1 auf %2: %n Sektion, geschätzt %3 pro Schritt%4</numerusform>
-            <numerusform>%1 auf %2: %n Sektionen, geschätzt %3 pro Schritt%4</numerusform>
-        </translation>
     </message>
     <message>
         <source>unknown arch</source>
@@ -1737,6 +1725,33 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>est. PMUs (% of chip)</source>
         <translation>geschätzte PMUs (% des Chips)</translation>
+    </message>
+    <message>
+        <source>Step estimate (dfc estimate; %1, %2 fusion): &lt;b&gt;%3 %4&lt;/b&gt;, step %5 = compute %6, memory %7 (HBM %8, DDR %9), communication %10, call overhead %11. Bound: &lt;b&gt;%12&lt;/b&gt;.</source>
+        <translation>Schritt-Schätzung (dfc estimate; %1, Fusion %2): &lt;b&gt;%3 %4&lt;/b&gt;, Schritt %5 = Rechnen %6, Speicher %7 (HBM %8, DDR %9), Kommunikation %10, Aufruf-Overhead %11. Begrenzt durch: &lt;b&gt;%12&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>Sum of the Est. latency column: each section&apos;s own compile-time cost-model latency (arch/CostModel), the sections running one after another, with no call overhead and no overlap between sections. The step estimate on the next line is a different model.</source>
+        <translation>Summe der Spalte „Geschätzte Latenz“: die eigene Kostenmodell-Latenz jeder Sektion aus der Kompilierung (arch/CostModel), die Sektionen laufen nacheinander, ohne Aufruf-Overhead und ohne Überlappung zwischen Sektionen. Die Schritt-Schätzung in der nächsten Zeile ist ein anderes Modell.</translation>
+    </message>
+    <message>
+        <source>block fusion: the sections stream as one pipelined call, the next section&apos;s weights loading while this one computes, one call overhead</source>
+        <translation>Block-Fusion: die Sektionen laufen als ein Pipeline-Aufruf, die Gewichte der nächsten Sektion laden, während diese rechnet, ein Aufruf-Overhead</translation>
+    </message>
+    <message>
+        <source>section fusion: one call per section, each paying its call overhead</source>
+        <translation>Sektions-Fusion: ein Aufruf pro Sektion, jeder mit seinem Aufruf-Overhead</translation>
+    </message>
+    <message>
+        <source>The whole-step model of dfc estimate (engine/estimate): per-tier memory traffic at %1 bytes per element, compute, communication and %2. It differs from the sum of section latencies on the line above, which adds each section&apos;s compile-time estimate.</source>
+        <translation>Das Modell des ganzen Schritts von dfc estimate (engine/estimate): Speicherverkehr je Speicherebene bei %1 Byte pro Element, Rechnen, Kommunikation und %2. Es weicht von der Summe der Sektionslatenzen in der Zeile darüber ab, die die Schätzung jeder Sektion aus der Kompilierung addiert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2: %n section(s), sum of section latencies %3 per step%4</source>
+        <translation>
+            <numerusform>%1 auf %2: %n Sektion, Summe der Sektionslatenzen %3 pro Schritt%4</numerusform>
+            <numerusform>%1 auf %2: %n Sektionen, Summe der Sektionslatenzen %3 pro Schritt%4</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1956,6 +1971,10 @@ Hyperfunktion: %3</translation>
     <message>
         <source>Screen to show first: compile, graph, schedule, runs or compare.</source>
         <translation>Zuerst gezeigte Seite: compile, graph, schedule, runs oder compare.</translation>
+    </message>
+    <message>
+        <source>Open the Compare screen with the given PEF on the left and PEF on the right.</source>
+        <translation>Öffnet die Ansicht Vergleichen mit dem ersten PEF links und dem zweiten PEF rechts.</translation>
     </message>
 </context>
 </TS>

@@ -43,6 +43,10 @@ struct Field {
   std::variant<int ArchSpec::*, double ArchSpec::*> member;
   double min, max;
   bool required;
+  // 0 is the file's way to say "absent" (no HBM, no limit, PCIe's link); any
+  // other value must lie in min..max: a bandwidth of 1e-300 GB/s once made
+  // every time infinite.
+  bool zeroMeansAbsent = false;
 };
 
 const Field kFields[] = {
@@ -55,16 +59,16 @@ const Field kFields[] = {
     {"clock_ghz", &ArchSpec::clockGhz, 1e-3, 100, true},
     {"peak_tflops", &ArchSpec::peakTflops, 1e-6, 1e6, true},
     {"ddr_gbps", &ArchSpec::ddrGbps, 1e-3, 1e6, true},
-    {"hbm_gbps", &ArchSpec::hbmGbps, 0, 1e6, false},
+    {"hbm_gbps", &ArchSpec::hbmGbps, 1e-3, 1e6, false, true},
     {"pcie_gbps", &ArchSpec::pcieGbps, 1e-3, 1e6, true},
-    {"hbm_bytes", &ArchSpec::hbmBytes, 0, 1e15, false},
-    {"ddr_bytes", &ArchSpec::ddrBytes, 0, 1e15, false},
-    {"chip_link_gbps", &ArchSpec::chipLinkGbps, 0, 1e6, false},
+    {"hbm_bytes", &ArchSpec::hbmBytes, 1, 1e15, false, true},
+    {"ddr_bytes", &ArchSpec::ddrBytes, 1, 1e15, false, true},
+    {"chip_link_gbps", &ArchSpec::chipLinkGbps, 1e-3, 1e6, false, true},
     {"chip_link_latency_us", &ArchSpec::chipLinkLatencyUs, 0, 1e6, false},
     {"network_hop_ns", &ArchSpec::networkHopNs, 0, 1e6, false},
     {"grid_rows", &ArchSpec::gridRows, 0, 4096, false},
     {"grid_cols", &ArchSpec::gridCols, 0, 4096, false},
-    {"network_link_gbps", &ArchSpec::networkLinkGbps, 0, 1e6, false},
+    {"network_link_gbps", &ArchSpec::networkLinkGbps, 1e-3, 1e6, false, true},
     {"network_link_tracks", &ArchSpec::networkLinkTracks, 0, 1024, false},
     {"dp_link_gbps", &ArchSpec::dpLinkGbps, 1e-3, 1e6, false},
     {"dp_link_latency_us", &ArchSpec::dpLinkLatencyUs, 0, 1e6, false},
@@ -72,7 +76,7 @@ const Field kFields[] = {
 
 std::string rangeText(const Field& f) {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%g..%g", f.min, f.max);
+  std::snprintf(buf, sizeof buf, "%sin %g..%g", f.zeroMeansAbsent ? "0 or " : "", f.min, f.max);
   return buf;
 }
 
@@ -88,8 +92,9 @@ Status readField(const YAML::Node& root, const Field& f, ArchSpec& a, const std:
     return makeError(source + ": key '" + f.key + "' is not a number");
   }
   const bool isInt = std::holds_alternative<int ArchSpec::*>(f.member);
-  if (!std::isfinite(v) || v < f.min || v > f.max || (isInt && v != std::floor(v)))
-    return makeError(source + ": key '" + f.key + "' is " + n.Scalar() + "; it must be " + (isInt ? "an integer in " : "in ") +
+  const bool absent = f.zeroMeansAbsent && v == 0;
+  if (!std::isfinite(v) || (!absent && (v < f.min || v > f.max)) || (isInt && v != std::floor(v)))
+    return makeError(source + ": key '" + f.key + "' is " + n.Scalar() + "; it must be " + (isInt ? "an integer " : "") +
                      rangeText(f));
   if (isInt) a.*std::get<int ArchSpec::*>(f.member) = static_cast<int>(v);
   else a.*std::get<double ArchSpec::*>(f.member) = v;

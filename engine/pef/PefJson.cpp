@@ -138,9 +138,10 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   int64_t worldSize = 0;
   if (!o["world_size"].get(worldSize) && (worldSize < 2 || worldSize > 4096)) return missing("world_size", "2..4096");
   m.worldSize = static_cast<int>(worldSize);
-  int64_t cacheLen = 0;  // optional: --decode
-  if (!o["kv_cache_len"].get(cacheLen)) {
-    if (cacheLen < 1) return missing("kv_cache_len", "a positive integer");
+  element cacheField;  // optional: --decode; present but not a positive int64 is refused, not read as absent
+  if (!o["kv_cache_len"].get(cacheField)) {
+    int64_t cacheLen = 0;
+    if (cacheField.get(cacheLen) || cacheLen < 1) return missing("kv_cache_len", "a positive integer");
     m.kvCacheLen = cacheLen;
     DFC_TRY(getString(o, "position_input", m.positionInput));
   }

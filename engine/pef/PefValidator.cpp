@@ -185,6 +185,14 @@ Status checkInferenceRoles(const PefMeta& m, const ir::Graph& g) {
     if (pos == ir::kNoValue || g.value(pos).kind != ir::ValueKind::Input ||
         g.value(pos).type != ir::TensorType{ir::DType::I64, {1}})
       return makeError("field 'position_input' '" + m.positionInput + "' is not an i64[1] graph input");
+    // The runtime and the estimate take the meta's length as the caches' rows
+    // (positions fed, bytes read): a meta that disagrees with the graph lies.
+    for (ir::ValueId cache : caches) {
+      const ir::TensorType& t = g.value(cache).type;
+      if (t.rank() != 4 || t.shape[2] != m.kvCacheLen)
+        return makeError("field 'kv_cache_len' is " + std::to_string(m.kvCacheLen) + " but KV cache '" +
+                         g.value(cache).name + "' is " + t.toString() + " (rows are dimension 2)");
+    }
   }
   for (const ir::Node& n : g.nodes)
     if (n.role != ir::NodeRole::Forward)

@@ -3,9 +3,11 @@
 // line naming the flag, exit status 2 and no PEF written.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "TestEnv.h"
+#include "pef/Pef.h"
 
 using namespace dfc;
 using test::runDfc;
@@ -80,4 +82,31 @@ TEST_CASE("decode flags refused with exit status 2, one line naming the flag, no
   auto r = runDfc("run --pef " + (dir / "x.pef") + " --prompt 'hi'");
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("--prompt needs --decode"));
+}
+
+TEST_CASE("a decode PEF whose kv_cache_len lies is refused by run --decode and estimate, exit status 2",
+          "[decode][hostile]") {
+  test::ScratchDir dir("decode-cli-lying-meta");
+  const std::string out = dir / "dec";
+  auto r = runDfc("compile --model llama-tiny --inference --decode --kv-cache-len 8 -b 1 --pef-name dec --db - "
+                  "--output-folder " + out);
+  REQUIRE(r.status == 0);
+  auto good = pef::readPef(out + "/dec.pef");
+  REQUIRE(good.ok());
+  // 2^40 rows: the meta promised a cache the graph does not have (the run took
+  // positions up to it); 0 and negative lengths leave the field out.
+  for (int64_t len : {int64_t{1} << 40, int64_t{0}, int64_t{-1}}) {
+    pef::Pef p = *good;
+    p.meta.kvCacheLen = len;
+    const std::string lying = dir / ("lying" + std::to_string(len) + ".pef");
+    REQUIRE(pef::writePef(p, lying).ok());
+    for (const std::string& command : {"run --pef " + lying + " --decode --prompt-tokens 1,2 --max-new-tokens 100 --db -",
+                                       "estimate --pef " + lying}) {
+      r = runDfc(command);
+      INFO(command << "\n" << r.output);
+      CHECK(r.status == 2);
+      CHECK_THAT(r.output, Catch::Contains("kv_cache_len") && Catch::Contains(lying));
+      CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    }
+  }
 }

@@ -98,3 +98,33 @@ TEST_CASE("The schedule screen shows the chip estimate's breakdown when the data
   CHECK(text.contains(QStringLiteral("communication 300")));
   CHECK(text.contains(QStringLiteral("HBM 0.0% of 1600 GB/s")));
 }
+
+TEST_CASE("The two per-step figures on the schedule screen say which model each comes from", "[gui][schedule]") {
+  guitest::ensureApp();
+  SchedulePanel panel;
+  ScheduleData d = schedule();
+  dfc::estimate::StepEstimate e;
+  e.arch = "sn30";
+  e.unit = "tokens/s";
+  e.stepUs = 10.8;
+  e.fusion = dfc::estimate::Fusion::Block;
+  d.estimate = e;
+  panel.setData(d);
+  // Header: the schedule's calls of the section estimates summed (10 + 12 + 3 + 10 us).
+  const QString summary = panel.summaryLabel()->text();
+  CHECK(summary.contains(QStringLiteral("sum of section latencies 35")));
+  CHECK(panel.summaryLabel()->toolTip().contains(QStringLiteral("compile-time cost-model latency")));
+  CHECK(panel.summaryLabel()->toolTip().contains(QStringLiteral("different model")));
+  // The next line: the whole-step model with its fusion mode, named as such.
+  CHECK(panel.estimateLabel()->text().startsWith(QStringLiteral("Step estimate (dfc estimate; sn30, block fusion)")));
+  const QString tip = panel.estimateLabel()->toolTip();
+  CHECK(tip.contains(QStringLiteral("whole-step model of dfc estimate")));
+  CHECK(tip.contains(QStringLiteral("block fusion: the sections stream as one pipelined call")));
+  CHECK(tip.contains(QStringLiteral("sum of section latencies")));
+  e.fusion = dfc::estimate::Fusion::Section;
+  d.estimate = e;
+  panel.setData(d);
+  CHECK(panel.estimateLabel()->toolTip().contains(QStringLiteral("section fusion: one call per section")));
+  panel.setData(schedule());  // no estimate: no tooltip left over from the last PEF
+  CHECK(panel.estimateLabel()->toolTip().isEmpty());
+}

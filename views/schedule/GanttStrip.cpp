@@ -76,7 +76,7 @@ void GanttStrip::paintEvent(QPaintEvent*) {
   const bool measured = m_data->hasMeasured();
   p.drawText(QRectF(r.left(), 2, r.width(), 20), Qt::AlignLeft | Qt::AlignVCenter,
              tr("One step: %n section call(s), %1 (%2)", nullptr, static_cast<int>(m_boxes.size()))
-                 .arg(formatDuration(m_totalUs), measured ? tr("measured where run") : tr("estimated")));
+                 .arg(formatDuration(m_totalUs), measured ? tr("measured where run") : tr("sum of section latencies")));
   // Legend on the right of the title line, the roles in table order read left to right
   // (with hypersection colours there is none: the table and graph say which).
   double lx = r.right();

@@ -121,8 +121,8 @@ QString estimateText(const estimate::StepEstimate& e) {
   auto pct = [](double share) { return QString::number(100 * share, 'f', 1) + QLatin1Char('%'); };
   QString where = e.chips > 1 ? SchedulePanel::tr("%1 x %2, tensor parallel").arg(e.chips).arg(QString::fromStdString(e.arch))
                               : QString::fromStdString(e.arch);
-  QString text = SchedulePanel::tr("Chip estimate (%1, %2 fusion): <b>%3 %4</b>, step %5 = compute %6, memory %7 "
-                                   "(HBM %8, DDR %9), communication %10, call overhead %11. Bound: <b>%12</b>.")
+  QString text = SchedulePanel::tr("Step estimate (dfc estimate; %1, %2 fusion): <b>%3 %4</b>, step %5 = compute %6, "
+                                   "memory %7 (HBM %8, DDR %9), communication %10, call overhead %11. Bound: <b>%12</b>.")
                      .arg(where, QString::fromLatin1(estimate::fusionName(e.fusion)),
                           QString::number(e.throughput, 'f', 1), QString::fromStdString(e.unit), ms(e.stepUs),
                           ms(e.computeUs), ms(e.memoryUs), ms(e.tierUs[H]), ms(e.tierUs[D]))
@@ -132,6 +132,25 @@ QString estimateText(const estimate::StepEstimate& e) {
   shares += SchedulePanel::tr(", DDR %1 of %2 GB/s").arg(pct(e.tierShare[D])).arg(e.tierGbps[D]);
   if (e.chips > 1) shares += SchedulePanel::tr(", chip link %1 of %2 GB/s").arg(pct(e.linkShare)).arg(e.linkGbps);
   return text + shares + QLatin1Char('.');
+}
+
+// The two per-step figures come from different models; each line's tooltip says which.
+QString summaryToolTip() {
+  return SchedulePanel::tr("Sum of the Est. latency column: each section's own compile-time cost-model latency "
+                           "(arch/CostModel), the sections running one after another, with no call overhead and no "
+                           "overlap between sections. The step estimate on the next line is a different model.");
+}
+
+QString estimateToolTip(const estimate::StepEstimate& e) {
+  const QString fusion = e.fusion == estimate::Fusion::Block
+                             ? SchedulePanel::tr("block fusion: the sections stream as one pipelined call, the next "
+                                                 "section's weights loading while this one computes, one call overhead")
+                             : SchedulePanel::tr("section fusion: one call per section, each paying its call overhead");
+  return SchedulePanel::tr("The whole-step model of dfc estimate (engine/estimate): per-tier memory traffic at %1 bytes "
+                           "per element, compute, communication and %2. It differs from the sum of section latencies "
+                           "on the line above, which adds each section's compile-time estimate.")
+      .arg(e.elementBytes)
+      .arg(fusion);
 }
 
 }  // namespace
@@ -223,13 +242,16 @@ void SchedulePanel::setData(ScheduleData data) {
     double est = 0;
     for (int id : d.schedule)
       if (const auto* s = d.section(id)) est += s->estLatencyUs;
-    m_summary->setText(tr("%1 on %2: %n section(s), estimated %3 per step%4", nullptr, static_cast<int>(d.sections.size()))
+    m_summary->setText(tr("%1 on %2: %n section(s), sum of section latencies %3 per step%4", nullptr,
+                          static_cast<int>(d.sections.size()))
                            .arg(d.title, d.arch.isEmpty() ? tr("unknown arch") : d.arch, formatDuration(est),
                                 d.hasMeasured() ? tr("; measured times from the latest recorded run")
                                                 : tr("; no recorded run (measured column blank)")));
   }
+  m_summary->setToolTip(d.sections.empty() ? QString() : summaryToolTip());
   m_estimate->setVisible(d.estimate.has_value());
   m_estimate->setText(d.estimate ? estimateText(*d.estimate) : QString());
+  m_estimate->setToolTip(d.estimate ? estimateToolTip(*d.estimate) : QString());
   rebuildCharts();
   rebuildGrouped();
 }

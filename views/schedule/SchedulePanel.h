@@ -37,7 +37,8 @@ class SchedulePanel : public QWidget {
   QTableView* table() const { return m_table; }
   GanttStrip* gantt() const { return m_gantt; }
   QChartView* useChart() const { return m_useChart; }  // PCU/PMU use per section
-  QLabel* estimateLabel() const { return m_estimate; }  // the chip estimate's breakdown (dfc estimate)
+  QLabel* summaryLabel() const { return m_summary; }    // the sum of section latencies per step
+  QLabel* estimateLabel() const { return m_estimate; }  // the step estimate's breakdown (dfc estimate)
   // One row per hypersection (calls and times per step) instead of per section.
   void setGroupedByHypersection(bool grouped);
   bool isGroupedByHypersection() const;

@@ -65,3 +65,26 @@ TEST_CASE("a grid far larger than the tile's units is refused", "[arch][hostile]
         "evil.yaml: a 4096x4096 grid has 16777216 cells for 24 units; at most 4 per unit");
   CHECK(archError("grid_rows", "5\ngrid_cols: 6") == "<ok>");
 }
+
+TEST_CASE("memory tiers and the chip link: 0 means absent, anything else finite and in range", "[arch][hostile]") {
+  // The keys the memory-tier model added (hbm_bytes, ddr_bytes, chip_link_*): NaN, negative and huge refused.
+  CHECK(archError("hbm_gbps", "100\nhbm_bytes: .nan") ==
+        "evil.yaml: key 'hbm_bytes' is .nan; it must be 0 or in 1..1e+15");
+  CHECK(archError("ddr_bytes", "-1") == "evil.yaml: key 'ddr_bytes' is -1; it must be 0 or in 1..1e+15");
+  CHECK(archError("ddr_bytes", "1e300") == "evil.yaml: key 'ddr_bytes' is 1e300; it must be 0 or in 1..1e+15");
+  CHECK(archError("chip_link_gbps", "-64") == "evil.yaml: key 'chip_link_gbps' is -64; it must be 0 or in 0.001..1e+06");
+  CHECK(archError("chip_link_gbps", ".nan") == "evil.yaml: key 'chip_link_gbps' is .nan; it must be 0 or in 0.001..1e+06");
+  CHECK(archError("chip_link_latency_us", "-1") ==
+        "evil.yaml: key 'chip_link_latency_us' is -1; it must be in 0..1e+06");
+  // A bandwidth that is not 0 (absent) but next to it made every time that crosses it infinite.
+  CHECK(archError("chip_link_gbps", "1e-300") ==
+        "evil.yaml: key 'chip_link_gbps' is 1e-300; it must be 0 or in 0.001..1e+06");
+  CHECK(archError("hbm_gbps", "1e-300") == "evil.yaml: key 'hbm_gbps' is 1e-300; it must be 0 or in 0.001..1e+06");
+  CHECK(archError("network_link_gbps", "1e-300") ==
+        "evil.yaml: key 'network_link_gbps' is 1e-300; it must be 0 or in 0.001..1e+06");
+  CHECK(archError("hbm_gbps", "100\nhbm_bytes: 0.5") ==
+        "evil.yaml: key 'hbm_bytes' is 0.5; it must be 0 or in 1..1e+15");
+  for (const char* absent : {"chip_link_gbps", "hbm_gbps", "network_link_gbps", "hbm_bytes", "ddr_bytes"})
+    CHECK(archError(absent, "0") == "<ok>");
+  CHECK(archError("hbm_gbps", "1600\nhbm_bytes: 64e9\nddr_bytes: 1e15\nchip_link_gbps: 64") == "<ok>");
+}
