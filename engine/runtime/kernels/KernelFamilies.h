@@ -60,17 +60,6 @@ inline float sumLoop(const float* __restrict x, int64_t n) {
   return acc;
 }
 
-// y[r, :] = row for each of `rows` rows of length n (a bias epilogue's start).
-inline void fillRows(float* __restrict y, const float* __restrict row, int64_t rows, int64_t n) {
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < n; ++j) y[r * n + j] = row[j];
-}
-// y[p, :] = value[p] for each of `planes` planes of `inner` elements.
-inline void fillPlanes(float* __restrict y, const float* __restrict value, int64_t planes, int64_t inner) {
-  for (int64_t p = 0; p < planes; ++p)
-    for (int64_t j = 0; j < inner; ++j) y[p * inner + j] = value[p];
-}
-
 // A multi-index for odometer loops, inline up to kInline axes.
 class AxisIndex {
  public:
