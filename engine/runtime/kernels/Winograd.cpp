@@ -219,7 +219,8 @@ Status WinogradConv::transformWeights(ExecContext& ctx, const float* weight) {
 }
 
 // One block in three phases over the pool: the input transform split by input
-// channel, the alpha^2 GEMMs split by transform point (each on one thread), the output transform split by output channel.
+// channel, the alpha^2 GEMMs split by transform point (each on one thread),
+// the output transform split by output channel.
 Status WinogradConv::block(ExecContext& ctx, const float* x, const float* bias, float* y, int64_t t0, int64_t t1,
                            float* v, float* mBuf) const {
   const BlockArgs b{m_g, m_tilesW, m_tilesH * m_tilesW, t0, t1};
