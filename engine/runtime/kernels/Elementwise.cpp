@@ -56,7 +56,9 @@ class ScalarKernel final : public TileKernel {
   float m_alpha;
 };
 
-// y[n,c,...] = x[n,c,...] + b[c], one channel plane at a time.
+// y[n,c,...] = x[n,c,...] + b[c], one channel plane at a time; when the
+// channels are the last axis (a matmul's [rows, c] output), one row at a
+// time instead, since a plane of one element made a call per element.
 class BiasAddKernel final : public Kernel {
  public:
   BiasAddKernel(const KernelArgs& a, int64_t planes, int64_t channels, int64_t inner)
@@ -64,6 +66,12 @@ class BiasAddKernel final : public Kernel {
   Status run(ExecContext& ctx) override {
     const float *x = m_x->data<float>(), *b = m_b->data<float>();
     float* y = m_y->data<float>();
+    if (m_inner == 1) {
+      const int64_t rows = m_planes / m_channels, c = m_channels;
+      return ctx.pool().parallelFor(0, rows, grainOf(c), [&](int64_t lo, int64_t hi) {
+        for (int64_t r = lo; r < hi; ++r) addLoop(x + r * c, b, y + r * c, c);
+      });
+    }
     return ctx.pool().parallelFor(0, m_planes, grainOf(m_inner), [&](int64_t lo, int64_t hi) {
       for (int64_t p = lo; p < hi; ++p) addScalarLoop(x + p * m_inner, b[p % m_channels], y + p * m_inner, m_inner);
     });
