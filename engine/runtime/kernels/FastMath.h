@@ -9,6 +9,16 @@
 #include <cstdint>
 #include <cstring>
 
+// Compute-bound element loops (GELU, exp) are built three times, for
+// AVX-512, AVX2 and the baseline, and the loader picks the widest the CPU
+// has. The runtime builds with -ffp-contract=off, so no clone fuses a
+// multiply-add the baseline rounds twice: every clone gives the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DFC_WIDE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define DFC_WIDE_CLONES
+#endif
+
 namespace dfc::runtime::kernels {
 
 inline float fastExp(float x) {

@@ -29,7 +29,7 @@ int64_t visibleKeys(const AttentionShape& s, int64_t i, int64_t j0, int64_t bc) 
 }
 
 // row[c] = exp(row[c] - shift) for the first n entries, 0 for the masked rest.
-void expRow(float* __restrict row, int64_t n, int64_t width, float shift) {
+DFC_WIDE_CLONES void expRow(float* __restrict row, int64_t n, int64_t width, float shift) {
   for (int64_t c = 0; c < n; ++c) row[c] = fastExp(row[c] - shift);
   for (int64_t c = n; c < width; ++c) row[c] = 0.0f;
 }

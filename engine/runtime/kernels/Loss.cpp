@@ -13,7 +13,7 @@ namespace {
 
 // y = exp(x - max) / sum; returns log(sum) + max, the row's log-sum-exp. Each
 // pass vectorizes (RowReduce.h, fastExp); the sum stays in double.
-float softmaxRow(const float* __restrict x, float* __restrict y, int64_t n) {
+DFC_WIDE_CLONES float softmaxRow(const float* __restrict x, float* __restrict y, int64_t n) {
   const float mx = rowMaxLanes(x, n, x[0]);
   for (int64_t i = 0; i < n; ++i) y[i] = fastExp(x[i] - mx);
   const double sum = rowSumLanes<double>(y, n);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "runtime/kernels/FastMath.h"
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
@@ -133,13 +134,13 @@ void rowStats(const float* x, int64_t n, double eps, float& mean, float& rstd) {
   rstd = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + eps));
 }
 
-void layerNormRow(const float* __restrict x, const float* __restrict g, const float* __restrict b, float* __restrict y,
+DFC_WIDE_CLONES void layerNormRow(const float* __restrict x, const float* __restrict g, const float* __restrict b, float* __restrict y,
                   int64_t n, float mean, float rstd) {
   for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * rstd * g[i] + b[i];
 }
 
 // dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = dy * gamma.
-void layerNormGradRow(const float* __restrict dy, const float* __restrict x, const float* __restrict gamma,
+DFC_WIDE_CLONES void layerNormGradRow(const float* __restrict dy, const float* __restrict x, const float* __restrict gamma,
                       float* __restrict dx, int64_t n, float mean, float rstd) {
   double sg = 0, sgx = 0;
   for (int64_t i = 0; i < n; ++i) {

@@ -15,14 +15,14 @@ namespace {
 constexpr float kGeluC = 0.7978845608028654f;  // sqrt(2 / pi)
 constexpr float kGeluA = 0.044715f;
 
-void geluLoop(const float* __restrict x, const float*, float* __restrict y, int64_t n) {
+DFC_WIDE_CLONES void geluLoop(const float* __restrict x, const float*, float* __restrict y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
     y[i] = 0.5f * v * (1.0f + fastTanh(kGeluC * (v + kGeluA * v * v * v)));
   }
 }
 
-void geluGradLoop(const float* __restrict dy, const float* __restrict x, float* __restrict dx, int64_t n) {
+DFC_WIDE_CLONES void geluGradLoop(const float* __restrict dy, const float* __restrict x, float* __restrict dx, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
     const float t = fastTanh(kGeluC * (v + kGeluA * v * v * v));
@@ -31,7 +31,7 @@ void geluGradLoop(const float* __restrict dy, const float* __restrict x, float* 
   }
 }
 
-void softmaxGradRow(const float* __restrict dy, const float* __restrict y, float* __restrict dx, int64_t n) {
+DFC_WIDE_CLONES void softmaxGradRow(const float* __restrict dy, const float* __restrict y, float* __restrict dx, int64_t n) {
   const float d = static_cast<float>(rowDotLanes<double>(dy, y, n));
   for (int64_t i = 0; i < n; ++i) dx[i] = y[i] * (dy[i] - d);
 }

@@ -5,6 +5,7 @@
 #include "RuntimeTestUtil.h"
 #include "ir/ShapeInference.h"
 #include "runtime/Kernels.h"
+#include "runtime/kernels/FastMath.h"
 #include "runtime/Reference.h"
 
 using namespace dfc;
@@ -129,6 +130,31 @@ TEST_CASE("softmax_grad, gelu and gelu_grad match the reference", "[kernels][tra
   auto out = checkAgainstReference(OpKind::Gelu, {f32Tensor({2}, {1.0f, 0.0f})});
   CHECK(out[0].data<float>()[0] == Approx(0.841192).epsilon(1e-5));
   CHECK(out[0].data<float>()[1] == 0.0f);
+}
+
+// The GELU loops are built for AVX-512, AVX2 and the baseline and the loader
+// picks one (FastMath.h): whichever runs must give the bits of the formula
+// evaluated one element at a time here (this file builds for the baseline).
+TEST_CASE("gelu and gelu_grad give the same bits on every instruction set", "[kernels][transformer]") {
+  using runtime::kernels::fastTanh;
+  constexpr float c = 0.7978845608028654f, a = 0.044715f;
+  std::mt19937 rng(11);
+  const int64_t n = 1000;  // not a multiple of any vector width: the tail runs too
+  ir::Tensor x = randomTensor({n}, rng, -6.0f, 6.0f), dy = randomTensor({n}, rng);
+  std::vector<ir::Tensor> y, dx;
+  REQUIRE(runKernelOn(makeProbe(OpKind::Gelu, {x}, {}), y).ok());
+  REQUIRE(runKernelOn(makeProbe(OpKind::GeluGrad, {dy, x}, {}), dx).ok());
+  int differ = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x.data<float>()[i];
+    const volatile float t = fastTanh(c * (v + a * v * v * v));  // volatile: no contraction across the call
+    const float dt = (1.0f - t * t) * c * (1.0f + 3.0f * a * v * v);
+    const float gelu = 0.5f * v * (1.0f + t);
+    const float grad = dy.data<float>()[i] * (0.5f * (1.0f + t) + 0.5f * v * dt);
+    differ += gelu != y[0].data<float>()[i];
+    differ += grad != dx[0].data<float>()[i];
+  }
+  CHECK(differ == 0);
 }
 
 TEST_CASE("causal_mask fills positions above the diagonal", "[kernels][transformer]") {
