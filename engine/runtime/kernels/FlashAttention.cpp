@@ -50,8 +50,8 @@ struct ForwardScratch {
 // Online softmax over one key tile: rescale the rows' running sums and outputs
 // to the new row maxima, then add this tile's probabilities times V.
 void forwardKeyTile(const AttentionShape& s, const float* k, const float* v, const float* qBlock, float* oBlock,
-                    int64_t i0, int64_t br, int64_t j0, ForwardScratch& w) {
-  const int64_t d = s.dim, bc = std::min(kKeyBlock, s.keys - j0);
+                    int64_t i0, int64_t br, int64_t j0, int64_t keyEnd, ForwardScratch& w) {
+  const int64_t d = s.dim, bc = std::min(kKeyBlock, keyEnd - j0);
   gemm(false, true, br, bc, d, s.scale, qBlock, d, k + j0 * d, d, 0.0f, w.scores, bc);
   for (int64_t r = 0; r < br; ++r) {
     float* row = w.scores + r * bc;
@@ -81,7 +81,7 @@ void forwardMatrix(const AttentionShape& s, const float* q, const float* k, cons
     std::fill(w.max, w.max + br, kNegInf);
     std::fill(w.sum, w.sum + br, 0.0f);
     const int64_t keyEnd = s.causal ? std::min(s.keys, i0 + br) : s.keys;
-    for (int64_t j0 = 0; j0 < keyEnd; j0 += kKeyBlock) forwardKeyTile(s, k, v, q + i0 * d, oBlock, i0, br, j0, w);
+    for (int64_t j0 = 0; j0 < keyEnd; j0 += kKeyBlock) forwardKeyTile(s, k, v, q + i0 * d, oBlock, i0, br, j0, keyEnd, w);
     for (int64_t r = 0; r < br; ++r) {
       const bool empty = w.sum[r] == 0.0f;  // a row that sees no key: zeros, as no reference defines it
       scaleRow(oBlock + r * d, d, empty ? 0.0f : 1.0f / w.sum[r]);
@@ -103,7 +103,9 @@ struct BackwardScratch {
 // log-sum-exp, then dV += P^T dO, dS = P (dO V^T - D), dQ += scale dS K, dK += scale dS^T Q.
 void backwardTile(const AttentionShape& s, const float* q, const float* k, const float* v, const float* dO,
                   const float* lse, float* dq, float* dk, float* dv, int64_t i0, int64_t j0, BackwardScratch& w) {
-  const int64_t d = s.dim, br = std::min(kQueryBlock, s.queries - i0), bc = std::min(kKeyBlock, s.keys - j0);
+  const int64_t d = s.dim, br = std::min(kQueryBlock, s.queries - i0);
+  // Causal: keys past the block's last query get no probability, so the tile stops there.
+  const int64_t bc = std::min(kKeyBlock, (s.causal ? std::min(s.keys, i0 + br) : s.keys) - j0);
   gemm(false, true, br, bc, d, s.scale, q + i0 * d, d, k + j0 * d, d, 0.0f, w.p, bc);
   for (int64_t r = 0; r < br; ++r) {
     const int64_t n = visibleKeys(s, i0 + r, j0, bc);

@@ -125,7 +125,7 @@ void checkFusedMatchesOpByOp(const AttentionCase& c) {
 
 TEST_CASE("fused attention forward and gradients equal the op-by-op chain, causal and not, odd lengths", "[runtime][attention]") {
   for (bool causal : {true, false})
-    for (int64_t t : {1, 37, 64, 128, 130})
+    for (int64_t t : {1, 37, 64, 128, 130, 200})
       for (int64_t dim : {8, 33, 64}) {
         AttentionCase c;
         c.queries = c.keys = t;
