@@ -58,6 +58,20 @@ void RunTrace::loadPlacement() {
 }
 
 void RunTrace::addSectionCall(int sectionId, int64_t step, double startUs, double durationUs, double bytes) {
+  const SectionCall call{sectionId, step, startUs, durationUs, bytes};
+  if (m_pef.plan.sections.at(static_cast<size_t>(sectionId)).type == ir::NodeRole::Reduce) addSectionSlices(call);
+  else m_calls.push_back(call);
+}
+
+profile::Trace RunTrace::take() {
+  m_recorder.reserve(m_recorder.size() + 2 * m_calls.size());  // two slices per call
+  for (const SectionCall& call : m_calls) addSectionSlices(call);
+  m_calls.clear();
+  return m_recorder.take();
+}
+
+void RunTrace::addSectionSlices(const SectionCall& call) {
+  const auto [sectionId, step, startUs, durationUs, bytes] = call;
   const auto& s = m_pef.plan.sections.at(static_cast<size_t>(sectionId));
   const auto& hs = m_pef.plan.hypersections.at(static_cast<size_t>(s.hypersection));
   const auto& e = s.estimate;

@@ -28,6 +28,10 @@ class RunTrace {
   // Data parallel: each allreduce (MPI) call again, with bytes and achieved GB/s (below the hyperfunction rows).
   static constexpr int64_t kAllreduceTid = 1000;
 
+  // Kept as five numbers while the run goes (tens of nanoseconds); the two
+  // slices and their args are built by take(), after the run's last step.
+  // A reduce section's call is built at once: its allreduce row needs the
+  // algorithm in force at that call.
   void addSectionCall(int sectionId, int64_t step, double startUs, double durationUs, double bytes);
   // Data parallel: the allreduce algorithm the run uses (its row's name) and
   // its estimate per section (reduce sections; others 0).
@@ -49,10 +53,17 @@ class RunTrace {
   // The conv algorithm request of the run: each section call's `conv_algo` arg
   // names what its convolutions run with (none for sections without convs).
   void setConvAlgo(runtime::ConvAlgoRequest request);  // the process row's name (data parallel: "rank 1 (host) ...")
-  profile::Trace take() { return m_recorder.take(); }
+  profile::Trace take();
 
  private:
+  struct SectionCall {
+    int sectionId;
+    int64_t step;
+    double startUs, durationUs, bytes;
+  };
   void loadPlacement();
+  void addSectionSlices(const SectionCall& call);
+  std::vector<SectionCall> m_calls;  // recorded, not yet slices
   void addAllreduce(const partition::Section& s, int64_t step, double startUs, double durationUs, profile::Args& args);
   bool m_allreduceRow = false;
   std::string m_allreduceAlgorithm = "MPI";
