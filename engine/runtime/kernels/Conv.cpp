@@ -68,6 +68,10 @@ void col2im(const float* col, const Window& g, float* dx, int64_t c0, int64_t c1
 
 enum class ConvPass { Forward, GradInput, GradWeight };
 
+// Image blocks of a weight gradient: enough for four threads, few enough that
+// adding the partial gradients costs little.
+constexpr int64_t kWeightGradBlocks = 4;
+
 // in[0], in[1] and the output: (x, w) -> y, (dy, w) -> dx or (dy, x) -> dw.
 class ConvKernel final : public Kernel {
  public:
@@ -84,8 +88,8 @@ class ConvKernel final : public Kernel {
     // Forward and input gradient are independent per image: with images enough
     // for every thread, each thread takes whole images with single-threaded GEMMs
     // (small convolutions' GEMMs do not split well). The weight gradient sums
-    // over images in order, so it stays on one image at a time (results never
-    // depend on the thread count).
+    // over images: see gradWeightBlocks.
+    if (m_pass == ConvPass::GradWeight && m_g.n > 1) return gradWeightBlocks(ctx);
     if (m_pass != ConvPass::GradWeight && threads > 1 && m_g.n >= threads) {
       float* cols = ctx.scratch(static_cast<size_t>(threads * m_ck * m_cols));
       return ctx.pool().parallelFor(0, threads, 1, [&](int64_t t0, int64_t t1) -> Status {
@@ -129,6 +133,38 @@ class ConvKernel final : public Kernel {
     DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
     return gemm({false, true, m_o, m_ck, m_cols, 1.0f, m_a->data<float>() + b * m_o * m_cols, m_cols, col, m_cols,
                  b == 0 ? 0.0f : 1.0f, m_y->data<float>(), m_ck});
+  }
+
+  // The weight gradient over a fixed number of image blocks, whatever the
+  // thread count (so the bits never depend on it): each block sums its images
+  // in order into its own partial dW (the first block straight into the
+  // output), the blocks spread over the pool, then the partials are added to
+  // the output in block order.
+  Status gradWeightBlocks(ExecContext& ctx) {
+    const int64_t blocks = std::min(m_g.n, kWeightGradBlocks), dwSize = m_o * m_ck, colSize = m_ck * m_cols;
+    const int64_t image = m_g.c * m_g.h * m_g.w;
+    float* partial = ctx.scratch(static_cast<size_t>(blocks * (dwSize + colSize)));
+    float* cols = partial + blocks * dwSize;
+    float* dwOut = m_y->data<float>();
+    DFC_TRY(ctx.pool().parallelFor(0, blocks, 1, [&](int64_t k0, int64_t k1) -> Status {
+      for (int64_t k = k0; k < k1; ++k) {
+        float* dw = k == 0 ? dwOut : partial + k * dwSize;
+        float* col = cols + k * colSize;
+        const int64_t first = m_g.n * k / blocks, last = m_g.n * (k + 1) / blocks;
+        for (int64_t b = first; b < last; ++b) {
+          im2col(m_b->data<float>() + b * image, m_g, col, 0, m_g.c);
+          DFC_TRY(sgemmOnThisThread({false, true, m_o, m_ck, m_cols, 1.0f, m_a->data<float>() + b * m_o * m_cols, m_cols,
+                                     col, m_cols, b == first ? 0.0f : 1.0f, dw, m_ck}));
+        }
+      }
+      return {};
+    }));
+    for (int64_t k = 1; k < blocks; ++k) {
+      const float* __restrict p = partial + k * dwSize;
+      float* __restrict y = dwOut;
+      for (int64_t i = 0; i < dwSize; ++i) y[i] += p[i];
+    }
+    return {};
   }
 
   ConvShape shape() const {
