@@ -27,7 +27,7 @@ ArgParser runFlags() {
   p.add({{"--train-limit"}, "N", 1, "use only the first N training samples"});
   p.add({{"--test-limit"}, "N", 1, "use only the first N test samples"});
   p.add({{"--log-every"}, "N", 1, "print the loss every N steps (default 100)"});
-  p.add({{"--threads"}, "N", 1, "host threads for the runtime's kernels, GEMMs included (default: all hardware threads)"});
+  p.add({{"--threads"}, "N", 1, "host threads for the runtime's kernels, GEMMs included (default: all hardware threads; --data-parallel: shared among the ranks on one host)"});
   p.add({{"-v", "--verbose"}, "", 0, "more detail"});
   p.add({{"--debug"}, "", 0, "debug logging"});
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});

@@ -1,6 +1,8 @@
 // The stages of a run, in the order runStages() lists them.
 #include "driver/RunStages.h"
 
+#include "support/ThreadPool.h"
+
 #include <spdlog/spdlog.h>
 
 #include <cmath>
@@ -16,6 +18,7 @@
 #include "profile/TraceFile.h"
 #include "support/FileUtil.h"
 #include "support/SafePath.h"
+#include "support/ThreadPool.h"
 
 namespace dfc::driver {
 namespace fs = std::filesystem;
@@ -138,6 +141,13 @@ Status loadPefStage(RunState& s) {
   auto executorStart = RunState::Clock::now();
   runtime::ExecutorOptions options;
   options.threads = s.opts.threads;
+  // Data parallel without --threads: the host's cores shared among the ranks
+  // on it, as idle pool threads spin for work and would take each other's cores.
+  if (s.comm && options.threads <= 0) {
+    auto local = s.comm->ranksPerHost();
+    const int ranks = local && *local > 0 ? *local : s.comm->worldSize();
+    options.threads = std::max(1, support::ThreadPool::defaultThreads() / ranks);
+  }
   options.convAlgo = s.opts.convAlgo;
   options.communicator = s.allreducer ? s.allreducer.get() : s.comm;
   auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, options);
