@@ -192,8 +192,11 @@ class DfcServer:
 
     def __init__(self, bench, case, opt, threads):
         self.opt = opt
+        # dfc's GEMMs run on oneDNN; OpenBLAS would otherwise start threads that
+        # spin for a while at load, beside the PyTorch run being timed.
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
         self.proc = subprocess.Popen([bench, "--serve", "--case", case, "--opt", opt, "--threads", str(threads)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         line = self.proc.stdout.readline().strip()
         if line != "ready":
             raise SystemExit(f"compare-torch: {bench} --serve did not start ({line!r})")
