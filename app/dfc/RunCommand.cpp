@@ -28,6 +28,10 @@ ArgParser runFlags() {
   p.add({{"--test-limit"}, "N", 1, "use only the first N test samples"});
   p.add({{"--log-every"}, "N", 1, "print the loss every N steps (default 100)"});
   p.add({{"--threads"}, "N", 1, "host threads for the runtime's kernels, GEMMs included (default: all hardware threads; --data-parallel: shared among the ranks on one host)"});
+  p.add({{"--deterministic"}, "", 0,
+         "the same numbers bit for bit whatever --threads is: GEMMs are cut into the pieces 4 threads would take "
+         "(default: cut for --threads; the GEMM library may round pieces differently, so runs on different thread "
+         "counts agree within rounding); a little slower on 1 thread"});
   p.add({{"-v", "--verbose"}, "", 0, "more detail"});
   p.add({{"--debug"}, "", 0, "debug logging"});
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
@@ -104,6 +108,7 @@ int runCommand(const std::vector<std::string>& args) {
   }
   if (p.has("--data-folder")) o.dataFolder = p.get("--data-folder");
   o.inference = p.has("--inference");
+  o.deterministic = p.has("--deterministic");
   o.dataParallel = p.has("--data-parallel");
   if (p.has("--allreduce")) o.allreduce = p.get("--allreduce");
   if (!intFlag("--ranks-per-host", o.ranksPerHost)) return 2;

@@ -149,6 +149,7 @@ Status loadPefStage(RunState& s) {
     options.threads = std::max(1, support::ThreadPool::defaultThreads() / ranks);
   }
   options.convAlgo = s.opts.convAlgo;
+  if (s.opts.deterministic) options.splitWidth = runtime::kDeterministicSplitWidth;
   options.communicator = s.allreducer ? s.allreducer.get() : s.comm;
   auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, options);
   if (!executor) return executor.error().withContext(s.opts.pefPath);

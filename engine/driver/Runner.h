@@ -33,6 +33,7 @@ struct RunOptions {
   int64_t logEvery = 100;              // print a loss line every N steps (and the last)
   uint64_t seed = 1;                   // shuffling
   int threads = 0;                     // runtime thread pool (GEMMs split over it too); <= 0: the machine's hardware threads
+  bool deterministic = false;          // --deterministic: work cut as for kDeterministicSplitWidth threads, same bits on any pool
   int rank = 0;                        // this process's rank (set from the communicator with dataParallel): trace pid rank + 1
   int64_t traceFrom = 0;               // the trace records section calls of steps [traceFrom, traceTo) (0-based,
   int64_t traceTo = -1;                // training and evaluation steps counted together); traceTo < 0: to the end

@@ -38,6 +38,7 @@ struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
       : pool(o.threads, o.poolSpin), ctx(pool, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {
     ctx.setConvAlgo(o.convAlgo);
+    ctx.setSplitWidth(o.splitWidth);
   }
 
   support::ThreadPool pool;

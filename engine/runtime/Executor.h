@@ -27,7 +27,14 @@ struct ExecutorOptions {
   ConvAlgoRequest convAlgo = ConvAlgoRequest::Auto;  // 3x3 stride-1 convolutions: GEMM or Winograd (ConvAlgo.h)
   dist::Communicator* communicator = nullptr;  // data parallel: all_reduce nodes average over it (outlives the executor)
   std::chrono::microseconds poolSpin = support::ThreadPool::kSpin;  // idle pool threads watch for work this long
+  // > 0: work is cut as for this many threads whatever `threads` is, so the
+  // results are bitwise the same on any pool (dfc run --deterministic); 0:
+  // cut for the pool, where a GEMM's pieces may round differently by size.
+  int splitWidth = 0;
 };
+
+// The split width of dfc run --deterministic: a GEMM at most 8 pieces.
+constexpr int kDeterministicSplitWidth = 4;
 
 struct SectionCall {
   int sectionId = 0;

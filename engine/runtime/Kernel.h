@@ -41,11 +41,17 @@ class ExecContext {
   // How 3x3 stride-1 convolutions run (runtime/ConvAlgo.h; `dfc run --conv-algo`).
   ConvAlgoRequest convAlgo() const { return m_convAlgo; }
   void setConvAlgo(ConvAlgoRequest request) { m_convAlgo = request; }
+  // Threads the work is cut for (GEMM pieces, batch or split): the pool's
+  // size unless fixed (ExecutorOptions::splitWidth), which makes every result
+  // bitwise the same on any pool.
+  int splitWidth() const { return m_splitWidth > 0 ? m_splitWidth : m_pool->threads(); }
+  void setSplitWidth(int width) { m_splitWidth = width; }
 
  private:
   support::ThreadPool* m_pool;
   bool m_evaluating = false;
   ConvAlgoRequest m_convAlgo = ConvAlgoRequest::Auto;
+  int m_splitWidth = 0;
   dist::Communicator* m_communicator;
   std::vector<float> m_scratch;
 };

@@ -1,8 +1,10 @@
 // The prepared executor on real training steps: the same numbers bit for bit
-// run after run, and whatever the pool's size (no kernel splits a sum across
-// threads, and the GEMMs split over the pool by output rows or columns, which
-// oneDNN computes to the same bits). On the OpenBLAS comparison path a GEMM's
-// pieces may take other kernels, so there results agree within rounding.
+// run after run; with a fixed split width (dfc run --deterministic) bit for
+// bit whatever the pool's size too (no kernel splits a sum across threads,
+// and the GEMMs are cut into the same pieces). Cut for the pool (the
+// default), a GEMM's pieces may take other kernels of the library (oneDNN on
+// AVX2 does), so pool sizes agree within rounding. Both hold on the OpenBLAS
+// comparison path too, within rounding of oneDNN.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -99,19 +101,32 @@ double maxRelDiff(const State& a, const State& b) {
   return worst;
 }
 
+runtime::ExecutorOptions fixedWidth(int threads) {
+  runtime::ExecutorOptions o;
+  o.threads = threads;
+  o.splitWidth = runtime::kDeterministicSplitWidth;
+  return o;
+}
+
 void checkDeterministic(const pef::Pef& pef) {
   const State one = trainSteps(pef, {1}, 2);
   REQUIRE(one.tensors.size() > pef.graph.outputs.size());
   CHECK(firstDifference(one, trainSteps(pef, {1}, 2)) == "");  // a fresh executor, run again
-  // The pool's split never changes a result, GEMMs included.
-  CHECK(firstDifference(one, trainSteps(pef, {2}, 2)) == "");
-  CHECK(firstDifference(one, trainSteps(pef, {3}, 2)) == "");  // uneven chunks
-  // OpenBLAS GEMMs: repeatable, and within rounding of oneDNN's.
-  runtime::kernels::setGemmLibrary(runtime::kernels::GemmLibrary::OpenBlas);
-  const State blas = trainSteps(pef, {2}, 2), blasAgain = trainSteps(pef, {2}, 2);
+  const State two = trainSteps(pef, {2}, 2);
+  CHECK(firstDifference(two, trainSteps(pef, {2}, 2)) == "");
+  // Cut for the pool: other GEMM pieces, the same numbers within rounding.
+  CHECK(maxRelDiff(two, one) < 1e-4);
+  CHECK(maxRelDiff(trainSteps(pef, {3}, 2), one) < 1e-4);
+  // A fixed split width: the pool's size never changes a bit, GEMMs included.
+  for (auto lib : {runtime::kernels::GemmLibrary::OneDnn, runtime::kernels::GemmLibrary::OpenBlas}) {
+    INFO(runtime::kernels::gemmLibraryName(lib));
+    runtime::kernels::setGemmLibrary(lib);
+    const State fixed1 = trainSteps(pef, fixedWidth(1), 2);
+    CHECK(firstDifference(fixed1, trainSteps(pef, fixedWidth(2), 2)) == "");
+    CHECK(firstDifference(fixed1, trainSteps(pef, fixedWidth(3), 2)) == "");  // uneven chunks
+    CHECK(maxRelDiff(fixed1, one) < 1e-4);  // OpenBLAS within rounding of oneDNN
+  }
   runtime::kernels::setGemmLibrary(runtime::kernels::GemmLibrary::OneDnn);
-  CHECK(firstDifference(blas, blasAgain) == "");
-  CHECK(maxRelDiff(blas, one) < 1e-4);
 
   // Forward-only steps leave the state alone: running one twice gives the same outputs.
   auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
@@ -126,12 +141,12 @@ void checkDeterministic(const pef::Pef& pef) {
 
 }  // namespace
 
-TEST_CASE("lenet training steps: identical run twice and for any pool size, within rounding on OpenBLAS", "[executor][threads]") {
+TEST_CASE("lenet training steps: identical run twice, and for any pool size at a fixed split width", "[executor][threads]") {
   test::ScratchDir dir("threads-lenet");
   checkDeterministic(compileToPef("lenet", 64, {}, dir));
 }
 
-TEST_CASE("gpt2-mini training steps: identical run twice and for any pool size, within rounding on OpenBLAS", "[executor][threads]") {
+TEST_CASE("gpt2-mini training steps: identical run twice, and for any pool size at a fixed split width", "[executor][threads]") {
   test::ScratchDir dir("threads-gpt2");
   // Wide enough that its elementwise, softmax and layer-norm loops split over the pool.
   checkDeterministic(compileToPef("gpt2-mini", 16, {{"hidden_size", 128}, {"seq_len", 64}}, dir));

@@ -84,7 +84,7 @@ class ConvKernel final : public Kernel {
       if (ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo()); algo != ConvAlgo::Gemm) return runWinograd(ctx, algo);
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
     if (m_pass == ConvPass::GradWeight && m_g.n == 0) std::memset(m_y->bytes(), 0, m_y->byteSize());
-    const int threads = ctx.pool().threads();
+    const int threads = ctx.splitWidth();
     // Forward and input gradient are independent per image: with images enough
     // for every thread, each thread takes whole images with single-threaded GEMMs
     // (small convolutions' GEMMs do not split well). The weight gradient sums
@@ -100,12 +100,12 @@ class ConvKernel final : public Kernel {
       });
     }
     float* col = ctx.scratch(static_cast<size_t>(m_ck * m_cols));
-    for (int64_t b = 0; b < m_g.n; ++b) DFC_TRY(image(b, col, &ctx.pool()));
+    for (int64_t b = 0; b < m_g.n; ++b) DFC_TRY(image(b, col, &ctx.pool(), threads));
     return {};
   }
 
   // One image: im2col/col2im and the GEMM split over `pool` when given, else on this thread.
-  Status image(int64_t b, float* col, support::ThreadPool* pool) {
+  Status image(int64_t b, float* col, support::ThreadPool* pool, int splitWidth = 0) {
     const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
     auto channels = [&](auto fn) -> Status {
       if (!pool) {
@@ -114,7 +114,7 @@ class ConvKernel final : public Kernel {
       }
       return pool->parallelFor(0, m_g.c, channelGrain, fn);
     };
-    auto gemm = [&](const GemmCall& g) { return pool ? sgemm(*pool, g) : sgemmOnThisThread(g); };
+    auto gemm = [&](const GemmCall& g) { return pool ? sgemm(*pool, g, splitWidth) : sgemmOnThisThread(g); };
     if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
       const float* x = m_a->data<float>() + b * image;
       DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));

@@ -22,13 +22,14 @@ class GemmKernel final : public Kernel {
   Status run(ExecContext& ctx) override {
     if (m_g.m == 0 || m_g.n == 0) return {};
     support::ThreadPool& pool = ctx.pool();
+    const int width = ctx.splitWidth();
     const bool small = m_g.batch * m_g.m * m_g.n * m_g.k < kMinSplitMacs;
-    if (m_g.batch >= pool.threads() && m_g.batch > 1 && !small)
+    if (m_g.batch >= width && m_g.batch > 1 && !small)
       return pool.parallelFor(0, m_g.batch, 1, [&](int64_t i0, int64_t i1) -> Status {
         for (int64_t i = i0; i < i1; ++i) DFC_TRY(sgemmOnThisThread(call(i)));
         return {};
       });
-    for (int64_t i = 0; i < m_g.batch; ++i) DFC_TRY(sgemm(pool, call(i)));
+    for (int64_t i = 0; i < m_g.batch; ++i) DFC_TRY(sgemm(pool, call(i), width));
     return {};
   }
 

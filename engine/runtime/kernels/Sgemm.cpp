@@ -20,6 +20,13 @@ std::atomic<GemmLibrary> g_library{GemmLibrary::OneDnn};
 
 // A piece of a split GEMM keeps at least this many rows or columns.
 constexpr int64_t kMinPieceExtent = 32;
+// Where a split may cut: on whole blocks of the library kernels' unroll
+// (oneDNN's AVX2 sgemm computes our rows 6 at a time and our columns 16 at a
+// time, AVX-512 8 and 48), so pieces add few remainder blocks. It does not
+// make a piece's bits those of the unsplit call: oneDNN on AVX2 also blocks
+// by shape (rows cut at 48 changed 865 elements of a 256 x 256 x 64 B^T
+// product), so only a fixed split width gives fixed bits.
+constexpr int64_t kRowAlign = 24, kColumnAlign = 48;
 
 // OpenBLAS at one thread, once, unless the user set its thread count.
 void holdOpenBlasToOneThread() {
@@ -137,21 +144,25 @@ Status sgemmOnThisThread(const GemmCall& call) {
   return gemmLibrary() == GemmLibrary::OneDnn ? oneDnnSgemm(g) : openBlasSgemm(g);
 }
 
-Status sgemm(support::ThreadPool& pool, const GemmCall& g) {
-  const int threads = pool.threads();
+Status sgemm(support::ThreadPool& pool, const GemmCall& g, int splitWidth) {
+  const int threads = splitWidth > 0 ? splitWidth : pool.threads();
   const bool byRows = g.m >= g.n;
-  const int64_t extent = byRows ? g.m : g.n;
-  if (threads <= 1 || g.m * g.n * g.k < kMinSplitMacs || extent < 2 * kMinPieceExtent) return sgemmOnThisThread(g);
+  const int64_t extent = byRows ? g.m : g.n, align = byRows ? kRowAlign : kColumnAlign;
+  const int64_t minPiece = std::max(kMinPieceExtent, align);
+  if (threads <= 1 || g.m * g.n * g.k < kMinSplitMacs || extent < 2 * minPiece) return sgemmOnThisThread(g);
   // Two pieces per thread, so a thread the machine holds back delays less.
-  const int64_t pieces = std::clamp<int64_t>(extent / kMinPieceExtent, 2, int64_t{2} * threads);
-  auto cut = [&](int64_t piece) {  // column pieces start on 16-float (one AVX-512 vector) boundaries
+  const int64_t pieces = std::clamp<int64_t>(extent / minPiece, 2, int64_t{2} * threads);
+  auto cut = [&](int64_t piece) {  // inner pieces start on a multiple of the library kernels' unroll
     const int64_t at = extent * piece / pieces;
-    return piece == pieces || byRows ? at : at / 16 * 16;
+    return piece == pieces ? at : at / align * align;
   };
+  // One library call per piece, however the pool groups the pieces into chunks.
   return pool.parallelFor(0, pieces, 1, [&](int64_t p0, int64_t p1) -> Status {
-    const int64_t lo = cut(p0), hi = cut(p1);
-    if (lo >= hi) return {};
-    return sgemmOnThisThread(byRows ? rows(g, lo, hi) : columns(g, lo, hi));
+    for (int64_t p = p0; p < p1; ++p) {
+      const int64_t lo = cut(p), hi = cut(p + 1);
+      if (lo < hi) DFC_TRY(sgemmOnThisThread(byRows ? rows(g, lo, hi) : columns(g, lo, hi)));
+    }
+    return {};
   });
 }
 

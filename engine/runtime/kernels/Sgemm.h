@@ -9,7 +9,7 @@
 // and OpenBLAS's threads are held at one), and sgemm() splits a large GEMM over
 // the runtime's pool by output rows or columns, so there is one pool and
 // nothing oversubscribes it. Each output element is still one library call
-// over the whole inner dimension.
+// over the whole inner dimension, but which call depends on the split.
 #include <cstdint>
 
 #include "support/Error.h"
@@ -58,7 +58,11 @@ constexpr int64_t kMinSplitMacs = int64_t{1} << 20;
 // On the calling thread only (pool tasks that each run their own GEMMs).
 Status sgemmOnThisThread(const GemmCall& g);
 
-// Split over the pool when the GEMM is large enough to pay for it, else on this thread.
-Status sgemm(support::ThreadPool& pool, const GemmCall& g);
+// Split over the pool when the GEMM is large enough to pay for it, else on
+// this thread. The pieces are cut as for `splitWidth` threads (<= 0: the
+// pool's size), whatever the pool's size: a fixed width gives the same
+// pieces, so the same bits, on any pool. The library may round a piece's
+// output differently from the unsplit call's (oneDNN on AVX2 does).
+Status sgemm(support::ThreadPool& pool, const GemmCall& g, int splitWidth = 0);
 
 }  // namespace dfc::runtime::kernels
