@@ -1,9 +1,10 @@
 // Estimated decode speed of Llama 3.1 8B and 70B on 16 SN40L chips (batch 1,
 // 2048-token context, 16-bit weights) beside SambaNova's published figures,
-// then a sensitivity table: each row changes one assumption and shows what
-// the estimate becomes, so the assumptions that matter stand out.
-// One arch file (resources/arch/sn40l.yaml) and one set of constants serve
-// both models; no per-model factor.
+// each as served: 8B plain, 70B speculative with the 8B as its draft
+// (DecodeCase::draft). Then a sensitivity table: each row changes one
+// assumption and shows what both estimates become, so the assumptions that
+// matter stand out. One arch file (resources/arch/sn40l.yaml) and one set of
+// constants serve both models; no per-model factor.
 //
 // Usage: bench_decode_estimate [--sections LABEL]  (LABEL's per-section figures too)
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,32 +33,48 @@ struct Loaded {
   double compileS = 0;
 };
 
+struct Assumptions {
+  ArchSpec arch;
+  EstimateOptions options;
+  double acceptance = dfc::driver::kDraftAcceptance;  // < 0: no speculative decoding
+  int draftTokens = 0;                                // 0: the fastest k
+};
+
 struct Variant {
   std::string label;
-  std::function<void(ArchSpec&, EstimateOptions&)> change;
+  std::function<void(Assumptions&)> change;
 };
 
 std::vector<Variant> variants() {
+  using dfc::estimate::Fusion;
   return {
-      {"baseline (sn40l.yaml, block fusion)", [](ArchSpec&, EstimateOptions&) {}},
-      {"HBM bandwidth x0.75 (the '>75% of peak' SambaNova quotes)", [](ArchSpec& a, EstimateOptions&) { a.hbmGbps *= 0.75; }},
-      {"HBM bandwidth x2 (3.2 TB/s)", [](ArchSpec& a, EstimateOptions&) { a.hbmGbps *= 2; }},
-      {"HBM bandwidth x3 (4.8 TB/s)", [](ArchSpec& a, EstimateOptions&) { a.hbmGbps *= 3; }},
-      {"chip link latency 0.5 us", [](ArchSpec& a, EstimateOptions&) { a.chipLinkLatencyUs = 0.5; }},
-      {"chip link latency 2 us", [](ArchSpec& a, EstimateOptions&) { a.chipLinkLatencyUs = 2; }},
-      {"chip link bandwidth x0.5", [](ArchSpec& a, EstimateOptions&) { a.chipLinkGbps *= 0.5; }},
-      {"chip link bandwidth x4", [](ArchSpec& a, EstimateOptions&) { a.chipLinkGbps *= 4; }},
-      {"fusion: one call per section", [](ArchSpec&, EstimateOptions& o) { o.fusion = dfc::estimate::Fusion::Section; }},
-      {"call overhead 0 us", [](ArchSpec&, EstimateOptions& o) { o.sectionCallUs = 0; }},
-      {"call overhead 20 us", [](ArchSpec&, EstimateOptions& o) { o.sectionCallUs = 20; }},
-      {"8-bit weights and cache (1 byte per element)", [](ArchSpec&, EstimateOptions& o) { o.elementBytes = 1; }},
-      {"HBM 2 GB per chip (weights spill to DDR)", [](ArchSpec& a, EstimateOptions&) { a.hbmBytes = 2e9; }},
+      {"baseline (sn40l.yaml: HBM 1600 GB/s x 0.9; block fusion; acceptance 0.8)", [](Assumptions&) {}},
+      {"no speculative decoding", [](Assumptions& a) { a.acceptance = -1; }},
+      {"acceptance 0.6", [](Assumptions& a) { a.acceptance = 0.6; }},
+      {"acceptance 0.7", [](Assumptions& a) { a.acceptance = 0.7; }},
+      {"acceptance 0.9", [](Assumptions& a) { a.acceptance = 0.9; }},
+      {"draft tokens 2", [](Assumptions& a) { a.draftTokens = 2; }},
+      {"draft tokens 8", [](Assumptions& a) { a.draftTokens = 8; }},
+      {"fusion: one call per layer (no kernel looping)", [](Assumptions& a) { a.options.fusion = Fusion::Layer; }},
+      {"fusion: one call per section", [](Assumptions& a) { a.options.fusion = Fusion::Section; }},
+      {"HBM efficiency 1 (the whole pin rate)", [](Assumptions& a) { a.arch.hbmEfficiency = 1; }},
+      {"HBM efficiency 0.75 (the '>75% of peak' SambaNova quotes)", [](Assumptions& a) { a.arch.hbmEfficiency = 0.75; }},
+      {"HBM bandwidth x2 (3.2 TB/s)", [](Assumptions& a) { a.arch.hbmGbps *= 2; }},
+      {"chip link latency 0.5 us", [](Assumptions& a) { a.arch.chipLinkLatencyUs = 0.5; }},
+      {"chip link latency 2 us", [](Assumptions& a) { a.arch.chipLinkLatencyUs = 2; }},
+      {"chip link latency 5 us", [](Assumptions& a) { a.arch.chipLinkLatencyUs = 5; }},
+      {"chip link bandwidth x0.5", [](Assumptions& a) { a.arch.chipLinkGbps *= 0.5; }},
+      {"chip link bandwidth x4", [](Assumptions& a) { a.arch.chipLinkGbps *= 4; }},
+      {"call overhead 0 us", [](Assumptions& a) { a.options.sectionCallUs = 0; }},
+      {"call overhead 20 us", [](Assumptions& a) { a.options.sectionCallUs = 20; }},
+      {"8-bit weights and cache (1 byte per element)", [](Assumptions& a) { a.options.elementBytes = 1; }},
+      {"HBM 2 GB per chip (weights spill to DDR)", [](Assumptions& a) { a.arch.hbmBytes = 2e9; }},
   };
 }
 
-double tokensPerS(const Loaded& l, const ArchSpec& arch, const EstimateOptions& o) {
-  auto e = dfc::estimate::estimateStep(l.pef.graph, l.pef.plan, true, 1, arch, o);
-  return e ? e->throughput : -1;
+double servedTokensPerS(const Loaded& l, const std::map<std::string, dfc::pef::Pef>& pefs, const Assumptions& a) {
+  auto e = dfc::driver::estimateServed(l.c, pefs, a.arch, a.options, a.acceptance, a.draftTokens);
+  return e ? e->tokensPerS : -1;
 }
 
 }  // namespace
@@ -84,31 +102,46 @@ int main(int argc, char** argv) {
   std::error_code ec;
   fs::remove_all(work, ec);
 
-  const EstimateOptions base = dfc::driver::decodeEstimateOptions();
+  std::map<std::string, dfc::pef::Pef> pefs;
+  for (const Loaded& l : cases) pefs.emplace(l.c.label, l.pef);
+  const Assumptions base{*arch, dfc::driver::decodeEstimateOptions()};
   std::printf("decode on %d x sn40l, batch 1, context %lld, bf16: estimate vs published (artificialanalysis.ai, Sep 2024)\n",
               dfc::driver::kDecodeChips, static_cast<long long>(dfc::driver::kDecodeContext));
-  std::printf("%-14s %10s %10s %9s %9s  %s\n", "model", "estimate", "published", "error", "compile", "breakdown per token");
+  std::printf("%-14s %10s %10s %9s %9s  %s\n", "model", "estimate", "published", "error", "compile", "as served");
   for (const Loaded& l : cases) {
-    auto e = dfc::estimate::estimateStep(l.pef.graph, l.pef.plan, true, 1, *arch, base);
-    if (!e) return 1;
-    const double err = (e->throughput / l.c.publishedTokensPerS - 1) * 100;
-    std::printf("%-14s %10.1f %10.1f %+8.1f%% %8.2fs  compute %.3f ms, memory %.3f ms, comm %.3f ms, overhead %.3f ms; "
+    auto e = dfc::driver::estimateServed(l.c, pefs, base.arch, base.options, base.acceptance);
+    if (!e) {
+      std::fprintf(stderr, "bench_decode_estimate: %s: %s\n", l.c.label.c_str(), e.error().message().c_str());
+      return 1;
+    }
+    const auto& p = e->plain;
+    std::printf("%-14s %10.1f %10.1f %+8.1f%% %8.2fs  ", l.c.label.c_str(), e->tokensPerS, l.c.publishedTokensPerS,
+                (e->tokensPerS / l.c.publishedTokensPerS - 1) * 100, l.compileS);
+    if (e->speculative) {
+      const auto& s = *e->speculative;
+      std::printf("speculative, draft %s: acceptance %.2f, k %d, %.2f tokens per %.3f ms cycle (%d draft steps of "
+                  "%.3f ms + verify %.3f ms); alone %.1f tokens/s\n",
+                  l.c.draft.c_str(), s.acceptance, s.draftTokens, s.tokensPerCycle, s.cycleUs / 1e3, s.draftTokens,
+                  s.draft.stepUs / 1e3, s.verify.stepUs / 1e3, p.throughput);
+    } else {
+      std::printf("plain decode\n");
+    }
+    std::printf("%-14s %10s %10s %9s %9s  step %.3f ms: compute %.3f, memory %.3f, comm %.3f, overhead %.3f ms; "
                 "bound %s; %zu sections\n",
-                l.c.label.c_str(), e->throughput, l.c.publishedTokensPerS, err, l.compileS, e->computeUs / 1e3,
-                e->memoryUs / 1e3, e->commUs / 1e3, e->overheadUs / 1e3, e->bound.c_str(), e->sections.size());
-    if (l.c.label == sectionsOf) std::fputs(dfc::estimate::formatSections(*e).c_str(), stdout);
+                "", "", "", "", "", p.stepUs / 1e3, p.computeUs / 1e3, p.memoryUs / 1e3, p.commUs / 1e3,
+                p.overheadUs / 1e3, p.bound.c_str(), p.sections.size());
+    if (l.c.label == sectionsOf) std::fputs(dfc::estimate::formatSections(p).c_str(), stdout);
   }
-  std::printf("\nsensitivity: tokens/s with one assumption changed (same change for both models)\n");
-  std::printf("%-58s", "assumption");
+  std::printf("\nsensitivity: tokens/s as served with one assumption changed (same change for both models)\n");
+  std::printf("%-72s", "assumption");
   for (const Loaded& l : cases) std::printf(" %14s %7s", l.c.label.c_str(), "vs pub");
   std::printf("\n");
   for (const Variant& v : variants()) {
-    ArchSpec a = *arch;
-    EstimateOptions o = base;
-    v.change(a, o);
-    std::printf("%-58s", v.label.c_str());
+    Assumptions a = base;
+    v.change(a);
+    std::printf("%-72s", v.label.c_str());
     for (const Loaded& l : cases) {
-      const double t = tokensPerS(l, a, o);
+      const double t = servedTokensPerS(l, pefs, a);
       std::printf(" %14.1f %+6.0f%%", t, (t / l.c.publishedTokensPerS - 1) * 100);
     }
     std::printf("\n");

@@ -1739,6 +1739,10 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation>Block-Fusion: die Sektionen laufen als ein Pipeline-Aufruf, die Gewichte der nächsten Sektion laden, während diese rechnet, ein Aufruf-Overhead</translation>
     </message>
     <message>
+        <source>layer fusion: one pipelined call per decoder layer, drained between calls, each paying its call overhead</source>
+        <translation>Schicht-Fusion: ein Pipeline-Aufruf pro Decoder-Schicht, zwischen den Aufrufen geleert, jeder mit seinem Aufruf-Overhead</translation>
+    </message>
+    <message>
         <source>section fusion: one call per section, each paying its call overhead</source>
         <translation>Sektions-Fusion: ein Aufruf pro Sektion, jeder mit seinem Aufruf-Overhead</translation>
     </message>

@@ -23,14 +23,22 @@ ArgParser estimateFlags() {
   p.add({{"--n-chips"}, "N", 1,
          "tensor-parallel chips (1..16, inference PEFs; default: the PEF's --n-chips). Training PEFs are estimated "
          "on 1 chip: the split of backward and optimizer sections is not modelled"});
-  p.add({{"--fusion"}, "block|section", 1,
-         "block (default): a decoder block's sections stream as one call, the outer loop over layers pipelined so "
-         "the next section's weight loads overlap this one's compute; section: one call per section, in turn"});
+  p.add({{"--fusion"}, "block|layer|section", 1,
+         "block (default): the step streams as one call, the outer loop over layers pipelined so the next "
+         "section's weight loads overlap this one's compute (SambaNova's kernel looping); layer: one such call "
+         "per decoder layer, the pipeline drained between calls; section: one call per section, in turn"});
   p.add({{"--kv-cache-len"}, "N", 1,
          "decode step: every attention of a one-token inference PEF (--seq-len 1) also reads a KV cache of N "
          "positions (its KV heads x N x head dim x 2 bytes per element each for K and V); prints tokens/s"});
   p.add({{"--element-bytes"}, "B", 1, "bytes per stored element on the chip (default 2: bf16; the host runs f32)"});
   p.add({{"--call-overhead-us"}, "US", 1, "time to launch and sync one section call (default 5; an assumption)"});
+  p.add({{"--draft-pef"}, "FILE", 1,
+         "speculative decoding: this decode-step PEF drafts tokens for the --pef decode step, which checks them "
+         "k + 1 at a time (weights and cache read once); both resident on the same chips. Needs --acceptance"});
+  p.add({{"--acceptance"}, "A", 1,
+         "with --draft-pef: the probability (0..1) that the target accepts one draft token; a property of the "
+         "model pair and the text, measured elsewhere"});
+  p.add({{"--draft-tokens"}, "K", 1, "with --draft-pef: draft tokens per verification (1..16; default: the fastest)"});
   p.add({{"--sections"}, "", 0, "also print every section call's figures"});
   p.add({{"--json"}, "", 0, "print the estimate as JSON instead of text"});
   addMaxMemoryFlag(p);
@@ -68,10 +76,47 @@ Status readRequest(const ArgParser& p, estimate::PefEstimateRequest& r) {
   if (r.pefPath.empty()) return makeError("estimate: -p/--pef is required");
   r.arch = p.get("--arch");
   const std::string fusion = p.get("--fusion", "block");
-  if (fusion != "block" && fusion != "section")
-    return makeError("--fusion " + fusion + ": must be 'block' or 'section'");
-  r.options.fusion = fusion == "block" ? estimate::Fusion::Block : estimate::Fusion::Section;
+  auto f = estimate::fusionFromName(fusion);
+  if (!f) return makeError("--fusion " + fusion + ": must be 'block', 'layer' or 'section'");
+  r.options.fusion = *f;
   return readNumbers(p, r);
+}
+
+// --draft-pef with its --acceptance and --draft-tokens; none of them alone.
+Status readSpeculative(const ArgParser& p, estimate::SpeculativeOptions& s) {
+  if (!p.has("--draft-pef")) {
+    for (const char* flag : {"--acceptance", "--draft-tokens"})
+      if (p.has(flag)) return makeError(std::string(flag) + ": needs --draft-pef");
+    return {};
+  }
+  if (!p.has("--acceptance")) return makeError("--draft-pef: needs --acceptance (the draft's per-token acceptance rate)");
+  if (p.has("--kv-cache-len")) return makeError("--kv-cache-len: a speculative estimate takes decode-step PEFs with their own caches");
+  auto a = parseDouble("--acceptance", p.get("--acceptance"));
+  if (!a) return a.error();
+  if (!std::isfinite(*a) || *a < 0 || *a > 1) return makeError("--acceptance " + p.get("--acceptance") + ": must be in 0..1");
+  s.acceptance = *a;
+  if (p.has("--draft-tokens")) {
+    auto k = parseInt("--draft-tokens", p.get("--draft-tokens"));
+    if (!k) return k.error();
+    if (*k < 1 || *k > estimate::kMaxDraftTokens)
+      return makeError("--draft-tokens " + p.get("--draft-tokens") + ": must be 1.." + std::to_string(estimate::kMaxDraftTokens));
+    s.draftTokens = static_cast<int>(*k);
+  }
+  return {};
+}
+
+int speculativeCommand(const ArgParser& p, const estimate::PefEstimateRequest& r) {
+  estimate::SpeculativeOptions s;
+  if (auto st = readSpeculative(p, s); !st) return reportError(st.error());
+  auto e = estimate::estimateSpeculativePef(r, p.get("--draft-pef"), s);
+  if (!e) return reportError(e.error());
+  if (p.has("--json")) {
+    std::fputs(estimate::speculativeJson(*e).c_str(), stdout);
+    return 0;
+  }
+  std::fputs(estimate::formatSpeculative(*e).c_str(), stdout);
+  if (p.has("--sections")) std::fputs(estimate::formatSections(e->verify).c_str(), stdout);
+  return 0;
 }
 
 }  // namespace
@@ -87,6 +132,7 @@ int estimateCommand(const std::vector<std::string>& args) {
   if (auto rc = applyMaxMemory(p)) return *rc;
   estimate::PefEstimateRequest r;
   if (auto st = readRequest(p, r); !st) return reportError(st.error());
+  if (p.has("--draft-pef") || p.has("--acceptance") || p.has("--draft-tokens")) return speculativeCommand(p, r);
   auto e = estimate::estimatePef(r);
   if (!e) return reportError(e.error());
   if (p.has("--json")) {

@@ -60,6 +60,7 @@ const Field kFields[] = {
     {"peak_tflops", &ArchSpec::peakTflops, 1e-6, 1e6, true},
     {"ddr_gbps", &ArchSpec::ddrGbps, 1e-3, 1e6, true},
     {"hbm_gbps", &ArchSpec::hbmGbps, 1e-3, 1e6, false, true},
+    {"hbm_efficiency", &ArchSpec::hbmEfficiency, 0.01, 1, false},
     {"pcie_gbps", &ArchSpec::pcieGbps, 1e-3, 1e6, true},
     {"hbm_bytes", &ArchSpec::hbmBytes, 1, 1e15, false, true},
     {"ddr_bytes", &ArchSpec::ddrBytes, 1, 1e15, false, true},

@@ -20,6 +20,10 @@ struct ArchSpec {
   double peakTflops = 0;
   double ddrGbps = 0;
   double hbmGbps = 0;  // 0: no HBM; off-chip traffic goes to DDR
+  // Share of the HBM pin bandwidth a long streaming read sustains (refresh,
+  // bank and page turnarounds); the step estimate (engine/estimate) charges
+  // HBM at hbmGbps x this. 1 when the file is silent.
+  double hbmEfficiency = 1;
   double pcieGbps = 0;
   // Memory tiers per chip (arch/MemoryTiers.h): SRAM is the PMUs (pmuBytes x
   // PMUs); HBM and DDR capacities in bytes. 0 when the file is silent: no

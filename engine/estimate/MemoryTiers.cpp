@@ -1,5 +1,6 @@
 #include "estimate/MemoryTiers.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "support/SizeBudget.h"
@@ -9,6 +10,10 @@ namespace dfc::estimate {
 MemoryTiers::MemoryTiers(const arch::ArchSpec& arch) : m_arch(arch), m_hasHbm(arch.hbmGbps > 0) {}
 
 double MemoryTiers::gbps(Tier t) const {
+  return t == Tier::Hbm ? peakGbps(t) * m_arch.hbmEfficiency : peakGbps(t);
+}
+
+double MemoryTiers::peakGbps(Tier t) const {
   switch (t) {
     case Tier::Hbm: return m_arch.hbmGbps;
     case Tier::Ddr: return m_arch.ddrGbps;
@@ -25,6 +30,11 @@ double MemoryTiers::capacity(Tier t) const {
     case Tier::Ddr: return m_arch.ddrBytes > 0 ? m_arch.ddrBytes : unlimited;
   }
   return 0;
+}
+
+void MemoryTiers::reserveHbm(double bytesPerChip) {
+  double& used = m_used[static_cast<int>(Tier::Hbm)];
+  used = std::min(capacity(Tier::Hbm), used + bytesPerChip);
 }
 
 Expected<Tier> MemoryTiers::place(const std::string& name, double bytesPerChip) {

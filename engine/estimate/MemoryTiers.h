@@ -25,8 +25,11 @@ class MemoryTiers {
   // Places a resident tensor (first come, first served); an error when HBM
   // and DDR are both full.
   Expected<Tier> place(const std::string& name, double bytesPerChip);
+  // HBM already taken by another model on the same chips (up to its capacity).
+  void reserveHbm(double bytesPerChip);
   Tier activationTier() const { return m_hasHbm ? Tier::Hbm : Tier::Ddr; }
-  double gbps(Tier t) const;
+  double gbps(Tier t) const;      // sustained: what a step's streaming reads get (HBM: pin rate x hbm_efficiency)
+  double peakGbps(Tier t) const;  // the pin rate
   double capacity(Tier t) const;  // 0: no such tier; HBM/DDR infinite when the arch gives no capacity
   double used(Tier t) const { return m_used[static_cast<int>(t)]; }
 

@@ -32,6 +32,35 @@ Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
   return estimateStep(pef.graph, pef.plan, pef.meta.inference, pef.meta.batchSize, *arch, r.options);
 }
 
+namespace {
+
+bool isDecodeStep(const pef::PefMeta& meta) {
+  for (const std::string& a : meta.args)
+    if (a == "--decode") return true;
+  return false;
+}
+
+}  // namespace
+
+Expected<SpeculativeEstimate> estimateSpeculativePef(const PefEstimateRequest& r, const std::string& draftPath,
+                                                     const SpeculativeOptions& speculative) {
+  auto target = pef::readPef(r.pefPath, pef::PefUse::View);
+  if (!target) return target.error();
+  auto draft = pef::readPef(draftPath, pef::PefUse::View);
+  if (!draft) return draft.error().withContext("--draft-pef");
+  if (!isDecodeStep(target->meta))
+    return makeError(r.pefPath + ": not a decode step; speculative decoding needs one (dfc compile --inference --decode)");
+  if (!isDecodeStep(draft->meta))
+    return makeError("--draft-pef " + draftPath + ": not a decode step (dfc compile --inference --decode)");
+  const std::string archName = r.arch.empty() ? target->meta.arch : r.arch;
+  auto arch = arch::loadArch(archName);
+  if (!arch) return arch.error().withContext("--arch " + archName);
+  EstimateOptions o = r.options;
+  o.chips = r.chips ? *r.chips : compiledChips(target->meta);
+  return estimateSpeculative({target->graph, target->plan, target->meta.batchSize},
+                             {draft->graph, draft->plan, draft->meta.batchSize}, *arch, o, speculative);
+}
+
 Expected<StepEstimate> estimatePef(const PefEstimateRequest& r) {
   auto pef = pef::readPef(r.pefPath, pef::PefUse::View);
   if (!pef) return pef.error();
@@ -52,8 +81,12 @@ std::string line(const char* fmt, auto... args) {
 }
 
 const char* fusionText(Fusion f) {
-  return f == Fusion::Block ? "block (sections streamed as one pipelined call; next weights load during this compute)"
-                            : "section (one call per section; loads, compute and collectives in turn)";
+  switch (f) {
+    case Fusion::Block: return "block (the step streamed as one pipelined call, the loop over layers inside it)";
+    case Fusion::Layer: return "layer (one pipelined call per decoder layer, drained between calls)";
+    case Fusion::Section: return "section (one call per section; loads, compute and collectives in turn)";
+  }
+  return "";
 }
 
 }  // namespace
@@ -64,7 +97,7 @@ std::string formatEstimate(const StepEstimate& e) {
   out += line("estimate: %s on %d x %s%s, %g bytes per element on chip\n", e.kind.c_str(), e.chips, e.arch.c_str(),
               e.chips > 1 ? " (tensor parallel)" : "", e.elementBytes);
   if (e.kvCacheLen > 0) out += line("KV cache: %lld positions per sequence\n", static_cast<long long>(e.kvCacheLen));
-  out += line("fusion: %s\n", fusionText(e.fusion));
+  out += line("fusion: %s; %d call(s) per step\n", fusionText(e.fusion), e.calls);
   out += line("throughput: %.1f %s (batch %lld), step %.4f ms\n", e.throughput, e.unit.c_str(),
               static_cast<long long>(e.batch), e.stepUs / 1e3);
   out += line("time per step: compute %.4f ms, memory %.4f ms (HBM %.4f, DDR %.4f), communication %.4f ms, "
@@ -96,7 +129,8 @@ std::string formatSections(const StepEstimate& e) {
 std::string estimateJson(const StepEstimate& e) {
   support::JsonWriter w;
   w.beginObject().field("kind", e.kind).field("arch", e.arch).field("chips", e.chips);
-  w.field("fusion", fusionName(e.fusion)).field("element_bytes", e.elementBytes).field("batch", e.batch);
+  w.field("fusion", fusionName(e.fusion)).field("calls", e.calls).field("element_bytes", e.elementBytes);
+  w.field("batch", e.batch).field("tokens_per_step", e.tokensPerStep);
   w.field("kv_cache_len", e.kvCacheLen).field("throughput", e.throughput).field("unit", e.unit);
   w.field("step_us", e.stepUs).field("compute_us", e.computeUs).field("memory_us", e.memoryUs);
   w.field("comm_us", e.commUs).field("overhead_us", e.overheadUs).field("bound", e.bound);
@@ -115,6 +149,41 @@ std::string estimateJson(const StepEstimate& e) {
     w.field("ddr_bytes", c.tierBytes[static_cast<int>(Tier::Ddr)]).field("link_bytes", c.linkBytes);
     w.field("compute_us", c.computeUs).field("memory_us", c.memoryUs).field("comm_us", c.commUs);
     w.field("fill_us", c.fillUs).field("call_us", c.callUs).endObject();
+  }
+  w.endArray().endObject();
+  return w.take() + "\n";
+}
+
+}  // namespace dfc::estimate
+
+namespace dfc::estimate {
+
+std::string formatSpeculative(const SpeculativeEstimate& s) {
+  std::string out = formatEstimate(s.target);
+  out += line("speculative decoding: acceptance %.3g, %d draft token(s) per cycle%s\n", s.acceptance, s.draftTokens,
+              s.chosen ? " (the best of 1..16)" : "");
+  out += line("draft step %.4f ms (%.1f tokens/s alone); verification of %d tokens %.4f ms (target step %.4f ms)\n",
+              s.draft.stepUs / 1e3, s.draft.throughput, s.draftTokens + 1, s.verify.stepUs / 1e3, s.target.stepUs / 1e3);
+  out += line("cycle %.4f ms yields %.3f tokens: %.1f tokens/s (x%.2f over the target alone)\n", s.cycleUs / 1e3,
+              s.tokensPerCycle, s.throughput, s.target.throughput > 0 ? s.throughput / s.target.throughput : 0.0);
+  if (s.sweep.size() > 1) {
+    out += "draft tokens:";
+    for (const SpeculativePoint& p : s.sweep) out += line(" %d: %.0f", p.draftTokens, p.throughput);
+    out += " tokens/s\n";
+  }
+  return out;
+}
+
+std::string speculativeJson(const SpeculativeEstimate& s) {
+  support::JsonWriter w;
+  w.beginObject().field("acceptance", s.acceptance).field("draft_tokens", s.draftTokens).field("chosen", s.chosen);
+  w.field("tokens_per_cycle", s.tokensPerCycle).field("cycle_us", s.cycleUs).field("throughput", s.throughput);
+  w.field("unit", s.target.unit).field("draft_step_us", s.draft.stepUs).field("verify_step_us", s.verify.stepUs);
+  w.field("target_step_us", s.target.stepUs).field("target_throughput", s.target.throughput);
+  w.key("sweep").beginArray();
+  for (const SpeculativePoint& p : s.sweep) {
+    w.beginObject().field("draft_tokens", p.draftTokens).field("tokens_per_cycle", p.tokensPerCycle);
+    w.field("cycle_us", p.cycleUs).field("verify_us", p.verifyUs).field("throughput", p.throughput).endObject();
   }
   w.endArray().endObject();
   return w.take() + "\n";

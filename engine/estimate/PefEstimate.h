@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "estimate/Speculative.h"
 #include "estimate/StepEstimate.h"
 #include "pef/Pef.h"
 
@@ -22,10 +23,17 @@ int compiledChips(const pef::PefMeta& meta);
 Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest request);
 Expected<StepEstimate> estimatePef(const PefEstimateRequest& request);
 
+// The target PEF of `request` decoded speculatively with the draft PEF at
+// `draftPath` (both decode steps, one vocabulary), on the target's chips and arch.
+Expected<SpeculativeEstimate> estimateSpeculativePef(const PefEstimateRequest& request, const std::string& draftPath,
+                                                     const SpeculativeOptions& speculative);
+
 // Text for a terminal, JSON for tools (units in the key names).
 std::string formatEstimate(const StepEstimate& e);
 std::string estimateJson(const StepEstimate& e);
 // One line per section call: its FLOP, bytes per tier and times.
 std::string formatSections(const StepEstimate& e);
+std::string formatSpeculative(const SpeculativeEstimate& s);
+std::string speculativeJson(const SpeculativeEstimate& s);
 
 }  // namespace dfc::estimate

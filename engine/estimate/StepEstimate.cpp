@@ -1,6 +1,7 @@
 #include "estimate/StepEstimate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -12,7 +13,20 @@
 
 namespace dfc::estimate {
 
-const char* fusionName(Fusion f) { return f == Fusion::Block ? "block" : "section"; }
+const char* fusionName(Fusion f) {
+  switch (f) {
+    case Fusion::Block: return "block";
+    case Fusion::Layer: return "layer";
+    case Fusion::Section: return "section";
+  }
+  return "block";
+}
+
+std::optional<Fusion> fusionFromName(std::string_view name) {
+  for (Fusion f : {Fusion::Block, Fusion::Layer, Fusion::Section})
+    if (name == fusionName(f)) return f;
+  return std::nullopt;
+}
 const char* tierName(Tier t) { return t == Tier::Sram ? "SRAM" : t == Tier::Hbm ? "HBM" : "DDR"; }
 
 namespace {
@@ -33,6 +47,7 @@ class Estimator {
       : m_g(g), m_plan(plan), m_arch(arch), m_opt(o), m_tp(planTensorParallel(g, o.chips)), m_cost(arch),
         m_tiers(arch), m_links(arch::chipLinks(arch)), m_users(g.computeUsers()) {
     for (const ir::StateUpdate& u : g.updates) m_state.insert(u.target);
+    m_tiers.reserveHbm(o.reservedHbmBytes);
   }
 
   Expected<StepEstimate> run();
@@ -48,6 +63,7 @@ class Estimator {
     ir::ValueKind k = m_g.value(v).kind;
     return k == ir::ValueKind::Param || k == ir::ValueKind::Const || m_state.count(v) > 0;
   }
+  double tokens() const { return static_cast<double>(m_opt.tokensPerStep); }
   Status findKvReads();
   Status placeResidents();
   SectionCost sectionCost(const partition::Section& s) const;
@@ -127,7 +143,7 @@ Status Estimator::placeResidents() {
 
 void Estimator::collectiveCost(const Collective& k, SectionCost& c) const {
   const int p = m_tp.chips;
-  const double bytes = k.bytes * m_opt.elementBytes / 4.0;  // activations are f32 on the host
+  const double bytes = k.bytes * m_opt.elementBytes / 4.0 * tokens();  // activations are f32 on the host
   if (k.kind == Collective::Kind::AllReduce) {
     c.commUs += arch::estimateAllreduceUs("mpi", bytes, p, p, m_links, kTreeChunkBytes);
     c.linkBytes += 2.0 * (p - 1) / p * bytes;
@@ -145,13 +161,13 @@ void Estimator::addNode(const ir::Node& n, SectionCost& c) const {
     flop *= static_cast<double>(m_opt.kvCacheLen);  // one query against every cached position
     c.tierBytes[static_cast<int>(it->second.tier)] += it->second.bytes / it->second.share;
   }
-  c.flop += flop / ns.flopShare;
+  c.flop += flop * tokens() / ns.flopShare;
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     auto it = m_residentTier.find(n.inputs[i]);
     if (it == m_residentTier.end()) continue;
     double bytes = chipBytes(n.inputs[i]) / ns.inputShare[i];
     if (n.op == ir::OpKind::Embedding && i == 0)  // a lookup reads its rows, not the table
-      bytes = std::min(bytes, chipBytes(n.outputs[0]));
+      bytes = std::min(bytes, chipBytes(n.outputs[0]) * tokens());
     c.tierBytes[static_cast<int>(it->second)] += bytes;
   }
   for (const Collective& k : ns.collectives) collectiveCost(k, c);
@@ -176,7 +192,7 @@ void Estimator::addBoundary(const partition::Section& s, SectionCost& c) const {
   for (ir::ValueId v : external) {  // a KV cache write leaving the section moves the rows written
     const double scale = chipBytes(v) / std::max(1.0, static_cast<double>(m_g.value(v).type.byteSize()));
     c.tierBytes[static_cast<int>(m_tiers.activationTier())] +=
-        ir::boundaryBytes(m_g, v) * scale / std::max(1, m_tp.values[static_cast<size_t>(v)].share);
+        ir::boundaryBytes(m_g, v) * scale * tokens() / std::max(1, m_tp.values[static_cast<size_t>(v)].share);
   }
 }
 
@@ -184,6 +200,7 @@ SectionCost Estimator::sectionCost(const partition::Section& s) const {
   SectionCost c;
   c.section = s.id;
   c.name = s.name;
+  c.layer = s.hyperfunction.substr(0, s.hyperfunction.find('/'));
   for (ir::NodeId id : s.nodes) addNode(m_g.node(id), c);
   addBoundary(s, c);
   c.computeUs = c.flop / (m_arch.peakTflops * 1e6);
@@ -197,7 +214,24 @@ SectionCost Estimator::sectionCost(const partition::Section& s) const {
   return c;
 }
 
-// The step from its calls: one pipelined call (fused) or a call per section.
+// One call of consecutive sections as a two-resource pipeline: the memory
+// stream (one section ahead) and the chain of compute and collectives. A
+// section computes as its weights stream in and cannot finish before they
+// have; its collectives follow its compute.
+double pipelineUs(const SectionCost* first, const SectionCost* last) {
+  double memDone = 0, chainDone = 0, prevStart = 0;
+  for (const SectionCost* c = first; c != last; ++c) {
+    const double memStart = std::max(memDone, prevStart);
+    memDone = memStart + c->memoryUs;
+    const double start = std::max(chainDone, memStart);
+    chainDone = std::max(start + c->computeUs + c->fillUs, memDone) + c->commUs;
+    prevStart = start;
+  }
+  return chainDone;
+}
+
+// The step from its calls: one pipelined call (block), one pipelined call
+// per layer drained between calls (layer), or a call per section.
 void Estimator::assemble(StepEstimate& e) const {
   const auto& cs = e.sections;
   for (const SectionCost& c : cs) {
@@ -207,24 +241,20 @@ void Estimator::assemble(StepEstimate& e) const {
     for (int t : {kHbm, kDdr}) e.tierUs[t] += c.tierUs[t];
   }
   if (e.fusion == Fusion::Section) {
-    e.overheadUs = m_opt.sectionCallUs * static_cast<double>(cs.size());
+    e.calls = static_cast<int>(cs.size());
     for (const SectionCost& c : cs) e.stepUs += c.callUs;
   } else {
-    e.overheadUs = cs.empty() ? 0 : m_opt.sectionCallUs;
-    // Two resources: the memory stream (one section ahead) and the chain of
-    // compute and collectives. A section computes as its weights stream in
-    // and cannot finish before they have; its collectives follow its compute.
-    double memDone = 0, chainDone = 0, prevStart = 0;
-    for (const SectionCost& c : cs) {
-      const double memStart = std::max(memDone, prevStart);
-      memDone = memStart + c.memoryUs;
-      const double start = std::max(chainDone, memStart);
-      chainDone = std::max(start + c.computeUs + c.fillUs, memDone) + c.commUs;
-      prevStart = start;
+    for (size_t i = 0; i < cs.size();) {
+      size_t j = i + 1;  // a layer's call: its consecutive sections; a top-level section is a call of its own
+      if (e.fusion == Fusion::Block) j = cs.size();
+      else
+        while (j < cs.size() && !cs[i].layer.empty() && cs[j].layer == cs[i].layer) ++j;
+      e.stepUs += m_opt.sectionCallUs + pipelineUs(cs.data() + i, cs.data() + j);
+      ++e.calls;
+      i = j;
     }
-    const double t = chainDone;
-    e.stepUs = e.overheadUs + t;
   }
+  e.overheadUs = m_opt.sectionCallUs * e.calls;
   std::pair<double, std::string> parts[] = {{e.computeUs, "compute"},
                                             {e.tierUs[kHbm], "memory (HBM)"},
                                             {e.tierUs[kDdr], "memory (DDR)"},
@@ -238,6 +268,7 @@ Expected<StepEstimate> Estimator::run() {
   DFC_TRY(placeResidents());
   StepEstimate e;
   e.chips = m_tp.chips;
+  e.tokensPerStep = m_opt.tokensPerStep;
   e.fusion = m_opt.fusion;
   for (int id : m_plan.schedule) e.sections.push_back(sectionCost(m_plan.sections.at(static_cast<size_t>(id))));
   assemble(e);
@@ -254,7 +285,7 @@ Expected<StepEstimate> Estimator::run() {
   e.linkShare = stepS > 0 && e.linkGbps > 0 ? link / (e.linkGbps * 1e9 * stepS) : 0;
   for (Tier t : {Tier::Sram, Tier::Hbm, Tier::Ddr}) {
     const int i = static_cast<int>(t);
-    e.tierGbps[i] = m_tiers.gbps(t);
+    e.tierGbps[i] = m_tiers.peakGbps(t);  // shares against the pin rate: at most the tier's efficiency
     e.tierCapacity[i] = m_tiers.capacity(t);
     e.residentBytes[i] = m_tiers.used(t);
     if (e.tierGbps[i] > 0 && stepS > 0) e.tierShare[i] = bytes[i] / (e.tierGbps[i] * 1e9 * stepS);
@@ -275,6 +306,13 @@ Expected<StepEstimate> estimateStep(const ir::Graph& graph, const partition::Pla
     return makeError("--kv-cache-len: the PEF is a decode step with its own KV cache (compiled with --decode)");
   if (!(options.elementBytes > 0 && options.elementBytes <= 8))
     return makeError("--element-bytes: must be in (0, 8]");
+  if (options.tokensPerStep < 1 || options.tokensPerStep > kMaxTokensPerStep)
+    return makeError("tokens per step " + std::to_string(options.tokensPerStep) + ": must be 1.." +
+                     std::to_string(kMaxTokensPerStep));
+  if (options.tokensPerStep > 1 && !options.decode && options.kvCacheLen <= 0)
+    return makeError("speculative decoding: the PEF is not a decode step (compile it with --inference --decode)");
+  if (!(options.reservedHbmBytes >= 0 && std::isfinite(options.reservedHbmBytes)))
+    return makeError("estimate: reserved HBM bytes must be finite and >= 0");
   auto e = Estimator(graph, plan, arch, options).run();
   if (!e) return e.error();
   e->batch = std::max<int64_t>(1, batch);
@@ -283,7 +321,7 @@ Expected<StepEstimate> estimateStep(const ir::Graph& graph, const partition::Pla
   e->kvCacheLen = options.kvCacheLen;
   e->kind = !inference ? "training" : options.kvCacheLen > 0 || options.decode ? "decode" : "inference";
   e->unit = e->kind == "decode" ? "tokens/s" : "samples/s";
-  e->throughput = e->stepUs > 0 ? static_cast<double>(e->batch) / (e->stepUs * 1e-6) : 0;
+  e->throughput = e->stepUs > 0 ? static_cast<double>(e->batch * options.tokensPerStep) / (e->stepUs * 1e-6) : 0;
   return e;
 }
 

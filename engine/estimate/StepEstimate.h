@@ -17,13 +17,26 @@
 //   fill_us     = ops x PCU stages / clock (one pass through the pipeline)
 // Step, per-section calls:  sum over calls of
 //                 call_us + max(compute, memory) + comm + fill
-// Step, fused (default):    call_us once + a two-resource pipeline: the
-//                 memory stream loads section i+1 while section i computes
-//                 (one section ahead); section i computes as its loads
-//                 stream in, finishes no earlier than they do, then runs its
-//                 collectives (they sit on the activations' path).
+// Step, fused (default, "block"): call_us once + a two-resource pipeline:
+//                 the memory stream loads section i+1 while section i
+//                 computes (one section ahead); section i computes as its
+//                 loads stream in, finishes no earlier than they do, then
+//                 runs its collectives (they sit on the activations' path).
+//                 The whole step is one call: the outer loop over layers is
+//                 pipelined too (SambaNova's "kernel looping").
+// Step, one call per layer ("layer"): the same pipeline inside each call of
+//                 a decoder layer (consecutive sections of one top-level
+//                 hyperfunction, "layers.3"), drained at each call boundary
+//                 (the next layer's weights start loading only when this
+//                 call has finished), call_us per call: fused decoder blocks
+//                 without kernel looping.
+// A step of T tokens of one sequence (tokensPerStep, a speculative
+// verification): FLOP, activations and collectives scale with T; weights and
+// the KV cache are read once for all T.
 // Nothing is scaled by a fitted factor: every figure is the arch file's.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arch/ArchSpec.h"
@@ -33,10 +46,13 @@
 
 namespace dfc::estimate {
 
-enum class Fusion { Block, Section };
-const char* fusionName(Fusion f);  // "block", "section"
+enum class Fusion { Block, Layer, Section };
+const char* fusionName(Fusion f);  // "block", "layer", "section"
+std::optional<Fusion> fusionFromName(std::string_view name);
 
 enum class Tier { Sram, Hbm, Ddr };
+
+constexpr int kMaxTokensPerStep = 64;  // EstimateOptions::tokensPerStep at most
 const char* tierName(Tier t);  // "SRAM", "HBM", "DDR"
 
 struct EstimateOptions {
@@ -50,11 +66,18 @@ struct EstimateOptions {
   // compiled with --decode): throughput in tokens/s.
   bool decode = false;
   double sectionCallUs = 5;     // ASSUMPTION: host-to-chip launch and sync of one section call
+  // Tokens of one sequence each step processes (a decode step only): > 1 is a
+  // speculative decoding verification of T - 1 draft tokens plus one.
+  int tokensPerStep = 1;
+  // HBM per chip already taken by another model resident on the same chips
+  // (a speculative draft model): this one's weights go to HBM after it.
+  double reservedHbmBytes = 0;
 };
 
 struct SectionCost {
   int section = 0;              // Plan section id
   std::string name;
+  std::string layer;            // top-level hyperfunction ("layers.3"; "" at top level): Fusion::Layer's calls
   double flop = 0;              // per chip
   double tierBytes[3] = {0, 0, 0};  // per chip, by Tier (SRAM: 0, its traffic is on chip)
   double linkBytes = 0;         // per chip, sent over the chip link
@@ -71,7 +94,9 @@ struct StepEstimate {
   std::string unit;             // "tokens/s" or "samples/s"
   int64_t batch = 1;
   int chips = 1;
+  int tokensPerStep = 1;
   Fusion fusion = Fusion::Block;
+  int calls = 0;                // section calls the step is launched as (Fusion: 1, one per layer, one per section)
   std::vector<SectionCost> sections;  // in schedule order
   double computeUs = 0, memoryUs = 0, commUs = 0, overheadUs = 0;  // sums over the calls
   double tierUs[3] = {0, 0, 0};

@@ -142,10 +142,13 @@ QString summaryToolTip() {
 }
 
 QString estimateToolTip(const estimate::StepEstimate& e) {
-  const QString fusion = e.fusion == estimate::Fusion::Block
-                             ? SchedulePanel::tr("block fusion: the sections stream as one pipelined call, the next "
-                                                 "section's weights loading while this one computes, one call overhead")
-                             : SchedulePanel::tr("section fusion: one call per section, each paying its call overhead");
+  QString fusion = SchedulePanel::tr("section fusion: one call per section, each paying its call overhead");
+  if (e.fusion == estimate::Fusion::Block)
+    fusion = SchedulePanel::tr("block fusion: the sections stream as one pipelined call, the next "
+                               "section's weights loading while this one computes, one call overhead");
+  else if (e.fusion == estimate::Fusion::Layer)
+    fusion = SchedulePanel::tr("layer fusion: one pipelined call per decoder layer, drained between calls, "
+                               "each paying its call overhead");
   return SchedulePanel::tr("The whole-step model of dfc estimate (engine/estimate): per-tier memory traffic at %1 bytes "
                            "per element, compute, communication and %2. It differs from the sum of section latencies "
                            "on the line above, which adds each section's compile-time estimate.")

@@ -49,6 +49,10 @@ TEST_CASE("arch figures must be finite numbers in range", "[arch][hostile]") {
   CHECK(archError("peak_tflops", "-5") == "evil.yaml: key 'peak_tflops' is -5; it must be in 1e-06..1e+06");
   CHECK(archError("tiles", "lots") == "evil.yaml: key 'tiles' is not a number");
   CHECK(archError("tiles", "[1, 2]") == "evil.yaml: key 'tiles' is not a number");
+  // a sustained share of the HBM pin rate: 0 would make every HBM read infinite, 2 faster than the pins
+  CHECK(archError("hbm_efficiency", "0") == "evil.yaml: key 'hbm_efficiency' is 0; it must be in 0.01..1");
+  CHECK(archError("hbm_efficiency", "1.5") == "evil.yaml: key 'hbm_efficiency' is 1.5; it must be in 0.01..1");
+  CHECK(archError("hbm_efficiency", "0.9") == "<ok>");
 }
 
 TEST_CASE("an arch name that is a list or map is refused, not thrown", "[arch][hostile]") {
