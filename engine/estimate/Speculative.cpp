@@ -22,14 +22,16 @@ Status checkPair(const DecodeModel& target, const DecodeModel& draft, const Spec
   if (!(s.acceptance >= 0 && s.acceptance <= 1))
     return makeError("--acceptance " + std::to_string(s.acceptance) + ": must be in 0..1");
   if (s.draftTokens < 0 || s.draftTokens > kMaxDraftTokens)
-    return makeError("--draft-tokens " + std::to_string(s.draftTokens) + ": must be 1.." + std::to_string(kMaxDraftTokens));
+    return makeError("--draft-tokens " + std::to_string(s.draftTokens) + ": must be 1.." +
+                     std::to_string(kMaxDraftTokens));
   if (target.batch != draft.batch)
-    return makeError("--draft-pef: the draft's batch (" + std::to_string(draft.batch) + ") differs from the target's (" +
-                     std::to_string(target.batch) + ")");
+    return makeError("--draft-pef: the draft's batch (" + std::to_string(draft.batch) +
+                     ") differs from the target's (" + std::to_string(target.batch) + ")");
   const int64_t vt = vocabulary(target.graph), vd = vocabulary(draft.graph);
   if (vt != vd)
-    return makeError("--draft-pef: the draft's vocabulary (" + std::to_string(vd) + " tokens) differs from the target's (" +
-                     std::to_string(vt) + "); speculative decoding needs one tokenizer");
+    return makeError("--draft-pef: the draft's vocabulary (" + std::to_string(vd) +
+                     " tokens) differs from the target's (" + std::to_string(vt) +
+                     "); speculative decoding needs one tokenizer");
   return {};
 }
 

@@ -40,11 +40,11 @@ struct SpeculativePoint {
 
 struct SpeculativeEstimate {
   double acceptance = 0;
-  int draftTokens = 0;           // the k estimated (given, or the best)
-  bool chosen = false;           // k was chosen as the best of 1..kMaxDraftTokens
-  StepEstimate draft;            // one draft token
-  StepEstimate target;           // the target alone, one token per step (no speculation)
-  StepEstimate verify;           // the target checking k + 1 tokens
+  int draftTokens = 0;  // the k estimated (given, or the best)
+  bool chosen = false;  // k was chosen as the best of 1..kMaxDraftTokens
+  StepEstimate draft;   // one draft token
+  StepEstimate target;  // the target alone, one token per step (no speculation)
+  StepEstimate verify;  // the target checking k + 1 tokens
   double tokensPerCycle = 0, cycleUs = 0, throughput = 0;
   std::vector<SpeculativePoint> sweep;  // k = 1..kMaxDraftTokens
 };

@@ -27,6 +27,7 @@ std::optional<Fusion> fusionFromName(std::string_view name) {
     if (name == fusionName(f)) return f;
   return std::nullopt;
 }
+
 const char* tierName(Tier t) { return t == Tier::Sram ? "SRAM" : t == Tier::Hbm ? "HBM" : "DDR"; }
 
 namespace {

@@ -4,7 +4,6 @@
 // the best draft length is the fastest; a layer-per-call step sits between
 // the whole-step pipeline and a call per section; bad pairs are refused.
 #include <catch2/catch.hpp>
-
 #include <numeric>
 
 #include "driver/CompileToPlan.h"
@@ -155,8 +154,8 @@ TEST_CASE("speculative decoding refuses a draft with another vocabulary and bad 
   auto arch = arch::loadArch("sn40l");
   REQUIRE(arch);
   const auto opts = decodeOptions(1);
-  auto vocab = estimate::estimateSpeculative({target.graph, target.plan, 1}, {other.graph, other.plan, 1}, *arch,
-                                             opts, {0.8, 0});
+  auto vocab = estimate::estimateSpeculative({target.graph, target.plan, 1}, {other.graph, other.plan, 1}, *arch, opts,
+                                             {0.8, 0});
   REQUIRE_FALSE(vocab);
   CHECK_THAT(vocab.error().message(), Catch::Contains("vocabulary (300 tokens) differs from the target's (256)"));
   auto alpha = estimate::estimateSpeculative({target.graph, target.plan, 1}, {target.graph, target.plan, 1}, *arch,
@@ -180,17 +179,18 @@ TEST_CASE("dfc estimate --draft-pef: the speculative breakdown, and its flags re
   CHECK_THAT(r.output, Catch::Contains("speculative decoding: acceptance 0.8"));
   CHECK_THAT(r.output, Catch::Contains("(the best of 1..16)"));
   CHECK_THAT(r.output, Catch::Contains("draft tokens: 1: "));
-  auto json = test::runDfc("estimate " + target + " --draft-pef " + target + " --acceptance 0.8 --draft-tokens 3 --json");
+  auto json =
+      test::runDfc("estimate " + target + " --draft-pef " + target + " --acceptance 0.8 --draft-tokens 3 --json");
   REQUIRE(json.status == 0);
   CHECK_THAT(json.output, Catch::Contains("\"draft_tokens\":3"));
   CHECK_THAT(json.output, Catch::Contains("\"chosen\":false"));
   auto layer = test::runDfc("estimate " + target + " --fusion layer");
   CHECK(layer.status == 0);
   CHECK_THAT(layer.output, Catch::Contains("fusion: layer"));
-  for (const std::string& bad : std::vector<std::string>{"--acceptance 0.5", "--draft-tokens 2", "--draft-pef " + target,
-                                "--draft-pef " + target + " --acceptance 2",
-                                "--draft-pef " + target + " --acceptance 0.5 --draft-tokens 0",
-                                "--draft-pef /nonexistent.pef --acceptance 0.5"}) {
+  for (const std::string& bad : std::vector<std::string>{
+           "--acceptance 0.5", "--draft-tokens 2", "--draft-pef " + target, "--draft-pef " + target + " --acceptance 2",
+           "--draft-pef " + target + " --acceptance 0.5 --draft-tokens 0",
+           "--draft-pef /nonexistent.pef --acceptance 0.5"}) {
     auto b = test::runDfc("estimate " + target + " " + bad);
     INFO(bad << ": " << b.output);
     CHECK(b.status == 2);
