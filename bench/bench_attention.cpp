@@ -233,13 +233,18 @@ void gpt2Part(const Args& args) {
   for (Timed& t : timed) all.push_back(&t);
   runInterleaved(all, args.repeats);
   std::printf("(\"[F+B fused]\": attention forward and backward kernels the executor runs fused)\n");
+  std::printf("(\"paired\": this configuration's time / the fused one's in the same round, median [min - max] "
+              "over the rounds: the machine's drift cancels)\n");
   std::printf("%-48s %12s %24s %14s %s\n", "configuration", "ms median", "spread [min - max]", "arena", "steps x repeats");
   for (size_t i = 0; i < timed.size(); ++i) {
     const Spread s = spreadOf(timed[i].samples);
-    const double base = spreadOf(timed[i - i % variants.size()].samples).median;
-    std::printf("%-48s %12.2f   [%8.2f - %8.2f] %10.1f MiB %d x %d   (x%.2f of fused)\n", timed[i].label.c_str(),
-                s.median, s.min, s.max, static_cast<double>(timed[i].arenaBytes) / 1048576.0, timed[i].steps, s.count,
-                s.median / base);
+    const Timed& fused = timed[i - i % variants.size()];
+    std::vector<double> ratios;
+    for (size_t r = 0; r < timed[i].samples.size(); ++r) ratios.push_back(timed[i].samples[r] / fused.samples[r]);
+    const Spread paired = spreadOf(ratios);
+    std::printf("%-48s %12.2f   [%8.2f - %8.2f] %10.1f MiB %d x %d   (paired x%.3f [%.3f - %.3f] of fused)\n",
+                timed[i].label.c_str(), s.median, s.min, s.max, static_cast<double>(timed[i].arenaBytes) / 1048576.0,
+                timed[i].steps, s.count, paired.median, paired.min, paired.max);
   }
 }
 

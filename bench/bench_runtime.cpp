@@ -7,11 +7,11 @@
 // (two plain threads on a register loop), its single-core FMA peak, the
 // GEMM-bound sections' share of that peak, and the trace recorder's cost.
 //
-//   bench_runtime [--case NAME]... [--opt o0|o3]... [--threads N]... [--gemm onednn|openblas]...
+//   bench_runtime [--case NAME]... [--opt o0|o3]... [--threads N]... [--gemm auto|onednn|openblas]...
 //                 [--repeats N] [--min-ms MS] [--no-extras]
-//   bench_runtime --serve --case NAME --opt o3 --threads N [--gemm onednn|openblas]
+//   bench_runtime --serve --case NAME --opt o3 --threads N [--gemm auto|onednn|openblas]
 //
-// --gemm (default onednn; give both to set them side by side): the library
+// --gemm (default auto; give several to set them side by side): the library
 // the runtime's GEMMs run on (engine/runtime/kernels/Sgemm.h).
 //
 // --serve (for scripts/compare-torch.sh): prepares one configuration, prints
@@ -68,7 +68,7 @@ struct Config {
   const Case* c = nullptr;
   std::string opt;
   int threads = 1;
-  GemmLibrary gemm = GemmLibrary::OneDnn;
+  GemmLibrary gemm = GemmLibrary::Auto;
   std::unique_ptr<FedExecutor> exec;
   int steps = 1;  // per repeat
   std::vector<double> samples;
@@ -97,9 +97,9 @@ Args parseArgs(int argc, char** argv) {
     else if (k == "--repeats") a.repeats = std::max(1, std::stoi(value()));
     else if (k == "--min-ms") a.minMs = std::stod(value());
     else if (k == "--gemm") {
-      GemmLibrary lib = GemmLibrary::OneDnn;
+      GemmLibrary lib = GemmLibrary::Auto;
       const std::string name = value();
-      if (!runtime::kernels::parseGemmLibrary(name.c_str(), lib)) die("--gemm: unknown library '" + name + "' (onednn, openblas)");
+      if (!runtime::kernels::parseGemmLibrary(name.c_str(), lib)) die("--gemm: unknown library '" + name + "' (auto, onednn, openblas)");
       a.gemms.push_back(lib);
     } else if (k == "--no-extras") a.extras = false;
     else if (k == "--serve") a.serve = true;
@@ -107,7 +107,7 @@ Args parseArgs(int argc, char** argv) {
   }
   if (a.opts.empty()) a.opts = {"o0", "o3"};
   if (a.threads.empty()) a.threads = {1, 2};
-  if (a.gemms.empty()) a.gemms = {GemmLibrary::OneDnn};
+  if (a.gemms.empty()) a.gemms = {GemmLibrary::Auto};
   return a;
 }
 
@@ -166,7 +166,7 @@ void printTable(const std::vector<Config>& configs) {
   for (const Config& k : configs) {
     const std::string& n = k.c->name;
     if (!done.insert(n).second) continue;
-    for (GemmLibrary lib : {GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
+    for (GemmLibrary lib : {GemmLibrary::Auto, GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
       auto at = [&](const std::string& opt, int t) {
         auto it = median.find(key(n, opt, t, lib));
         return it == median.end() ? 0.0 : it->second;
@@ -182,12 +182,15 @@ void printTable(const std::vector<Config>& configs) {
                       at(opt, 1) / at(opt, 2));
     }
     for (const char* opt : {"o0", "o3"})
-      for (int t : {1, 2}) {
-        auto a = median.find(key(n, opt, t, GemmLibrary::OpenBlas)), b = median.find(key(n, opt, t, GemmLibrary::OneDnn));
-        if (a != median.end() && b != median.end())
-          std::printf("  %-14s -%s %d thread%s: oneDNN GEMMs are x%.2f faster than OpenBLAS\n", n.c_str(), opt, t,
-                      t > 1 ? "s" : " ", a->second / b->second);
-      }
+      for (int t : {1, 2})
+        for (auto [first, second] : {std::pair{GemmLibrary::OneDnn, GemmLibrary::OpenBlas},
+                                     std::pair{GemmLibrary::Auto, GemmLibrary::OneDnn}}) {
+          auto a = median.find(key(n, opt, t, second)), b = median.find(key(n, opt, t, first));
+          if (a != median.end() && b != median.end())
+            std::printf("  %-14s -%s %d thread%s: %s GEMMs are x%.2f faster than %s\n", n.c_str(), opt, t,
+                        t > 1 ? "s" : " ", runtime::kernels::gemmLibraryName(first), a->second / b->second,
+                        runtime::kernels::gemmLibraryName(second));
+        }
   }
 }
 

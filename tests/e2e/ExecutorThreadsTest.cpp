@@ -118,7 +118,8 @@ void checkDeterministic(const pef::Pef& pef) {
   CHECK(maxRelDiff(two, one) < 1e-4);
   CHECK(maxRelDiff(trainSteps(pef, {3}, 2), one) < 1e-4);
   // A fixed split width: the pool's size never changes a bit, GEMMs included.
-  for (auto lib : {runtime::kernels::GemmLibrary::OneDnn, runtime::kernels::GemmLibrary::OpenBlas}) {
+  for (auto lib : {runtime::kernels::GemmLibrary::Auto, runtime::kernels::GemmLibrary::OneDnn,
+                   runtime::kernels::GemmLibrary::OpenBlas}) {
     INFO(runtime::kernels::gemmLibraryName(lib));
     runtime::kernels::setGemmLibrary(lib);
     const State fixed1 = trainSteps(pef, fixedWidth(1), 2);
@@ -126,7 +127,7 @@ void checkDeterministic(const pef::Pef& pef) {
     CHECK(firstDifference(fixed1, trainSteps(pef, fixedWidth(3), 2)) == "");  // uneven chunks
     CHECK(maxRelDiff(fixed1, one) < 1e-4);  // OpenBLAS within rounding of oneDNN
   }
-  runtime::kernels::setGemmLibrary(runtime::kernels::GemmLibrary::OneDnn);
+  runtime::kernels::setGemmLibrary(runtime::kernels::GemmLibrary::Auto);
 
   // Forward-only steps leave the state alone: running one twice gives the same outputs.
   auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});

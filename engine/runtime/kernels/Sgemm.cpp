@@ -16,7 +16,20 @@
 namespace dfc::runtime::kernels {
 namespace {
 
-std::atomic<GemmLibrary> g_library{GemmLibrary::OneDnn};
+std::atomic<GemmLibrary> g_library{GemmLibrary::Auto};
+
+bool oneDnnHasAvx512() {
+  static const bool has = [] {
+    switch (dnnl_get_effective_cpu_isa()) {
+      case dnnl_cpu_isa_avx512_core:
+      case dnnl_cpu_isa_avx512_core_vnni:
+      case dnnl_cpu_isa_avx512_core_bf16:
+      case dnnl_cpu_isa_avx512_core_amx: return true;
+      default: return false;
+    }
+  }();
+  return has;
+}
 
 // A piece of a split GEMM keeps at least this many rows or columns.
 constexpr int64_t kMinPieceExtent = 32;
@@ -92,18 +105,34 @@ GemmLibrary gemmLibrary() { return g_library.load(std::memory_order_relaxed); }
 
 void setGemmLibrary(GemmLibrary library) { g_library.store(library, std::memory_order_relaxed); }
 
-const char* gemmLibraryName(GemmLibrary library) { return library == GemmLibrary::OneDnn ? "onednn" : "openblas"; }
+const char* gemmLibraryName(GemmLibrary library) {
+  switch (library) {
+    case GemmLibrary::Auto: return "auto";
+    case GemmLibrary::OneDnn: return "onednn";
+    case GemmLibrary::OpenBlas: return "openblas";
+  }
+  return "auto";
+}
 
 bool parseGemmLibrary(const char* text, GemmLibrary& out) {
-  if (std::strcmp(text, "onednn") == 0) out = GemmLibrary::OneDnn;
+  if (std::strcmp(text, "auto") == 0) out = GemmLibrary::Auto;
+  else if (std::strcmp(text, "onednn") == 0) out = GemmLibrary::OneDnn;
   else if (std::strcmp(text, "openblas") == 0) out = GemmLibrary::OpenBlas;
   else return false;
   return true;
 }
 
+GemmLibrary libraryFor(GemmLibrary library, bool ta, bool tb, int64_t m, int64_t n, int64_t k) {
+  if (library != GemmLibrary::Auto) return library;
+  constexpr int64_t kLarge = 256;
+  const bool largeAt = ta && !tb && k >= kLarge && std::min(m, n) >= kLarge;
+  return largeAt && !oneDnnHasAvx512() ? GemmLibrary::OpenBlas : GemmLibrary::OneDnn;
+}
+
 const char* gemmKernelDescription() {
   thread_local std::string text;
-  if (gemmLibrary() == GemmLibrary::OpenBlas) {
+  const GemmLibrary library = gemmLibrary();
+  if (library == GemmLibrary::OpenBlas) {
     text = std::string("OpenBLAS ") + openblas_get_corename();
     return text.c_str();
   }
@@ -120,6 +149,8 @@ const char* gemmKernelDescription() {
   }
   text = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
          ", " + isa;
+  if (library == GemmLibrary::Auto && libraryFor(library, true, false, 1024, 1024, 1024) == GemmLibrary::OpenBlas)
+    text += std::string("; A^T products on OpenBLAS ") + openblas_get_corename();
   return text.c_str();
 }
 
@@ -141,7 +172,8 @@ Status sgemmOnThisThread(const GemmCall& call) {
     }
     return {};
   }
-  return gemmLibrary() == GemmLibrary::OneDnn ? oneDnnSgemm(g) : openBlasSgemm(g);
+  const GemmLibrary library = libraryFor(gemmLibrary(), g.ta, g.tb, g.m, g.n, g.k);
+  return library == GemmLibrary::OneDnn ? oneDnnSgemm(g) : openBlasSgemm(g);
 }
 
 Status sgemm(support::ThreadPool& pool, const GemmCall& g, int splitWidth) {

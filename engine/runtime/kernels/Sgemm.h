@@ -1,9 +1,15 @@
 #pragma once
-// Every f32 GEMM of the runtime goes through here. The library is oneDNN's
-// sgemm by default: it picks its kernels from the CPU (AVX-512 where there
-// is one), while OpenBLAS follows OPENBLAS_CORETYPE, which some machines force
-// to Haswell (AVX2), half the speed (bench_runtime prints both). OpenBLAS
-// stays as the comparison path (bench_runtime --gemm openblas).
+// Every f32 GEMM of the runtime goes through here, on oneDNN's sgemm or
+// OpenBLAS. The default (auto) takes oneDNN, which picks its kernels from the
+// CPU (AVX-512 where there is one) while OpenBLAS follows OPENBLAS_CORETYPE,
+// which some machines force to Haswell (on an AVX-512 machine: 107 against
+// 192-206 GFLOP/s, NN and NT); but on a CPU without AVX-512 a large product
+// with A transposed (a weight gradient X^T dY over many rows: k and both of
+// m, n at least 256) goes to OpenBLAS: oneDNN 2.6's AVX2 path runs the GPT-2
+// shape's MLP weight gradients at 32-38 GFLOP/s where OpenBLAS's Zen kernels
+// reach 68-73 (smaller A^T products, such as LeNet's, and every other
+// product within about 10%, oneDNN mostly ahead).
+// bench_runtime --gemm onednn|openblas|auto sets them side by side.
 //
 // Threads: the library itself always runs on one thread (oneDNN's OpenMP team
 // and OpenBLAS's threads are held at one), and sgemm() splits a large GEMM over
@@ -20,16 +26,18 @@ class ThreadPool;
 
 namespace dfc::runtime::kernels {
 
-enum class GemmLibrary { OneDnn, OpenBlas };
+enum class GemmLibrary { Auto, OneDnn, OpenBlas };
 
-// Process-wide; the default is OneDnn.
+// Process-wide; the default is Auto.
 GemmLibrary gemmLibrary();
 void setGemmLibrary(GemmLibrary library);
 const char* gemmLibraryName(GemmLibrary library);
-// "onednn" / "openblas"; false for anything else.
+// "auto" / "onednn" / "openblas"; false for anything else.
 bool parseGemmLibrary(const char* text, GemmLibrary& out);
 // What the library runs on this CPU, e.g. "oneDNN 2.6.3, avx512_core" or "OpenBLAS Haswell".
 const char* gemmKernelDescription();
+// The library `library` takes for this call (Auto resolved by the rule above).
+GemmLibrary libraryFor(GemmLibrary library, bool ta, bool tb, int64_t m, int64_t n, int64_t k);
 
 // Row-major c[m, n] = alpha * op(a) @ op(b) + beta * c, op(x) = x^T when t*.
 // With a bias (the epilogue of a fused bias_add), c = alpha * op(a) @ op(b) +

@@ -88,7 +88,7 @@ const std::vector<Case> kCases = {
 }  // namespace
 
 TEST_CASE("sgemm equals a double-precision product on both libraries, every transpose, strided", "[runtime][gemm]") {
-  for (GemmLibrary lib : {GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
+  for (GemmLibrary lib : {GemmLibrary::Auto, GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
     const LibraryScope scope(lib);
     for (const Case& c : kCases) {
       INFO(gemmLibraryName(lib) << " ta " << c.ta << " tb " << c.tb << " " << c.m << " x " << c.n << " x " << c.k
@@ -103,7 +103,7 @@ TEST_CASE("sgemm equals a double-precision product on both libraries, every tran
 
 TEST_CASE("sgemm split over the pool: within rounding of the unsplit call; a fixed split width gives the same bits on any pool", "[runtime][gemm][threads]") {
   support::ThreadPool one(1), two(2), three(3);
-  for (GemmLibrary lib : {GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
+  for (GemmLibrary lib : {GemmLibrary::Auto, GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
     const LibraryScope scope(lib);
     for (const Case& c : kCases) {
       INFO(gemmLibraryName(lib) << " ta " << c.ta << " tb " << c.tb << " " << c.m << " x " << c.n << " x " << c.k);
@@ -125,17 +125,37 @@ TEST_CASE("sgemm split over the pool: within rounding of the unsplit call; a fix
   }
 }
 
-TEST_CASE("gemm library names: onednn and openblas, nothing else", "[runtime][gemm]") {
+TEST_CASE("gemm library names: auto, onednn and openblas, nothing else", "[runtime][gemm]") {
   GemmLibrary lib = GemmLibrary::OpenBlas;
+  CHECK(parseGemmLibrary("auto", lib));
+  CHECK(lib == GemmLibrary::Auto);
   CHECK(parseGemmLibrary("onednn", lib));
   CHECK(lib == GemmLibrary::OneDnn);
   CHECK(parseGemmLibrary("openblas", lib));
   CHECK(lib == GemmLibrary::OpenBlas);
   CHECK_FALSE(parseGemmLibrary("mkl", lib));
   CHECK_FALSE(parseGemmLibrary("", lib));
-  CHECK(gemmLibrary() == GemmLibrary::OneDnn);  // the default
+  CHECK(gemmLibrary() == GemmLibrary::Auto);  // the default
   const LibraryScope scope(GemmLibrary::OneDnn);
   CHECK(std::string(gemmKernelDescription()).rfind("oneDNN ", 0) == 0);
+}
+
+TEST_CASE("auto: oneDNN, but a large A-transposed product on OpenBLAS where oneDNN has no AVX-512", "[runtime][gemm]") {
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      INFO("ta " << ta << " tb " << tb);
+      CHECK(libraryFor(GemmLibrary::OneDnn, ta, tb, 1024, 1024, 1024) == GemmLibrary::OneDnn);  // a forced library is kept
+      CHECK(libraryFor(GemmLibrary::OpenBlas, ta, tb, 1024, 1024, 1024) == GemmLibrary::OpenBlas);
+      // LeNet's fc1 weight gradient (k = batch 32), a narrow product: oneDNN is as fast or faster
+      CHECK(libraryFor(GemmLibrary::Auto, ta, tb, 400, 120, 32) == GemmLibrary::OneDnn);
+      CHECK(libraryFor(GemmLibrary::Auto, ta, tb, 64, 576, 1600) == GemmLibrary::OneDnn);
+      if (!(ta && !tb)) CHECK(libraryFor(GemmLibrary::Auto, ta, tb, 1024, 1024, 1024) == GemmLibrary::OneDnn);
+    }
+  const LibraryScope scope(GemmLibrary::Auto);
+  const std::string description = gemmKernelDescription();
+  const bool avx512 = description.find("avx512") != std::string::npos;
+  CHECK(libraryFor(GemmLibrary::Auto, true, false, 256, 1024, 1024) == (avx512 ? GemmLibrary::OneDnn : GemmLibrary::OpenBlas));
+  CHECK((description.find("A^T products on OpenBLAS") != std::string::npos) == !avx512);
 }
 
 TEST_CASE("sgemm with a bias epilogue: c = op(a) @ op(b) + bias, old c unread, split or not", "[runtime][gemm]") {
