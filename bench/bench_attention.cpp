@@ -242,9 +242,14 @@ void gpt2Part(const Args& args) {
     std::vector<double> ratios;
     for (size_t r = 0; r < timed[i].samples.size(); ++r) ratios.push_back(timed[i].samples[r] / fused.samples[r]);
     const Spread paired = spreadOf(ratios);
-    std::printf("%-48s %12.2f   [%8.2f - %8.2f] %10.1f MiB %d x %d   (paired x%.3f [%.3f - %.3f] of fused)\n",
+    std::sort(ratios.begin(), ratios.end());
+    const double q1 = ratios[ratios.size() / 4], q3 = ratios[ratios.size() * 3 / 4];
+    size_t above = 0;
+    for (double r : ratios) above += r > 1.0;
+    std::printf("%-48s %12.2f   [%8.2f - %8.2f] %10.1f MiB %d x %d   (paired x%.3f [%.3f - %.3f], quartiles "
+                "%.3f - %.3f, slower than fused in %zu of %zu rounds)\n",
                 timed[i].label.c_str(), s.median, s.min, s.max, static_cast<double>(timed[i].arenaBytes) / 1048576.0,
-                timed[i].steps, s.count, paired.median, paired.min, paired.max);
+                timed[i].steps, s.count, paired.median, paired.min, paired.max, q1, q3, above, ratios.size());
   }
 }
 

@@ -142,11 +142,13 @@ int runCommand(const std::vector<std::string>& args) {
   if (result->worldSize > 1) printDataParallelSummary(*result);
   if (o.decode) printDecodeSummary(*result);
   else
-    std::printf("Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s; measured section time %.1f ms, "
-              "estimated chip time %.1f ms\n",
-              static_cast<long long>(result->steps), static_cast<long long>(result->evalSteps),
-              static_cast<long long>(result->sectionCalls),
-              result->samplesPerSecond, result->measuredSectionUs / 1e3, result->estimatedSectionUs / 1e3);
+    std::printf("Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s on %d thread%s%s; "
+                "measured section time %.1f ms, estimated chip time %.1f ms\n",
+                static_cast<long long>(result->steps), static_cast<long long>(result->evalSteps),
+                static_cast<long long>(result->sectionCalls), result->samplesPerSecond, result->threads,
+                result->threads == 1 ? "" : "s",
+                result->splitWidth > 0 ? " (deterministic: work cut as for 4 threads)" : "",
+                result->measuredSectionUs / 1e3, result->estimatedSectionUs / 1e3);
   std::printf("Trace: %s\n", result->tracePath.c_str());
   if (!result->storeNote.empty()) std::printf("Note: %s\n", result->storeNote.c_str());
   else if (result->runId) std::printf("Run id %lld in the run store\n", static_cast<long long>(result->runId));

@@ -154,6 +154,8 @@ Status loadPefStage(RunState& s) {
   auto executor = runtime::Executor::create(s.pef.graph, s.pef.plan, options);
   if (!executor) return executor.error().withContext(s.opts.pefPath);
   s.exec.emplace(std::move(*executor));
+  s.result.threads = s.exec->threads();
+  s.result.splitWidth = options.splitWidth;
   const auto executorDone = RunState::Clock::now();
   const pef::PefMeta& meta = s.pef.meta;
   const std::string label = meta.pefName + " (" + meta.arch + ", -" + meta.optLevel + ", host CPU)";

@@ -65,6 +65,8 @@ struct RunResult {
   int64_t steps = 0;       // training steps
   int64_t evalSteps = 0;   // forward-only evaluation steps
   int64_t sectionCalls = 0;
+  int threads = 0;         // the runtime pool's
+  int splitWidth = 0;      // --deterministic: threads the work was cut for (0: the pool's)
   std::optional<double> firstLoss;
   std::optional<double> finalLoss;
   double testAccuracy = 0;
