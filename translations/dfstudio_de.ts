@@ -1121,6 +1121,10 @@ PEF: %6</translation>
         <translation>C&amp;hips:</translation>
     </message>
     <message>
+        <source>--n-chips: up to %1 for training, %2 for inference (tensor parallel)</source>
+        <translation>--n-chips: bis zu %1 beim Training, %2 bei der Inferenz (Tensor-Parallelität)</translation>
+    </message>
+    <message>
         <source>&amp;Tiles per chip:</source>
         <translation>&amp;Kacheln pro Chip:</translation>
     </message>

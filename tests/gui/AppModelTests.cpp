@@ -31,6 +31,18 @@ TEST_CASE("ScheduleTableModel passes QAbstractItemModelTester and shows one row 
   CHECK(model.rowCount() == 0);
 }
 
+TEST_CASE("Schedule unit use is against the chips the PEF was compiled for", "[gui][schedule]") {
+  pef::Pef pef = apptest::makePef();  // sn30: 8 tiles of 160 PCUs and 160 PMUs
+  const auto one = views::buildScheduleData(pef, {});
+  CHECK(one.archPcus == 1280);
+  CHECK(one.arch == QStringLiteral("sn30"));
+  pef.meta.args = {"dfc", "compile", "--model", "tiny", "--n-chips", "4", "--num-tiles", "2"};
+  const auto four = views::buildScheduleData(pef, {});
+  CHECK(four.archPcus == 4 * 2 * 160);  // a section spanning chips is no longer over 100 %
+  CHECK(four.archPmus == 4 * 2 * 160);
+  CHECK(four.arch == QStringLiteral("4 x sn30"));
+}
+
 TEST_CASE("Schedule table sorts by the numbers, not their text", "[gui][schedule]") {
   guitest::ensureApp();
   views::SchedulePanel panel;

@@ -124,6 +124,24 @@ TEST_CASE("Compile screen records dfc's command line and refuses bad options bef
   CHECK(panel.logPane()->toPlainText().contains(QStringLiteral("--arch sn99")));
 }
 
+TEST_CASE("Compile screen offers 16 chips for inference, 8 for training", "[gui][compile]") {
+  guitest::ensureApp();
+  BoundPanel bound;
+  views::CompilePanel& panel = bound.panel;
+  panel.setDbPath(QStringLiteral("-"));
+  panel.modelBox()->setCurrentText(QStringLiteral("llama-tiny"));
+  CHECK(panel.chipsBox()->maximum() == 8);
+  panel.inferenceBox()->setChecked(true);
+  CHECK(panel.chipsBox()->maximum() == 16);
+  panel.chipsBox()->setValue(16);
+  auto options = panel.compileOptions();
+  REQUIRE(options.ok());
+  CHECK(options->nChips == 16);
+  CHECK(options->inference);
+  panel.inferenceBox()->setChecked(false);  // back to training: the value follows the limit
+  CHECK(panel.chipsBox()->value() == 8);
+}
+
 TEST_CASE("Compile screen hides experimental options until asked", "[gui][compile]") {
   guitest::ensureApp();
   views::CompilePanel panel;

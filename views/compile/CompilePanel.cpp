@@ -180,6 +180,8 @@ QWidget* CompilePanel::buildModelForm() {
   connect(m_inference, &QCheckBox::toggled, this, [this](bool on) {
     m_optimizer->setEnabled(!on);
     m_lr->setEnabled(!on);
+    // Inference splits tensor parallel over up to a 16-socket rack; training maps onto up to 8 chips.
+    m_nChips->setMaximum(on ? arch::kMaxInferenceChips : arch::kMaxTrainingChips);
   });
 
   // Hypersections, chips and the model's size are everyday choices: in the form.
@@ -190,7 +192,10 @@ QWidget* CompilePanel::buildModelForm() {
   m_modelParams->setToolTip(tr("Layers and sizes of a zoo model: num_layers, hidden_size, num_heads, seq_len, vocab_size"));
   form->addRow(tr("Layers and si&zes:"), m_modelParams);
   m_nChips = new QSpinBox;
-  m_nChips->setRange(1, 8);
+  m_nChips->setRange(1, arch::kMaxTrainingChips);
+  m_nChips->setToolTip(tr("--n-chips: up to %1 for training, %2 for inference (tensor parallel)")
+                           .arg(arch::kMaxTrainingChips)
+                           .arg(arch::kMaxInferenceChips));
   form->addRow(tr("C&hips:"), m_nChips);
   m_numTiles = new QComboBox;
   m_numTiles->addItem(tr("all"), 0);

@@ -46,6 +46,7 @@ class CompilePanel : public QWidget {
   QComboBox* archBox() const { return m_arch; }
   QLineEdit* modelParamsEdit() const { return m_modelParams; }
   QCheckBox* inferenceBox() const { return m_inference; }
+  QSpinBox* chipsBox() const { return m_nChips; }
   QLineEdit* runPefEdit() const { return m_runPef; }
   QSpinBox* trainLimitBox() const { return m_trainLimit; }
   QSpinBox* testLimitBox() const { return m_testLimit; }

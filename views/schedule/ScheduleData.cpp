@@ -43,13 +43,35 @@ const ScheduleSection* ScheduleData::section(int id) const {
   return nullptr;
 }
 
+namespace {
+
+// The value of `flag` on the PEF's compile command line, or `fallback`.
+int compiledInt(const pef::PefMeta& meta, const std::string& flag, int fallback) {
+  for (size_t i = 0; i + 1 < meta.args.size(); ++i) {
+    if (meta.args[i] != flag) continue;
+    try {
+      return std::stoi(meta.args[i + 1]);
+    } catch (const std::exception&) {
+      return fallback;
+    }
+  }
+  return fallback;
+}
+
+}  // namespace
+
 ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& measured) {
   ScheduleData data;
   data.title = QString::fromStdString(pef.meta.pefName.empty() ? pef.meta.model : pef.meta.pefName);
   data.arch = QString::fromStdString(pef.meta.arch);
+  // The capacity the sections were mapped onto: --n-chips chips of --num-tiles tiles each.
   if (auto spec = arch::loadArch(pef.meta.arch.empty() ? "native" : pef.meta.arch)) {
-    data.archPcus = spec->totalPcus();
-    data.archPmus = spec->totalPmus();
+    const int chips = compiledInt(pef.meta, "--n-chips", 1), tiles = compiledInt(pef.meta, "--num-tiles", 0);
+    auto scaled = arch::scaleArch(*spec, chips, tiles, arch::kMaxInferenceChips);
+    const arch::ArchSpec& capacity = scaled ? *scaled : *spec;
+    data.archPcus = capacity.totalPcus();
+    data.archPmus = capacity.totalPmus();
+    if (capacity.chips > 1) data.arch = QString::number(capacity.chips) + QStringLiteral(" x ") + data.arch;
   }
   // One derivation of the per-section figures: the section report's rows
   // (what `dfc report` writes), turned into the screen's rows.
