@@ -28,6 +28,9 @@ ArgParser compileFlags() {
          "single-token decode step, each layer's K and V cache persistent state of --kv-cache-len rows "
          "(`dfc run --decode` generates tokens with it)"});
   p.add({{"--kv-cache-len"}, "N", 1, "with --decode: rows of each KV cache, the longest prompt + generation"});
+  p.add({{"--decode-tokens"}, "T", 1,
+         "with --decode: tokens of a sequence each step takes, at consecutive positions (default 1; 1..64): "
+         "the target of speculative decoding (`dfc run --decode --draft-pef`) checks T - 1 draft tokens a step"});
   p.add({{"-b", "--batch-size"}, "N", 1, "batch size baked into the PEF (default 32)"});
   p.add({{"-o0"}, "", 0, "one operator per section"});
   p.add({{"-o1"}, "", 0, "fusion by rule list (--o1-rule-list); repeated fused subgraphs compile once"});
@@ -146,6 +149,7 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   o.inference = p.has("--inference");
   o.decode = p.has("--decode");
   DFC_TRY(setInt(p, "--kv-cache-len", o.kvCacheLen));
+  DFC_TRY(setInt(p, "--decode-tokens", o.decodeTokens));
   DFC_TRY(setInt(p, "--batch-size", o.batchSize, "-b/--batch-size"));
   DFC_TRY(setLevel(p, o));
   o.enableHypersection = p.has("--enable-hypersection");

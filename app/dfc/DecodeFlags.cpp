@@ -21,7 +21,7 @@ Expected<std::vector<int64_t>> parseTokenList(const std::string& flag, const std
   return tokens;
 }
 
-constexpr const char* kDecodeOnly[] = {"--prompt", "--prompt-tokens", "--max-new-tokens", "--temperature"};
+constexpr const char* kDecodeOnly[] = {"--prompt", "--prompt-tokens", "--max-new-tokens", "--temperature", "--draft-pef"};
 
 }  // namespace
 
@@ -37,6 +37,10 @@ void addDecodeRunFlags(ArgParser& p) {
          "--decode: 0 picks the most likely token (greedy, the default); T > 0 samples from softmax(logits / T) "
          "with --seed"});
   p.add({{"--seed"}, "N", 1, "--decode: the sampling seed (default 1)"});
+  p.add({{"--draft-pef"}, "FILE", 1,
+         "--decode: greedy speculative decoding: this one-token decode step drafts K tokens a cycle and the --pef, "
+         "compiled with --decode-tokens K+1, checks them in one step; the text is the --pef's own greedy decode; "
+         "prints the acceptance (sampling with --temperature is not built)"});
 }
 
 Status decodeOptionsFrom(const ArgParser& p, driver::RunOptions& o) {
@@ -48,6 +52,7 @@ Status decodeOptionsFrom(const ArgParser& p, driver::RunOptions& o) {
   if (p.has("--inference") || p.has("--data-parallel") || p.has("--data-folder"))
     return makeError("--decode generates from a prompt: drop --inference, --data-parallel and --data-folder");
   o.promptText = p.get("--prompt");
+  o.draftPefPath = p.get("--draft-pef");
   if (p.has("--prompt-tokens")) {
     auto tokens = parseTokenList("--prompt-tokens", p.get("--prompt-tokens"));
     if (!tokens) return tokens.error();
@@ -73,6 +78,16 @@ Status decodeOptionsFrom(const ArgParser& p, driver::RunOptions& o) {
 }
 
 void printDecodeSummary(const driver::RunResult& r) {
+  if (r.draftTokens > 0) {
+    std::printf("Summary: speculative decoding, %lld draft tokens a verification: %lld verifications for %zu tokens, "
+                "%lld of %lld drafts accepted; prefill %.1f ms, %.1f tokens/s generating on the host (draft steps "
+                "%.1f ms, verifications %.1f ms); estimated chip time %.1f us per verification\n",
+                static_cast<long long>(r.draftTokens), static_cast<long long>(r.verifications),
+                r.generated.empty() ? size_t{0} : r.generated.front().size(), static_cast<long long>(r.accepted),
+                static_cast<long long>(r.drafted), r.prefillMs, r.tokensPerSecond, r.draftMs, r.verifyMs,
+                r.estUsPerToken);
+    return;
+  }
   const size_t steps = r.promptTokens.size() + (r.generated.empty() ? 0 : r.generated.front().size()) - 1;
   std::printf("Summary: %zu decode steps (%zu prompt tokens through the step, KV cache of %lld rows): prefill %.1f ms, "
               "%.1f tokens/s generating on the host; estimated chip time %.1f us per token\n",

@@ -82,8 +82,12 @@ constexpr int64_t kMaxKvCacheLen = int64_t{1} << 31;  // the zoo's bound on a si
 Status checkDecode(const CompileOptions& o) {
   if (!o.decode) {
     if (o.kvCacheLen != 0) return makeError("--kv-cache-len needs --decode");
+    if (o.decodeTokens != 1) return makeError("--decode-tokens needs --decode");
     return {};
   }
+  if (o.decodeTokens < 1 || o.decodeTokens > frontend::kMaxDecodeTokens)
+    return makeError("--decode-tokens " + std::to_string(o.decodeTokens) + ": must be 1.." +
+                     std::to_string(frontend::kMaxDecodeTokens));
   if (!o.inference) return makeError("--decode builds an inference step: add --inference (a decode step does not train)");
   if (o.kvCacheLen < 1 || o.kvCacheLen > kMaxKvCacheLen)
     return makeError("--decode needs --kv-cache-len N with N in 1.." + std::to_string(kMaxKvCacheLen) +
@@ -208,6 +212,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
   if (decode) {
     out.emplace_back("--decode");
     addValue(out, "--kv-cache-len", std::to_string(kvCacheLen));
+    if (decodeTokens != 1) addValue(out, "--decode-tokens", std::to_string(decodeTokens));
   }
   addValue(out, "-b", std::to_string(batchSize));
   out.push_back("-" + std::string(partition::optLevelName(level)));

@@ -44,6 +44,9 @@ struct CompileOptions {
   // step of the decoder with K and V caches of N rows per layer (ir/KvCache.h).
   bool decode = false;
   int64_t kvCacheLen = 0;
+  // --decode-tokens T: the step takes T tokens of a sequence at consecutive
+  // positions (a speculative decoding target checks T - 1 draft tokens plus one).
+  int64_t decodeTokens = 1;
   int64_t batchSize = 32;
   partition::OptLevel level = partition::OptLevel::O3;
   std::string o1RuleList;            // -o1: built-in fusion rule list name or YAML file ("": the mode's default); else unused

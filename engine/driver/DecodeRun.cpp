@@ -7,6 +7,7 @@
 
 #include "driver/DecodeStep.h"
 #include "driver/RunStages.h"
+#include "driver/SpeculativeRun.h"
 
 namespace dfc::driver {
 namespace {
@@ -34,6 +35,8 @@ Expected<std::vector<int64_t>> promptOf(const RunState& s, const DecodeSignature
   return o.promptTokens;
 }
 
+}  // namespace
+
 // Chip latency of one step: the schedule's section estimates.
 double estimatedStepUs(const pef::Pef& pef) {
   double us = 0;
@@ -42,7 +45,7 @@ double estimatedStepUs(const pef::Pef& pef) {
 }
 
 // One step of every sequence at `position`, as a slice on the top row around its section calls.
-Status tracedStep(RunState& s, const std::vector<int64_t>& tokens, int64_t position, const char* name) {
+Status tracedDecodeStep(RunState& s, const std::vector<int64_t>& tokens, int64_t position, const char* name) {
   const auto start = RunState::Clock::now();
   const bool traced = s.traced();
   const int64_t index = s.step;
@@ -61,6 +64,8 @@ Status tracedStep(RunState& s, const std::vector<int64_t>& tokens, int64_t posit
   return {};
 }
 
+namespace {
+
 // Each sequence's next token from the step's logits.
 std::vector<int64_t> pickAll(const RunState& s, std::mt19937_64& rng) {
   std::vector<int64_t> next;
@@ -69,7 +74,9 @@ std::vector<int64_t> pickAll(const RunState& s, std::mt19937_64& rng) {
   return next;
 }
 
-void reportTokens(RunState& s) {
+}  // namespace
+
+void reportDecodeTokens(RunState& s) {
   const RunResult& r = s.result;
   auto ids = [](const std::vector<int64_t>& tokens) {
     std::string out;
@@ -84,15 +91,13 @@ void reportTokens(RunState& s) {
           (r.byteLevel ? " \"" + bytesText(r.generated[b]) + "\"" : ""));
 }
 
-}  // namespace
-
 Status prepareDecode(RunState& s) {
   auto sig = decodeSignature(s.pef, s.opts.pefPath);
   if (!sig) return sig.error();
   auto prompt = promptOf(s, *sig);
   if (!prompt) return prompt.error();
   if (prompt->empty()) return makeError("--prompt: the prompt is empty");
-  DFC_TRY(checkLength(s, *sig, static_cast<int64_t>(prompt->size())));
+  if (s.opts.draftPefPath.empty()) DFC_TRY(checkLength(s, *sig, static_cast<int64_t>(prompt->size())));
   if (s.opts.temperature < 0 || !std::isfinite(s.opts.temperature))
     return makeError("--temperature must be 0 (greedy) or positive");
   s.decode = *sig;
@@ -101,18 +106,25 @@ Status prepareDecode(RunState& s) {
   s.result.promptTokens = std::move(*prompt);
   s.result.kvCacheLen = sig->cacheLen;
   s.result.byteLevel = sig->vocab == 256;
+  if (!s.opts.draftPefPath.empty()) return prepareSpeculative(s);
+  if (sig->tokensPerStep > 1)
+    return makeError(s.opts.pefPath + " takes " + std::to_string(sig->tokensPerStep) +
+                     " tokens a step: it generates as the target of speculative decoding (--draft-pef DRAFT.pef, a "
+                     "one-token decode step); compile it with --decode-tokens 1 to decode on its own");
   return {};
 }
 
 Status decodeStage(RunState& s) {
   if (!s.opts.decode) return {};
+  if (s.draftExec) return speculativeStage(s);
   RunResult& r = s.result;
   std::mt19937_64 rng(s.opts.seed);
   const auto prefillStart = RunState::Clock::now();
   int64_t position = 0;
   for (int64_t token : r.promptTokens) {
     if (s.cancelled()) return makeError("run cancelled");
-    DFC_TRY(tracedStep(s, std::vector<int64_t>(static_cast<size_t>(s.decode.batch), token), position++, "prefill token"));
+    DFC_TRY(tracedDecodeStep(s, std::vector<int64_t>(static_cast<size_t>(s.decode.batch), token), position++,
+                             "prefill token"));
   }
   r.prefillMs = s.usSince(prefillStart) / 1e3;
   s.trace->addStepSlice("prefill", s.usAt(prefillStart), r.prefillMs * 1e3,
@@ -123,14 +135,14 @@ Status decodeStage(RunState& s) {
     if (s.cancelled()) return makeError("run cancelled");
     const std::vector<int64_t> next = pickAll(s, rng);
     for (size_t b = 0; b < next.size(); ++b) r.generated[b].push_back(next[b]);
-    if (i + 1 < s.opts.maxNewTokens) DFC_TRY(tracedStep(s, next, position++, "decode step"));
+    if (i + 1 < s.opts.maxNewTokens) DFC_TRY(tracedDecodeStep(s, next, position++, "decode step"));
   }
   r.decodeMs = s.usSince(decodeStart) / 1e3;
   const double steps = static_cast<double>(s.opts.maxNewTokens - 1);
   r.tokensPerSecond = r.decodeMs > 0 ? steps * static_cast<double>(s.decode.batch) / (r.decodeMs / 1e3) : 0.0;
   r.estUsPerToken = estimatedStepUs(s.pef);
   r.evalSteps = s.step;
-  reportTokens(s);
+  reportDecodeTokens(s);
   s.pendingMetrics.push_back({s.step, 0, "prefill_ms", r.prefillMs});
   s.pendingMetrics.push_back({s.step, 0, "decode_tokens_per_s", r.tokensPerSecond});
   s.pendingMetrics.push_back({s.step, 0, "est_us_per_token", r.estUsPerToken});

@@ -6,6 +6,10 @@
 // holds a "prefill" slice with a "prefill token" slice per prompt token and a
 // "decode step" slice per generated token, each with its section calls nested.
 // Private to driver/.
+#include <cstdint>
+#include <vector>
+
+#include "pef/Pef.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
@@ -17,5 +21,14 @@ struct RunState;
 Status prepareDecode(RunState& s);
 // decode: the prompt, then the generated tokens, traced and recorded.
 Status decodeStage(RunState& s);
+
+// Shared with the speculative run (driver/SpeculativeRun.h):
+// one step of the run's PEF with `tokens` at `position`, a slice `name` on the
+// top row around its section calls;
+Status tracedDecodeStep(RunState& s, const std::vector<int64_t>& tokens, int64_t position, const char* name);
+// the chip latency of one step (the schedule's section estimates);
+double estimatedStepUs(const pef::Pef& pef);
+// the prompt and generated tokens as lines of the run's log.
+void reportDecodeTokens(RunState& s);
 
 }  // namespace dfc::driver

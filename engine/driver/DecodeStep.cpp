@@ -20,11 +20,12 @@ Expected<DecodeSignature> decodeSignature(const pef::Pef& pef, const std::string
   if (sig.tokens == ir::kNoValue || sig.position == ir::kNoValue || sig.logits == ir::kNoValue)
     return makeError(pefPath + ": the decode step's meta names values the graph lacks");
   const ir::TensorType &ids = g.value(sig.tokens).type, &logits = g.value(sig.logits).type;
-  if (ids.dtype != ir::DType::I64 || ids.rank() != 2 || ids.shape[1] != 1 || logits.rank() != 3 ||
-      logits.shape[0] != ids.shape[0] || logits.shape[1] != 1)
-    return makeError(pefPath + ": a decode step takes i64 [B, 1] tokens to f32 [B, 1, V] logits, this one " +
+  if (ids.dtype != ir::DType::I64 || ids.rank() != 2 || ids.shape[1] < 1 || ids.shape[1] > m.kvCacheLen ||
+      logits.rank() != 3 || logits.shape[0] != ids.shape[0] || logits.shape[1] != ids.shape[1])
+    return makeError(pefPath + ": a decode step takes i64 [B, T] tokens to f32 [B, T, V] logits, this one " +
                      ids.toString() + " to " + logits.toString());
   sig.batch = ids.shape[0];
+  sig.tokensPerStep = ids.shape[1];
   sig.cacheLen = m.kvCacheLen;
   sig.vocab = logits.shape[2];
   return sig;
@@ -32,12 +33,13 @@ Expected<DecodeSignature> decodeSignature(const pef::Pef& pef, const std::string
 
 Status feedDecodeStep(runtime::Executor& exec, const DecodeSignature& sig, std::span<const int64_t> tokens,
                       int64_t position) {
-  if (static_cast<int64_t>(tokens.size()) != sig.batch)
-    return makeError("a decode step takes " + std::to_string(sig.batch) + " tokens, one per sequence");
-  if (position < 0 || position >= sig.cacheLen)
-    return makeError("position " + std::to_string(position) + " is outside the KV cache of " + std::to_string(sig.cacheLen) +
-                     " rows");
-  ir::Tensor ids(ir::TensorType{ir::DType::I64, {sig.batch, 1}});
+  if (static_cast<int64_t>(tokens.size()) != sig.batch * sig.tokensPerStep)
+    return makeError("a decode step takes " + std::to_string(sig.batch * sig.tokensPerStep) + " tokens, " +
+                     std::to_string(sig.tokensPerStep) + " per sequence");
+  if (position < 0 || position + sig.tokensPerStep > sig.cacheLen)
+    return makeError("positions " + std::to_string(position) + ".." + std::to_string(position + sig.tokensPerStep - 1) +
+                     " are outside the KV cache of " + std::to_string(sig.cacheLen) + " rows");
+  ir::Tensor ids(ir::TensorType{ir::DType::I64, {sig.batch, sig.tokensPerStep}});
   std::copy(tokens.begin(), tokens.end(), ids.data<int64_t>());
   ir::Tensor pos(ir::TensorType{ir::DType::I64, {1}});
   pos.data<int64_t>()[0] = position;
@@ -52,8 +54,10 @@ Status runDecodeStep(runtime::Executor& exec, const DecodeSignature& sig, std::s
   return exec.step(false, onSection);
 }
 
-std::span<const float> decodeLogits(const runtime::Executor& exec, const DecodeSignature& sig, int64_t sequence) {
-  const float* row = exec.tensor(sig.logits).data<float>() + sequence * sig.vocab;
+std::span<const float> decodeLogits(const runtime::Executor& exec, const DecodeSignature& sig, int64_t sequence,
+                                    int64_t token) {
+  if (token < 0) token = sig.tokensPerStep - 1;
+  const float* row = exec.tensor(sig.logits).data<float>() + (sequence * sig.tokensPerStep + token) * sig.vocab;
   return {row, static_cast<size_t>(sig.vocab)};
 }
 

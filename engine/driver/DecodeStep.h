@@ -18,24 +18,26 @@
 namespace dfc::driver {
 
 struct DecodeSignature {
-  ir::ValueId tokens = ir::kNoValue;    // i64 [B, 1]
-  ir::ValueId position = ir::kNoValue;  // i64 [1]
-  ir::ValueId logits = ir::kNoValue;    // f32 [B, 1, V]
+  ir::ValueId tokens = ir::kNoValue;    // i64 [B, T]
+  ir::ValueId position = ir::kNoValue;  // i64 [1]: the first token's position
+  ir::ValueId logits = ir::kNoValue;    // f32 [B, T, V]
   int64_t batch = 0, cacheLen = 0, vocab = 0;
+  int64_t tokensPerStep = 1;            // T (dfc compile --decode-tokens)
 };
 
 // The PEF's decode interface; an error naming the PEF when it is not a decode step.
 Expected<DecodeSignature> decodeSignature(const pef::Pef& pef, const std::string& pefPath);
 
-// Sets the step's inputs: tokens[b] for each sequence b at `position`.
+// Sets the step's inputs: tokens[b * T + t] for token t of sequence b at `position` + t.
 Status feedDecodeStep(runtime::Executor& exec, const DecodeSignature& sig, std::span<const int64_t> tokens,
                       int64_t position);
 // feedDecodeStep, then the executor's step. `onSection` as for Executor::step.
 Status runDecodeStep(runtime::Executor& exec, const DecodeSignature& sig, std::span<const int64_t> tokens,
                      int64_t position, const std::function<void(const runtime::SectionCall&)>& onSection = {});
 
-// Sequence b's logits after a step.
-std::span<const float> decodeLogits(const runtime::Executor& exec, const DecodeSignature& sig, int64_t sequence);
+// Sequence b's logits after a step, at its token `token` (-1: the step's last).
+std::span<const float> decodeLogits(const runtime::Executor& exec, const DecodeSignature& sig, int64_t sequence,
+                                    int64_t token = -1);
 
 // The next token: the argmax (lowest id on ties) when temperature is 0, else a
 // draw from softmax(logits / temperature).

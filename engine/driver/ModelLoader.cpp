@@ -80,6 +80,7 @@ Expected<frontend::Model> loadModel(const CompileOptions& o) {
   zoo.seed = o.seed;
   zoo.params = o.modelParams;
   zoo.kvCacheLen = o.decode ? o.kvCacheLen : 0;
+  zoo.decodeTokens = o.decode ? o.decodeTokens : 1;
   return frontend::buildZooModel(o.model, zoo);
 }
 

@@ -38,6 +38,9 @@ struct RunState {
   std::unique_ptr<DataFeeder> feeder;       // load-data
   ir::ValueId input = ir::kNoValue, logits = ir::kNoValue;  // load-data
   DecodeSignature decode;                   // load-data, --decode: the PEF's decode interface
+  pef::Pef draftPef;                        // load-data, --draft-pef
+  std::optional<runtime::Executor> draftExec;
+  DecodeSignature draftDecode;
   std::optional<profile::RunStore> store;   // open-store (none with --db -)
   int64_t runId = 0;
   std::vector<profile::SectionCallRecord> pendingCalls;

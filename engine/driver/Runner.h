@@ -52,6 +52,9 @@ struct RunOptions {
   std::string promptText;             // --prompt: its bytes are the tokens (byte-level vocabularies)
   int64_t maxNewTokens = 16;
   double temperature = 0;             // 0: greedy (argmax)
+  // --draft-pef: greedy speculative decoding (driver/SpeculativeRun.h); the
+  // PEF run takes K + 1 tokens a step and checks this one-token step's K drafts.
+  std::string draftPefPath;
   std::vector<std::string> args;
 };
 
@@ -105,6 +108,11 @@ struct RunResult {
   double prefillMs = 0;          // the prompt through the step, token by token
   double decodeMs = 0;           // the steps after the prompt
   double tokensPerSecond = 0;    // generated tokens (all sequences) per second of decode steps
+  // --draft-pef: K draft tokens per verification, and how they fared.
+  int64_t draftTokens = 0;       // K
+  int64_t verifications = 0;     // target steps after the prompt
+  int64_t drafted = 0, accepted = 0;  // draft tokens proposed and accepted
+  double draftMs = 0, verifyMs = 0;   // host time in the draft's steps and in the target's
   double estUsPerToken = 0;      // the cost model's chip latency of one step
 };
 

@@ -8,9 +8,12 @@
 
 namespace dfc::estimate {
 
-int compiledChips(const pef::PefMeta& meta) {
+namespace {
+
+// The integer after `flag` on the PEF's compile command line, or 1.
+int compiledInt(const pef::PefMeta& meta, const char* flag) {
   for (size_t i = 0; i + 1 < meta.args.size(); ++i) {
-    if (meta.args[i] != "--n-chips") continue;
+    if (meta.args[i] != flag) continue;
     try {
       return std::stoi(meta.args[i + 1]);
     } catch (const std::exception&) {
@@ -19,6 +22,10 @@ int compiledChips(const pef::PefMeta& meta) {
   }
   return 1;
 }
+
+}  // namespace
+
+int compiledChips(const pef::PefMeta& meta) { return compiledInt(meta, "--n-chips"); }
 
 Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
   const std::string archName = r.arch.empty() ? pef.meta.arch : r.arch;
@@ -29,7 +36,13 @@ Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
   }
   r.options.chips = r.chips ? *r.chips : pef.meta.inference ? compiledChips(pef.meta) : 1;
   for (const std::string& a : pef.meta.args) r.options.decode |= a == "--decode";
-  return estimateStep(pef.graph, pef.plan, pef.meta.inference, pef.meta.batchSize, *arch, r.options);
+  auto e = estimateStep(pef.graph, pef.plan, pef.meta.inference, pef.meta.batchSize, *arch, r.options);
+  // A step compiled for T tokens a sequence (--decode-tokens) processes T of them.
+  if (const int tokens = compiledInt(pef.meta, "--decode-tokens"); e && tokens > 1) {
+    e->tokensPerStep = tokens;
+    e->throughput *= tokens;
+  }
+  return e;
 }
 
 namespace {
@@ -52,6 +65,10 @@ Expected<SpeculativeEstimate> estimateSpeculativePef(const PefEstimateRequest& r
     return makeError(r.pefPath + ": not a decode step; speculative decoding needs one (dfc compile --inference --decode)");
   if (!isDecodeStep(draft->meta))
     return makeError("--draft-pef " + draftPath + ": not a decode step (dfc compile --inference --decode)");
+  for (const auto& [meta, path] : {std::pair{&target->meta, r.pefPath}, std::pair{&draft->meta, draftPath}})
+    if (compiledInt(*meta, "--decode-tokens") > 1)
+      return makeError(path + " takes several tokens a step (--decode-tokens): the estimate models the verification "
+                              "of k + 1 tokens from one-token steps, give those");
   const std::string archName = r.arch.empty() ? target->meta.arch : r.arch;
   auto arch = arch::loadArch(archName);
   if (!arch) return arch.error().withContext("--arch " + archName);
@@ -98,8 +115,10 @@ std::string formatEstimate(const StepEstimate& e) {
               e.chips > 1 ? " (tensor parallel)" : "", e.elementBytes);
   if (e.kvCacheLen > 0) out += line("KV cache: %lld positions per sequence\n", static_cast<long long>(e.kvCacheLen));
   out += line("fusion: %s; %d call(s) per step\n", fusionText(e.fusion), e.calls);
-  out += line("throughput: %.1f %s (batch %lld), step %.4f ms\n", e.throughput, e.unit.c_str(),
-              static_cast<long long>(e.batch), e.stepUs / 1e3);
+  out += line("throughput: %.1f %s (batch %lld%s), step %.4f ms\n", e.throughput, e.unit.c_str(),
+              static_cast<long long>(e.batch),
+              e.tokensPerStep > 1 ? (", " + std::to_string(e.tokensPerStep) + " tokens a step").c_str() : "",
+              e.stepUs / 1e3);
   out += line("time per step: compute %.4f ms, memory %.4f ms (HBM %.4f, DDR %.4f), communication %.4f ms, "
               "call overhead %.4f ms\n",
               e.computeUs / 1e3, e.memoryUs / 1e3, e.tierUs[H] / 1e3, e.tierUs[D] / 1e3, e.commUs / 1e3,

@@ -34,7 +34,12 @@ struct ZooOptions {
   // many rows (gpt2, llama, bloom, gpt-neox families; others refuse it). The
   // weights equal those of the full-sequence model with the same seed.
   int64_t kvCacheLen = 0;
+  // With kvCacheLen: tokens of one sequence each step takes, at positions
+  // position..position+T-1 (a speculative verification, or a chunk of prompt).
+  int64_t decodeTokens = 1;
 };
+
+constexpr int64_t kMaxDecodeTokens = 64;
 
 // {"logreg", "mlp", "lenet", "gpt2", "gpt2-mini", "bert", "resnet18", "llama", "llama-tiny", "bloom",
 //  "bloom-tiny", "gpt-neox", "neox-tiny"}

@@ -15,9 +15,9 @@ using ir::ValueId;
 ValueId embeddings(GraphBuilder& b, ValueId ids, const Dims& d, ValueId& tokenTable) {
   tokenTable = initParam(b, "wte", {d.vocab, d.hidden});
   ValueId posTable = initParam(b, "wpe", {d.maxPositions(), d.hidden});
-  if (d.decode()) {  // [B, 1, D] + [1, D]
+  if (d.decode()) {  // [B, T, D] + [T, D]
     ValueId tokens = op1(b, OpKind::Embedding, {tokenTable, ids});
-    ValueId x = op1(b, OpKind::Binary, {tokens, op1(b, OpKind::Embedding, {posTable, d.position})}, {{"fn", std::string("add")}});
+    ValueId x = op1(b, OpKind::Binary, {tokens, op1(b, OpKind::Embedding, {posTable, d.positions})}, {{"fn", std::string("add")}});
     return b.reshape(x, {d.batch * d.seq, d.hidden});
   }
   ir::Tensor pos(ir::TensorType{ir::DType::I64, {d.batch, d.seq}});

@@ -113,9 +113,12 @@ Expected<Dims> transformerDims(const std::string& name, const ZooOptions& option
   d.kvHeads = p->count("num_kv_heads") ? p->at("num_kv_heads") : d.heads;
   d.intermediate = p->count("intermediate_size") ? p->at("intermediate_size") : 4 * d.hidden;
   d.mlpMatrices = mlpMatrices;
-  if (options.kvCacheLen > 0) {  // a decode step: one new token per sequence, positions up to the cache length
+  if (options.kvCacheLen > 0) {  // a decode step: T new tokens per sequence, positions up to the cache length
     d.cacheLen = options.kvCacheLen;
-    d.seq = 1;
+    d.seq = options.decodeTokens;
+    if (d.seq < 1 || d.seq > std::min(kMaxDecodeTokens, d.cacheLen))
+      return makeError("--decode-tokens " + std::to_string(d.seq) + ": must be 1.." +
+                       std::to_string(std::min(kMaxDecodeTokens, d.cacheLen)) + " (at most --kv-cache-len)");
   }
   DFC_TRY(checkHeads(name, d));
   if (d.decode()) DFC_TRY(checkKvCaches(name, d));
@@ -126,7 +129,14 @@ Expected<Dims> transformerDims(const std::string& name, const ZooOptions& option
 
 void tokenInputs(GraphBuilder& b, Model& model, Dims& d) {
   model.image = b.input("input_ids", ir::TensorType{ir::DType::I64, {d.batch, d.seq}});
-  if (d.decode()) d.position = b.input("position", ir::TensorType{ir::DType::I64, {1}});
+  if (!d.decode()) return;
+  d.position = b.input("position", ir::TensorType{ir::DType::I64, {1}});
+  d.positions = d.position;
+  if (d.seq > 1) {  // position + [0, 1, ..., T-1]
+    ir::Tensor offsets(ir::TensorType{ir::DType::I64, {d.seq}});
+    for (int64_t t = 0; t < d.seq; ++t) offsets.data<int64_t>()[t] = t;
+    d.positions = binary(b, "add", d.position, b.constant("decode_offsets", std::move(offsets)));
+  }
 }
 
 ValueId initParam(GraphBuilder& b, const std::string& name, ir::Shape shape) {
@@ -177,9 +187,9 @@ Rotary rotaryTables(GraphBuilder& b, const Dims& d) {
       s[t * dh + i] = static_cast<float>(std::sin(angle));
     }
   Rotary r{b.constant("rotary_cos", std::move(cosT)), b.constant("rotary_sin", std::move(sinT))};
-  if (d.decode()) {  // the step's row of each table: [1, Dh]
-    r.cos = op1(b, OpKind::Gather, {r.cos, d.position}, {{"axis", int64_t{0}}});
-    r.sin = op1(b, OpKind::Gather, {r.sin, d.position}, {{"axis", int64_t{0}}});
+  if (d.decode()) {  // the step's rows of each table: [T, Dh]
+    r.cos = op1(b, OpKind::Gather, {r.cos, d.positions}, {{"axis", int64_t{0}}});
+    r.sin = op1(b, OpKind::Gather, {r.sin, d.positions}, {{"axis", int64_t{0}}});
   }
   return r;
 }

@@ -18,11 +18,13 @@ struct Dims {
   int64_t kvHeads = 0;       // grouped-query attention: key/value heads (heads when not grouped)
   int64_t intermediate = 0;  // MLP width (4 * hidden unless the model sets it)
   int64_t mlpMatrices = 2;   // 2: up + down; 3: gated (SwiGLU: gate + up + down)
-  // A decode step (ZooOptions::kvCacheLen > 0): seq is 1 (the new token), each
+  // A decode step (ZooOptions::kvCacheLen > 0): seq is ZooOptions::decodeTokens
+  // (1: the new token; more: tokens at consecutive positions), each
   // layer keeps a K and a V cache of cacheLen rows (ir/KvCache.h), and
   // positions come from the i64[1] input `position` (set by tokenInputs).
   int64_t cacheLen = 0;
-  ir::ValueId position = ir::kNoValue;
+  ir::ValueId position = ir::kNoValue;   // the step's first position, i64 [1]
+  ir::ValueId positions = ir::kNoValue;  // all its positions, i64 [seq] (position itself when seq is 1)
   int64_t headDim() const { return hidden / heads; }
   bool decode() const { return cacheLen > 0; }
   int64_t maxPositions() const { return decode() ? cacheLen : seq; }  // rows of position tables

@@ -184,6 +184,18 @@ TEST_CASE("dfc estimate --draft-pef: the speculative breakdown, and its flags re
   REQUIRE(json.status == 0);
   CHECK_THAT(json.output, Catch::Contains("\"draft_tokens\":3"));
   CHECK_THAT(json.output, Catch::Contains("\"chosen\":false"));
+  // A step compiled for 4 tokens a sequence counts them; the speculative estimate wants one-token steps.
+  auto options = decodeCompile(dir, "four");
+  options.decodeTokens = 4;
+  options.args = options.toArgs();
+  auto four = driver::compile(options);
+  if (!four) FAIL(four.error().message());
+  auto fourText = test::runDfc("estimate " + four->pefPath);
+  CHECK(fourText.status == 0);
+  CHECK_THAT(fourText.output, Catch::Contains("(batch 1, 4 tokens a step)"));
+  auto fourSpec = test::runDfc("estimate " + four->pefPath + " --draft-pef " + target + " --acceptance 0.5");
+  CHECK(fourSpec.status == 2);
+  CHECK_THAT(fourSpec.output, Catch::Contains("takes several tokens a step (--decode-tokens)"));
   auto layer = test::runDfc("estimate " + target + " --fusion layer");
   CHECK(layer.status == 0);
   CHECK_THAT(layer.output, Catch::Contains("fusion: layer"));
