@@ -1723,12 +1723,12 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
         <translation> (Spitze je Balken)</translation>
     </message>
     <message>
-        <source>est. PCUs (% of chip)</source>
-        <translation>geschätzte PCUs (% des Chips)</translation>
+        <source>est. PCUs (% of capacity)</source>
+        <translation>geschätzte PCUs (% der Kapazität)</translation>
     </message>
     <message>
-        <source>est. PMUs (% of chip)</source>
-        <translation>geschätzte PMUs (% des Chips)</translation>
+        <source>est. PMUs (% of capacity)</source>
+        <translation>geschätzte PMUs (% der Kapazität)</translation>
     </message>
     <message>
         <source>Step estimate (dfc estimate; %1, %2 fusion): &lt;b&gt;%3 %4&lt;/b&gt;, step %5 = compute %6, memory %7 (HBM %8, DDR %9), communication %10, call overhead %11. Bound: &lt;b&gt;%12&lt;/b&gt;.</source>

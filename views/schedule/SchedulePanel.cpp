@@ -355,8 +355,9 @@ void SchedulePanel::rebuildCharts() {
                                           : tr("Unit use per section (arch capacity unknown)");
   QChart* use = newChart(capacity + (binned ? tr(" (peak per bar)") : QString()));
   auto* useSeries = new QBarSeries;
-  auto* pcus = new QBarSet(tr("est. PCUs (% of chip)"));
-  auto* pmus = new QBarSet(tr("est. PMUs (% of chip)"));
+  // Against the capacity in the title: one chip, or all the chips the PEF was compiled for.
+  auto* pcus = new QBarSet(tr("est. PCUs (% of capacity)"));
+  auto* pmus = new QBarSet(tr("est. PMUs (% of capacity)"));
   double maxUse = 0;
   for (const ChartBin& bin : bins) {
     const double pcu = d.archPcus > 0 ? 100.0 * bin.pcus / d.archPcus : bin.pcus;
