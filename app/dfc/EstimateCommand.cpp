@@ -37,7 +37,7 @@ ArgParser estimateFlags() {
          "k + 1 at a time (weights and cache read once); both resident on the same chips. Needs --acceptance"});
   p.add({{"--acceptance"}, "A", 1,
          "with --draft-pef: the probability (0..1) that the target accepts one draft token; a property of the "
-         "model pair and the text, measured elsewhere"});
+         "model pair and the text (dfc run --decode --draft-pef measures it on the host)"});
   p.add({{"--draft-tokens"}, "K", 1, "with --draft-pef: draft tokens per verification (1..16; default: the fastest)"});
   p.add({{"--sections"}, "", 0, "also print every section call's figures"});
   p.add({{"--json"}, "", 0, "print the estimate as JSON instead of text"});
