@@ -80,12 +80,12 @@ Status decodeOptionsFrom(const ArgParser& p, driver::RunOptions& o) {
 void printDecodeSummary(const driver::RunResult& r) {
   if (r.draftTokens > 0) {
     std::printf("Summary: speculative decoding, %lld draft tokens a verification: %lld verifications for %zu tokens, "
-                "%lld of %lld drafts accepted; prefill %.1f ms, %.1f tokens/s generating on the host (draft steps "
-                "%.1f ms, verifications %.1f ms); estimated chip time %.1f us per verification\n",
+                "%lld of %lld drafts accepted (acceptance %.3f); prefill %.1f ms, %.1f tokens/s generating on the host "
+                "(draft steps %.1f ms, verifications %.1f ms); estimated chip time %.1f us per verification\n",
                 static_cast<long long>(r.draftTokens), static_cast<long long>(r.verifications),
                 r.generated.empty() ? size_t{0} : r.generated.front().size(), static_cast<long long>(r.accepted),
-                static_cast<long long>(r.drafted), r.prefillMs, r.tokensPerSecond, r.draftMs, r.verifyMs,
-                r.estUsPerToken);
+                static_cast<long long>(r.drafted), r.acceptance(), r.prefillMs, r.tokensPerSecond, r.draftMs,
+                r.verifyMs, r.estUsPerToken);
     return;
   }
   const size_t steps = r.promptTokens.size() + (r.generated.empty() ? 0 : r.generated.front().size()) - 1;

@@ -112,6 +112,13 @@ struct RunResult {
   int64_t draftTokens = 0;       // K
   int64_t verifications = 0;     // target steps after the prompt
   int64_t drafted = 0, accepted = 0;  // draft tokens proposed and accepted
+  int64_t rejected = 0;          // verifications that ended at a rejected draft
+  // The per-token acceptance probability (Leviathan et al.'s alpha, what
+  // `dfc estimate --acceptance` takes): accepted / (accepted + rejected), the
+  // drafts the target checked; drafts after a rejection were never checked.
+  double acceptance() const {
+    return accepted + rejected > 0 ? static_cast<double>(accepted) / static_cast<double>(accepted + rejected) : 0.0;
+  }
   double draftMs = 0, verifyMs = 0;   // host time in the draft's steps and in the target's
   double estUsPerToken = 0;      // the cost model's chip latency of one step
 };

@@ -92,6 +92,7 @@ Status cycle(RunState& s, int64_t x, int64_t position, std::vector<int64_t>& out
     if (auto d = draftStep(s, fed.back(), position + k); !d) return d.error();
   s.result.drafted += k;
   s.result.accepted += kept;
+  s.result.rejected += kept < k;
   ++s.result.verifications;
   return {};
 }
@@ -151,11 +152,12 @@ Status speculativeStage(RunState& s) {
   r.estUsPerToken = estimatedStepUs(s.pef);
   r.evalSteps = s.step;
   reportDecodeTokens(s);
-  const double rate = r.drafted > 0 ? static_cast<double>(r.accepted) / static_cast<double>(r.drafted) : 0.0;
+  const double rate = r.acceptance();
   const double perVerification =
       r.verifications > 0 ? static_cast<double>(out.size()) / static_cast<double>(r.verifications) : 0.0;
   s.say("Speculative: " + std::to_string(r.draftTokens) + " draft tokens a verification, " + std::to_string(r.accepted) +
-        " of " + std::to_string(r.drafted) + " accepted (acceptance " + std::to_string(rate).substr(0, 5) + "), " +
+        " of " + std::to_string(r.drafted) + " accepted, " + std::to_string(r.rejected) + " rejected (acceptance " +
+        std::to_string(rate).substr(0, 5) + " per checked draft, as dfc estimate --acceptance takes it), " +
         std::to_string(r.verifications) + " verifications, " + std::to_string(perVerification).substr(0, 5) +
         " tokens each");
   s.pendingMetrics.push_back({s.step, 0, "prefill_ms", r.prefillMs});

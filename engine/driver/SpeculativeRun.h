@@ -22,7 +22,9 @@ struct RunState;
 Status prepareSpeculative(RunState& s);
 // decode with --draft-pef: prefill both models, then draft-and-verify cycles
 // until --max-new-tokens tokens; the trace has "draft step" and "verify step"
-// slices; the run store gets acceptance_rate and tokens_per_verification.
+// slices; the run store gets acceptance_rate (per checked draft: accepted /
+// (accepted + rejected), the alpha of dfc estimate --acceptance) and
+// tokens_per_verification.
 Status speculativeStage(RunState& s);
 
 }  // namespace dfc::driver

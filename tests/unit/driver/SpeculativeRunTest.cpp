@@ -62,6 +62,8 @@ TEST_CASE("speculative decoding writes the target's greedy text, any draft", "[d
     CHECK(same.generated == plain.generated);
     CHECK(same.draftTokens == 3);
     CHECK(same.accepted == same.drafted);  // the draft is the target: every draft kept
+    CHECK(same.rejected == 0);
+    CHECK(same.acceptance() == 1.0);
     CHECK(same.verifications == (kNew + 3) / 4);  // K + 1 = 4 tokens a verification
 
     const auto other = runOk(decodeRun(p.target4, p.otherDraft, dir));
@@ -69,6 +71,11 @@ TEST_CASE("speculative decoding writes the target's greedy text, any draft", "[d
     CHECK(other.accepted < other.drafted);
     CHECK(other.verifications > same.verifications);
     CHECK(other.verifications * 3 == other.drafted);
+    // alpha counts the drafts the target checked: a verification checks its kept drafts and, unless it
+    // kept all K, the one it rejected; drafts after a rejection are never checked
+    CHECK(other.rejected <= other.verifications);
+    CHECK(other.accepted >= 3 * (other.verifications - other.rejected));  // the cycles that kept all three
+    CHECK(other.acceptance() >= static_cast<double>(other.accepted) / static_cast<double>(other.drafted));
 
     auto trace = profile::readChromeTrace(same.tracePath);
     REQUIRE(trace.ok());
