@@ -26,7 +26,8 @@ void printSummary(const driver::CompileOptions& o, const driver::CompileResult& 
   std::printf("Compiled %s: %d nodes -> %d sections (%s), %lld parameters\n", o.model.c_str(), r.numNodes,
               r.numSections, sectionsByRole(r).c_str(), static_cast<long long>(r.numParams));
   if (r.kvCacheLen > 0)
-    std::printf("Decode step (one token per sequence): KV cache of %lld rows, %s of K and V caches\n",
+    std::printf("Decode step (%s per sequence): KV cache of %lld rows, %s of K and V caches\n",
+                o.decodeTokens > 1 ? (std::to_string(o.decodeTokens) + " tokens").c_str() : "one token",
                 static_cast<long long>(r.kvCacheLen), support::formatBytes(static_cast<uint64_t>(r.kvCacheBytes)).c_str());
   std::printf("Estimated chip latency per step: %.1f us; compile time %.0f ms\n", r.estLatencyUs, r.compileMs);
   std::printf("Host memory for the CPU run: %.1f MiB (%.1f MiB arena for a step's intermediates, %.1f MiB params, state "

@@ -69,6 +69,8 @@ TEST_CASE("decode flags refused with exit status 2, one line naming the flag, no
       {"compile --model llama-tiny --inference --decode --kv-cache-len 0", "--kv-cache-len"},
       {"compile --model lenet --inference --decode --kv-cache-len 8", "not a decoder"},
       {"compile --model llama-tiny --inference --kv-cache-len 8", "--kv-cache-len needs --decode"},
+      {"compile --model llama-tiny --inference --decode --kv-cache-len 8 --decode-tokens 9", "--decode-tokens 9"},
+      {"compile --model llama-tiny --inference --decode-tokens 2", "--decode-tokens needs --decode"},
       {"compile --model llama-tiny -b 64 --inference --decode --kv-cache-len 2000000000 --max-memory 1G", "--kv-cache-len"},
   };
   for (const Case& c : cases) {
@@ -82,6 +84,38 @@ TEST_CASE("decode flags refused with exit status 2, one line naming the flag, no
   auto r = runDfc("run --pef " + (dir / "x.pef") + " --prompt 'hi'");
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("--prompt needs --decode"));
+  r = runDfc("run --pef " + (dir / "x.pef") + " --draft-pef " + (dir / "y.pef"));
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("--draft-pef needs --decode"));
+}
+
+TEST_CASE("dfc run --decode --draft-pef: a 4-token target checks a one-token draft's tokens, same text", "[decode]") {
+  test::ScratchDir dir("decode-cli-spec");
+  auto compile = [&](const std::string& name, const std::string& extra) {
+    auto r = runDfc("compile --model llama-tiny --inference --decode --kv-cache-len 40 -b 1 --db - --pef-name " + name +
+                    " --output-folder " + (dir / name) + " " + extra);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    return r.output;
+  };
+  CHECK(lineStarting(compile("target", "--decode-tokens 4"), "Decode step") ==
+        "Decode step (4 tokens per sequence): KV cache of 40 rows, 40.0 KiB of K and V caches");
+  compile("draft", "");
+  const std::string target = (dir / "target") + "/target.pef", draft = (dir / "draft") + "/draft.pef";
+  auto plain = runDfc("run --pef " + draft + " --decode --prompt 'Hi' --max-new-tokens 12 --db - --trace " +
+                      (dir / "p.json"));
+  auto spec = runDfc("run --pef " + target + " --draft-pef " + draft + " --decode --prompt 'Hi' --max-new-tokens 12 "
+                     "--db - --trace " + (dir / "s.json"));
+  INFO(spec.output);
+  REQUIRE(spec.status == 0);
+  // The draft is the target's own weights as a one-token step: the same text, every draft kept.
+  CHECK(lineStarting(spec.output, "Generated: ") == lineStarting(plain.output, "Generated: "));
+  CHECK_THAT(lineStarting(spec.output, "Summary: "),
+             Catch::StartsWith("Summary: speculative decoding, 3 draft tokens a verification: 3 verifications for 12 "
+                               "tokens, 9 of 9 drafts accepted (acceptance 1.000)"));
+  auto alone = runDfc("run --pef " + target + " --decode --prompt 'Hi' --db -");
+  CHECK(alone.status == 2);
+  CHECK_THAT(alone.output, Catch::Contains("takes 4 tokens a step"));
 }
 
 TEST_CASE("a decode PEF whose kv_cache_len lies is refused by run --decode and estimate, exit status 2",
