@@ -1,4 +1,8 @@
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "ArgParser.h"
 #include "Commands.h"
@@ -20,6 +24,10 @@ ArgParser measureFlags() {
   p.add({{"--summary"}, "FILE", 1, "JSON summary (default <pef dir>/<pef-name>_performance.json)"});
   p.add({{"--db"}, "FILE", 1, "run store (default $XDG_DATA_HOME/dataflow-studio/runs.sqlite; '-' = none)"});
   p.add({{"--threads"}, "N", 1, "host threads for the runtime's kernels, GEMMs included (default: all hardware threads)"});
+  p.add({{"--op-profile"}, "", 0,
+         "time every kernel of the timed steps and print the host time per step by kernel (op, or what fusion made "
+         "of a group: 'matmul + bias_add', 'elementwise chain (fused)', 'attention forward (fused)') and by op "
+         "family, also in the JSON summary; adds two clock reads per kernel"});
   p.add({{"--debug"}, "", 0, "debug logging"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
@@ -43,9 +51,32 @@ Status readOptions(const ArgParser& p, driver::MeasureOptions& o) {
     o.threads = static_cast<int>(*v);
   }
   o.inference = p.has("--inference");
+  o.opProfile = p.has("--op-profile");
   o.summaryPath = p.get("--summary");
   o.dbPath = p.get("--db");
   return {};
+}
+
+// The step's host time by kernel, then by family, each with its share of the mean step.
+void printOpProfile(const driver::MeasureResult& r) {
+  const double stepMs = std::max(r.meanMs, 1e-9);
+  std::printf("\nhost time by kernel (mean of %lld steps; %.1f%% of the step inside kernels):\n",
+              static_cast<long long>(r.steps), 100.0 * r.opProfiledMs / stepMs);
+  std::printf("  %10s %7s %10s  %-12s %s\n", "ms/step", "% step", "calls/step", "family", "kernel");
+  std::map<std::string, double> byFamily;
+  for (const driver::OpTime& op : r.ops) {
+    std::printf("  %10.3f %6.1f%% %10.1f  %-12s %s\n", op.msPerStep, 100.0 * op.msPerStep / stepMs, op.callsPerStep,
+                op.family.c_str(), op.label.c_str());
+    byFamily[op.family] += op.msPerStep;
+  }
+  std::vector<std::pair<double, std::string>> families;
+  for (const auto& [family, ms] : byFamily) families.emplace_back(ms, family);
+  std::sort(families.rbegin(), families.rend());
+  std::printf("by family:");
+  for (size_t i = 0; i < families.size(); ++i)
+    std::printf("%s %s %.3f ms (%.1f%%)", i ? "," : "", families[i].second.c_str(), families[i].first,
+                100.0 * families[i].first / stepMs);
+  std::printf("\n");
 }
 
 }  // namespace
@@ -75,6 +106,7 @@ int measureCommand(const std::vector<std::string>& args) {
               r->estSamplesPerSecond);
   std::printf("latency per step: median %.3f ms, p90 %.3f ms, p99 %.3f ms, mean %.3f ms; estimated chip: %.3f ms\n",
               r->medianMs, r->p90Ms, r->p99Ms, r->meanMs, r->estStepMs);
+  if (o.opProfile) printOpProfile(*r);
   std::printf("Summary: %s\n", r->summaryPath.c_str());
   if (!r->storeNote.empty())
     std::printf("Note: the run store was not written: %s\n", r->storeNote.c_str());

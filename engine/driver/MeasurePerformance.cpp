@@ -147,7 +147,10 @@ Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {
   if (auto target = support::checkOutputFile(r.summaryPath, "--summary"); !target) return target.error();
   auto pef = pef::readPef(o.pefPath);
   if (!pef) return pef.error();
-  auto exec = runtime::Executor::create(pef->graph, pef->plan, {o.threads});
+  runtime::ExecutorOptions eo;
+  eo.threads = o.threads;
+  eo.profileKernels = o.opProfile;
+  auto exec = runtime::Executor::create(pef->graph, pef->plan, eo);
   if (!exec) return exec.error().withContext(o.pefPath);
   DFC_TRY(feedSyntheticInputs(*pef, *exec, o.seed));
   const bool forwardOnly = !pef->meta.inference && o.inference;
@@ -158,6 +161,7 @@ Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {
   r.warmup = o.warmup;
   r.estStepMs = estimatedStepUs(*pef, forwardOnly) / 1e3;
   for (int64_t i = 0; i < o.warmup; ++i) DFC_TRY(exec->step(forwardOnly));
+  exec->resetKernelProfile();
   r.stepMs.reserve(static_cast<size_t>(o.steps));
   for (int64_t i = 0; i < o.steps; ++i) {
     const auto start = std::chrono::steady_clock::now();
@@ -165,6 +169,11 @@ Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {
     r.stepMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
   summarize(r);
+  for (const runtime::KernelTime& t : exec->kernelProfile()) {
+    const double steps = static_cast<double>(o.steps);
+    r.ops.push_back({t.label, t.family, static_cast<double>(t.calls) / steps, t.totalUs / 1e3 / steps});
+    r.opProfiledMs += t.totalUs / 1e3 / steps;
+  }
   DFC_TRY(support::writeFileAtomic(r.summaryPath, measureSummaryJson(r)));
   record(o, r);
   return r;
@@ -187,7 +196,19 @@ std::string measureSummaryJson(const MeasureResult& r) {
       .field("est_samples_per_s", r.estSamplesPerSecond);
   w.key("step_ms").beginArray();
   for (double ms : r.stepMs) w.value(ms);
-  w.endArray().endObject();
+  w.endArray();
+  if (!r.ops.empty()) {
+    w.key("op_profile").beginArray();
+    for (const OpTime& op : r.ops)
+      w.beginObject()
+          .field("label", op.label)
+          .field("family", op.family)
+          .field("calls_per_step", op.callsPerStep)
+          .field("ms_per_step", op.msPerStep)
+          .endObject();
+    w.endArray();
+  }
+  w.endObject();
   return w.take();
 }
 

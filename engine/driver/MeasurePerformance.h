@@ -21,7 +21,16 @@ struct MeasureOptions {
   std::string dbPath;       // "" = default path, "-" = don't record
   int threads = 0;          // runtime thread pool; <= 0: the machine's hardware threads
   uint64_t seed = 1;        // synthetic inputs
+  bool opProfile = false;   // time every kernel of the timed steps (MeasureResult::ops)
   std::vector<std::string> args;
+};
+
+// One kind of kernel in the timed steps (runtime::KernelTime, per step).
+struct OpTime {
+  std::string label;   // "matmul + bias_add", "gelu", "attention backward (fused)", "state updates"
+  std::string family;  // "linalg", "elementwise", ... ("runtime" for state updates)
+  double callsPerStep = 0;
+  double msPerStep = 0;
 };
 
 struct MeasureResult {
@@ -35,6 +44,8 @@ struct MeasureResult {
   double estStepMs = 0;                                   // the cost model's chip latency for one step
   double estSamplesPerSecond = 0;
   std::vector<double> stepMs;  // each timed step
+  std::vector<OpTime> ops;     // with MeasureOptions::opProfile: largest first
+  double opProfiledMs = 0;     // with opProfile: the mean step's time inside kernels (the rest is between them)
   std::string summaryPath;
   int64_t runId = 0;      // 0: not recorded
   std::string storeNote;  // non-empty: measured, but the store record is missing

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 #include <new>
+#include <string_view>
 
 #include "ir/KvCache.h"
 #include "runtime/ArenaPlan.h"
@@ -22,6 +23,7 @@ using ir::ValueKind;
 struct SectionRun {
   const partition::Section* section = nullptr;
   std::vector<KernelPtr> kernels;  // one per node, in section order
+  std::vector<size_t> labels;      // parallel to kernels: index into Impl::profile
   double bytes = 0;
 };
 
@@ -36,7 +38,11 @@ struct Update {
 
 struct Executor::Impl {
   explicit Impl(const ExecutorOptions& o)
-      : pool(o.threads, o.poolSpin), ctx(pool, o.communicator), fuse(o.fuse), fuseAttention(o.fuseAttention) {
+      : pool(o.threads, o.poolSpin),
+        ctx(pool, o.communicator),
+        fuse(o.fuse),
+        fuseAttention(o.fuseAttention),
+        profiling(o.profileKernels) {
     ctx.setConvAlgo(o.convAlgo);
     ctx.setSplitWidth(o.splitWidth);
   }
@@ -60,10 +66,18 @@ struct Executor::Impl {
   std::vector<std::vector<ir::NodeId>> users;
   std::vector<bool> leavesStep;  // graph outputs and state-update sources
   std::map<const AttentionPattern*, ir::Tensor> attentionStats;  // fused attention row statistics, in the arena
+  bool profiling;
+  std::vector<KernelTime> profile;  // one per label, in order of first use
+  std::map<std::string, size_t> labelIndex;
+
+  size_t labelFor(const std::string& label, std::string_view family);
+  size_t labelFor(const ir::Node& node);
+  Status runSection(const SectionRun& run);
 
   Status validate();
   void planFusion();
   void applyUpdates(bool optimizerStep);
+  void applyUpdatesTimed(bool optimizerStep);
   Status allocate();
   Status prepareKernels();
   Expected<KernelPtr> prepareNode(const ir::Node& node);
@@ -193,6 +207,9 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
     auto kernel = makeAttentionKernel(graph, group, storage, attentionStats[group.attention.get()]);
     if (!kernel) return kernel.error();
     run.kernels.push_back(std::move(*kernel));
+    run.labels.push_back(labelFor(group.kind == FusionKind::AttentionForward ? "attention forward (fused)"
+                                                                             : "attention backward (fused)",
+                                  "transformer"));
     return {};
   }
   std::vector<KernelPtr> members;
@@ -205,7 +222,10 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
     const ir::Node& bias = graph.node(group.nodes[1]);
     if (members[0]->takeBiasEpilogue(storage[static_cast<size_t>(bias.inputs[1])],
                                      storage[static_cast<size_t>(bias.outputs[0])])) {
+      const ir::Node& gemm = graph.node(group.nodes[0]);
       run.kernels.push_back(std::move(members[0]));
+      run.labels.push_back(labelFor(std::string(ir::opName(gemm.op)) + " + bias_add",
+                                    ir::familyName(ir::opInfo(gemm.op).family)));
       return {};
     }
   }
@@ -230,9 +250,13 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
     if (!tiled) return internalError("node '" + graph.node(group.nodes[0]).name + "' was fused but cannot run on tiles");
     const int64_t elements = graph.value(graph.node(group.nodes[0]).outputs[0]).type.numElements();
     run.kernels.push_back(std::make_unique<FusedChainKernel>(std::move(members), std::move(plan), elements));
+    run.labels.push_back(labelFor("elementwise chain (fused)", "elementwise"));
     return {};
   }
-  for (KernelPtr& k : members) run.kernels.push_back(std::move(k));
+  for (size_t i = 0; i < members.size(); ++i) {
+    run.kernels.push_back(std::move(members[i]));
+    run.labels.push_back(labelFor(graph.node(group.nodes[i])));
+  }
   return {};
 }
 
@@ -265,6 +289,38 @@ Status Executor::Impl::prepareKernels() {
       if (Status st = prepareGroup(group, run); !st) return st.error().withContext("section '" + run.section->name + "'");
   }
   return {};
+}
+
+size_t Executor::Impl::labelFor(const std::string& label, std::string_view family) {
+  auto [it, added] = labelIndex.try_emplace(label, profile.size());
+  if (added) profile.push_back({label, std::string(family), 0, 0});
+  return it->second;
+}
+
+size_t Executor::Impl::labelFor(const ir::Node& node) {
+  return labelFor(std::string(ir::opName(node.op)), ir::familyName(ir::opInfo(node.op).family));
+}
+
+Status Executor::Impl::runSection(const SectionRun& run) {
+  for (size_t k = 0; k < run.kernels.size(); ++k) {
+    const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    Status st = run.kernels[k]->run(ctx);
+    if (!st) return st.error().withContext("section '" + run.section->name + "'");
+    if (!profiling) continue;
+    KernelTime& t = profile[run.labels[k]];
+    ++t.calls;
+    t.totalUs += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  }
+  return {};
+}
+
+void Executor::Impl::applyUpdatesTimed(bool optimizerStep) {
+  if (!profiling || updates.empty()) return applyUpdates(optimizerStep);
+  const auto start = std::chrono::steady_clock::now();
+  applyUpdates(optimizerStep);
+  KernelTime& t = profile[labelFor("state updates", "runtime")];
+  ++t.calls;
+  t.totalUs += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
 Executor::Executor(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -303,10 +359,7 @@ Status Executor::step(bool forwardOnly, const std::function<void(const SectionCa
     if (forwardOnly && !ir::roleInfo(run.section->type).inEvaluation) continue;
     if (!forwardOnly && !optimizerStep && run.section->type == ir::NodeRole::Optimizer) continue;
     const auto start = std::chrono::steady_clock::now();
-    for (const KernelPtr& kernel : run.kernels) {
-      Status st = kernel->run(m_impl->ctx);
-      if (!st) return st.error().withContext("section '" + run.section->name + "'");
-    }
+    DFC_TRY(m_impl->runSection(run));
     const auto stop = std::chrono::steady_clock::now();
     if (onSection) {
       SectionCall info;
@@ -318,7 +371,7 @@ Status Executor::step(bool forwardOnly, const std::function<void(const SectionCa
     }
   }
   if (forwardOnly) return {};
-  m_impl->applyUpdates(optimizerStep);
+  m_impl->applyUpdatesTimed(optimizerStep);
   ++m_impl->trainingSteps;
   return {};
 }
@@ -348,5 +401,20 @@ const ir::Tensor& Executor::tensor(ir::ValueId id) const {
 size_t Executor::arenaBytes() const { return m_impl->arenaBytes; }
 int Executor::threads() const { return m_impl->pool.threads(); }
 const FusionStats& Executor::fusionStats() const { return m_impl->fusion; }
+
+std::vector<KernelTime> Executor::kernelProfile() const {
+  std::vector<KernelTime> out;
+  for (const KernelTime& t : m_impl->profile)
+    if (t.calls > 0) out.push_back(t);
+  std::stable_sort(out.begin(), out.end(), [](const KernelTime& a, const KernelTime& b) { return a.totalUs > b.totalUs; });
+  return out;
+}
+
+void Executor::resetKernelProfile() {
+  for (KernelTime& t : m_impl->profile) {
+    t.calls = 0;
+    t.totalUs = 0;
+  }
+}
 
 }  // namespace dfc::runtime

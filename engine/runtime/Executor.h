@@ -6,6 +6,8 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "ir/Graph.h"
 #include "partition/Plan.h"
@@ -31,6 +33,20 @@ struct ExecutorOptions {
   // results are bitwise the same on any pool (dfc run --deterministic); 0:
   // cut for the pool, where a GEMM's pieces may round differently by size.
   int splitWidth = 0;
+  // Time every kernel the step runs, by label (Executor::kernelProfile): two
+  // clock reads per kernel, for dfc measure-performance --op-profile.
+  bool profileKernels = false;
+};
+
+// Host time of one kind of kernel over the steps since the profile was reset.
+// The label is the op's name ("matmul", "gelu"), or what fusion made of a
+// group ("matmul + bias_add", "elementwise chain (fused)", "attention forward
+// (fused)"); the family is its Ops.def family ("linalg", "elementwise", ...).
+struct KernelTime {
+  std::string label;
+  std::string family;
+  int64_t calls = 0;
+  double totalUs = 0;
 };
 
 // The split width of dfc run --deterministic: a GEMM at most 8 pieces.
@@ -72,6 +88,10 @@ class Executor {
   int threads() const;      // the pool's
   // What fusion made of the sections (zeros with ExecutorOptions::fuse off).
   const FusionStats& fusionStats() const;
+  // With ExecutorOptions::profileKernels: each label's calls and time since the
+  // last reset, largest first, state updates included ("state updates"); empty otherwise.
+  std::vector<KernelTime> kernelProfile() const;
+  void resetKernelProfile();
 
  private:
   struct Impl;

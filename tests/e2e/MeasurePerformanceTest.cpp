@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 
 #include "TestEnv.h"
 #include "driver/Compiler.h"
 #include "driver/MeasurePerformance.h"
+#include "pef/Pef.h"
 #include "profile/RunStore.h"
 #include "support/FileUtil.h"
 
@@ -88,4 +90,77 @@ TEST_CASE("dfc measure-performance refuses bad flags with one line naming them")
   r = test::runDfc("measure-performance --pef x.pef --warmup many");
   CHECK(r.status == 2);
   CHECK(r.output.find("--warmup") != std::string::npos);
+}
+
+TEST_CASE("measure-performance --op-profile: host time by kernel, fused groups under their own names") {
+  test::ScratchDir dir("measure-ops");
+  auto compileAt = [&](partition::OptLevel level, const std::string& name) {
+    driver::CompileOptions c;
+    c.model = "mlp";
+    c.level = level;
+    c.batchSize = 16;
+    c.pefName = name;
+    c.outputFolder = dir / name;
+    c.dbPath = "-";
+    auto compiled = driver::compile(c);
+    if (!compiled) FAIL(compiled.error().message());
+    return compiled->pefPath;
+  };
+  auto measure = [&](const std::string& pef, bool profile) {
+    driver::MeasureOptions o;
+    o.pefPath = pef;
+    o.steps = 6;
+    o.warmup = 1;
+    o.dbPath = "-";
+    o.threads = 1;
+    o.opProfile = profile;
+    auto r = driver::measurePerformance(o);
+    if (!r) FAIL(r.error().message());
+    return *r;
+  };
+  auto labels = [](const driver::MeasureResult& r) {
+    std::map<std::string, driver::OpTime> out;
+    for (const auto& op : r.ops) out[op.label] = op;
+    return out;
+  };
+
+  const std::string o0 = compileAt(partition::OptLevel::O0, "o0");
+  const driver::MeasureResult byOp = measure(o0, true);
+  auto pef = pef::readPef(o0);
+  REQUIRE(pef.ok());
+  // Op by op: every node of the training step runs once a step under its op's name, plus the state updates.
+  double calls = 0;
+  for (const auto& op : byOp.ops) {
+    CHECK(op.msPerStep >= 0);
+    if (op.label != "state updates") calls += op.callsPerStep;
+  }
+  CHECK(calls == Approx(static_cast<double>(pef->graph.nodes.size())));
+  auto ops = labels(byOp);
+  REQUIRE(ops.count("matmul"));
+  CHECK(ops["matmul"].family == "linalg");
+  CHECK(ops.count("bias_add"));
+  CHECK(ops.count("state updates"));
+  CHECK(byOp.opProfiledMs > 0);
+  CHECK(byOp.opProfiledMs <= byOp.meanMs * 1.001);
+  for (size_t i = 1; i < byOp.ops.size(); ++i) CHECK(byOp.ops[i - 1].msPerStep >= byOp.ops[i].msPerStep);
+  auto summary = support::readFile(byOp.summaryPath);
+  REQUIRE(summary.ok());
+  CHECK(summary->find("\"op_profile\"") != std::string::npos);
+  CHECK(summary->find("\"calls_per_step\"") != std::string::npos);
+
+  // -o3 fuses: the GEMMs take their bias_add as an epilogue, so no bias_add runs alone.
+  auto fused = labels(measure(compileAt(partition::OptLevel::O3, "o3"), true));
+  CHECK(fused.count("matmul + bias_add"));
+  CHECK(!fused.count("bias_add"));
+
+  // Without the flag nothing is timed per kernel and the summary has no profile.
+  const driver::MeasureResult plain = measure(o0, false);
+  CHECK(plain.ops.empty());
+  CHECK(support::readFile(plain.summaryPath)->find("op_profile") == std::string::npos);
+
+  auto cli = test::runDfc("measure-performance --pef " + o0 + " --steps 2 --warmup 0 --threads 1 --db - --op-profile");
+  CHECK(cli.status == 0);
+  CHECK(cli.output.find("host time by kernel") != std::string::npos);
+  CHECK(cli.output.find("linalg") != std::string::npos);
+  CHECK(cli.output.find("by family:") != std::string::npos);
 }
