@@ -7,7 +7,9 @@
 // 2. the GPT-2 shape of bench_runtime (4 layers, width 256, 4 heads, vocab 256,
 //    batch 8) at seq 128 and 1024: ms per training step at -o3 with attention
 //    fused, -o3 with attention op by op (other fusion on), -o3 with no fusion,
-//    and -o0.
+//    and -o0; then, from every kernel's time (ExecutorOptions::profileKernels),
+//    the kernels only the fused or only the op-by-op step runs, and the
+//    attention's own saving per step, paired by round.
 // Repeats run round-robin over all configurations of a part, so each sees the
 // same machine load; figures are medians with their spread [min - max].
 //
@@ -85,6 +87,7 @@ struct Timed {
   size_t arenaBytes = 0;
   int steps = 1;
   std::vector<double> samples;
+  std::vector<std::map<std::string, double>> kernelMs;  // per round: ms per step by kernel label (profiled executors)
 };
 
 void calibrate(Timed& t, double minMs) {
@@ -186,6 +189,44 @@ void attentionPart(const Args& args) {
   }
 }
 
+// The step's time split by kernel: the kernels only one of the two runs (its
+// attention, fused or op by op) and those both run, per round, so the
+// attention's own saving shows beside a whole-step difference lost in noise.
+void printAttribution(const Timed& fused, const Timed& opByOp) {
+  std::map<std::string, int> seenIn;  // bit 1: fused, bit 2: op by op
+  for (const auto& round : fused.kernelMs)
+    for (const auto& entry : round) seenIn[entry.first] |= 1;
+  for (const auto& round : opByOp.kernelMs)
+    for (const auto& entry : round) seenIn[entry.first] |= 2;
+  auto sum = [&](const std::map<std::string, double>& round, int mask) {
+    double ms = 0;
+    for (const auto& [label, value] : round) ms += seenIn[label] == mask ? value : 0;
+    return ms;
+  };
+  std::vector<double> ownF, ownU, saved, sharedRatio;
+  for (size_t r = 0; r < std::min(fused.kernelMs.size(), opByOp.kernelMs.size()); ++r) {
+    ownF.push_back(sum(fused.kernelMs[r], 1));
+    ownU.push_back(sum(opByOp.kernelMs[r], 2));
+    saved.push_back(ownU.back() - ownF.back());
+    sharedRatio.push_back(sum(opByOp.kernelMs[r], 3) / std::max(sum(fused.kernelMs[r], 3), 1e-9));
+  }
+  if (saved.empty()) return;
+  std::string onlyF, onlyU;
+  for (const auto& [label, mask] : seenIn) {
+    if (mask == 1) onlyF += (onlyF.empty() ? "" : ", ") + label;
+    if (mask == 2) onlyU += (onlyU.empty() ? "" : ", ") + label;
+  }
+  const Spread f = spreadOf(ownF), u = spreadOf(ownU), d = spreadOf(saved), shared = spreadOf(sharedRatio);
+  size_t smaller = 0;
+  for (double x : saved) smaller += x > 0;
+  std::printf("%s, by kernel (ms per step, %zu rounds):\n", fused.label.c_str(), saved.size());
+  std::printf("  kernels only the fused step runs (%s): %.2f [%.2f - %.2f]\n", onlyF.c_str(), f.median, f.min, f.max);
+  std::printf("  kernels only the op-by-op step runs (%s): %.2f [%.2f - %.2f]\n", onlyU.c_str(), u.median, u.min, u.max);
+  std::printf("  fused attention saves %.2f ms per step [%.2f - %.2f], less in %zu of %zu rounds; the kernels both run "
+              "take x%.3f [%.3f - %.3f] as long op by op\n",
+              d.median, d.min, d.max, smaller, saved.size(), shared.median, shared.min, shared.max);
+}
+
 void gpt2Part(const Args& args) {
   std::printf("\n2. GPT-2 shape training step (4 layers, width 256, 4 heads, vocab 256, batch 8), %d threads\n",
               args.threads);
@@ -217,16 +258,24 @@ void gpt2Part(const Args& args) {
       runtime::ExecutorOptions o{args.threads};
       o.fuse = v.fuse;
       o.fuseAttention = v.fuseAttention;
+      o.profileKernels = true;  // every configuration pays the same two clock reads per kernel
       execs.push_back(std::make_unique<FedExecutor>(pefs.at(v.opt), o));
       FedExecutor* e = execs.back().get();
-      Timed t;
+      Timed& t = timed.emplace_back();  // reserved: t stays where the closure points
       t.label = "seq " + std::to_string(seq) + " " + v.label;
-      t.run = [e](int n) { return e->run(n); };
+      t.run = [e, &t](int n) {
+        e->exec->resetKernelProfile();
+        const double ms = e->run(n);
+        std::map<std::string, double> round;
+        for (const runtime::KernelTime& k : e->exec->kernelProfile()) round[k.label] = k.totalUs / 1e3 / n;
+        t.kernelMs.push_back(std::move(round));
+        return ms;
+      };
       t.arenaBytes = e->exec->arenaBytes();
       const runtime::FusionStats& fs = e->exec->fusionStats();
       t.label += " [" + std::to_string(fs.attentionForward) + "+" + std::to_string(fs.attentionBackward) + " fused]";
       calibrate(t, args.minMs);
-      timed.push_back(std::move(t));
+      t.kernelMs.clear();
     }
   }
   std::vector<Timed*> all;
@@ -251,6 +300,7 @@ void gpt2Part(const Args& args) {
                 timed[i].label.c_str(), s.median, s.min, s.max, static_cast<double>(timed[i].arenaBytes) / 1048576.0,
                 timed[i].steps, s.count, paired.median, paired.min, paired.max, q1, q3, above, ratios.size());
   }
+  for (size_t i = 0; i < timed.size(); i += variants.size()) printAttribution(timed[i], timed[i + 1]);
 }
 
 }  // namespace
