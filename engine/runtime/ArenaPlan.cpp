@@ -10,8 +10,32 @@ namespace dfc::runtime {
 
 using ir::ValueKind;
 
+namespace {
+
+constexpr size_t kNotAView = SIZE_MAX;
+
+// The byte offset at which a reshape's or slice's output lies in its input
+// when it is one contiguous range of it at an aligned offset (a reshape: 0; a
+// slice of whole leading rows: start x row bytes), else kNotAView.
+size_t viewOffset(const ir::Graph& graph, const ir::Node& node) {
+  if (node.inputs.size() != 1 || node.outputs.size() != 1) return kNotAView;
+  if (node.op == ir::OpKind::Reshape) return 0;
+  if (node.op != ir::OpKind::Slice) return kNotAView;
+  const ir::TensorType& in = graph.value(node.inputs[0]).type;
+  const int64_t axis = node.intAttr("axis", -1), start = node.intAttr("start", -1);
+  if (axis < 0 || axis >= static_cast<int64_t>(in.shape.size()) || start < 0) return kNotAView;
+  for (int64_t a = 0; a < axis; ++a)
+    if (in.shape[static_cast<size_t>(a)] != 1) return kNotAView;  // rows of several outer blocks: not contiguous
+  int64_t inner = 1;
+  for (size_t a = static_cast<size_t>(axis) + 1; a < in.shape.size(); ++a) inner *= in.shape[a];
+  const size_t offset = static_cast<size_t>(start * inner) * ir::dtypeSize(in.dtype);
+  return offset % MemoryPlanner::kAlignment == 0 ? offset : kNotAView;
+}
+
+}  // namespace
+
 Expected<ArenaPlan> planArena(const ir::Graph& graph, const std::vector<size_t>& schedule,
-                              const std::vector<std::vector<FusionGroup>>& groups) {
+                              const std::vector<std::vector<FusionGroup>>& groups, bool views) {
   const int kUnset = -1;
   std::vector<int> producedAt(graph.values.size(), kUnset), lastUse(graph.values.size(), kUnset);
   std::map<const AttentionPattern*, std::pair<int, int>> statsLive;  // first and last position
@@ -43,7 +67,44 @@ Expected<ArenaPlan> planArena(const ir::Graph& graph, const std::vector<size_t>&
   for (const auto& sectionGroups : groups)
     for (const FusionGroup& group : sectionGroups)
       for (ir::ValueId v : group.inTile) out.inTile[static_cast<size_t>(v)] = true;
+  auto planned = [&](ir::ValueId v) {
+    const size_t i = static_cast<size_t>(v);
+    return graph.value(v).kind == ValueKind::Intermediate && !out.inTile[i] && producedAt[i] != kUnset;
+  };
+  // Views: a reshape or contiguous slice run alone whose input was computed in
+  // the same section shares its input's bytes (the chip folds such an op into
+  // its consumers' addressing; -o0's one-op sections never do). Nothing else
+  // writes either value, so sharing is safe while the longer life is kept.
+  out.viewOf.assign(graph.values.size(), ir::kNoValue);
+  std::vector<size_t> viewAt(graph.values.size(), 0);
+  if (views) {
+    std::vector<size_t> sectionOf(graph.nodes.size(), SIZE_MAX);
+    for (size_t s = 0; s < groups.size(); ++s)
+      for (const FusionGroup& group : groups[s])
+        for (ir::NodeId n : group.nodes) sectionOf[static_cast<size_t>(n)] = s;
+    for (size_t s = 0; s < groups.size(); ++s)
+      for (const FusionGroup& group : groups[s]) {
+        if (group.kind != FusionKind::Single || group.nodes.size() != 1) continue;
+        const ir::Node& node = graph.node(group.nodes[0]);
+        const size_t offset = viewOffset(graph, node);
+        if (offset == kNotAView || !planned(node.inputs[0]) || !planned(node.outputs[0])) continue;
+        const ir::NodeId producer = graph.value(node.inputs[0]).producer;
+        if (producer == ir::kNoNode || sectionOf[static_cast<size_t>(producer)] != s) continue;
+        out.viewOf[static_cast<size_t>(node.outputs[0])] = node.inputs[0];
+        viewAt[static_cast<size_t>(node.outputs[0])] = offset;
+      }
+  }
+  // A view's owner: the first value up its chain of views; the offset adds up.
+  auto owner = [&](ir::ValueId v, size_t& offset) {
+    offset = 0;
+    while (out.viewOf[static_cast<size_t>(v)] != ir::kNoValue) {
+      offset += viewAt[static_cast<size_t>(v)];
+      v = out.viewOf[static_cast<size_t>(v)];
+    }
+    return v;
+  };
   std::vector<MemoryPlanner::Buffer> buffers;
+  std::vector<size_t> bufferOf(graph.values.size(), SIZE_MAX);
   for (const ir::Value& v : graph.values) {
     const size_t i = static_cast<size_t>(v.id);
     if (v.kind != ValueKind::Intermediate || out.inTile[i]) continue;
@@ -51,8 +112,19 @@ Expected<ArenaPlan> planArena(const ir::Graph& graph, const std::vector<size_t>&
       out.unscheduled[i] = true;
       continue;
     }
+    if (out.viewOf[i] != ir::kNoValue) continue;
+    bufferOf[i] = buffers.size();
     buffers.push_back({v.type.byteSize(), producedAt[i], std::max(producedAt[i], lastUse[i])});
     out.planned.push_back(v.id);
+  }
+  std::vector<std::pair<ir::ValueId, size_t>> viewValues;  // with their byte offset in the owner
+  for (const ir::Value& v : graph.values) {
+    const size_t i = static_cast<size_t>(v.id);
+    if (out.viewOf[i] == ir::kNoValue) continue;
+    size_t offset = 0;
+    MemoryPlanner::Buffer& b = buffers[bufferOf[static_cast<size_t>(owner(v.id, offset))]];
+    b.last = std::max({b.last, producedAt[i], lastUse[i]});  // the owner's bytes live as long as any view of them
+    viewValues.emplace_back(v.id, offset);
   }
   for (const auto& [pattern, live] : statsLive) buffers.push_back({pattern->statsBytes(), live.first, live.second});
   MemoryPlanner::Result layout = MemoryPlanner::plan(buffers);
@@ -60,6 +132,12 @@ Expected<ArenaPlan> planArena(const ir::Graph& graph, const std::vector<size_t>&
   for (const auto& entry : statsLive) out.statsOffsets[entry.first] = layout.offsets[k++];
   layout.offsets.resize(out.planned.size());
   out.offsets = std::move(layout.offsets);
+  for (const auto& [v, offset] : viewValues) {
+    size_t ignored = 0;
+    const size_t at = bufferOf[static_cast<size_t>(owner(v, ignored))];  // buffers and planned share indices
+    out.planned.push_back(v);
+    out.offsets.push_back(out.offsets[at] + offset);
+  }
   out.arenaBytes = layout.arenaBytes;
   return out;
 }
@@ -78,7 +156,7 @@ Expected<HostMemory> estimateHostMemory(const ir::Graph& graph, const partition:
   for (ir::ValueId v : graph.outputs) leavesStep[static_cast<size_t>(v)] = true;
   for (const ir::StateUpdate& u : graph.updates) leavesStep[static_cast<size_t>(u.newValue)] = true;
   const std::vector<std::vector<FusionGroup>> groups = planStepFusion(graph, plan, users, leavesStep, fuse);
-  auto arena = planArena(graph, schedule, groups);
+  auto arena = planArena(graph, schedule, groups, fuse);
   if (!arena) return arena.error();
   HostMemory m;
   m.arenaBytes = arena->arenaBytes;

@@ -14,8 +14,9 @@
 namespace dfc::runtime {
 
 struct ArenaPlan {
-  std::vector<ir::ValueId> planned;  // intermediates with arena space
+  std::vector<ir::ValueId> planned;  // intermediates with arena space (views last)
   std::vector<size_t> offsets;       // parallel to planned
+  std::vector<ir::ValueId> viewOf;   // by ValueId: the value whose bytes this one shares (a view), or kNoValue
   std::vector<bool> inTile;          // by ValueId: kept in a fused chain's tile, no memory
   std::vector<bool> unscheduled;     // by ValueId: intermediates this schedule never computes
   // A fused attention's row statistics (log-sum-exp), live from its forward to its backward.
@@ -23,9 +24,12 @@ struct ArenaPlan {
   size_t arenaBytes = 0;
 };
 
-// `schedule` holds indices into the plan's sections; `groups` one entry per section.
+// `schedule` holds indices into the plan's sections; `groups` one entry per
+// section. With `views`, a reshape, or a slice that is one contiguous aligned
+// range of its input, whose input is computed in the same section shares the
+// input's bytes instead of a copy (ReshapeKernel and SliceKernel then copy nothing).
 Expected<ArenaPlan> planArena(const ir::Graph& graph, const std::vector<size_t>& schedule,
-                              const std::vector<std::vector<FusionGroup>>& groups);
+                              const std::vector<std::vector<FusionGroup>>& groups, bool views);
 
 struct HostMemory {
   size_t arenaBytes = 0;       // intermediates, planned by liveness (fused as the runtime runs them)

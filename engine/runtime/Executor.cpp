@@ -151,7 +151,7 @@ Status Executor::Impl::allocate() {
     storage[static_cast<size_t>(v.id)] = it->second.clone();
   }
 
-  auto layout = planArena(graph, schedule, groups);
+  auto layout = planArena(graph, schedule, groups, fuse);
   if (!layout) return layout.error();
   for (const ir::Value& v : graph.values) {
     const size_t i = static_cast<size_t>(v.id);

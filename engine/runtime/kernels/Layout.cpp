@@ -13,7 +13,8 @@ class ReshapeKernel final : public Kernel {
  public:
   explicit ReshapeKernel(const KernelArgs& a) : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]) {}
   Status run(ExecContext&) override {
-    std::memcpy(m_y->bytes(), m_x->bytes(), m_x->byteSize());
+    if (m_y->bytes() != m_x->bytes())  // else a view (ArenaPlan.h): the bytes are already there
+      std::memcpy(m_y->bytes(), m_x->bytes(), m_x->byteSize());
     return {};
   }
 
@@ -139,6 +140,7 @@ class SliceKernel final : public Kernel {
   Status run(ExecContext& ctx) override {
     const float* src = m_src->data<float>();
     float* dst = m_dst->data<float>();
+    if (!m_grad && m_outer == 1 && dst == src + m_start * m_inner) return {};  // a view (ArenaPlan.h)
     const size_t block = static_cast<size_t>(m_len * m_inner) * sizeof(float);
     return ctx.pool().parallelFor(0, m_outer, grainOf(m_axisLen * m_inner), [&](int64_t lo, int64_t hi) {
       for (int64_t o = lo; o < hi; ++o) {
