@@ -1288,6 +1288,45 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     </message>
 </context>
 <context>
+    <name>dfc::views::OpProfileTable</name>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>Familie</translation>
+    </message>
+    <message>
+        <source>ms / step</source>
+        <translation>ms / Schritt</translation>
+    </message>
+    <message>
+        <source>% of step</source>
+        <translation>% des Schritts</translation>
+    </message>
+    <message>
+        <source>Calls / step</source>
+        <translation>Aufrufe / Schritt</translation>
+    </message>
+    <message>
+        <source>Select a measure-performance run to see where its host time went.</source>
+        <translation>Wählen Sie eine Leistungsmessung, um zu sehen, wohin ihre Host-Zeit ging.</translation>
+    </message>
+    <message>
+        <source>Host time by kernel, %1: %L2 ms per step, %L3 % of it inside kernels</source>
+        <translation>Host-Zeit nach Kernel, %1: %L2 ms pro Schritt, davon %L3 % in Kernels</translation>
+    </message>
+    <message>
+        <source>Host time by kernel, %1</source>
+        <translation>Host-Zeit nach Kernel, %1</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::PerformanceChart</name>
     <message>
         <source>%1 samples/s</source>
@@ -1486,6 +1525,22 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
     <message>
         <source>Delete failed: %1</source>
         <translation>Löschen fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Select a measure-performance run to see where its host time went.</source>
+        <translation>Wählen Sie eine Leistungsmessung, um zu sehen, wohin ihre Host-Zeit ging.</translation>
+    </message>
+    <message>
+        <source>Run #%1 was measured without a kernel profile: `dfc measure-performance --op-profile` times every kernel.</source>
+        <translation>Lauf #%1 wurde ohne Kernel-Profil gemessen: `dfc measure-performance --op-profile` misst jeden Kernel.</translation>
+    </message>
+    <message>
+        <source>run #%1 of %2</source>
+        <translation>Lauf #%1 von %2</translation>
+    </message>
+    <message>
+        <source>newest profiled run #%1 of %2</source>
+        <translation>neuester profilierter Lauf #%1 von %2</translation>
     </message>
 </context>
 <context>

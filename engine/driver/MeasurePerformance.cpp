@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <numeric>
 #include <optional>
+#include <map>
 #include <random>
+#include <string_view>
 
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
@@ -114,11 +116,13 @@ void record(const MeasureOptions& o, MeasureResult& r) {
   const int64_t last = r.steps;
   for (const auto& [name, value] : {std::pair{"samples_per_s", r.samplesPerSecond},
                                     {"latency_median_ms", r.medianMs},
+                                    {"latency_mean_ms", r.meanMs},
                                     {"latency_p90_ms", r.p90Ms},
                                     {"latency_p99_ms", r.p99Ms},
                                     {"est_samples_per_s", r.estSamplesPerSecond},
                                     {"est_step_ms", r.estStepMs}})
     metrics.push_back({last, 0, name, value});
+  for (profile::MetricRecord& m : opProfileMetrics(r.ops, last)) metrics.push_back(std::move(m));
   Status st = store->addMetrics(*id, metrics);
   if (st) st = store->finishRun(*id, "finished", std::nullopt, std::nullopt);
   if (!st)
@@ -135,6 +139,39 @@ double percentile(std::vector<double> values, double p) {
   const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(values.size() - 1);
   const size_t lo = static_cast<size_t>(std::floor(rank)), hi = std::min(lo + 1, values.size() - 1);
   return values[lo] + (values[hi] - values[lo]) * (rank - static_cast<double>(lo));
+}
+
+namespace {
+constexpr std::string_view kOpMs = "op_ms:", kOpCalls = "op_calls:";
+}  // namespace
+
+std::vector<profile::MetricRecord> opProfileMetrics(const std::vector<OpTime>& ops, int64_t step) {
+  std::vector<profile::MetricRecord> out;
+  for (const OpTime& op : ops) {
+    const std::string key = op.family + ":" + op.label;
+    out.push_back({step, 0, std::string(kOpMs) + key, op.msPerStep});
+    out.push_back({step, 0, std::string(kOpCalls) + key, op.callsPerStep});
+  }
+  return out;
+}
+
+std::vector<OpTime> opProfileFromMetrics(const std::vector<profile::MetricRecord>& metrics) {
+  std::map<std::string, OpTime> byKey;
+  for (const profile::MetricRecord& m : metrics) {
+    const bool ms = m.name.starts_with(kOpMs), calls = m.name.starts_with(kOpCalls);
+    if (!ms && !calls) continue;
+    const std::string key = m.name.substr((ms ? kOpMs : kOpCalls).size());
+    const size_t colon = key.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == key.size()) continue;  // not one of ours
+    OpTime& op = byKey[key];
+    op.family = key.substr(0, colon);
+    op.label = key.substr(colon + 1);
+    (ms ? op.msPerStep : op.callsPerStep) = m.value;
+  }
+  std::vector<OpTime> out;
+  for (auto& entry : byKey) out.push_back(std::move(entry.second));
+  std::stable_sort(out.begin(), out.end(), [](const OpTime& a, const OpTime& b) { return a.msPerStep > b.msPerStep; });
+  return out;
 }
 
 Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profile/RunStore.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
@@ -55,6 +56,12 @@ struct MeasureResult {
 double percentile(std::vector<double> values, double p);
 
 Expected<MeasureResult> measurePerformance(const MeasureOptions& options);
+
+// An op profile as run-store metrics at `step` ("op_ms:<family>:<label>" and
+// "op_calls:<family>:<label>", per step), and back, largest first; a metric
+// of another name is skipped.
+std::vector<profile::MetricRecord> opProfileMetrics(const std::vector<OpTime>& ops, int64_t step);
+std::vector<OpTime> opProfileFromMetrics(const std::vector<profile::MetricRecord>& metrics);
 
 // The JSON summary measurePerformance writes.
 std::string measureSummaryJson(const MeasureResult& result);

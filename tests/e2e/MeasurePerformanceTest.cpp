@@ -106,12 +106,13 @@ TEST_CASE("measure-performance --op-profile: host time by kernel, fused groups u
     if (!compiled) FAIL(compiled.error().message());
     return compiled->pefPath;
   };
+  const std::string db = dir / "runs.sqlite";
   auto measure = [&](const std::string& pef, bool profile) {
     driver::MeasureOptions o;
     o.pefPath = pef;
     o.steps = 6;
     o.warmup = 1;
-    o.dbPath = "-";
+    o.dbPath = db;
     o.threads = 1;
     o.opProfile = profile;
     auto r = driver::measurePerformance(o);
@@ -147,6 +148,24 @@ TEST_CASE("measure-performance --op-profile: host time by kernel, fused groups u
   REQUIRE(summary.ok());
   CHECK(summary->find("\"op_profile\"") != std::string::npos);
   CHECK(summary->find("\"calls_per_step\"") != std::string::npos);
+  // The run store keeps the table: the Runs screen reads it back, largest first.
+  REQUIRE(byOp.runId > 0);
+  auto store = profile::RunStore::open(db);
+  REQUIRE(store.ok());
+  auto metrics = store->metrics(byOp.runId);
+  REQUIRE(metrics.ok());
+  const std::vector<driver::OpTime> stored = driver::opProfileFromMetrics(*metrics);
+  REQUIRE(stored.size() == byOp.ops.size());
+  driver::MeasureResult fromStore;
+  fromStore.ops = stored;
+  auto storedOps = labels(fromStore);
+  for (const auto& op : byOp.ops) {
+    REQUIRE(storedOps.count(op.label));
+    CHECK(storedOps[op.label].family == op.family);
+    CHECK(storedOps[op.label].msPerStep == op.msPerStep);
+    CHECK(storedOps[op.label].callsPerStep == op.callsPerStep);
+  }
+  for (size_t i = 1; i < stored.size(); ++i) CHECK(stored[i - 1].msPerStep >= stored[i].msPerStep);
 
   // -o3 fuses: the GEMMs take their bias_add as an epilogue, so no bias_add runs alone.
   auto fused = labels(measure(compileAt(partition::OptLevel::O3, "o3"), true));

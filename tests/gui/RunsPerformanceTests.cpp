@@ -1,15 +1,19 @@
 // The Runs screen shows `dfc measure-performance` runs apart from training
 // runs, with their figures, and charts them over time.
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 
 #include "AppTestSupport.h"
 #include "models/RunsTableModel.h"
+#include "runs/OpProfileTable.h"
 #include "runs/PerformanceChart.h"
 #include "runs/RunsPanel.h"
 
@@ -109,4 +113,72 @@ TEST_CASE("Runs screen lists measure-performance runs apart from training runs a
   REQUIRE(chart->pefCount() == 1);
   REQUIRE(chart->throughputSeries(QStringLiteral("gpt2"))->count() == 1);
   CHECK(chart->throughputSeries(QStringLiteral("gpt2"))->at(0).y() == 50);
+}
+
+TEST_CASE("Runs screen shows the selected measure-performance run's host time by kernel", "[gui][runs]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  const std::string db = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+  {
+    auto store = profile::RunStore::open(db);
+    REQUIRE(store);
+    addPerformanceRun(*store, "/tmp/x/plain.pef", "2026-01-02T03:06:00Z", 100, 50);  // no --op-profile
+    profile::RunRecord r;
+    r.pefPath = "/tmp/x/gpt2.pef";
+    r.args = "dfc measure-performance --pef /tmp/x/gpt2.pef --op-profile";
+    r.startedAt = "2026-01-02T03:09:00Z";
+    auto id = store->beginRun(r);
+    REQUIRE(id);
+    // Stored in no particular order: the table puts the largest first.
+    std::vector<driver::OpTime> ops = {{"attention backward (fused)", "transformer", 4, 7.5},
+                                       {"matmul + bias_add", "linalg", 16, 85},
+                                       {"gelu", "transformer", 4, 18.25}};
+    std::vector<profile::MetricRecord> metrics = driver::opProfileMetrics(ops, 20);
+    metrics.push_back({20, 0, "samples_per_s", 25});
+    metrics.push_back({20, 0, "latency_median_ms", 300});
+    metrics.push_back({20, 0, "latency_mean_ms", 320});
+    REQUIRE(store->addMetrics(*id, metrics));
+    REQUIRE(store->finishRun(*id, "finished", std::nullopt, std::nullopt));
+  }
+  views::RunsPanel panel;
+  panel.resize(1200, 800);
+  panel.show();
+  QSignalSpy refreshed(&panel, &views::RunsPanel::refreshed);
+  panel.setDbPath(QString::fromStdString(db));
+  if (panel.isBusy()) REQUIRE(refreshed.wait(10000));
+  REQUIRE(panel.proxy()->rowCount() == 2);
+  QTableWidget* ops = panel.opProfile()->table();
+  // Nothing selected: the newest profiled run (the only one here).
+  CHECK(ops->rowCount() == 3);
+  CHECK(panel.opProfile()->caption()->text().contains(QStringLiteral("newest profiled run")));
+  // Filtered to runs without a profile: a hint.
+  panel.filterEdit()->setText(QStringLiteral("plain"));
+  CHECK(ops->rowCount() == 0);
+  CHECK(panel.opProfile()->caption()->text().contains(QStringLiteral("Select a measure-performance run")));
+  panel.filterEdit()->clear();
+
+  auto selectPef = [&](const QString& name) {
+    for (int row = 0; row < panel.proxy()->rowCount(); ++row)
+      if (panel.proxy()->index(row, views::RunsTableModel::Name).data().toString() == name) {
+        panel.table()->selectRow(row);
+        return true;
+      }
+    return false;
+  };
+  REQUIRE(selectPef(QStringLiteral("gpt2")));
+  REQUIRE(ops->rowCount() == 3);
+  CHECK(ops->item(0, views::OpProfileTable::Kernel)->text() == QStringLiteral("matmul + bias_add"));
+  CHECK(ops->item(0, views::OpProfileTable::Family)->text() == QStringLiteral("linalg"));
+  CHECK(ops->item(1, views::OpProfileTable::Kernel)->text() == QStringLiteral("gelu"));
+  CHECK(ops->item(2, views::OpProfileTable::Kernel)->text() == QStringLiteral("attention backward (fused)"));
+  CHECK(ops->item(0, views::OpProfileTable::MsPerStep)->text() == QLocale().toString(85.0, 'f', 3));
+  // Shares of the mean step (320 ms): 85 ms is 26.6 %.
+  CHECK(ops->item(0, views::OpProfileTable::ShareOfStep)->text().startsWith(QLocale().toString(26.6, 'f', 1)));
+  CHECK(ops->item(0, views::OpProfileTable::CallsPerStep)->text() == QLocale().toString(16.0, 'f', 1));
+  CHECK(panel.opProfile()->caption()->text().contains(QStringLiteral("gpt2")));
+
+  // A run measured without --op-profile says how to get one.
+  REQUIRE(selectPef(QStringLiteral("plain")));
+  CHECK(ops->rowCount() == 0);
+  CHECK(panel.opProfile()->caption()->text().contains(QStringLiteral("--op-profile")));
 }

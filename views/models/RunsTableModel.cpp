@@ -25,6 +25,7 @@ std::optional<PerformanceFigures> RunsTableModel::performanceFrom(const std::vec
   PerformanceFigures f;
   const std::map<std::string, double*> fields = {{"samples_per_s", &f.samplesPerSecond},
                                                  {"latency_median_ms", &f.medianMs},
+                                                 {"latency_mean_ms", &f.meanMs},
                                                  {"latency_p90_ms", &f.p90Ms},
                                                  {"latency_p99_ms", &f.p99Ms},
                                                  {"est_samples_per_s", &f.estSamplesPerSecond}};
@@ -35,6 +36,7 @@ std::optional<PerformanceFigures> RunsTableModel::performanceFrom(const std::vec
       ++found;
     }
   if (found == 0) return std::nullopt;
+  f.ops = driver::opProfileFromMetrics(metrics);
   return f;
 }
 

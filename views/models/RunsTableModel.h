@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "driver/MeasurePerformance.h"
 #include "profile/RunStore.h"
 
 namespace dfc::views {
@@ -15,6 +16,8 @@ struct PerformanceFigures {
   double samplesPerSecond = 0;
   double medianMs = 0, p90Ms = 0, p99Ms = 0;
   double estSamplesPerSecond = 0;  // the chip estimate beside them
+  double meanMs = 0;                // 0 when an older run did not store it
+  std::vector<driver::OpTime> ops;  // host time by kernel (measured with --op-profile), largest first
 };
 
 struct RunsEntry {

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "models/RunsTableModel.h"
+#include "runs/OpProfileTable.h"
 #include "runs/PerformanceChart.h"
 #include "support/LatestJob.h"
 
@@ -71,9 +72,15 @@ RunsPanel::RunsPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(bar);
   m_chart = new PerformanceChart(this);
+  m_ops = new OpProfileTable(this);
+  auto* figures = new QSplitter(Qt::Horizontal, this);
+  figures->addWidget(m_chart);
+  figures->addWidget(m_ops);
+  figures->setStretchFactor(0, 3);
+  figures->setStretchFactor(1, 2);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(m_table);
-  split->addWidget(m_chart);
+  split->addWidget(figures);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   layout->addWidget(split, 1);
@@ -85,6 +92,7 @@ RunsPanel::RunsPanel(QWidget* parent) : QWidget(parent) {
   connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
     m_proxy->setFilterFixedString(text);
     updateChart();
+    updateOpProfile();
   });
   connect(refresh, &QPushButton::clicked, this, &RunsPanel::refresh);
   connect(m_table, &QTableView::doubleClicked, this, &RunsPanel::activate);
@@ -94,10 +102,12 @@ RunsPanel::RunsPanel(QWidget* parent) : QWidget(parent) {
     const bool any = selectedEntry() != nullptr;
     m_open->setEnabled(any);
     m_delete->setEnabled(any);
+    updateOpProfile();
   });
   connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
     m_open->setEnabled(false);
     m_delete->setEnabled(false);
+    updateOpProfile();
   });
 }
 
@@ -172,6 +182,7 @@ void RunsPanel::showSnapshot(const RunsSnapshot& snapshot) {
                           .arg(snapshot.runs));
   }
   updateChart();
+  updateOpProfile();
   emit refreshed();
 }
 
@@ -186,6 +197,36 @@ void RunsPanel::updateChart() {
         {e->name, started, e->performance->samplesPerSecond, e->performance->medianMs, e->performance->p99Ms});
   }
   m_chart->setPoints(std::move(points));
+}
+
+// The selected run's kernel profile; with nothing selected, the newest
+// profiled performance run the filter shows (so the screen opens on one).
+void RunsPanel::updateOpProfile() {
+  const RunsEntry* e = selectedEntry();
+  if (!e) {
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+      const RunsEntry* c = m_model->entry(m_proxy->mapToSource(m_proxy->index(row, 0)).row());
+      if (c && c->kind == RunsEntry::Kind::Performance && c->performance && !c->performance->ops.empty() &&
+          (!e || c->startedAt > e->startedAt))
+        e = c;
+    }
+    if (e) {
+      m_ops->setProfile(tr("newest profiled run #%1 of %2").arg(e->id).arg(e->name), e->performance->ops,
+                        e->performance->meanMs);
+      return;
+    }
+  }
+  if (!e || e->kind != RunsEntry::Kind::Performance) {
+    m_ops->showHint(tr("Select a measure-performance run to see where its host time went."));
+    return;
+  }
+  if (!e->performance || e->performance->ops.empty()) {
+    m_ops->showHint(tr("Run #%1 was measured without a kernel profile: `dfc measure-performance --op-profile` "
+                       "times every kernel.")
+                        .arg(e->id));
+    return;
+  }
+  m_ops->setProfile(tr("run #%1 of %2").arg(e->id).arg(e->name), e->performance->ops, e->performance->meanMs);
 }
 
 const RunsEntry* RunsPanel::selectedEntry() const {

@@ -19,6 +19,7 @@ class QTableView;
 namespace dfc::views {
 
 class LatestJob;
+class OpProfileTable;
 class PerformanceChart;
 
 // What one read of the store found.
@@ -61,6 +62,8 @@ class RunsPanel : public QWidget {
   QLineEdit* filterEdit() const { return m_filter; }
   // measure-performance runs among the rows the filter shows, over time.
   PerformanceChart* performanceChart() const { return m_chart; }
+  // The selected measure-performance run's host time by kernel.
+  OpProfileTable* opProfile() const { return m_ops; }
 
  signals:
   void openPefRequested(const QString& pefPath);
@@ -75,6 +78,7 @@ class RunsPanel : public QWidget {
   void startStoreJob(std::function<QString(const std::string& storePath)> change);
   void showSnapshot(const RunsSnapshot& snapshot);
   void updateChart();
+  void updateOpProfile();
 
   QString m_dbPath;
   RunsTableModel* m_model = nullptr;
@@ -85,6 +89,7 @@ class RunsPanel : public QWidget {
   QPushButton* m_delete = nullptr;
   QLabel* m_status = nullptr;
   PerformanceChart* m_chart = nullptr;
+  OpProfileTable* m_ops = nullptr;
   std::function<bool(const QString&)> m_confirm;
   StoreReader m_reader = &RunsPanel::readStore;
   QThreadPool m_storeThread;  // one thread: the store's reads and deletes stay in order
