@@ -83,6 +83,38 @@ void printGemmEfficiency(const pef::Pef* gpt2o0, const pef::Pef* resnetO0, doubl
   if (resnetO0) gemmSections("ResNet-18 b8 inference", *resnetO0, peakGflops);
 }
 
+void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal) {
+  runtime::ExecutorOptions options{1};
+  options.profileKernels = true;
+  FedExecutor plain(o0, options), fused(o3, options);
+  plain.run(1), fused.run(1);
+  // One step; its time inside kernels of the GEMM families, and in all kernels.
+  auto profiled = [](FedExecutor& fed) {
+    fed.exec->resetKernelProfile();
+    fed.run(1);
+    double gemm = 0, all = 0;
+    for (const runtime::KernelTime& k : fed.exec->kernelProfile()) {
+      all += k.totalUs / 1e3;
+      if (k.family == "linalg" || k.family == "conv") gemm += k.totalUs / 1e3;
+    }
+    return std::pair{gemm, all};
+  };
+  std::vector<double> o0Ms, o3Ms, o3Gemm, ceiling;
+  for (int round = 0; round < 7; ++round) {
+    const double a0 = profiled(plain).second;
+    const auto [g3, a3] = profiled(fused);
+    o0Ms.push_back(a0), o3Ms.push_back(a3), o3Gemm.push_back(g3), ceiling.push_back(a0 / g3);
+  }
+  const Spread s0 = spreadOf(o0Ms), s3 = spreadOf(o3Ms), g = spreadOf(o3Gemm), c = spreadOf(ceiling);
+  std::printf("\nfusion's ceiling, %s, 1 thread, medians of 7 paired rounds (every kernel timed):\n", label);
+  std::printf("  -o0 step %.1f ms; -o3 step %.1f ms, of which library GEMM kernels (linalg, conv) %.1f ms and the "
+              "rest %.1f ms\n",
+              s0.median, s3.median, g.median, s3.median - g.median);
+  std::printf("  -o3 with nothing but those GEMMs would be at most x%.2f [%.2f - %.2f] faster than -o0; x%.2f needs the "
+              "rest in %.1f ms\n",
+              c.median, c.min, c.max, goal, s0.median / goal - g.median);
+}
+
 void printTraceOverhead(const pef::Pef& pef) {
   driver::RunTrace trace(pef, "bench");
   const int calls = 200000;

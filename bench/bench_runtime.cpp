@@ -5,7 +5,8 @@
 // same machine load, and each figure is the median of the repeats with their
 // spread [min - max]. Beside them: the machine's load, its parallel ceiling
 // (two plain threads on a register loop), its single-core FMA peak, the
-// GEMM-bound sections' share of that peak, and the trace recorder's cost.
+// GEMM-bound sections' share of that peak, how much faster -o3 could be than -o0
+// if fusion removed everything but the library GEMMs, and the trace recorder's cost.
 //
 //   bench_runtime [--case NAME]... [--opt o0|o3]... [--threads N]... [--gemm auto|onednn|openblas]...
 //                 [--repeats N] [--min-ms MS] [--no-extras]
@@ -257,6 +258,7 @@ int main(int argc, char** argv) {
     std::printf("\n(GEMM library for what follows: %s)\n", runtime::kernels::gemmKernelDescription());
     auto find = [&](const std::string& key) { return pefs.count(key) ? &pefs.at(key) : nullptr; };
     printGemmEfficiency(find("gpt2o0"), find("resnet18-b8o0"), peak);
+    if (find("gpt2o0") && find("gpt2o3")) printFusionCeiling("GPT-2 shape training step", *find("gpt2o0"), *find("gpt2o3"), 1.3);
     printTraceOverhead(find("gpt2o3") ? *find("gpt2o3") : pefs.begin()->second);
   }
   std::printf("\nmachine: %s at the end\n", loadAverage().c_str());
