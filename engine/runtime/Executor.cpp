@@ -12,6 +12,7 @@
 #include "runtime/FusedChain.h"
 #include "runtime/Kernels.h"
 #include "runtime/MemoryPlanner.h"
+#include "runtime/SideBySide.h"
 #include "runtime/StepFusion.h"
 #include "support/SizeBudget.h"
 
@@ -203,6 +204,21 @@ Expected<KernelPtr> Executor::Impl::prepareNode(const ir::Node& node) {
 // One kernel for the group; a GEMM or conv that declines its bias epilogue runs
 // before its bias_add instead (the liveness plan allows both).
 Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
+  if (group.kind == FusionKind::SideBySide) {
+    SectionRun parts;
+    parts.section = run.section;
+    for (const FusionGroup& part : group.parts) DFC_TRY(prepareGroup(part, parts));
+    if (parts.kernels.size() != group.parts.size()) {  // a GEMM declined its epilogue: the parts run in turn
+      for (size_t k = 0; k < parts.kernels.size(); ++k) {
+        run.kernels.push_back(std::move(parts.kernels[k]));
+        run.labels.push_back(parts.labels[k]);
+      }
+      return {};
+    }
+    run.kernels.push_back(std::make_unique<SideBySideKernel>(std::move(parts.kernels)));
+    run.labels.push_back(labelFor("matmuls side by side (fused)", "linalg"));
+    return {};
+  }
   if (group.attention) {  // one kernel for the whole chain; its members' scores have no storage to bind
     auto kernel = makeAttentionKernel(graph, group, storage, attentionStats[group.attention.get()]);
     if (!kernel) return kernel.error();

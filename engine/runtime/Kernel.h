@@ -46,6 +46,7 @@ class ExecContext {
   // bitwise the same on any pool.
   int splitWidth() const { return m_splitWidth > 0 ? m_splitWidth : m_pool->threads(); }
   void setSplitWidth(int width) { m_splitWidth = width; }
+  int requestedSplitWidth() const { return m_splitWidth; }  // 0: cut for the pool
 
  private:
   support::ThreadPool* m_pool;

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "runtime/kernels/Sgemm.h"
+
 namespace dfc::runtime {
 namespace {
 
@@ -85,6 +87,43 @@ void closeChain(FusionGroup& open, std::vector<FusionGroup>& groups, const ir::G
   open = {};
 }
 
+// Multiply-adds of a 2-D f32 matmul group (Single or BiasEpilogue), or 0 for any other group.
+int64_t gemmMacs(const ir::Graph& g, const FusionGroup& group) {
+  if (group.kind != FusionKind::Single && group.kind != FusionKind::BiasEpilogue) return 0;
+  const ir::Node& n = g.node(group.nodes[0]);
+  if (n.op != OpKind::MatMul || n.inputs.size() != 2 || !isF32(g.value(n.outputs[0]))) return 0;
+  const ir::Shape &a = g.value(n.inputs[0]).type.shape, &y = g.value(n.outputs[0]).type.shape;
+  if (a.size() != 2 || y.size() != 2) return 0;
+  return y[0] * y[1] * (n.intAttr("trans_a") ? a[0] : a[1]);
+}
+
+// Consecutive GEMM groups, the second reading nothing the first writes, both
+// big enough that each fills a thread, become one SideBySide group.
+void pairIndependentGemms(const ir::Graph& g, std::vector<FusionGroup>& groups) {
+  std::vector<FusionGroup> out;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (i + 1 < groups.size() && gemmMacs(g, groups[i]) >= kernels::kMinSplitMacs &&
+        gemmMacs(g, groups[i + 1]) >= kernels::kMinSplitMacs) {
+      std::set<ir::ValueId> written;
+      for (ir::NodeId n : groups[i].nodes) written.insert(g.node(n).outputs.begin(), g.node(n).outputs.end());
+      bool independent = true;
+      for (ir::NodeId n : groups[i + 1].nodes)
+        for (ir::ValueId v : g.node(n).inputs) independent = independent && !written.count(v);
+      if (independent) {
+        FusionGroup pair;
+        pair.kind = FusionKind::SideBySide;
+        for (size_t k : {i, i + 1}) pair.nodes.insert(pair.nodes.end(), groups[k].nodes.begin(), groups[k].nodes.end());
+        pair.parts = {std::move(groups[i]), std::move(groups[i + 1])};
+        out.push_back(std::move(pair));
+        ++i;
+        continue;
+      }
+    }
+    out.push_back(std::move(groups[i]));
+  }
+  groups = std::move(out);
+}
+
 }  // namespace
 
 std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes,
@@ -123,6 +162,7 @@ std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::ve
       groups.push_back(group(FusionKind::Single, {n}));
   }
   closeChain(open, groups, graph, users, leavesStep);
+  pairIndependentGemms(graph, groups);
   return groups;
 }
 
@@ -131,6 +171,10 @@ void countFusion(const std::vector<FusionGroup>& groups, FusionStats& stats) {
     if (g.kind == FusionKind::BiasEpilogue) ++stats.biasEpilogues;
     if (g.kind == FusionKind::AttentionForward) ++stats.attentionForward;
     if (g.kind == FusionKind::AttentionBackward) ++stats.attentionBackward;
+    if (g.kind == FusionKind::SideBySide) {
+      ++stats.sideBySide;
+      countFusion(g.parts, stats);
+    }
     if (g.kind != FusionKind::Chain) continue;
     ++stats.chains;
     stats.chainedNodes += static_cast<int>(g.nodes.size());

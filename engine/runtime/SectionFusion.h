@@ -10,6 +10,9 @@
 //   used only inside the chain never leaves its tile.
 // - AttentionForward / AttentionBackward: a whole attention chain (forward or
 //   its gradient) as one FlashAttention kernel (AttentionFusion.h, StepFusion.h).
+// - SideBySide: consecutive independent GEMMs (a linear layer's dX and dW)
+//   run at once, one per pool thread, as a section's units run at once on
+//   the chip, instead of each split over all threads in turn.
 // Fusion happens inside a section only, as on the chip: -o0 (one op per
 // section) fuses nothing, -o3 fuses what its sections hold.
 #include <vector>
@@ -19,7 +22,7 @@
 
 namespace dfc::runtime {
 
-enum class FusionKind { Single, BiasEpilogue, Chain, AttentionForward, AttentionBackward };
+enum class FusionKind { Single, BiasEpilogue, Chain, AttentionForward, AttentionBackward, SideBySide };
 
 // Values one chain keeps in its tile buffer (the rest of its intermediates go to memory).
 constexpr int kMaxTileValues = 8;
@@ -31,6 +34,7 @@ struct FusionGroup {
                                      // Attention*: the scores, probabilities and their gradients (never in memory)
   std::vector<ir::ValueId> extraReads;  // read besides the members' inputs (the backward reads the forward's output)
   AttentionPatternPtr attention;        // Attention*: the match, shared by a forward and its backward
+  std::vector<FusionGroup> parts;       // SideBySide: the GEMM groups (Single or BiasEpilogue) run at once
 };
 
 struct FusionStats {
@@ -40,6 +44,7 @@ struct FusionStats {
   int tileValues = 0;  // intermediates that never reach memory
   int attentionForward = 0;   // fused attention kernels
   int attentionBackward = 0;
+  int sideBySide = 0;  // pairs of GEMMs run at once
 };
 
 // The groups of one section's nodes (given in section order), covering each
