@@ -110,9 +110,13 @@ void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o
   std::printf("  -o0 step %.1f ms; -o3 step %.1f ms, of which library GEMM kernels (linalg, conv) %.1f ms and the "
               "rest %.1f ms\n",
               s0.median, s3.median, g.median, s3.median - g.median);
-  std::printf("  -o3 with nothing but those GEMMs would be at most x%.2f [%.2f - %.2f] faster than -o0; x%.2f needs the "
-              "rest in %.1f ms\n",
-              c.median, c.min, c.max, goal, s0.median / goal - g.median);
+  const double budget = s0.median / goal - g.median;  // what x`goal` leaves for everything but the GEMMs
+  std::printf("  -o3 with nothing but those GEMMs would be at most x%.2f [%.2f - %.2f] faster than -o0; ", c.median, c.min,
+              c.max);
+  if (budget > 0)
+    std::printf("x%.2f needs the rest in %.1f ms\n", goal, budget);
+  else
+    std::printf("x%.2f is out of reach even with no rest at all\n", goal);
 }
 
 void printTraceOverhead(const pef::Pef& pef) {
