@@ -19,16 +19,20 @@ constexpr size_t kNotAView = SIZE_MAX;
 // slice of whole leading rows: start x row bytes), else kNotAView.
 size_t viewOffset(const ir::Graph& graph, const ir::Node& node) {
   if (node.inputs.size() != 1 || node.outputs.size() != 1) return kNotAView;
-  if (node.op == ir::OpKind::Reshape) return 0;
+  const ir::TensorType &in = graph.value(node.inputs[0]).type, &out = graph.value(node.outputs[0]).type;
+  // A view must lie inside its owner's bytes, whatever a (hostile) graph's attributes say.
+  if (in.dtype != out.dtype) return kNotAView;
+  if (node.op == ir::OpKind::Reshape) return in.byteSize() == out.byteSize() ? 0 : kNotAView;
   if (node.op != ir::OpKind::Slice) return kNotAView;
-  const ir::TensorType& in = graph.value(node.inputs[0]).type;
   const int64_t axis = node.intAttr("axis", -1), start = node.intAttr("start", -1);
   if (axis < 0 || axis >= static_cast<int64_t>(in.shape.size()) || start < 0) return kNotAView;
   for (int64_t a = 0; a < axis; ++a)
     if (in.shape[static_cast<size_t>(a)] != 1) return kNotAView;  // rows of several outer blocks: not contiguous
   int64_t inner = 1;
   for (size_t a = static_cast<size_t>(axis) + 1; a < in.shape.size(); ++a) inner *= in.shape[a];
+  if (start > in.shape[static_cast<size_t>(axis)]) return kNotAView;
   const size_t offset = static_cast<size_t>(start * inner) * ir::dtypeSize(in.dtype);
+  if (offset + out.byteSize() > in.byteSize()) return kNotAView;
   return offset % MemoryPlanner::kAlignment == 0 ? offset : kNotAView;
 }
 

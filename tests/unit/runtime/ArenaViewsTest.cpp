@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "RuntimeTestUtil.h"
+#include "runtime/ArenaPlan.h"
 #include "runtime/Executor.h"
 #include "runtime/Reference.h"
 
@@ -99,4 +100,28 @@ TEST_CASE("reshapes and contiguous slices in a section share their input's bytes
     CHECK(std::memcmp(v.bytes(), cp.bytes(), v.byteSize()) == 0);
     CHECK(maxRelDiff(v, ref->at(g.outputs[i])) < 1e-5);
   }
+}
+
+TEST_CASE("a reshape or slice whose attributes reach past its input is never a view", "[fusion][arena]") {
+  // Types as a hostile file could declare them: the kernels refuse these nodes
+  // later, but the arena plan, made first, must not place a view outside its owner.
+  ir::Graph g;
+  const ValueId x = g.addInput("x", {ir::DType::F32, {3, 64}});
+  const ValueId a = addOp(g, OpKind::Relu, "a", {x});
+  const ValueId past = g.addValue("past", {ir::DType::F32, {1, 64}}, ir::ValueKind::Intermediate);
+  g.addNode(OpKind::Slice, "past", {a}, {past}, {{"axis", int64_t{0}}, {"start", int64_t{5}}, {"end", int64_t{6}}});
+  const ValueId big = g.addValue("big", {ir::DType::F32, {4, 64}}, ir::ValueKind::Intermediate);
+  g.addNode(OpKind::Reshape, "big", {a}, {big}, {{"shape", std::vector<int64_t>{4, 64}}});
+  const ValueId ok = addOp(g, OpKind::Reshape, "ok", {a}, {{"shape", std::vector<int64_t>{192}}});
+  g.outputs = {past, big, ok};
+  runtime::FusionGroup relu, slice, reshape, fine;
+  relu.nodes = {0};
+  slice.nodes = {1};
+  reshape.nodes = {2};
+  fine.nodes = {3};
+  auto plan = runtime::planArena(g, {0}, {{relu, slice, reshape, fine}}, true);
+  REQUIRE(plan.ok());
+  CHECK(plan->viewOf[static_cast<size_t>(past)] == ir::kNoValue);
+  CHECK(plan->viewOf[static_cast<size_t>(big)] == ir::kNoValue);
+  CHECK(plan->viewOf[static_cast<size_t>(ok)] == a);  // the same plan still folds a sound reshape
 }
