@@ -2,6 +2,8 @@
 // routes dy to the first maximum of each window; global average pooling and
 // its gradient. Every plane (one image, one channel) is independent, so the
 // planes split over the pool.
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "runtime/kernels/KernelFamilies.h"
@@ -9,63 +11,59 @@
 namespace dfc::runtime::kernels {
 namespace {
 
-// Offset (within one channel plane) of the first maximum of window (oy, ox);
-// cells in the padding are skipped. pad < kernel keeps every window non-empty.
-inline int64_t argmaxInWindow(const float* plane, const Window& g, int64_t oy, int64_t ox) {
-  const int64_t y0 = oy * g.sh - g.ph, x0 = ox * g.sw - g.pw;
-  int64_t best = -1;
-  float bestValue = 0;
-  for (int64_t i = 0; i < g.kh; ++i) {
-    if (y0 + i < 0 || y0 + i >= g.h) continue;
-    for (int64_t j = 0; j < g.kw; ++j) {
-      if (x0 + j < 0 || x0 + j >= g.w) continue;
-      const int64_t at = (y0 + i) * g.w + x0 + j;
-      if (best < 0 || plane[at] > bestValue) {  // strict: ties keep the first
-        bestValue = plane[at];
-        best = at;
-      }
-    }
+// The output columns ox whose window column j lands inside the plane (the
+// rest fall in the padding, which acts as -inf): [lo, hi).
+struct ColumnRange {
+  int64_t lo, hi;
+};
+inline ColumnRange insideColumns(const Window& g, int64_t j) {
+  const int64_t shift = j - g.pw;  // plane column = ox * sw + shift
+  const int64_t lo = shift >= 0 ? 0 : (-shift + g.sw - 1) / g.sw;
+  if (g.w - 1 - shift < 0) return {0, 0};  // a plane narrower than the window's reach
+  return {lo, std::min(g.ow, (g.w - 1 - shift) / g.sw + 1)};
+}
+
+// Output row oy's window maxima, a window row and column at a time across the
+// whole output row (the compare loop vectorizes) instead of window by window:
+// max[ox] starts at the window's first cell inside the plane and takes a cell
+// only when it is strictly greater, so each window sees its cells in the same
+// order as a window-by-window search (ties keep the first; a NaN first cell
+// stays, a later NaN never wins). With `at`, at[ox] is the offset in the plane
+// of that first maximum. Columns [ox0, ox1) only; max and at start at ox0.
+void maxRow(const float* __restrict plane, const Window& g, int64_t oy, int64_t ox0, int64_t ox1,
+            float* __restrict max, int64_t* __restrict at) {
+  const int64_t y0 = oy * g.sh - g.ph;
+  const int64_t i0 = std::max<int64_t>(0, -y0), i1 = std::min(g.kh, g.h - y0);  // window rows inside (pad < kernel)
+  for (int64_t ox = ox0; ox < ox1; ++ox) {
+    const int64_t first = (y0 + i0) * g.w + std::max<int64_t>(0, ox * g.sw - g.pw);
+    max[ox - ox0] = plane[first];
+    if (at) at[ox - ox0] = first;
   }
-  return best;
-}
-
-// Without padding every window lies inside the plane: the same first maximum,
-// found without bounds checks; the forward pass keeps a running maximum per
-// output row (vectorizable) instead of searching each window.
-inline int64_t argmaxInside(const float* plane, const Window& g, int64_t oy, int64_t ox) {
-  const int64_t base = oy * g.sh * g.w + ox * g.sw;
-  int64_t best = base;
-  float bestValue = plane[base];
-  for (int64_t i = 0; i < g.kh; ++i)
+  for (int64_t i = i0; i < i1; ++i)
     for (int64_t j = 0; j < g.kw; ++j) {
-      const int64_t at = base + i * g.w + j;
-      if (plane[at] > bestValue) {  // strict: ties keep the first
-        bestValue = plane[at];
-        best = at;
-      }
-    }
-  return best;
-}
-
-void maxRowsInside(const float* __restrict plane, const Window& g, float* __restrict dst) {
-  for (int64_t oy = 0; oy < g.oh; ++oy) {
-    float* __restrict d = dst + oy * g.ow;
-    const float* top = plane + oy * g.sh * g.w;
-    for (int64_t ox = 0; ox < g.ow; ++ox) d[ox] = top[ox * g.sw];
-    for (int64_t i = 0; i < g.kh; ++i)
-      for (int64_t j = 0; j < g.kw; ++j) {
-        const float* __restrict r = top + i * g.w + j;
-        for (int64_t ox = 0; ox < g.ow; ++ox) {
-          const float v = r[ox * g.sw];
-          d[ox] = v > d[ox] ? v : d[ox];
+      const ColumnRange r = insideColumns(g, j);
+      const int64_t lo = std::max(r.lo, ox0), hi = std::min(r.hi, ox1);
+      const int64_t base = (y0 + i) * g.w + j - g.pw;  // plane offset of output column 0's cell (may be < 0)
+      if (!at) {
+        for (int64_t ox = lo; ox < hi; ++ox) {
+          const float v = plane[base + ox * g.sw];
+          max[ox - ox0] = v > max[ox - ox0] ? v : max[ox - ox0];
         }
+        continue;
       }
-  }
+      for (int64_t ox = lo; ox < hi; ++ox)
+        if (plane[base + ox * g.sw] > max[ox - ox0]) {
+          max[ox - ox0] = plane[base + ox * g.sw];
+          at[ox - ox0] = base + ox * g.sw;
+        }
+    }
 }
 
 // maxpool2d (x) -> y, or maxpool2d_grad (dy, x) -> dx where overlapping windows accumulate.
 class MaxPoolKernel final : public Kernel {
  public:
+  static constexpr int64_t kSegment = 256;  // output columns the gradient searches at once
+
   MaxPoolKernel(const KernelArgs& a, bool grad, const Window& g)
       : Kernel(a.node), m_x(a.in[grad ? 1 : 0]), m_dy(grad ? a.in[0] : nullptr), m_y(a.out[0]), m_g(g) {}
   Status run(ExecContext& ctx) override {
@@ -74,23 +72,22 @@ class MaxPoolKernel final : public Kernel {
     return ctx.pool().parallelFor(0, g.n * g.c, grainOf(inPlane), [&](int64_t lo, int64_t hi) {
       for (int64_t p = lo; p < hi; ++p) {
         const float* plane = m_x->data<float>() + p * inPlane;
-        const bool inside = g.ph == 0 && g.pw == 0;
         if (!m_dy) {
           float* dst = m_y->data<float>() + p * outPlane;
-          if (inside) {
-            maxRowsInside(plane, g, dst);
-            continue;
-          }
-          for (int64_t oy = 0; oy < g.oh; ++oy)
-            for (int64_t ox = 0; ox < g.ow; ++ox) dst[oy * g.ow + ox] = plane[argmaxInWindow(plane, g, oy, ox)];
+          for (int64_t oy = 0; oy < g.oh; ++oy) maxRow(plane, g, oy, 0, g.ow, dst + oy * g.ow, nullptr);
           continue;
         }
         const float* grad = m_dy->data<float>() + p * outPlane;
         float* dst = m_y->data<float>() + p * inPlane;
         std::memset(dst, 0, static_cast<size_t>(inPlane) * sizeof(float));
+        std::array<float, kSegment> max;  // a segment of an output row at a time, on the stack
+        std::array<int64_t, kSegment> at;
         for (int64_t oy = 0; oy < g.oh; ++oy)
-          for (int64_t ox = 0; ox < g.ow; ++ox)
-            dst[inside ? argmaxInside(plane, g, oy, ox) : argmaxInWindow(plane, g, oy, ox)] += grad[oy * g.ow + ox];
+          for (int64_t ox0 = 0; ox0 < g.ow; ox0 += kSegment) {
+            const int64_t ox1 = std::min(g.ow, ox0 + kSegment);
+            maxRow(plane, g, oy, ox0, ox1, max.data(), at.data());
+            for (int64_t ox = ox0; ox < ox1; ++ox) dst[at[ox - ox0]] += grad[oy * g.ow + ox];
+          }
       }
     });
   }

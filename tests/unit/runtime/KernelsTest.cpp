@@ -1,6 +1,9 @@
 // Every op's kernel against the reference interpreter, plus hand-checked cases.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
+
 #include "RuntimeTestUtil.h"
 #include "ir/ShapeInference.h"
 #include "runtime/Kernels.h"
@@ -160,6 +163,68 @@ TEST_CASE("maxpool and its gradient match the reference", "[kernels][pool]") {
     ir::Tensor dy = randomTensor({c.x[0], c.x[1], (c.x[2] - c.k) / c.s + 1, (c.x[3] - c.k) / c.s + 1}, rng);
     checkAgainstReference(OpKind::MaxPool2dGrad, {dy, x}, attrs);
   }
+}
+
+// Values from {-1, 0, 1, 2}: many windows hold ties, where the gradient must pick the first maximum.
+ir::Tensor tiedTensor(const ir::Shape& shape, std::mt19937& rng) {
+  ir::Tensor t = randomTensor(shape, rng);
+  for (float& v : t.span<float>()) v = static_cast<float>(static_cast<int>(rng() % 4) - 1);
+  return t;
+}
+
+TEST_CASE("padded maxpool and its gradient equal the reference bit for bit", "[kernels][pool]") {
+  std::mt19937 rng(41);
+  struct Case { ir::Shape x; std::vector<int64_t> k, s, p; };
+  for (const Case& c : {Case{{2, 3, 9, 9}, {3, 3}, {2, 2}, {1, 1}},      // ResNet's stem pool
+                        Case{{1, 2, 7, 6}, {3, 3}, {1, 1}, {1, 1}},
+                        Case{{1, 2, 6, 7}, {3, 2}, {1, 2}, {2, 1}},
+                        Case{{1, 1, 1, 1}, {3, 3}, {2, 2}, {1, 1}},      // a plane narrower than the window
+                        Case{{1, 1, 2, 300}, {2, 3}, {1, 1}, {1, 2}}}) {  // a row longer than the gradient's segment
+    INFO("x " << c.x[0] << "x" << c.x[1] << "x" << c.x[2] << "x" << c.x[3] << " kernel " << c.k[0] << "x" << c.k[1]);
+    ir::Attributes attrs{{"kernel", c.k}, {"stride", c.s}, {"pad", c.p}};
+    const int64_t oh = (c.x[2] + 2 * c.p[0] - c.k[0]) / c.s[0] + 1, ow = (c.x[3] + 2 * c.p[1] - c.k[1]) / c.s[1] + 1;
+    for (int tied = 0; tied < 2; ++tied) {
+      ir::Tensor x = tied ? tiedTensor(c.x, rng) : randomTensor(c.x, rng);
+      ir::Tensor dy = randomTensor({c.x[0], c.x[1], oh, ow}, rng);
+      for (auto [op, ins] : {std::pair{OpKind::MaxPool2d, std::vector<ir::Tensor>{x}},
+                             std::pair{OpKind::MaxPool2dGrad, std::vector<ir::Tensor>{dy, x}}}) {
+        std::map<ir::ValueId, ir::Tensor> feeds;
+        ir::Graph g = singleOpGraph(op, ins, attrs, feeds);
+        auto ref = runtime::referenceEvaluate(g, feeds);
+        REQUIRE(ref.ok());
+        OpRun got = runOp(g, ins);
+        REQUIRE(got.status.ok());
+        CHECK(maxRelDiff(got.outputs[0], ref->at(g.nodes[0].outputs[0])) == 0.0);
+      }
+    }
+  }
+}
+
+TEST_CASE("maxpool over planes narrower than its window reads each plane only", "[kernels][pool]") {
+  ir::Attributes attrs{{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
+                       {"pad", std::vector<int64_t>{1, 1}}};
+  ir::Tensor x = f32Tensor({1, 3, 1, 1}, {1, 5, -2});  // three 1x1 planes, one window each
+  std::map<ir::ValueId, ir::Tensor> feeds;
+  OpRun r = runOp(singleOpGraph(OpKind::MaxPool2d, {x}, attrs, feeds), {x});
+  REQUIRE(r.status.ok());
+  auto y = r.outputs[0].span<float>();
+  CHECK(std::vector<float>(y.begin(), y.end()) == std::vector<float>{1, 5, -2});
+}
+
+TEST_CASE("maxpool keeps a NaN in a window's first cell and ignores a later one, as the reference does", "[kernels][pool]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  ir::Attributes attrs{{"kernel", std::vector<int64_t>{2, 2}}, {"stride", std::vector<int64_t>{2, 2}},
+                       {"pad", std::vector<int64_t>{1, 1}}};
+  // Windows (pad 1): {x00}, {x01, x02}, {x10, x20}, {x11, x12, x21, x22}.
+  ir::Tensor x = f32Tensor({1, 1, 3, 3}, {1, nan, 5, 2, 3, 4, 6, nan, 7});
+  std::map<ir::ValueId, ir::Tensor> feeds;
+  OpRun r = runOp(singleOpGraph(OpKind::MaxPool2d, {x}, attrs, feeds), {x});
+  REQUIRE(r.status.ok());
+  auto y = r.outputs[0].span<float>();
+  CHECK(y[0] == 1.0f);
+  CHECK(std::isnan(y[1]));  // the first cell inside the plane is the NaN
+  CHECK(y[2] == 6.0f);
+  CHECK(y[3] == 7.0f);      // the NaN comes after 3: never greater, never taken
 }
 
 TEST_CASE("maxpool gradient goes to the first maximum on ties", "[kernels][pool]") {
