@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 #include <new>
+#include <set>
 #include <string_view>
 
 #include "ir/KvCache.h"
@@ -58,7 +59,8 @@ struct Executor::Impl {
   std::vector<SectionRun> sections;  // parallel to plan.sections
   std::vector<size_t> schedule;      // indices into sections
   std::vector<Update> updates;
-  int accumulationSteps = 1;  // gradient accumulation: the optimizer runs every this many training steps
+  int accumulationSteps = 1;
+  int updatesInPlace = 0;  // state updates whose new value shares its target's bytes  // gradient accumulation: the optimizer runs every this many training steps
   int64_t trainingSteps = 0;
   bool fuse;
   bool fuseAttention;
@@ -80,6 +82,7 @@ struct Executor::Impl {
   void applyUpdates(bool optimizerStep);
   void applyUpdatesTimed(bool optimizerStep);
   Status allocate();
+  void updateInPlace();
   Status prepareKernels();
   Expected<KernelPtr> prepareNode(const ir::Node& node);
   Status prepareGroup(const FusionGroup& group, SectionRun& run);
@@ -177,6 +180,7 @@ Status Executor::Impl::allocate() {
     attentionStats[pattern] = ir::Tensor(ir::TensorType{ir::DType::F32, {pattern->matrices, pattern->queries}},
                                          std::shared_ptr<std::byte>(arena, arena.get() + offset));
 
+  updateInPlace();
   for (const ir::StateUpdate& u : graph.updates) {
     Update up;
     up.target = &storage[static_cast<size_t>(u.target)];
@@ -191,6 +195,56 @@ Status Executor::Impl::allocate() {
     updates.push_back(std::move(up));
   }
   return {};
+}
+
+// An optimizer update writes the new param (or velocity, or moment) straight
+// over the old, as the chip updates weights where they live, when that is
+// safe: the old value is read by nothing scheduled after the update, no other
+// state update copies from it or from the new value, and no gradient
+// accumulation keeps the update from applying every step. The new value then
+// shares the target's bytes and the copy after the step goes away.
+void Executor::Impl::updateInPlace() {
+  std::set<ir::ValueId> copiedFrom;
+  std::map<ir::ValueId, int> updatesOf;  // a target updated twice keeps the copies (the last one wins)
+  for (const ir::StateUpdate& u : graph.updates) {
+    copiedFrom.insert(u.newValue);
+    ++updatesOf[u.target];
+    const ir::NodeId p = graph.value(u.newValue).producer;
+    if (p != ir::kNoNode && graph.node(p).role == ir::NodeRole::Accumulate) return;
+  }
+  std::vector<int64_t> position(graph.nodes.size(), -1);  // nodes of one fused group run at once
+  int64_t at = 0;
+  for (size_t s : schedule)
+    for (const FusionGroup& group : groups[s]) {
+      for (ir::NodeId n : group.nodes) position[static_cast<size_t>(n)] = at;
+      ++at;
+    }
+  const std::set<ir::ValueId> outputs(graph.outputs.begin(), graph.outputs.end());
+  for (const ir::StateUpdate& u : graph.updates) {
+    const ir::Value& fresh = graph.value(u.newValue);
+    if (fresh.kind != ValueKind::Intermediate || fresh.producer == ir::kNoNode) continue;
+    const ir::Node& node = graph.node(fresh.producer);
+    if (node.op != ir::OpKind::SgdUpdate && node.op != ir::OpKind::MomentumUpdate && node.op != ir::OpKind::AdamUpdate)
+      continue;
+    // Output k of (param, grad, state..., lr[, step]) -> (param', state'...) is the new value of input k or k + 1.
+    const size_t k = static_cast<size_t>(std::find(node.outputs.begin(), node.outputs.end(), u.newValue) - node.outputs.begin());
+    const size_t in = k == 0 ? 0 : k + 1;
+    if (in >= node.inputs.size() || node.inputs[in] != u.target ||
+        std::count(node.inputs.begin(), node.inputs.end(), u.target) != 1)
+      continue;
+    if (copiedFrom.count(u.target) || updatesOf[u.target] != 1 || outputs.count(u.target) || !users[static_cast<size_t>(u.newValue)].empty() ||
+        storage[static_cast<size_t>(u.newValue)].bytes() == nullptr)
+      continue;
+    const int64_t when = position[static_cast<size_t>(fresh.producer)];
+    bool readLater = when < 0;
+    for (ir::NodeId r : users[static_cast<size_t>(u.target)]) {
+      const int64_t rAt = position[static_cast<size_t>(r)];
+      readLater = readLater || (r != fresh.producer && (rAt < 0 || rAt >= when));
+    }
+    if (readLater) continue;
+    storage[static_cast<size_t>(u.newValue)] = storage[static_cast<size_t>(u.target)];  // shares the bytes
+    ++updatesInPlace;
+  }
 }
 
 Expected<KernelPtr> Executor::Impl::prepareNode(const ir::Node& node) {
@@ -417,6 +471,7 @@ const ir::Tensor& Executor::tensor(ir::ValueId id) const {
 size_t Executor::arenaBytes() const { return m_impl->arenaBytes; }
 int Executor::threads() const { return m_impl->pool.threads(); }
 const FusionStats& Executor::fusionStats() const { return m_impl->fusion; }
+int Executor::updatesInPlace() const { return m_impl->updatesInPlace; }
 
 std::vector<KernelTime> Executor::kernelProfile() const {
   std::vector<KernelTime> out;

@@ -88,6 +88,9 @@ class Executor {
   int threads() const;      // the pool's
   // What fusion made of the sections (zeros with ExecutorOptions::fuse off).
   const FusionStats& fusionStats() const;
+  // State updates whose new value is written over its target during the step
+  // (an optimizer update nothing later reads the old value of) instead of copied after it.
+  int updatesInPlace() const;
   // With ExecutorOptions::profileKernels: each label's calls and time since the
   // last reset, largest first, state updates included ("state updates"); empty otherwise.
   std::vector<KernelTime> kernelProfile() const;

@@ -1,5 +1,8 @@
-// Optimizer updates; outputs are separate buffers (the executor copies them
-// over the parameters after the step). Elementwise, split over the pool.
+// Optimizer updates, elementwise, split over the pool. An output is either a
+// buffer of its own (the executor copies it over the parameter after the
+// step) or its state input itself (the executor updates in place when nothing
+// later in the step reads the old value): element i is read before it is
+// written, so iterations never depend on one another either way (ivdep).
 #include <cmath>
 #include <string>
 
@@ -8,14 +11,15 @@
 namespace dfc::runtime::kernels {
 namespace {
 
-void sgdLoop(const float* __restrict p, const float* __restrict g, float lr, float wd, float* __restrict out,
-             int64_t n) {
+void sgdLoop(const float* p, const float* __restrict g, float lr, float wd, float* out, int64_t n) {
+#pragma GCC ivdep
   for (int64_t i = 0; i < n; ++i) out[i] = p[i] - lr * (g[i] + wd * p[i]);
 }
 
 // PyTorch semantics: v' = momentum*v + (g + wd*p); p' = p - lr*v'.
-void momentumLoop(const float* __restrict p, const float* __restrict g, const float* __restrict v, float lr,
-                  float momentum, float wd, float* __restrict pOut, float* __restrict vOut, int64_t n) {
+void momentumLoop(const float* p, const float* __restrict g, const float* v, float lr, float momentum, float wd,
+                  float* pOut, float* vOut, int64_t n) {
+#pragma GCC ivdep
   for (int64_t i = 0; i < n; ++i) {
     const float vn = momentum * v[i] + (g[i] + wd * p[i]);
     vOut[i] = vn;
@@ -25,9 +29,9 @@ void momentumLoop(const float* __restrict p, const float* __restrict g, const fl
 
 // m' = b1 m + (1-b1) g; v' = b2 v + (1-b2) g^2; p' = p - lr * m'/(1-b1^t) / (sqrt(v'/(1-b2^t)) + eps),
 // with g = grad + wd * p (PyTorch Adam's L2 weight decay).
-void adamLoop(const float* __restrict p, const float* __restrict g, const float* __restrict m, const float* __restrict v,
-              float lr, float b1, float b2, float eps, float wd, float c1, float c2, float* __restrict pOut,
-              float* __restrict mOut, float* __restrict vOut, int64_t n) {
+void adamLoop(const float* p, const float* __restrict g, const float* m, const float* v, float lr, float b1, float b2,
+              float eps, float wd, float c1, float c2, float* pOut, float* mOut, float* vOut, int64_t n) {
+#pragma GCC ivdep
   for (int64_t i = 0; i < n; ++i) {
     const float gi = g[i] + wd * p[i];
     const float mi = b1 * m[i] + (1.0f - b1) * gi, vi = b2 * v[i] + (1.0f - b2) * gi * gi;
