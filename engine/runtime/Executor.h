@@ -75,7 +75,9 @@ class Executor {
   Status setInput(ir::ValueId id, const ir::Tensor& tensor);
   // Runs one step: every section of the schedule, or only Forward sections when
   // forwardOnly (evaluation with a training PEF). State updates are applied
-  // after a full step. With gradient accumulation (Accumulate nodes with
+  // after a full step, except an optimizer update that nothing later in the
+  // step reads the old value of, which writes in place as it runs
+  // (updatesInPlace()): a step that fails after it leaves that param updated. With gradient accumulation (Accumulate nodes with
   // accumulation_steps K) a training step adds its gradients into the sums, and
   // only every K-th one runs the optimizer sections, applies their updates and
   // zeroes the sums. `onSection` (may be empty) is called after each section call.
