@@ -44,7 +44,7 @@ TEST_CASE("dfc estimate: tokens/s of a decode step split into compute, memory an
   CHECK_THAT(json.output, Catch::Contains("\"sections\":["));
 }
 
-TEST_CASE("dfc estimate: a training PEF in samples/s; bad flags exit 2 naming the flag") {
+TEST_CASE("dfc estimate: a training PEF in samples/s, bad flags exit 2 naming the flag") {
   test::ScratchDir dir("estimate-cli-train");
   const std::string pef = compileTiny(dir, false);
   auto ok = runDfc("estimate " + pef);

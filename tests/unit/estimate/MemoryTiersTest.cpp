@@ -34,7 +34,7 @@ pef::Pef tinyDecodePlan(const test::ScratchDir& dir) {
 
 }  // namespace
 
-TEST_CASE("an arch file without the tier keys loads with defaults; bad tier figures are refused") {
+TEST_CASE("an arch file without the tier keys loads with defaults, bad tier figures are refused") {
   auto old = arch::parseArchYaml(kOldArch, "old.yaml");
   REQUIRE(old);
   CHECK(old->hbmBytes == 0);
@@ -65,7 +65,7 @@ TEST_CASE("tiers: HBM first, DDR when HBM is full, an error naming the tensor wh
   CHECK_THAT(full.error().message(), Catch::Contains("w3"));
 }
 
-TEST_CASE("weights that spill to DDR are charged at DDR bandwidth; per-section calls cost more than a fused block") {
+TEST_CASE("weights that spill to DDR are charged at DDR bandwidth, per-section calls cost more than a fused block") {
   test::ScratchDir dir("estimate-tiers");
   pef::Pef p = tinyDecodePlan(dir);
   auto a = arch::loadArch("sn40l");
@@ -110,7 +110,7 @@ TEST_CASE("the KV cache is read every decode step: a longer context costs more m
   CHECK(l->kind == "decode");
 }
 
-TEST_CASE("a training graph is estimated on one chip; asking for more is refused") {
+TEST_CASE("a training graph is estimated on one chip, asking for more is refused") {
   test::ScratchDir dir("estimate-train");
   driver::CompileOptions o;
   o.model = "mlp";

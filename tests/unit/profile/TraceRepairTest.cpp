@@ -75,7 +75,7 @@ TEST_CASE("a trace cut after its events array keeps them all and closes the obje
   CHECK(compact->warnings.size() == 1);
 }
 
-TEST_CASE("whole traces get no warning; malformed ones stay errors naming the byte", "[trace][repair]") {
+TEST_CASE("whole traces get no warning, malformed ones stay errors naming the byte", "[trace][repair]") {
   const std::string whole = "[" + slices(3) + "]";
   CHECK_FALSE(findCompletePrefix(whole));
   auto ok = parseCompactTrace(whole, "ok.json");

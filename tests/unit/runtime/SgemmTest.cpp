@@ -101,7 +101,7 @@ TEST_CASE("sgemm equals a double-precision product on both libraries, every tran
   }
 }
 
-TEST_CASE("sgemm split over the pool: within rounding of the unsplit call; a fixed split width gives the same bits on any pool", "[runtime][gemm][threads]") {
+TEST_CASE("sgemm split over the pool: within rounding of the unsplit call, a fixed split width gives the same bits on any pool", "[runtime][gemm][threads]") {
   support::ThreadPool one(1), two(2), three(3);
   for (GemmLibrary lib : {GemmLibrary::Auto, GemmLibrary::OneDnn, GemmLibrary::OpenBlas}) {
     const LibraryScope scope(lib);

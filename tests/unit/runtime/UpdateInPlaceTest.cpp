@@ -82,7 +82,7 @@ TEST_CASE("a momentum update nothing later reads the old param of runs in place"
   CHECK(s.velocity == s.expectedVelocity);
 }
 
-TEST_CASE("a param read after its update keeps a separate new buffer; the results do not change", "[runtime][optimizer]") {
+TEST_CASE("a param read after its update keeps a separate new buffer, and the results do not change", "[runtime][optimizer]") {
   const Step inPlace = runOneStep(false), kept = runOneStep(true);
   CHECK(kept.inPlace == 1);  // only the velocity, which nothing else reads
   CHECK(kept.after == kept.before);  // the later read still sees the old param during the step
