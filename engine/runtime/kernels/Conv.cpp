@@ -22,13 +22,13 @@ inline int64_t validFrom(int64_t offset, int64_t stride, int64_t ow) {
   return std::min(ow, (offset + stride - 1) / stride);
 }
 
-// Channels [c0, c1) of col[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - ph + i][ox*sw - pw + j] (0 outside).
-void im2col(const float* x, const Window& g, float* col, int64_t c0, int64_t c1) {
-  const int64_t cols = g.oh * g.ow;
+// Channels [c0, c1) of col[(c*kh + i)*kw + j][oy*ow + ox] = x[c][oy*sh - ph + i][ox*sw - pw + j] (0 outside);
+// col's rows are ld floats apart (ld >= oh * ow: several images side by side).
+void im2col(const float* x, const Window& g, float* col, int64_t ld, int64_t c0, int64_t c1) {
   for (int64_t c = c0; c < c1; ++c)
     for (int64_t i = 0; i < g.kh; ++i)
       for (int64_t j = 0; j < g.kw; ++j) {
-        float* row = col + ((c * g.kh + i) * g.kw + j) * cols;
+        float* row = col + ((c * g.kh + i) * g.kw + j) * ld;
         for (int64_t oy = 0; oy < g.oh; ++oy) {
           const int64_t iy = oy * g.sh - g.ph + i;
           float* dst = row + oy * g.ow;
@@ -68,6 +68,11 @@ void col2im(const float* col, const Window& g, float* dx, int64_t c0, int64_t c1
 
 enum class ConvPass { Forward, GradInput, GradWeight };
 
+// Columns a forward GEMM should have at least (imagesPerGemm): a wide enough
+// product for the library's kernels; measured on ResNet-18 b8's layer 4 (49
+// columns an image), see the commit that set it.
+constexpr int64_t kBlockColumns = 384;
+
 // Image blocks of a weight gradient: enough for four threads, few enough that
 // adding the partial gradients costs little.
 constexpr int64_t kWeightGradBlocks = 4;
@@ -90,17 +95,56 @@ class ConvKernel final : public Kernel {
     // (small convolutions' GEMMs do not split well). The weight gradient sums
     // over images: see gradWeightBlocks.
     if (m_pass == ConvPass::GradWeight && m_g.n > 1) return gradWeightBlocks(ctx);
+    const int64_t perGemm = m_pass == ConvPass::Forward ? imagesPerGemm() : 1;
     if (m_pass != ConvPass::GradWeight && threads > 1 && m_g.n >= threads) {
-      float* cols = ctx.scratch(static_cast<size_t>(threads * m_ck * m_cols));
+      const int64_t share = (m_g.n + threads - 1) / threads, block = std::min(perGemm, share);
+      const int64_t perThread = scratchFor(block);
+      float* buffers = ctx.scratch(static_cast<size_t>(threads * perThread));
       return ctx.pool().parallelFor(0, threads, 1, [&](int64_t t0, int64_t t1) -> Status {
-        for (int64_t t = t0; t < t1; ++t)
-          for (int64_t b = m_g.n * t / threads; b < m_g.n * (t + 1) / threads; ++b)
-            DFC_TRY(image(b, cols + t * m_ck * m_cols, nullptr));
+        for (int64_t t = t0; t < t1; ++t) {
+          const int64_t first = m_g.n * t / threads, last = m_g.n * (t + 1) / threads;
+          for (int64_t b = first; b < last; b += block)
+            DFC_TRY(images(b, std::min(block, last - b), buffers + t * perThread, nullptr));
+        }
         return {};
       });
     }
-    float* col = ctx.scratch(static_cast<size_t>(m_ck * m_cols));
-    for (int64_t b = 0; b < m_g.n; ++b) DFC_TRY(image(b, col, &ctx.pool(), threads));
+    float* buffer = ctx.scratch(static_cast<size_t>(scratchFor(perGemm)));
+    for (int64_t b = 0; b < m_g.n; b += perGemm)
+      DFC_TRY(images(b, std::min(perGemm, m_g.n - b), buffer, &ctx.pool(), threads));
+    return {};
+  }
+
+  // A forward conv with small output planes (layer 4 of ResNet-18: 7 x 7 = 49
+  // columns per image) makes a GEMM too narrow for the library's kernels:
+  // enough images to give it kBlockColumns columns go side by side in one GEMM.
+  int64_t imagesPerGemm() const {
+    if (m_cols >= kBlockColumns) return 1;
+    return std::clamp<int64_t>((kBlockColumns + m_cols - 1) / m_cols, 1, std::max<int64_t>(1, m_g.n));
+  }
+  // Floats of scratch for `count` images at once: their columns, and (count > 1) their outputs side by side.
+  int64_t scratchFor(int64_t count) const { return m_ck * m_cols * count + (count > 1 ? m_o * m_cols * count : 0); }
+
+  // Forward images [b, b + count): one at a time, or side by side in one GEMM
+  // whose output rows are then copied to each image's planes.
+  Status images(int64_t b, int64_t count, float* buffer, support::ThreadPool* pool, int splitWidth = 0) {
+    if (count == 1) return image(b, buffer, pool, splitWidth);
+    const int64_t image = m_g.c * m_g.h * m_g.w, ld = count * m_cols;
+    float* col = buffer;
+    float* out = buffer + m_ck * ld;
+    for (int64_t k = 0; k < count; ++k) {
+      const float* x = m_a->data<float>() + (b + k) * image;
+      auto fill = [&](int64_t c0, int64_t c1) { im2col(x, m_g, col + k * m_cols, ld, c0, c1); };
+      if (pool) DFC_TRY(pool->parallelFor(0, m_g.c, grainOf(m_g.kh * m_g.kw * m_cols), fill));
+      else fill(0, m_g.c);
+    }
+    const GemmCall g{false, false, m_o, ld, m_ck, 1.0f, m_b->data<float>(), m_ck, col, ld, 0.0f, out, ld,
+                     nullptr, m_bias ? m_bias->data<float>() : nullptr};
+    DFC_TRY(pool ? sgemm(*pool, g, splitWidth) : sgemmOnThisThread(g));
+    for (int64_t k = 0; k < count; ++k) {
+      float* y = m_y->data<float>() + (b + k) * m_o * m_cols;
+      for (int64_t o = 0; o < m_o; ++o) std::copy_n(out + o * ld + k * m_cols, m_cols, y + o * m_cols);
+    }
     return {};
   }
 
@@ -117,7 +161,7 @@ class ConvKernel final : public Kernel {
     auto gemm = [&](const GemmCall& g) { return pool ? sgemm(*pool, g, splitWidth) : sgemmOnThisThread(g); };
     if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
       const float* x = m_a->data<float>() + b * image;
-      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
+      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, m_cols, c0, c1); }));
       float* yb = m_y->data<float>() + b * m_o * m_cols;
       return gemm({false, false, m_o, m_cols, m_ck, 1.0f, m_b->data<float>(), m_ck, col, m_cols, 0.0f, yb, m_cols,
                    nullptr, m_bias ? m_bias->data<float>() : nullptr});
@@ -130,7 +174,7 @@ class ConvKernel final : public Kernel {
     }
     // dw [o, ck] (+)= dy[b] [o, cols] @ col^T [cols, ck]
     const float* x = m_b->data<float>() + b * image;
-    DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, c0, c1); }));
+    DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, m_cols, c0, c1); }));
     return gemm({false, true, m_o, m_ck, m_cols, 1.0f, m_a->data<float>() + b * m_o * m_cols, m_cols, col, m_cols,
                  b == 0 ? 0.0f : 1.0f, m_y->data<float>(), m_ck});
   }
@@ -152,7 +196,7 @@ class ConvKernel final : public Kernel {
         float* col = cols + k * colSize;
         const int64_t first = m_g.n * k / blocks, last = m_g.n * (k + 1) / blocks;
         for (int64_t b = first; b < last; ++b) {
-          im2col(m_b->data<float>() + b * image, m_g, col, 0, m_g.c);
+          im2col(m_b->data<float>() + b * image, m_g, col, m_cols, 0, m_g.c);
           DFC_TRY(sgemmOnThisThread({false, true, m_o, m_ck, m_cols, 1.0f, m_a->data<float>() + b * m_o * m_cols, m_cols,
                                      col, m_cols, b == first ? 0.0f : 1.0f, dw, m_ck}));
         }
