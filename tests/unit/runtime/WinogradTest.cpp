@@ -84,9 +84,11 @@ struct Case {
 };
 
 // Odd sizes, padding 0 to 2, channel counts that are multiples of nothing, batch 1 and more;
-// the last has a single output pixel and the one before a partial tile on both edges.
-const Case kCases[] = {{{1, 3, 7, 9}, 5, 0}, {{2, 17, 11, 8}, 19, 1}, {{3, 5, 6, 13}, 4, 2},
-                       {{1, 23, 5, 5}, 7, 1}, {{2, 6, 10, 7}, 11, 1}, {{1, 2, 3, 3}, 3, 0}};
+// {1, 2, 3, 3} has a single output pixel and the one before it a partial tile on both edges;
+// the last two have more than the 512 channels the weight transform takes at once, in and out.
+const Case kCases[] = {{{1, 3, 7, 9}, 5, 0},  {{2, 17, 11, 8}, 19, 1}, {{3, 5, 6, 13}, 4, 2},
+                       {{1, 23, 5, 5}, 7, 1}, {{2, 6, 10, 7}, 11, 1},  {{1, 2, 3, 3}, 3, 0},
+                       {{1, 530, 4, 4}, 3, 1}, {{1, 3, 4, 4}, 530, 1}};
 
 const ConvAlgoRequest kWinograd[] = {ConvAlgoRequest::Winograd2, ConvAlgoRequest::Winograd4};
 
