@@ -17,16 +17,48 @@ void affineLoop(const float* __restrict x, float a, float b, float* __restrict y
   for (int64_t i = 0; i < n; ++i) y[i] = x[i] * a + b;
 }
 
+// The sum of (x[i] - mu)^2 in double over kReduceLanes running lanes
+// (RowReduce.h): one double accumulator made each add wait for the last.
+DFC_WIDE_CLONES double squaredDeviations(const float* __restrict x, int64_t n, double mu) {
+  const int64_t whole = n / kReduceLanes * kReduceLanes;
+  double lane[kReduceLanes] = {};
+  for (int64_t i = 0; i < whole; i += kReduceLanes)
+    for (int64_t j = 0; j < kReduceLanes; ++j) {
+      const double d = x[i + j] - mu;
+      lane[j] += d * d;
+    }
+  double ss = 0;
+  for (int64_t j = 0; j < kReduceLanes; ++j) ss += lane[j];
+  for (int64_t i = whole; i < n; ++i) ss += (x[i] - mu) * (x[i] - mu);
+  return ss;
+}
+
+// batch_norm_grad's sums over one image's plane of a channel: of dy, and of
+// dy * x_hat with x_hat = (x - mean) * rstd (in float, as the kernel's dx
+// uses it), in double over kReduceLanes lanes.
+DFC_WIDE_CLONES void gradSums(const float* __restrict dy, const float* __restrict x, int64_t n, float mean, float rstd,
+                              double& sdy, double& sdyx) {
+  const int64_t whole = n / kReduceLanes * kReduceLanes;
+  double a[kReduceLanes] = {}, b[kReduceLanes] = {};
+  for (int64_t i = 0; i < whole; i += kReduceLanes)
+    for (int64_t j = 0; j < kReduceLanes; ++j) {
+      a[j] += dy[i + j];
+      b[j] += dy[i + j] * (x[i + j] - mean) * rstd;
+    }
+  for (int64_t j = 0; j < kReduceLanes; ++j) sdy += a[j], sdyx += b[j];
+  for (int64_t i = whole; i < n; ++i) {
+    sdy += dy[i];
+    sdyx += dy[i] * (x[i] - mean) * rstd;
+  }
+}
+
 // Per-channel mean and biased variance over N and the spatial axes.
 void channelMoments(const float* x, int64_t batch, int64_t channels, int64_t inner, int64_t c, double& mean,
                     double& var) {
   double s = 0, ss = 0;
   for (int64_t b = 0; b < batch; ++b) s += sumLoop(x + (b * channels + c) * inner, inner);
   const double m = static_cast<double>(batch * inner), mu = s / m;
-  for (int64_t b = 0; b < batch; ++b) {
-    const float* p = x + (b * channels + c) * inner;
-    for (int64_t i = 0; i < inner; ++i) ss += (p[i] - mu) * (p[i] - mu);
-  }
+  for (int64_t b = 0; b < batch; ++b) ss += squaredDeviations(x + (b * channels + c) * inner, inner, mu);
   mean = mu;
   var = ss / m;
 }
@@ -100,11 +132,7 @@ class BatchNormKernel final : public Kernel {
     double sdy = 0, sdyx = 0;
     for (int64_t n = 0; n < m_batch; ++n) {
       const int64_t off = (n * m_channels + c) * m_inner;
-      const float *dy = m_in[0]->data<float>() + off, *px = x.data<float>() + off;
-      for (int64_t i = 0; i < m_inner; ++i) {
-        sdy += dy[i];
-        sdyx += dy[i] * (px[i] - mean) * rstd;
-      }
+      gradSums(m_in[0]->data<float>() + off, x.data<float>() + off, m_inner, mean, rstd, sdy, sdyx);
     }
     const float k = gamma[c] * rstd, mdy = static_cast<float>(sdy) / m, mdyx = static_cast<float>(sdyx) / m;
     for (int64_t n = 0; n < m_batch; ++n) {
@@ -130,16 +158,7 @@ class BatchNormKernel final : public Kernel {
 // add wait for the last, and layer_norm a tenth of a GPT-2 -o3 step.
 DFC_WIDE_CLONES void rowStats(const float* __restrict x, int64_t n, double eps, float& mean, float& rstd) {
   const double mu = rowSumLanes<double>(x, n) / static_cast<double>(n);
-  const int64_t whole = n / kReduceLanes * kReduceLanes;
-  double lane[kReduceLanes] = {};
-  for (int64_t i = 0; i < whole; i += kReduceLanes)
-    for (int64_t j = 0; j < kReduceLanes; ++j) {
-      const double d = x[i + j] - mu;
-      lane[j] += d * d;
-    }
-  double ss = 0;
-  for (int64_t j = 0; j < kReduceLanes; ++j) ss += lane[j];
-  for (int64_t i = whole; i < n; ++i) ss += (x[i] - mu) * (x[i] - mu);
+  const double ss = squaredDeviations(x, n, mu);
   mean = static_cast<float>(mu);
   rstd = static_cast<float>(1.0 / std::sqrt(ss / static_cast<double>(n) + eps));
 }
