@@ -185,30 +185,45 @@ class ConvKernel final : public Kernel {
   // output), the blocks spread over the pool, then the partials are added to
   // the output in block order.
   Status gradWeightBlocks(ExecContext& ctx) {
-    const int64_t blocks = std::min(m_g.n, kWeightGradBlocks), dwSize = m_o * m_ck, colSize = m_ck * m_cols;
-    const int64_t image = m_g.c * m_g.h * m_g.w;
-    float* partial = ctx.scratch(static_cast<size_t>(blocks * (dwSize + colSize)));
-    float* cols = partial + blocks * dwSize;
+    const int64_t blocks = std::min(m_g.n, kWeightGradBlocks), dwSize = m_o * m_ck;
+    // Small planes: a block's images side by side in one GEMM (imagesPerGemm),
+    // its inner dimension their columns together, instead of one narrow
+    // product per image, each a pass over dW.
+    const int64_t perGemm = imagesPerGemm(), colSize = m_ck * m_cols * perGemm;
+    const int64_t dySize = perGemm > 1 ? m_o * m_cols * perGemm : 0, taskSize = dwSize + colSize + dySize;
+    float* scratch = ctx.scratch(static_cast<size_t>(blocks * taskSize));
     float* dwOut = m_y->data<float>();
     DFC_TRY(ctx.pool().parallelFor(0, blocks, 1, [&](int64_t k0, int64_t k1) -> Status {
       for (int64_t k = k0; k < k1; ++k) {
-        float* dw = k == 0 ? dwOut : partial + k * dwSize;
-        float* col = cols + k * colSize;
+        float* task = scratch + k * taskSize;
+        float* dw = k == 0 ? dwOut : task;
         const int64_t first = m_g.n * k / blocks, last = m_g.n * (k + 1) / blocks;
-        for (int64_t b = first; b < last; ++b) {
-          im2col(m_b->data<float>() + b * image, m_g, col, m_cols, 0, m_g.c);
-          DFC_TRY(sgemmOnThisThread({false, true, m_o, m_ck, m_cols, 1.0f, m_a->data<float>() + b * m_o * m_cols, m_cols,
-                                     col, m_cols, b == first ? 0.0f : 1.0f, dw, m_ck}));
-        }
+        for (int64_t b = first; b < last; b += perGemm)
+          DFC_TRY(gradWeightImages(b, std::min(perGemm, last - b), task + dwSize, task + dwSize + colSize,
+                                   b == first ? 0.0f : 1.0f, dw));
       }
       return {};
     }));
     for (int64_t k = 1; k < blocks; ++k) {
-      const float* __restrict p = partial + k * dwSize;
+      const float* __restrict p = scratch + k * taskSize;
       float* __restrict y = dwOut;
       for (int64_t i = 0; i < dwSize; ++i) y[i] += p[i];
     }
     return {};
+  }
+
+  // dw [o, ck] = beta * dw + dy[b..b+count) [o, count*cols] @ col^T [count*cols, ck], on this thread.
+  Status gradWeightImages(int64_t b, int64_t count, float* col, float* dyBlock, float beta, float* dw) const {
+    const int64_t image = m_g.c * m_g.h * m_g.w, ld = count * m_cols;
+    const float* dy = m_a->data<float>() + b * m_o * m_cols;
+    for (int64_t k = 0; k < count; ++k) im2col(m_b->data<float>() + (b + k) * image, m_g, col + k * m_cols, ld, 0, m_g.c);
+    if (count > 1) {
+      for (int64_t o = 0; o < m_o; ++o)
+        for (int64_t k = 0; k < count; ++k)
+          std::copy_n(dy + (k * m_o + o) * m_cols, m_cols, dyBlock + o * ld + k * m_cols);
+      dy = dyBlock;
+    }
+    return sgemmOnThisThread({false, true, m_o, m_ck, ld, 1.0f, dy, ld, col, ld, beta, dw, m_ck});
   }
 
   ConvShape shape() const {
