@@ -6,7 +6,11 @@ Each dfc configuration runs in a `bench_runtime --serve` process that has
 compiled and loaded its PEF; this script builds the same model in PyTorch and
 then takes turns: one repeat of PyTorch, one of each dfc configuration, in an
 order that rotates every round, so slow phases of a shared machine hit all of
-them alike. Figures: ms per training step or inference batch, the median of
+them alike; between turns the script pauses (untimed) until PyTorch's and
+OpenBLAS's threads, which spin a while after their work, have gone to sleep:
+without the pause the turn after PyTorch's lost a core to them (on 2 threads
+dfc -o3, which took that turn in most rounds, measured 1.1-1.6x slower than -o0
+with the same kernels). Figures: ms per training step or inference batch, the median of
 the repeats with the spread [min - max], and the ratio dfc/PyTorch (median of
 the per-round ratios, below 1 means dfc is faster).
 
@@ -222,6 +226,10 @@ def spread(xs):
     return f"{statistics.median(xs):9.2f} [{min(xs):8.2f} - {max(xs):8.2f}]"
 
 
+# Untimed pause before each turn: longer than libgomp's and OpenBLAS's spin after a parallel region.
+SETTLE_S = 0.3
+
+
 def load():
     with open("/proc/loadavg") as f:
         return "load " + " ".join(f.read().split()[:3])
@@ -250,6 +258,7 @@ def compare(bench, case, threads, opts, repeats, min_ms):
     for rep in range(repeats):
         for i in range(len(runners)):
             name, fn = runners[(i + rep) % len(runners)]
+            time.sleep(SETTLE_S)
             samples[name].append(fn())
         if os.environ.get("COMPARE_TORCH_VERBOSE"):
             print("  round", rep, " ".join(f"{n} {v[-1]:.2f}" for n, v in samples.items()))
