@@ -227,13 +227,14 @@ void Executor::Impl::updateInPlace() {
     if (node.op != ir::OpKind::SgdUpdate && node.op != ir::OpKind::MomentumUpdate && node.op != ir::OpKind::AdamUpdate)
       continue;
     // Output k of (param, grad, state..., lr[, step]) -> (param', state'...) is the new value of input k or k + 1.
-    const size_t k = static_cast<size_t>(std::find(node.outputs.begin(), node.outputs.end(), u.newValue) - node.outputs.begin());
+    const size_t k =
+        static_cast<size_t>(std::find(node.outputs.begin(), node.outputs.end(), u.newValue) - node.outputs.begin());
     const size_t in = k == 0 ? 0 : k + 1;
     if (in >= node.inputs.size() || node.inputs[in] != u.target ||
         std::count(node.inputs.begin(), node.inputs.end(), u.target) != 1)
       continue;
-    if (copiedFrom.count(u.target) || updatesOf[u.target] != 1 || outputs.count(u.target) || !users[static_cast<size_t>(u.newValue)].empty() ||
-        storage[static_cast<size_t>(u.newValue)].bytes() == nullptr)
+    if (copiedFrom.count(u.target) || updatesOf[u.target] != 1 || outputs.count(u.target) ||
+        !users[static_cast<size_t>(u.newValue)].empty() || storage[static_cast<size_t>(u.newValue)].bytes() == nullptr)
       continue;
     const int64_t when = position[static_cast<size_t>(fresh.producer)];
     bool readLater = when < 0;
