@@ -28,35 +28,39 @@ inline ColumnRange insideColumns(const Window& g, int64_t j) {
 // max[ox] starts at the window's first cell inside the plane and takes a cell
 // only when it is strictly greater, so each window sees its cells in the same
 // order as a window-by-window search (ties keep the first; a NaN first cell
-// stays, a later NaN never wins). With `at`, at[ox] is the offset in the plane
-// of that first maximum. Columns [ox0, ox1) only; max and at start at ox0.
+// stays, a later NaN never wins). Columns [ox0, ox1) only; max starts at ox0.
 void maxRow(const float* __restrict plane, const Window& g, int64_t oy, int64_t ox0, int64_t ox1,
-            float* __restrict max, int64_t* __restrict at) {
+            float* __restrict max) {
   const int64_t y0 = oy * g.sh - g.ph;
   const int64_t i0 = std::max<int64_t>(0, -y0), i1 = std::min(g.kh, g.h - y0);  // window rows inside (pad < kernel)
-  for (int64_t ox = ox0; ox < ox1; ++ox) {
-    const int64_t first = (y0 + i0) * g.w + std::max<int64_t>(0, ox * g.sw - g.pw);
-    max[ox - ox0] = plane[first];
-    if (at) at[ox - ox0] = first;
-  }
+  for (int64_t ox = ox0; ox < ox1; ++ox)
+    max[ox - ox0] = plane[(y0 + i0) * g.w + std::max<int64_t>(0, ox * g.sw - g.pw)];
   for (int64_t i = i0; i < i1; ++i)
     for (int64_t j = 0; j < g.kw; ++j) {
       const ColumnRange r = insideColumns(g, j);
       const int64_t lo = std::max(r.lo, ox0), hi = std::min(r.hi, ox1);
       const int64_t base = (y0 + i) * g.w + j - g.pw;  // plane offset of output column 0's cell (may be < 0)
-      if (!at) {
-        for (int64_t ox = lo; ox < hi; ++ox) {
-          const float v = plane[base + ox * g.sw];
-          max[ox - ox0] = v > max[ox - ox0] ? v : max[ox - ox0];
-        }
-        continue;
+      for (int64_t ox = lo; ox < hi; ++ox) {
+        const float v = plane[base + ox * g.sw];
+        max[ox - ox0] = v > max[ox - ox0] ? v : max[ox - ox0];
       }
-      for (int64_t ox = lo; ox < hi; ++ox)
-        if (plane[base + ox * g.sw] > max[ox - ox0]) {
-          max[ox - ox0] = plane[base + ox * g.sw];
-          at[ox - ox0] = base + ox * g.sw;
-        }
     }
+}
+
+// The plane offset of window (oy, ox)'s first maximum, given its maximum m
+// from maxRow: the first cell inside the plane equal to m (the strictly-greater
+// search keeps exactly that one), or, when m is a NaN, which equals nothing,
+// the first cell (only a NaN first cell stays the maximum). Looking for a known
+// value mispredicts about once a window; tracking the running maximum
+// mispredicted at each new one.
+int64_t firstMaximum(const float* __restrict plane, const Window& g, int64_t oy, int64_t ox, float m) {
+  const int64_t y0 = oy * g.sh - g.ph, x0 = ox * g.sw - g.pw;
+  const int64_t i0 = std::max<int64_t>(0, -y0), i1 = std::min(g.kh, g.h - y0);
+  const int64_t j0 = std::max<int64_t>(0, -x0), j1 = std::min(g.kw, g.w - x0);
+  for (int64_t i = i0; i < i1; ++i)
+    for (int64_t j = j0; j < j1; ++j)
+      if (plane[(y0 + i) * g.w + x0 + j] == m) return (y0 + i) * g.w + x0 + j;
+  return (y0 + i0) * g.w + x0 + j0;
 }
 
 // maxpool2d (x) -> y, or maxpool2d_grad (dy, x) -> dx where overlapping windows accumulate.
@@ -74,19 +78,19 @@ class MaxPoolKernel final : public Kernel {
         const float* plane = m_x->data<float>() + p * inPlane;
         if (!m_dy) {
           float* dst = m_y->data<float>() + p * outPlane;
-          for (int64_t oy = 0; oy < g.oh; ++oy) maxRow(plane, g, oy, 0, g.ow, dst + oy * g.ow, nullptr);
+          for (int64_t oy = 0; oy < g.oh; ++oy) maxRow(plane, g, oy, 0, g.ow, dst + oy * g.ow);
           continue;
         }
         const float* grad = m_dy->data<float>() + p * outPlane;
         float* dst = m_y->data<float>() + p * inPlane;
         std::memset(dst, 0, static_cast<size_t>(inPlane) * sizeof(float));
         std::array<float, kSegment> max;  // a segment of an output row at a time, on the stack
-        std::array<int64_t, kSegment> at;
         for (int64_t oy = 0; oy < g.oh; ++oy)
           for (int64_t ox0 = 0; ox0 < g.ow; ox0 += kSegment) {
             const int64_t ox1 = std::min(g.ow, ox0 + kSegment);
-            maxRow(plane, g, oy, ox0, ox1, max.data(), at.data());
-            for (int64_t ox = ox0; ox < ox1; ++ox) dst[at[ox - ox0]] += grad[oy * g.ow + ox];
+            maxRow(plane, g, oy, ox0, ox1, max.data());
+            for (int64_t ox = ox0; ox < ox1; ++ox)
+              dst[firstMaximum(plane, g, oy, ox, max[ox - ox0])] += grad[oy * g.ow + ox];
           }
       }
     });
