@@ -68,9 +68,10 @@ void col2im(const float* col, const Window& g, float* dx, int64_t c0, int64_t c1
 
 enum class ConvPass { Forward, GradInput, GradWeight };
 
-// Columns a forward GEMM should have at least (imagesPerGemm): a wide enough
-// product for the library's kernels; measured on ResNet-18 b8's layer 4 (49
-// columns an image), see the commit that set it.
+// Columns (forward) or inner length (weight gradient) a GEMM over small planes
+// should have at least (imagesPerGemm): a product wide enough for the
+// library's kernels; measured on ResNet-18 b8's layer 4 (49 columns an image),
+// see the commit that set it.
 constexpr int64_t kBlockColumns = 384;
 
 // Image blocks of a weight gradient: enough for four threads, few enough that
@@ -125,13 +126,15 @@ class ConvKernel final : public Kernel {
   // Floats of scratch for `count` images at once: their columns, and (count > 1) their outputs side by side.
   int64_t scratchFor(int64_t count) const { return m_ck * m_cols * count + (count > 1 ? m_o * m_cols * count : 0); }
 
-  // Forward images [b, b + count): one at a time, or side by side in one GEMM
-  // whose output rows are then copied to each image's planes.
+  // Images [b, b + count): the input gradient one at a time (count is 1); the
+  // forward as y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o]), its
+  // GEMM straight into y for one image, or, for several side by side, into
+  // the scratch whose output rows are then copied to each image's planes.
   Status images(int64_t b, int64_t count, float* buffer, support::ThreadPool* pool, int splitWidth = 0) {
-    if (count == 1) return image(b, buffer, pool, splitWidth);
+    if (m_pass != ConvPass::Forward) return image(b, buffer, pool, splitWidth);
     const int64_t image = m_g.c * m_g.h * m_g.w, ld = count * m_cols;
     float* col = buffer;
-    float* out = buffer + m_ck * ld;
+    float* out = count == 1 ? m_y->data<float>() + b * m_o * m_cols : buffer + m_ck * ld;
     for (int64_t k = 0; k < count; ++k) {
       const float* x = m_a->data<float>() + (b + k) * image;
       auto fill = [&](int64_t c0, int64_t c1) { im2col(x, m_g, col + k * m_cols, ld, c0, c1); };
@@ -141,14 +144,15 @@ class ConvKernel final : public Kernel {
     const GemmCall g{false, false, m_o, ld, m_ck, 1.0f, m_b->data<float>(), m_ck, col, ld, 0.0f, out, ld,
                      nullptr, m_bias ? m_bias->data<float>() : nullptr};
     DFC_TRY(pool ? sgemm(*pool, g, splitWidth) : sgemmOnThisThread(g));
-    for (int64_t k = 0; k < count; ++k) {
+    for (int64_t k = 0; count > 1 && k < count; ++k) {
       float* y = m_y->data<float>() + (b + k) * m_o * m_cols;
       for (int64_t o = 0; o < m_o; ++o) std::copy_n(out + o * ld + k * m_cols, m_cols, y + o * m_cols);
     }
     return {};
   }
 
-  // One image: im2col/col2im and the GEMM split over `pool` when given, else on this thread.
+  // One image's input or weight gradient (the forward runs in images()):
+  // im2col/col2im and the GEMM split over `pool` when given, else on this thread.
   Status image(int64_t b, float* col, support::ThreadPool* pool, int splitWidth = 0) {
     const int64_t image = m_g.c * m_g.h * m_g.w, channelGrain = grainOf(m_g.kh * m_g.kw * m_cols);
     auto channels = [&](auto fn) -> Status {
@@ -159,13 +163,6 @@ class ConvKernel final : public Kernel {
       return pool->parallelFor(0, m_g.c, channelGrain, fn);
     };
     auto gemm = [&](const GemmCall& g) { return pool ? sgemm(*pool, g, splitWidth) : sgemmOnThisThread(g); };
-    if (m_pass == ConvPass::Forward) {  // y[b] [o, cols] = w [o, ck] @ col [ck, cols] (+ bias[o])
-      const float* x = m_a->data<float>() + b * image;
-      DFC_TRY(channels([&](int64_t c0, int64_t c1) { im2col(x, m_g, col, m_cols, c0, c1); }));
-      float* yb = m_y->data<float>() + b * m_o * m_cols;
-      return gemm({false, false, m_o, m_cols, m_ck, 1.0f, m_b->data<float>(), m_ck, col, m_cols, 0.0f, yb, m_cols,
-                   nullptr, m_bias ? m_bias->data<float>() : nullptr});
-    }
     if (m_pass == ConvPass::GradInput) {  // col [ck, cols] = w^T [ck, o] @ dy[b] [o, cols]
       DFC_TRY(gemm({true, false, m_ck, m_cols, m_o, 1.0f, m_b->data<float>(), m_ck,
                     m_a->data<float>() + b * m_o * m_cols, m_cols, 0.0f, col, m_cols}));
