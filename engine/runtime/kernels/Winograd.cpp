@@ -108,10 +108,10 @@ inline void outputTransform(const float* m, int64_t mStride, float* y, int n) {
 constexpr int64_t kWeightLanes = 16;
 
 // u = G g G^T (alpha x alpha, row-major) for kWeightLanes 3x3 kernels:
-// g[(r * 3 + s) * lanes + l] in, u[(i * alpha + j) * lanes + l] out. In
+// g[(r * 3 + s) * lanes + l] in, u[(i * alpha + j) * uStride + l] out. In
 // double, as each lane's arithmetic was when it ran one kernel at a time.
 template <int M>
-void weightTransform(const float* __restrict g, float* __restrict u) {
+void weightTransform(const float* __restrict g, float* __restrict u, int64_t uStride) {
   using T = FilterMatrix<M>;
   constexpr int a = M + 2;
   constexpr int64_t L = kWeightLanes;
@@ -123,7 +123,7 @@ void weightTransform(const float* __restrict g, float* __restrict u) {
   for (int i = 0; i < a; ++i)
     for (int j = 0; j < a; ++j)
       for (int64_t l = 0; l < L; ++l)
-        u[(i * a + j) * L + l] =
+        u[(i * a + j) * uStride + l] =
             static_cast<float>(t[i][0][l] * T::kG[j][0] + t[i][1][l] * T::kG[j][1] + t[i][2][l] * T::kG[j][2]);
 }
 
@@ -222,8 +222,7 @@ Status WinogradConv::transformWeights(ExecContext& ctx, const float* weight) {
   auto outChannels = [&](int64_t o0, int64_t o1) {
     constexpr int64_t L = kWeightLanes, kSpan = 512;
     float g[9 * L] = {};
-    float lanes[36 * L];
-    std::array<float, 36 * kSpan> span;  // kSpan a multiple of L: the last run's lanes fit
+    std::array<float, 36 * kSpan> span;  // kSpan a multiple of L: the last run's unused lanes fit
     const int64_t points = int64_t{m_alpha} * m_alpha;
     for (int64_t o = o0; o < o1; ++o)
       for (int64_t s0 = 0; s0 < m_g.in; s0 += kSpan) {
@@ -235,11 +234,8 @@ Status WinogradConv::transformWeights(ExecContext& ctx, const float* weight) {
             for (int r = 0; r < 3; ++r)
               for (int c = 0; c < 3; ++c) g[(r * 3 + c) * L + l] = m_gradInput ? k[(2 - r) * 3 + (2 - c)] : k[r * 3 + c];
           }
-          if (m_m == 2) weightTransform<2>(g, lanes);
-          else weightTransform<4>(g, lanes);
-          // All L lanes, used or not (a span row has room): a fixed length copies in
-          // vector moves, where n floats became a slow rep movsq.
-          for (int64_t p = 0; p < points; ++p) std::copy_n(lanes + p * L, L, span.data() + p * kSpan + (i0 - s0));
+          if (m_m == 2) weightTransform<2>(g, span.data() + (i0 - s0), kSpan);
+          else weightTransform<4>(g, span.data() + (i0 - s0), kSpan);
         }
         for (int64_t p = 0; p < points; ++p)
           std::memcpy(m_u.data() + p * stride + o * m_g.in + s0, span.data() + p * kSpan,
