@@ -1,4 +1,5 @@
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "ArgParser.h"
@@ -7,15 +8,28 @@
 
 namespace dfc::cli {
 
+namespace {
+
+// One error line stays one readable line: a message that quotes a huge value
+// keeps its head (file and context) and tail (what is wrong).
+std::string lineOf(const std::string& message) {
+  constexpr size_t kHead = 700, kTail = 300;
+  if (message.size() <= kHead + kTail) return message;
+  return message.substr(0, kHead) + " ... (" + std::to_string(message.size() - kHead - kTail) + " bytes cut) ... " +
+         message.substr(message.size() - kTail);
+}
+
+}  // namespace
+
 int reportError(const Error& error) {
   // Exit 2: the user's input is at fault. Exit 1: ours (or the system's), and the line says so.
   const bool bad = error.kind() == ErrorKind::BadInput;
-  std::fprintf(stderr, "dfc: %s: %s\n", bad ? "error" : "internal error", error.message().c_str());
+  std::fprintf(stderr, "dfc: %s: %s\n", bad ? "error" : "internal error", lineOf(error.message()).c_str());
   return bad ? 2 : 1;
 }
 
 int usageError(const std::string& message) {
-  std::fprintf(stderr, "dfc: error: %s\n", message.c_str());
+  std::fprintf(stderr, "dfc: error: %s\n", lineOf(message).c_str());
   return 2;
 }
 
@@ -23,14 +37,15 @@ Expected<int64_t> parseInt(const std::string& flag, const std::string& text) {
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size())
-    return makeError(flag + ": '" + text + "' is not an integer");
+    return makeError(flag + ": '" + clipped(text) + "' is not an integer");
   return v;
 }
 
 Expected<double> parseDouble(const std::string& flag, const std::string& text) {
   double v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size()) return makeError(flag + ": '" + text + "' is not a number");
+  if (ec != std::errc() || ptr != text.data() + text.size()) return makeError(flag + ": '" + clipped(text) + "' is not a number");
+  if (!std::isfinite(v)) return makeError(flag + ": '" + clipped(text) + "' is not a finite number");
   return v;
 }
 

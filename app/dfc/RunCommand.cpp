@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <limits>
 
 #include "ArgParser.h"
 #include "Commands.h"
@@ -87,11 +88,14 @@ int runCommand(const std::vector<std::string>& args) {
   auto intFlag = [&](const char* name, auto& out) -> bool {
     if (!p.has(name)) return true;
     auto v = parseInt(name, p.get(name));
+    using T = std::remove_reference_t<decltype(out)>;
+    if (v && (*v < std::numeric_limits<T>::min() || *v > std::numeric_limits<T>::max()))
+      v = makeError(std::string(name) + " " + clipped(p.get(name)) + ": out of range");
     if (!v) {
       reportError(v.error());
       return false;
     }
-    out = static_cast<std::remove_reference_t<decltype(out)>>(*v);
+    out = static_cast<T>(*v);
     return true;
   };
   int64_t batch = 0;
@@ -99,6 +103,10 @@ int runCommand(const std::vector<std::string>& args) {
       !intFlag("--test-limit", o.testLimit) || !intFlag("--log-every", o.logEvery) || !intFlag("--batch-size", batch) ||
       !intFlag("--threads", o.threads))
     return 2;
+  // Given, a limit or batch size is a count: 0 or -1 is a mistake, not "no limit".
+  for (const char* flag : {"--train-limit", "--test-limit", "--batch-size"})
+    if (p.has(flag) && parseInt(flag, p.get(flag)).value() < 1)
+      return usageError(std::string(flag) + " " + p.get(flag) + ": expected at least 1");
   if (p.has("--threads") && (o.threads < 1 || o.threads > 1024))
     return usageError("--threads " + p.get("--threads") + ": expected a thread count from 1 to 1024");
   if (p.has("--lr")) {

@@ -1,6 +1,7 @@
 #include "driver/CompileOptions.h"
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <filesystem>
 
@@ -108,7 +109,7 @@ Status checkValues(const CompileOptions& o) {
   if (o.batchSize < 1) return makeError("-b/--batch-size must be at least 1");
   if (o.level != partition::OptLevel::O0 && o.level != partition::OptLevel::O1 && o.level != partition::OptLevel::O3)
     return makeError("unknown optimization level (use -o0, -o1 or -o3)");
-  if (!(o.learningRate > 0)) return makeError("--lr must be positive");
+  if (!(o.learningRate > 0) || !std::isfinite(o.learningRate)) return makeError("--lr must be a positive finite number");
   if (o.gradAccumulationSteps < 1 || o.gradAccumulationSteps > kMaxGradAccumulationSteps)
     return makeError("--grad-accumulation-steps must be in 1.." + std::to_string(kMaxGradAccumulationSteps) + ", got " +
                      std::to_string(o.gradAccumulationSteps));

@@ -116,7 +116,7 @@ Status validateStage(RunState& s) {
   const RunOptions& o = s.opts;
   if (o.pefPath.empty()) return makeError("-p/--pef is required");
   if (o.epochs < 1) return makeError("-e/--num-epochs must be at least 1");
-  if (o.learningRate && !(*o.learningRate > 0)) return makeError("--lr must be positive");
+  if (o.learningRate && !(*o.learningRate > 0 && std::isfinite(*o.learningRate))) return makeError("--lr must be a positive finite number");
   if (o.logEvery < 1) return makeError("log interval must be at least 1");
   if (o.rank < 0) return makeError("rank must be at least 0");
   DFC_TRY(checkAllreduceOptions(o));

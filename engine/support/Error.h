@@ -3,6 +3,7 @@
 // crossing module boundaries. The CLI turns an Error into one line + exit 2.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -61,6 +62,13 @@ class [[nodiscard]] Status {
  private:
   std::optional<Error> m_error;
 };
+
+// A value quoted in a message, cut to `limit` bytes: a hostile input's 200 KB
+// value must not become a 200 KB error line.
+inline std::string clipped(std::string_view value, size_t limit = 60) {
+  if (value.size() <= limit) return std::string(value);
+  return std::string(value.substr(0, limit)) + "... (" + std::to_string(value.size()) + " bytes)";
+}
 
 inline Error makeError(std::string message) { return Error(std::move(message), ErrorKind::BadInput); }
 inline Error internalError(std::string message) { return Error(std::move(message), ErrorKind::Internal); }
