@@ -185,6 +185,38 @@ int inspectCommand(const std::vector<std::string>& args) {
   return 0;
 }
 
+namespace {
+
+// Measured times of `pefPath`'s latest finished run in the store at `dbPath`
+// into `measured`; returns where they came from. A store that cannot be read
+// is an error, not "no recorded run".
+Expected<std::string> measuredTimesOf(const std::string& dbPath, const std::string& pefPath,
+                                      driver::MeasuredSections& measured) {
+  auto store = driver::openStore(dbPath);
+  if (!store) return store.error();
+  auto latest = store->latestRunForPef(pefPath);
+  if (!latest) return latest.error();
+  auto finished = store->latestFinishedRunForPef(pefPath);
+  if (!finished) return finished.error();
+  if (!latest->has_value()) return std::string("no recorded run");
+  if ((*latest)->status != "finished")
+    std::printf("note: the latest run (#%lld, started %s) did not finish (%s); %s\n",
+                static_cast<long long>((*latest)->id), (*latest)->startedAt.c_str(), (*latest)->status.c_str(),
+                finished->has_value() ? ("using run #" + std::to_string((*finished)->id) + ", the latest that finished").c_str()
+                                      : "no run of this PEF finished, so no measured times");
+  if (!finished->has_value()) return std::string("no measured times");
+  auto calls = store->sectionCalls((*finished)->id);
+  if (!calls) return calls.error();
+  for (const auto& c : *calls) {
+    auto& m = measured[c.sectionId];
+    m.first += c.durationUs;
+    m.second += 1;
+  }
+  return "measured times from run #" + std::to_string((*finished)->id);
+}
+
+}  // namespace
+
 int reportCommand(const std::vector<std::string>& args) {
   ArgParser p("report", "Write section_report.csv for a PEF, with measured times of its latest recorded run.");
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
@@ -204,29 +236,9 @@ int reportCommand(const std::vector<std::string>& args) {
   driver::MeasuredSections measured;  // section -> (sum us, calls)
   std::string source = "no recorded run";
   if (p.get("--db") != "-") {
-    auto store = driver::openStore(p.get("--db"));
-    if (store) {
-      // Measured times come from a run that finished: a killed or failed run's calls are partial.
-      auto latest = store->latestRunForPef(pefPath);
-      auto finished = store->latestFinishedRunForPef(pefPath);
-      bool haveFinished = finished && finished->has_value();
-      if (latest && latest->has_value() && (*latest)->status != "finished")
-        std::printf("note: the latest run (#%lld, started %s) did not finish (%s); %s\n",
-                    static_cast<long long>((*latest)->id), (*latest)->startedAt.c_str(), (*latest)->status.c_str(),
-                    haveFinished ? ("using run #" + std::to_string((*finished)->id) + ", the latest that finished").c_str()
-                                 : "no run of this PEF finished, so no measured times");
-      if (latest && latest->has_value() && !haveFinished) source = "no measured times";
-      if (haveFinished) {
-        source = "measured times from run #" + std::to_string((*finished)->id);
-        auto calls = store->sectionCalls((*finished)->id);
-        if (calls)
-          for (const auto& c : *calls) {
-            auto& m = measured[c.sectionId];
-            m.first += c.durationUs;
-            m.second += 1;
-          }
-      }
-    }
+    auto found = measuredTimesOf(p.get("--db"), pefPath, measured);
+    if (!found) return reportError(found.error());
+    source = *found;
   }
   std::string csv = driver::sectionReportCsv(driver::sectionReportRows(*pef, measured));
   std::string out = p.get("--output", (std::filesystem::path(pefPath).parent_path() / "section_report.csv").string());

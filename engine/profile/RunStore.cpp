@@ -97,24 +97,49 @@ struct RunStore::Impl {
   SqliteDb db;
   std::mutex mutex;  // one connection; a transaction must not interleave with another thread's
 
+  // The stored version: 0 for a new file; otherwise exactly one integer row
+  // between 1 and kSchemaVersion (a value from elsewhere must not index kMigrations).
   Expected<int> readVersion() {
-    auto q = db.prepare("SELECT COALESCE(MAX(version), 0) FROM schema_version");
+    auto q = db.prepare(
+        "SELECT COUNT(*), MIN(version), MAX(version), COALESCE(SUM(typeof(version) <> 'integer'), 0) "
+        "FROM schema_version");
     DFC_TRY(q);
     auto row = q->step();
     DFC_TRY(row);
-    return static_cast<int>(q->columnInt(0));
+    const int64_t rows = q->columnInt(0), low = q->columnInt(1), high = q->columnInt(2), odd = q->columnInt(3);
+    if (rows == 0) return 0;
+    if (rows > 1 || odd > 0 || low != high)
+      return makeError(db.path() + ": the run store's schema_version table holds " + std::to_string(rows) +
+                       " row(s), not one integer version: not a store this Dataflow Studio wrote");
+    if (high > kSchemaVersion)
+      return makeError(db.path() + ": run database schema version " + std::to_string(high) +
+                       " is newer than this Dataflow Studio supports (" + std::to_string(kSchemaVersion) +
+                       "); use a newer Dataflow Studio or another database");
+    if (high < 1)
+      return makeError(db.path() + ": run database schema version " + std::to_string(high) +
+                       " is not one any Dataflow Studio wrote (1.." + std::to_string(kSchemaVersion) + ")");
+    return static_cast<int>(high);
+  }
+
+  // Our schema has tables and indexes only. A trigger or view in the file is
+  // someone else's code that every insert or query would run: refuse it.
+  Status refuseForeignCode() {
+    auto q = db.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') LIMIT 1");
+    DFC_TRY(q);
+    auto row = q->step();
+    DFC_TRY(row);
+    if (!*row) return {};
+    return makeError(db.path() + ": holds a " + q->columnText(0) + " '" + q->columnText(1).substr(0, 80) +
+                     "', which no Dataflow Studio run store has; refusing to run it (use another --db)");
   }
 
   Status migrate() {
+    DFC_TRY(refuseForeignCode());
     auto tx = SqliteTransaction::begin(db);
     DFC_TRY(tx);
     DFC_TRY(db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"));
     auto version = readVersion();
     DFC_TRY(version);
-    if (*version > kSchemaVersion)
-      return makeError(db.path() + ": run database schema version " + std::to_string(*version) +
-                       " is newer than this Dataflow Studio supports (" + std::to_string(kSchemaVersion) +
-                       "); use a newer Dataflow Studio or another database");
     for (int v = *version; v < kSchemaVersion; ++v) DFC_TRY(db.exec(kMigrations[v]));
     if (*version != kSchemaVersion) {
       DFC_TRY(db.exec("DELETE FROM schema_version"));
@@ -174,7 +199,7 @@ std::string RunStore::defaultPath() {
   return base + "/dataflow-studio/runs.sqlite";
 }
 
-Expected<RunStore> RunStore::open(const std::string& path) {
+Expected<RunStore> RunStore::open(const std::string& path, std::chrono::milliseconds statementTimeout) {
   // A FIFO or device under the name would block SQLite or be replaced by a database.
   if (auto target = support::checkOutputFile(path, "run store"); !target) return target.error();
   std::filesystem::path p(path);
@@ -185,6 +210,7 @@ Expected<RunStore> RunStore::open(const std::string& path) {
   }
   auto db = SqliteDb::open(path);
   DFC_TRY(db);
+  db->setStatementTimeout(statementTimeout);
   auto impl = std::make_unique<Impl>(std::move(db).value());
   DFC_TRY(impl->migrate());
   DFC_TRY(impl->markDeadRuns());

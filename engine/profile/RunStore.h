@@ -3,6 +3,7 @@
 // schema_version table with forward migrations). Every write is one
 // transaction with prepared statements, so a killed process leaves a valid
 // database.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -78,8 +79,12 @@ class RunStore {
   RunStore& operator=(RunStore&&) noexcept;
 
   // Opens or creates the database, creating parent directories, and migrates it.
-  // Runs left "running" by a process that is gone are marked "died".
-  static Expected<RunStore> open(const std::string& path);
+  // Runs left "running" by a process that is gone are marked "died". The file
+  // is data, not code: a store holding a trigger or view, or a schema version
+  // outside 1..kSchemaVersion, is refused; a statement running longer than
+  // `statementTimeout` is stopped (bad input, naming the file).
+  static Expected<RunStore> open(const std::string& path,
+                                 std::chrono::milliseconds statementTimeout = std::chrono::seconds(20));
   // $XDG_DATA_HOME/dataflow-studio/runs.sqlite (XDG default: ~/.local/share).
   static std::string defaultPath();
   static constexpr int kSchemaVersion = 2;

@@ -5,20 +5,53 @@
 #include <utility>
 
 namespace dfc::profile {
+namespace {
+
+// Result codes that say the database file is at fault (bad input), not the
+// machine: a corrupt or foreign file, a schema we did not write, values of the
+// wrong type or size, a statement stopped at its deadline.
+bool fileAtFault(int code) {
+  switch (code & 0xff) {
+    case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_ERROR: case SQLITE_MISMATCH: case SQLITE_CONSTRAINT:
+    case SQLITE_INTERRUPT: case SQLITE_TOOBIG: case SQLITE_SCHEMA: case SQLITE_FORMAT: case SQLITE_RANGE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Error sqliteError(sqlite3* db, const SqliteContext& context, const std::string& what, const char* detail = nullptr) {
+  const int code = sqlite3_errcode(db);
+  std::string text = detail ? detail : sqlite3_errmsg(db);
+  if ((code & 0xff) == SQLITE_INTERRUPT)
+    text = "gave up after " + std::to_string(context.timeout.count()) +
+           " ms: a statement ran that long (a trigger or view in the file that never ends?)";
+  std::string message = context.path + ": " + (what.empty() ? "" : what + ": ") + text;
+  return fileAtFault(code) ? makeError(std::move(message)) : internalError(std::move(message));
+}
+
+// SQLite calls this every few thousand VM steps; nonzero interrupts the statement.
+int pastDeadline(void* context) {
+  return std::chrono::steady_clock::now() > static_cast<SqliteContext*>(context)->deadline ? 1 : 0;
+}
+
+constexpr int kMaxValueBytes = 64 << 20;  // no text or blob we store comes near this
+
+}  // namespace
 
 // ---- SqliteStatement -------------------------------------------------------
 
 SqliteStatement::~SqliteStatement() { sqlite3_finalize(m_stmt); }
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
-    : m_stmt(std::exchange(other.m_stmt, nullptr)), m_db(other.m_db), m_path(other.m_path) {}
+    : m_stmt(std::exchange(other.m_stmt, nullptr)), m_db(other.m_db), m_context(other.m_context) {}
 
 SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
   if (this != &other) {
     sqlite3_finalize(m_stmt);
     m_stmt = std::exchange(other.m_stmt, nullptr);
     m_db = other.m_db;
-    m_path = other.m_path;
+    m_context = other.m_context;
   }
   return *this;
 }
@@ -53,6 +86,7 @@ SqliteStatement& SqliteStatement::bindNull(int index) {
 }
 
 Expected<bool> SqliteStatement::step() {
+  m_context->arm();
   int rc = sqlite3_step(m_stmt);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
@@ -96,24 +130,25 @@ std::optional<int64_t> SqliteStatement::columnOptionalInt(int column) const {
   return columnInt(column);
 }
 
-Error SqliteStatement::lastError(const char* what) const {
-  return internalError(*m_path + ": " + what + ": " + sqlite3_errmsg(m_db));
-}
+Error SqliteStatement::lastError(const char* what) const { return sqliteError(m_db, *m_context, what); }
 
 // ---- SqliteDb --------------------------------------------------------------
 
-SqliteDb::SqliteDb(sqlite3* db, std::string path) : m_db(db), m_path(std::make_unique<std::string>(std::move(path))) {}
+SqliteDb::SqliteDb(sqlite3* db, std::string path)
+    : m_db(db), m_context(std::make_unique<SqliteContext>()) {
+  m_context->path = std::move(path);
+}
 
 SqliteDb::~SqliteDb() { sqlite3_close_v2(m_db); }
 
 SqliteDb::SqliteDb(SqliteDb&& other) noexcept
-    : m_db(std::exchange(other.m_db, nullptr)), m_path(std::move(other.m_path)) {}
+    : m_db(std::exchange(other.m_db, nullptr)), m_context(std::move(other.m_context)) {}
 
 SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
   if (this != &other) {
     sqlite3_close_v2(m_db);
     m_db = std::exchange(other.m_db, nullptr);
-    m_path = std::move(other.m_path);
+    m_context = std::move(other.m_context);
   }
   return *this;
 }
@@ -126,8 +161,11 @@ Expected<SqliteDb> SqliteDb::open(const std::string& path) {
   if (rc != SQLITE_OK)
     return makeError(path + ": cannot open database: " + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
   sqlite3_busy_timeout(raw, 5000);  // another dfc process writing: wait, do not fail
+  sqlite3_progress_handler(raw, 4096, pastDeadline, db.m_context.get());
+  sqlite3_limit(raw, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
   // The first real read happens here; a file that is not SQLite fails now.
-  Status s = db.exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;");
+  Status s = db.exec(
+      "PRAGMA trusted_schema=OFF; PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;");
   if (!s.ok()) {
     if (sqlite3_errcode(raw) == SQLITE_NOTADB)
       return makeError(path + ": not a SQLite database (is this the right file?)");
@@ -138,28 +176,28 @@ Expected<SqliteDb> SqliteDb::open(const std::string& path) {
 
 Status SqliteDb::exec(const std::string& sql) {
   char* msg = nullptr;
+  m_context->arm();
   if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
-    std::string text = msg ? msg : sqlite3_errmsg(m_db);
+    Error err = sqliteError(m_db, *m_context, "", msg);
     sqlite3_free(msg);
-    return internalError(*m_path + ": " + text);
+    return err;
   }
   return Status::success();
 }
 
 Expected<SqliteStatement> SqliteDb::prepare(std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
+  m_context->arm();
   if (sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
     return lastError("cannot prepare statement");
-  return SqliteStatement(stmt, m_db, m_path.get());
+  return SqliteStatement(stmt, m_db, m_context.get());
 }
 
 int64_t SqliteDb::lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
 
 int SqliteDb::changes() const { return sqlite3_changes(m_db); }
 
-Error SqliteDb::lastError(const std::string& what) const {
-  return internalError(*m_path + ": " + what + ": " + sqlite3_errmsg(m_db));
-}
+Error SqliteDb::lastError(const std::string& what) const { return sqliteError(m_db, *m_context, what); }
 
 // ---- SqliteTransaction -----------------------------------------------------
 

@@ -374,3 +374,85 @@ TEST_CASE("a store write waits for another writer, and fails with a message when
   REQUIRE(store->finishRun(*waited, "finished", 0.5, 0.9).ok());  // the store is usable again
   CHECK(store->latestFinishedRunForPef("/tmp/busy.pef")->value().id == *waited);
 }
+
+TEST_CASE("a store's schema version outside 1..current is refused before any migration runs") {
+  // Issue 36: the stored version indexed the migration table; -50 read out of bounds, -5 ran another string as SQL.
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  REQUIRE(RunStore::open(path).ok());
+  const std::string schema = sqliteScalar(path, "SELECT group_concat(name) FROM sqlite_master");
+  for (const char* version : {"-5", "-50", "-1000", "0", "2147483648", "9223372036854775807"}) {
+    INFO(version);
+    sqliteExec(path, std::string("UPDATE schema_version SET version = ") + version);
+    auto bad = RunStore::open(path);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().kind() == dfc::ErrorKind::BadInput);
+    CHECK_THAT(bad.error().message(), Catch::StartsWith(path) && Catch::Contains("schema version"));
+    CHECK(sqliteScalar(path, "SELECT group_concat(name) FROM sqlite_master") == schema);  // nothing created or run
+  }
+  // The current version, exactly at the top of the range, opens.
+  sqliteExec(path, "UPDATE schema_version SET version = " + std::to_string(RunStore::kSchemaVersion));
+  CHECK(RunStore::open(path).ok());
+  // Two rows, or a version that is not an integer, is no store of ours either.
+  for (const char* edit : {"INSERT INTO schema_version VALUES (2)", "UPDATE schema_version SET version = '2x'"}) {
+    INFO(edit);
+    sqliteExec(path, "DELETE FROM schema_version; INSERT INTO schema_version VALUES (2); " + std::string(edit));
+    auto bad = RunStore::open(path);
+    REQUIRE_FALSE(bad.ok());
+    CHECK_THAT(bad.error().message(), Catch::Contains("not one integer version"));
+  }
+}
+
+TEST_CASE("a store holding a trigger or a view is refused: its code never runs") {
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  REQUIRE(RunStore::open(path).ok());
+  // A trigger that would loop forever (recursive) on the first insert of a run.
+  sqliteExec(path,
+             "PRAGMA recursive_triggers=ON; CREATE TABLE spin(x); "
+             "CREATE TRIGGER loop AFTER INSERT ON runs BEGIN INSERT INTO runs(pef_path, status) VALUES ('x','x'); END");
+  auto withTrigger = RunStore::open(path);
+  REQUIRE_FALSE(withTrigger.ok());
+  CHECK(withTrigger.error().kind() == dfc::ErrorKind::BadInput);
+  CHECK(withTrigger.error().message() == path + ": holds a trigger 'loop', which no Dataflow Studio run store has; "
+                                                "refusing to run it (use another --db)");
+  sqliteExec(path, "DROP TRIGGER loop; CREATE VIEW v AS SELECT 1");
+  auto withView = RunStore::open(path);
+  REQUIRE_FALSE(withView.ok());
+  CHECK_THAT(withView.error().message(), Catch::Contains("holds a view 'v'"));
+  sqliteExec(path, "DROP VIEW v");
+  CHECK(RunStore::open(path).ok());
+}
+
+TEST_CASE("a statement that runs past the store's deadline is stopped and named, not waited on") {
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  REQUIRE(RunStore::open(path).ok());
+  // No index on pef_path and 300k runs: every lookup scans them all.
+  sqliteExec(path,
+             "DROP INDEX runs_pef_path; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) "
+             "INSERT INTO runs(pef_path, status) SELECT 'p' || i, 'finished' FROM n");
+  auto patient = RunStore::open(path);
+  REQUIRE(patient.ok());
+  CHECK(patient->latestRunForPef("p7")->has_value());
+  const auto start = std::chrono::steady_clock::now();
+  auto hasty = RunStore::open(path, std::chrono::milliseconds(1));
+  REQUIRE_FALSE(hasty.ok());
+  CHECK(hasty.error().kind() == dfc::ErrorKind::BadInput);
+  CHECK_THAT(hasty.error().message(), Catch::StartsWith(path) && Catch::Contains("gave up after 1 ms"));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+}
+
+TEST_CASE("SQLite errors say whose fault they are: a damaged file is bad input") {
+  TempDir dir;
+  const std::string path = dir.file("runs.sqlite");
+  REQUIRE(RunStore::open(path).ok());
+  // A table of the schema replaced by one with other columns: every query on it fails in the file, not in dfc.
+  sqliteExec(path, "DROP TABLE metrics; CREATE TABLE metrics(x)");
+  auto store = RunStore::open(path);
+  REQUIRE(store.ok());
+  auto m = store->metrics(1);
+  REQUIRE_FALSE(m.ok());
+  CHECK(m.error().kind() == dfc::ErrorKind::BadInput);
+  CHECK_THAT(m.error().message(), Catch::StartsWith(path) && Catch::Contains("no such column"));
+}
