@@ -2,7 +2,7 @@
 # Fuzzes one reader with libFuzzer (clang-14, ASan + UBSan) for SECONDS:
 #
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader decisions_reader
+#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader decisions_reader run_store
 #
 # Builds into ./build-fuzz (-DDFC_BUILD_FUZZERS=ON), seeds the corpus from the
 # project's own files (PEFs and a trace written by the fuzz build's dfc, the
@@ -21,7 +21,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader) ;;
+  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader|run_store) ;;
   *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 missing (scripts/install-deps.sh)" >&2; exit 2; }
@@ -65,6 +65,15 @@ case "$target" in
   yaml_loaders) cp resources/arch/*.yaml "$seeds/"; for f in resources/fusion_rules/*.yaml; do cp "$f" "$seeds/rules_$(basename "$f")"; done ;;
   chrome_trace_reader) make_outputs; cp "$work"/logreg/*_chrome_tracing_report.json "$seeds/" ;;
   decisions_reader) cp tests/data/decisions/* "$seeds/" ;;
+  run_store)  # a store with a compile, a run, section calls and metrics; and versions of it a careless hand edited
+    make_outputs
+    rm -f "$work/store.sqlite"
+    "$dfc" compile --model logreg -o0 -b 4 --db "$work/store.sqlite" --output-folder "$work/store" >/dev/null
+    "$dfc" run -p "$work/store/logreg.pef" --train-limit 8 --test-limit 8 --db "$work/store.sqlite" >/dev/null
+    cp "$work/store.sqlite" "$seeds/store.sqlite"
+    cp "$work/store.sqlite" "$seeds/version-9.sqlite" && sqlite3 "$seeds/version-9.sqlite" "UPDATE schema_version SET version=9"
+    cp "$work/store.sqlite" "$seeds/trigger.sqlite" &&
+      sqlite3 "$seeds/trigger.sqlite" "CREATE TRIGGER t AFTER INSERT ON runs BEGIN DELETE FROM metrics; END" ;;
 esac
 
 echo "fuzzing $target for $seconds s (seeds: $(ls "$seeds" | wc -l), corpus: $(ls "$corpus" | wc -l))"
