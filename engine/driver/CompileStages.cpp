@@ -49,7 +49,7 @@ Status validateStage(CompileState& s) {
   fs::create_directories(s.resolved.outputFolder, ec);
   if (ec) return makeError("--output-folder " + s.resolved.outputFolder + ": " + ec.message());
   s.result.logPath = (fs::path(s.resolved.outputFolder) / (s.resolved.pefName + "_compile.log")).string();
-  support::addFileSink(s.result.logPath);
+  if (auto st = support::addFileSink(s.result.logPath); !st) return st.error();
   s.logSink = std::shared_ptr<void>(nullptr, [path = s.result.logPath](void*) { support::removeFileSink(path); });
   const CompileOptions& o = s.opts;
   spdlog::info("compiling {} as '{}' ({}, batch {}, -{})", o.model, s.resolved.pefName,

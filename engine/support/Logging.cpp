@@ -1,11 +1,12 @@
 #include "support/Logging.h"
 
-#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <filesystem>
 #include <map>
 #include <mutex>
+
+#include "support/LogFileSink.h"
 
 namespace dfc::support {
 namespace {
@@ -26,13 +27,13 @@ std::string setupLogging(const LogOptions& options) {
     if (ec) {
       error = "--log-dir " + options.logDir + ": " + ec.message();
     } else {
-      try {
-        auto file = std::make_shared<spdlog::sinks::basic_file_sink_mt>(
-            (std::filesystem::path(options.logDir) / "dfc_warnings.log").string());
-        file->set_level(spdlog::level::warn);
-        sinks.push_back(file);
-      } catch (const spdlog::spdlog_ex& e) {
-        error = "--log-dir " + options.logDir + ": " + e.what();
+      auto file = LogFileSink::open((std::filesystem::path(options.logDir) / "dfc_warnings.log").string(),
+                                    LogFileSink::Mode::Append, "--log-dir");
+      if (!file) {
+        error = file.error().message();
+      } else {
+        (*file)->set_level(spdlog::level::warn);
+        sinks.push_back(*file);
       }
     }
   }
@@ -43,27 +44,24 @@ std::string setupLogging(const LogOptions& options) {
   return error;
 }
 
-void addFileSink(const std::string& path) {
+Status addFileSink(const std::string& path) {
   std::lock_guard lock(g_sinkMutex);
-  try {
-    auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(path, true);
-    sink->set_level(spdlog::level::debug);
-    sink->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
-    spdlog::default_logger()->sinks().push_back(sink);
-    g_fileSinks[path] = sink;
-  } catch (const spdlog::spdlog_ex& e) {
-    spdlog::warn("cannot open log file {}: {}", path, e.what());
-  }
+  auto sink = LogFileSink::open(path, LogFileSink::Mode::Truncate, "compile log");
+  if (!sink) return sink.error();
+  (*sink)->set_level(spdlog::level::debug);
+  (*sink)->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
+  spdlog::default_logger()->sinks().push_back(*sink);
+  g_fileSinks[path] = *sink;
+  return {};
 }
 
-void removeFileSink(const std::string& path) {
+void removeFileSink(const std::string& path) noexcept {
   std::lock_guard lock(g_sinkMutex);
   auto it = g_fileSinks.find(path);
   if (it == g_fileSinks.end()) return;
   auto& sinks = spdlog::default_logger()->sinks();
   std::erase(sinks, it->second);
-  it->second->flush();
-  g_fileSinks.erase(it);
+  g_fileSinks.erase(it);  // the sink writes through; closing it cannot fail or throw
 }
 
 }  // namespace dfc::support

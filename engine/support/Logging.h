@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "support/Error.h"
+
 namespace dfc::support {
 
 struct LogOptions {
@@ -17,9 +19,10 @@ struct LogOptions {
 // (e.g. the log directory cannot be created).
 std::string setupLogging(const LogOptions& options);
 
-// Adds a sink writing everything at info level or above into `path` (the compile log).
-// Removed again by removeFileSink(path).
-void addFileSink(const std::string& path);
-void removeFileSink(const std::string& path);
+// Adds a sink writing everything at info level or above into `path` (the compile
+// log), under the output-file policy (support/LogFileSink.h); an error names the
+// file when it may not be written. Removed again by removeFileSink(path).
+Status addFileSink(const std::string& path);
+void removeFileSink(const std::string& path) noexcept;
 
 }  // namespace dfc::support
