@@ -36,6 +36,8 @@ class Matcher {
       for (const PatternOption& opt : anchor.options)
         for (ir::OpKind op : opt.ops) anchorOp[static_cast<size_t>(op)] = 1;
       m_scratch.resize(m_order.size());
+      m_walked.assign(rule.nodes.size(), 0);
+      m_walk = 0;
       for (const ir::Node& n : m_g.nodes) {
         if (!anchorOp[static_cast<size_t>(n.op)]) continue;
         m_assign.assign(rule.nodes.size(), kUnset);
@@ -77,6 +79,8 @@ class Matcher {
   std::vector<bool> m_included;
   ir::NodeRole m_role{};
   int64_t m_steps = 0;  // extend() calls from the current anchor
+  std::vector<int64_t> m_walked;  // per pattern node: the last effParents/effChildren walk that visited it
+  int64_t m_walk = 0;
   // Per depth of extend(): its parents, children and candidates (reused, not reallocated).
   std::vector<std::array<std::vector<NodeId>, 3>> m_scratch;
 
@@ -113,19 +117,26 @@ class Matcher {
     return false;
   }
 
-  // Assigned pattern neighbours, looking through skipped optional nodes.
-  void effParents(int p, std::vector<NodeId>& out) const {
-    for (int q : m_rule->nodes[static_cast<size_t>(p)].parents) {
+  // Assigned pattern neighbours, looking through skipped optional nodes. Each
+  // pattern node is visited once per walk: a lattice of skipped optional nodes
+  // has exponentially many paths but only as many nodes as the pattern.
+  void effParents(int p, std::vector<NodeId>& out) {
+    ++m_walk;
+    collectAssigned(p, true, out);
+  }
+  void effChildren(int p, std::vector<NodeId>& out) {
+    ++m_walk;
+    collectAssigned(p, false, out);
+  }
+  void collectAssigned(int p, bool up, std::vector<NodeId>& out) {
+    const PatternNode& pn = m_rule->nodes[static_cast<size_t>(p)];
+    for (int q : up ? pn.parents : pn.children) {
+      int64_t& walked = m_walked[static_cast<size_t>(q)];
+      if (walked == m_walk) continue;
+      walked = m_walk;
       NodeId a = m_assign[static_cast<size_t>(q)];
       if (a >= 0) out.push_back(a);
-      else if (a == kSkipped) effParents(q, out);
-    }
-  }
-  void effChildren(int p, std::vector<NodeId>& out) const {
-    for (int c : m_rule->nodes[static_cast<size_t>(p)].children) {
-      NodeId a = m_assign[static_cast<size_t>(c)];
-      if (a >= 0) out.push_back(a);
-      else if (a == kSkipped) effChildren(c, out);
+      else if (a == kSkipped) collectAssigned(q, up, out);
     }
   }
 

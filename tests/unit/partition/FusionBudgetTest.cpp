@@ -56,3 +56,38 @@ TEST_CASE("ordinary rules never come near the step budget", "[partition][fusion]
   FusionResult r = fuseByRules(g, *list);
   CHECK(r.searchesCut.empty());
 }
+
+namespace {
+
+// n0 (relu) -> two optional matmul nodes a level, each feeding both of the next level, `levels` deep -> end
+// (softmax): 2^levels paths through the optional nodes, 2 x levels nodes.
+std::string latticeRules(int levels) {
+  std::string text = "- name: Lattice\n  priority: 10\n  pattern:\n    n0: {op_type: relu, children: [a1, b1]}\n";
+  for (int i = 1; i <= levels; ++i) {
+    const std::string next = i < levels ? "[a" + std::to_string(i + 1) + ", b" + std::to_string(i + 1) + "]" : "[end]";
+    for (const char* side : {"a", "b"})
+      text += std::string("    ") + side + std::to_string(i) + ": {op_type: [matmul], required: false, children: " +
+              next + "}\n";
+  }
+  return text + "    end: {op_type: softmax}\n";
+}
+
+}  // namespace
+
+TEST_CASE("a lattice of optional pattern nodes is walked once per node, not once per path", "[partition][fusion][hostile]") {
+  // Issue 36: looking through skipped optional nodes followed every path (2^40 here): the 12 KB rule list
+  // exhausted memory. All of them skipped, the rule is relu feeding softmax directly, which the graph has.
+  auto g = ir::parseGraph(
+      "graph g {\n  input %x : f32[2,10]\n  param %w : f32[10,10]\n"
+      "  %m : f32[2,10] = matmul(%x, %w) {trans_a = 0, trans_b = 1} name=\"mm\"\n"
+      "  %r : f32[2,10] = relu(%m) name=\"r\"\n  %s : f32[2,10] = softmax(%r) name=\"sm\"\n  output %s\n}\n",
+      "g.dfir");
+  REQUIRE(g);
+  auto list = parseFusionRules(latticeRules(40), "lattice.yaml");
+  REQUIRE(list);
+  FusionResult r = fuseByRules(*g, *list);
+  CHECK(r.matchCounts.at("Lattice") == 1);
+  CHECK(r.searchesCut.empty());
+  REQUIRE(r.subgraphs.size() == 2);  // mm alone, then r + sm
+  CHECK(r.subgraphs[1].nodes.size() == 2);
+}
