@@ -8,7 +8,10 @@ namespace dfc::mapping {
 namespace {
 
 constexpr int kMaxChip = 7;                 // --n-chips is at most 8
-constexpr size_t kMaxPatternsPerEntry = 100000;
+// Limits over the whole file, not per entry: YAML aliases let a few bytes
+// name one long pattern (or list) any number of times.
+constexpr size_t kMaxPatterns = 100000;
+constexpr size_t kMaxPatternBytes = 16u << 20;
 constexpr const char* kKeys = "together, cut_before, nodes, chip, role";
 
 // Length of the UTF-8 sequence at text[i], or 0 when it is not valid UTF-8
@@ -66,6 +69,7 @@ std::string commentText(std::string_view line) {
 
 struct Reader {
   const std::string& path;
+  mutable size_t patterns = 0, patternBytes = 0;  // read so far, in the whole file
 
   Error at(const YAML::Node& n, const std::string& what) const {
     return makeError(path + ":" + std::to_string(n.Mark().line + 1) + ": " + what);
@@ -80,11 +84,15 @@ struct Reader {
       // Operator names hold only printable characters; YAML would not write others back the same.
       if (!yamlPrintable(n.Scalar()))
         return at(n, "key '" + key + "': the pattern holds a control character, noncharacter or byte-order mark");
+      patternBytes += n.Scalar().size();
+      if (++patterns > kMaxPatterns || patternBytes > kMaxPatternBytes)
+        return at(n, "more than " + std::to_string(kMaxPatterns) + " patterns or " +
+                         std::to_string(kMaxPatternBytes >> 20) + " MiB of them in the file (aliases count each use)");
       d.patterns.push_back(n.Scalar());
       return {};
     };
     if (value.IsScalar()) return add(value);
-    if (!value.IsSequence() || value.size() == 0 || value.size() > kMaxPatternsPerEntry)
+    if (!value.IsSequence() || value.size() == 0)
       return at(value, "key '" + key + "': expected an operator name or pattern, or a list of them");
     for (const auto& item : value) DFC_TRY(add(item));
     return {};

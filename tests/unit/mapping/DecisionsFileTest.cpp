@@ -112,3 +112,25 @@ TEST_CASE("a decisions file written by formatDecisions reads back the same", "[m
   CHECK(parseError("- cut_before: \"fc1/matmul \xff\"\n").find("d.yaml:1: key 'cut_before': the pattern is not valid UTF-8") !=
         std::string::npos);
 }
+
+TEST_CASE("the pattern limit counts every use through an alias, over the whole file", "[mapping][decisions][hostile]") {
+  // Issue 36: the 100,000-pattern limit was per entry, so aliases of one list multiplied it without bound.
+  std::string names;
+  for (int i = 0; i < 1000; ++i) names += (i ? ", n" : "n") + std::to_string(i);
+  auto file = [&](int uses) {
+    std::string text = "- together: &p [" + names + "]\n";
+    for (int i = 1; i < uses; ++i) text += "- together: *p\n";
+    return text;
+  };
+  auto exactlyFull = mapping::parseDecisions(file(100), "d.yaml");  // 100 x 1000 = the limit, exactly
+  REQUIRE(exactlyFull.ok());
+  CHECK(exactlyFull->decisions.size() == 100);
+  CHECK(exactlyFull->decisions.back().patterns.size() == 1000);
+  const std::string over = parseError(file(101));  // one list more
+  CHECK_THAT(over, Catch::StartsWith("d.yaml:1: ") && Catch::Contains("more than 100000 patterns") &&
+                       Catch::Contains("aliases count each use"));
+  // Few long patterns: the bytes count too (16 MiB).
+  std::string text = "- together: &p \"" + std::string(1 << 20, 'x') + "\"\n";
+  for (int i = 1; i < 17; ++i) text += "- together: *p\n";
+  CHECK_THAT(parseError(text), Catch::Contains("16 MiB"));
+}
