@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <set>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -105,6 +106,8 @@ std::vector<Knob> linkKnobs() {
            &RouterOptions::maxPresFac),
       knob("router.hist_fac", "weight of a link's congestion history", 0, 1e6, &C::link, router,
            &RouterOptions::histFac),
+      knob("router.time_limit_s", "seconds within which every routing pass of a compile starts (then it stops)", 1,
+           86400, &C::link, &LinkOptions::routeSeconds),
   };
 }
 
@@ -127,6 +130,7 @@ std::string knownKeys() {
 struct Reader {
   const std::string& path;
   CompilerConfig config;
+  std::set<std::string> seen;  // knobs set so far: a second value for one is an error, not a silent override
 
   Error at(const YAML::Node& n, const std::string& what) const {
     return makeError(path + ":" + std::to_string(n.Mark().line + 1) + ": " + what);
@@ -137,17 +141,21 @@ struct Reader {
     for (const Knob& candidate : knobs())
       if (key == candidate.key) k = &candidate;
     if (!k) return at(keyNode, "unknown key '" + key + "' (known: " + knownKeys() + ")");
-    const std::string text = value.IsScalar() ? value.Scalar() : std::string("(not a number)");
+    const std::string text = value.IsScalar() ? clipped(value.Scalar()) : std::string("(not a number)");
+    // Only a plain scalar is a number: '1' and !!str 5 are strings. true and
+    // false are numbers only for a switch (placer.anneal).
+    const bool integer = std::string_view(k->type) != "number";
+    const bool isSwitch = std::string_view(k->type) == "bool";
     double v = 0;
-    bool ok = value.IsScalar();
+    bool ok = value.IsScalar() && value.Tag() == "?";
     if (ok && (text == "true" || text == "false"))
-      v = text == "true";
+      ok = isSwitch, v = text == "true";
     else if (ok)
       ok = YAML::convert<double>::decode(value, v) && std::isfinite(v);
-    const bool integer = std::string_view(k->type) != "number";
     if (!ok || v < k->min || v > k->max || (integer && v != std::floor(v)))
       return at(value, "key '" + key + "': expected " + (integer ? "a whole number" : "a number") + " in [" +
                            YAML::Node(k->min).Scalar() + ", " + YAML::Node(k->max).Scalar() + "], got '" + text + "'");
+    if (!seen.insert(k->key).second) return at(keyNode, "key '" + key + "' is given twice");
     k->set(config, v);
     return {};
   }
@@ -200,7 +208,7 @@ Expected<CompilerConfig> loadCompilerConfig(const std::string& path) {
 }
 
 Expected<CompilerConfig> parseCompilerConfig(const std::string& text, const std::string& path) {
-  Reader reader{path, {}};
+  Reader reader{path, {}, {}};
   try {
     YAML::Node root = YAML::Load(text);
     if (root.IsNull()) return reader.config;  // an empty file: the defaults

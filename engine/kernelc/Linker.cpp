@@ -71,13 +71,18 @@ void retryOverused(const Placer& placer, const arch::ArchSpec& a, const lowering
   RouterOptions harder = router;
   harder.maxIterations *= std::max(1, link.retryEffort);
   harder.stallIterations *= std::max(1, link.retryEffort);
+  // Fail fast: the retries together take no longer than the first routing did.
+  const auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(best.routeMs));
+  harder.deadline = std::min(router.deadline, start + budget);
   auto keepIfBetter = [&](Placement* placement, Routing routing) {
     if (routing.overusedLinks >= best.routing.overusedLinks) return;
     if (placement) best.placement = std::move(*placement);
     best.routing = std::move(routing);
   };
   keepIfBetter(nullptr, routeOn(a, kg, best.placement, harder));
-  for (int k = 1; k <= link.retryPlacements && best.routing.overusedLinks > best.routing.forcedLinks; ++k) {
+  for (int k = 1; k <= link.retryPlacements && best.routing.overusedLinks > best.routing.forcedLinks &&
+                  Clock::now() < harder.deadline;
+       ++k) {
     PlacerOptions other = link.placer;
     other.seed = link.placer.seed + static_cast<uint32_t>(k);
     auto again = placer.place(kg, other);
@@ -227,6 +232,9 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
   const arch::ArchSpec& a = cost.arch();
   RouterOptions routerOptions = link.router;
   if (routerOptions.linkTracks <= 0) routerOptions.linkTracks = arch::linkTracks(a);
+  routerOptions.deadline = std::min(routerOptions.deadline,
+                                    Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                       std::chrono::duration<double>(link.routeSeconds)));
   LinkResult result;
   result.linkCapacity = routerOptions.linkTracks;
   result.sections.resize(plan.sections.size());
@@ -250,6 +258,7 @@ Expected<LinkResult> linkPlan(const ir::Graph& g, const partition::Plan& plan, c
     result.routeMs += p.routeMs;
     result.maxRouteIterations = std::max(result.maxRouteIterations, p.routing.iterations);
     result.retriedGraphs += p.retried ? 1 : 0;
+    result.routeTimedOut |= p.routing.timedOut;
   }
   result.placedGraphs = static_cast<int>(done.size());
   std::vector<const Placed*> placements(plan.hypersections.size(), nullptr);
@@ -283,7 +292,8 @@ std::string describeOveruse(const LinkResult& r, const LinkOptions& link) {
   std::string out = "routing left " + std::to_string(r.overusedLinks) + " links over capacity (" +
                     std::to_string(r.linkCapacity) + " routes per link) after retrying with " +
                     std::to_string(link.retryEffort) + "x router iterations and " +
-                    std::to_string(link.retryPlacements) + " re-placements:";
+                    std::to_string(link.retryPlacements) + " re-placements" +
+                    (r.routeTimedOut ? " (routing stopped at its time budget)" : "") + ":";
   for (size_t i = 0; i < r.overused.size() && i < kShown; ++i) {
     const OverusedBitfile& o = r.overused[i];
     out += (i ? "; " : " ") + o.hypersection + " " + std::to_string(o.links) + " links";

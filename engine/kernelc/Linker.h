@@ -56,6 +56,7 @@ struct LinkResult {
   int maxRouteIterations = 0;                // PathFinder iterations of the hardest bitfile
   int placedGraphs = 0;                      // kernel graphs placed and routed (identical ones once)
   int retriedGraphs = 0;                     // of those, routed again (more effort, re-placed) for overuse
+  bool routeTimedOut = false;                // some routing stopped at the time budget (LinkOptions::routeSeconds)
   std::vector<OverusedBitfile> overused;     // bitfiles left over capacity, in hypersection order
   double placeOnlyMs = 0, routeMs = 0;       // of placeMs: annealing and routing
   double placeMs = 0;                        // lowering + placement + routing of the unique hypersections
@@ -68,12 +69,15 @@ struct LinkResult {
 // (the least overused result is kept). Unique kernel graphs are placed and
 // routed in parallel on `threads` threads (0: the machine's); each graph's
 // result depends on it alone, so the bitfiles are the same for any count.
+// Routing is bounded in time: all of a compile's routing passes start within
+// routeSeconds, and a graph's retries take at most as long as its first routing.
 struct LinkOptions {
   PlacerOptions placer;
   RouterOptions router;
   int retryEffort = 4;
   int retryPlacements = 2;
   int threads = 0;
+  double routeSeconds = 120;
 };
 
 // One line naming the bitfiles (and their sections) left over capacity, for the compile's refusal.

@@ -306,6 +306,10 @@ Routing Router::route(const lowering::KernelGraph& g, const std::vector<Site>& s
     } else if (++sinceBest >= options.stallIterations) {
       break;  // more demand than the links hold around here: more iterations only push it about
     }
+    if (std::chrono::steady_clock::now() > options.deadline) {
+      r.timedOut = true;
+      break;
+    }
     net.addHistory(options.histFac);
     presFac = it == 1 ? options.initialPresFac : std::min(options.maxPresFac, presFac * options.presFacMult);
   }

@@ -17,6 +17,7 @@
 // routing is kept. A unit fed by more nets than capacity x its incoming links
 // overuses those links in any routing: they are negotiated against that
 // least overuse (and reported), so that the rest still converges.
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct RouterOptions {
   double presFacMult = 1.5;
   double maxPresFac = 1000;
   double histFac = 0.5;
+  // No pass starts after this (the first always runs): routing is bounded
+  // work whatever the knobs (a 1-track link and 1000 passes), and keeps the
+  // least overused pass found by then.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct RouteNode {
@@ -51,6 +56,7 @@ struct Routing {
   int64_t manhattanLength = 0;                // sum of Grid::hops over the edges (the placer's cost)
   int64_t linksUsed = 0;                      // links in all trees (shared sinks count once)
   int iterations = 0;
+  bool timedOut = false;                      // stopped at RouterOptions::deadline with links still over capacity
   int capacity = 0;                           // tracks per link
   int maxLinkUse = 0;                         // most nets on one on-chip link
   int overusedLinks = 0;                      // links left over capacity (0: a legal routing)

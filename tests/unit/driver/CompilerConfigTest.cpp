@@ -85,3 +85,22 @@ TEST_CASE("compiler knobs change the compile and travel in the PEF", "[driver][c
   CHECK(refused.error().message().find("bad.yaml:1: unknown key 'placer.frobnicate'") != std::string::npos);
   CHECK(!std::filesystem::exists(dir / "bad"));  // refused before any work
 }
+
+TEST_CASE("a knob's number is a plain YAML number; booleans only for switches; each knob once", "[driver][config][hostile]") {
+  test::ScratchDir dir("config-types");
+  for (const char* text : {"router:\n  max_iterations: true\n", "router:\n  max_iterations: '5'\n",
+                           "router:\n  max_iterations: !!str 5\n", "router:\n  max_iterations: \"5\"\n"}) {
+    INFO(text);
+    CHECK_THAT(loadError(dir.write("t.yaml", text)),
+               Catch::Contains("t.yaml:2: key 'router.max_iterations': expected a whole number in [1, 1000]"));
+  }
+  CHECK_THAT(loadError(dir.write("twice.yaml", "router.box_margin: 2\nrouter:\n  box_margin: 3\n")),
+             Catch::EndsWith("twice.yaml:3: key 'router.box_margin' is given twice"));
+  auto plain = driver::loadCompilerConfig(dir.write("ok.yaml", "router:\n  max_iterations: 5\nplacer.anneal: true\n"));
+  REQUIRE(plain.ok());
+  CHECK(plain->link.router.maxIterations == 5);
+  CHECK(plain->link.placer.anneal);
+  auto budget = driver::loadCompilerConfig(dir.write("budget.yaml", "router.time_limit_s: 2.5\n"));
+  REQUIRE(budget.ok());
+  CHECK(budget->link.routeSeconds == 2.5);
+}

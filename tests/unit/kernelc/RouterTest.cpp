@@ -164,3 +164,29 @@ TEST_CASE("network_link_tracks sets the routes per link, or if absent the router
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error().message(), Catch::Contains("tiny.yaml") && Catch::Contains("network_link_tracks"));
 }
+
+TEST_CASE("a router past its deadline stops after the pass it is in and says so") {
+  // Issue 36: one track a link and 1000 passes hung a compile; routing is now bounded in time.
+  auto a = arch::parseArchYaml(kTinyArch, "tiny.yaml");
+  REQUIRE(a.ok());
+  kernelc::Grid grid(*a, 1);
+  Fixed f;
+  int s1 = f.at(2, 0), t1 = f.at(2, 4);
+  int s2 = f.at(2, 1), t2 = f.at(2, 3);
+  f.g.connect(s1, t1);
+  f.g.connect(s2, t2);
+  kernelc::RouterOptions late;
+  late.linkTracks = 1;
+  late.deadline = std::chrono::steady_clock::now();  // already past when the first pass ends
+  auto stopped = kernelc::Router(grid).route(f.g, f.sites, late);
+  CHECK(stopped.iterations == 1);  // the first pass always runs: a routing exists to report
+  CHECK(stopped.timedOut);
+  CHECK(stopped.overusedLinks > 0);  // the first pass ignores congestion: both nets on row 2
+  checkConnected(f.g, f.sites, grid, stopped);
+  kernelc::RouterOptions patient = late;
+  patient.deadline = std::chrono::steady_clock::time_point::max();
+  auto legal = kernelc::Router(grid).route(f.g, f.sites, patient);
+  CHECK(legal.iterations > 1);
+  CHECK_FALSE(legal.timedOut);
+  CHECK(legal.overusedLinks == 0);
+}
