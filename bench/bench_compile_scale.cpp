@@ -49,6 +49,11 @@ struct Case {
 // 0.125), so each section is placed and routed on one chip; sections spanning
 // all eight chips (the default) take minutes to route at this width.
 const std::vector<Case> kCases = {
+    // Depth alone (issue 36): a 1024-layer gpt2-mini in < 5 s, its time per layer flat from 256 layers on
+    // (the memory planner was quadratic in buffers: 2.2 / 7.6 / 30.6 s).
+    {"gpt2-mini-256-layers", 2, "--model gpt2-mini --num-layers 256"},
+    {"gpt2-mini-512-layers", 3, "--model gpt2-mini --num-layers 512"},
+    {"gpt2-mini-1024-layers", 5, "--model gpt2-mini --num-layers 1024"},
     {"gpt2-xl-train-sn30", 3,
      "--model gpt2 --num-layers 48 --hidden-size 1600 --num-heads 25 --seq-len 1024 -b 32 -o3 --enable-hypersection "
      "--arch sn30"},
@@ -155,10 +160,12 @@ void runCase(const Case& c, const std::string& dfc, const fs::path& work) {
   char goal[32];
   std::snprintf(goal, sizeof goal, "%s %gs", m.seconds < c.goalSeconds ? "<" : "NOT <", c.goalSeconds);
   const bool memoryOk = m.maxRssKb < 1024L * 1024L;
-  std::printf("%-26s %7.2f s %-9s %6.0f MiB %-6s %5zu %5zu %5zu %10.1f ms %9.1f TFLOP %6.1f%%\n", c.label.c_str(),
-              m.seconds, goal, static_cast<double>(m.maxRssKb) / 1024.0, memoryOk ? "< 1GiB" : "NOT",
+  // Compile time per layer: flat as the layer count grows when every stage is linear in the graph.
+  const double layers = std::atof(flagValue(flags, "--num-layers", "0").c_str());
+  std::printf("%-26s %7.2f s %-9s %6.0f MiB %-6s %5zu %5zu %5zu %10.1f ms %9.1f TFLOP %6.1f%% %8.2f\n",
+              c.label.c_str(), m.seconds, goal, static_cast<double>(m.maxRssKb) / 1024.0, memoryOk ? "< 1GiB" : "NOT",
               pef->plan.sections.size(), pef->plan.hypersections.size(), tiled, chipUs / 1e3, flop / 1e12,
-              100.0 * share);
+              100.0 * share, layers > 0 ? m.seconds * 1e3 / layers : 0.0);
   std::fflush(stdout);
   fs::remove_all(out);
 }
@@ -189,8 +196,8 @@ int main(int argc, char** argv) {
   fs::create_directories(work);
   std::printf("dfc: %s (each case a child process: wall time, its peak RSS; goal in seconds after the time)\n",
               dfc.c_str());
-  std::printf("%-26s %9s %-9s %10s %-6s %5s %5s %5s %13s %15s %7s\n", "case", "compile", "goal", "peak RSS", "", "sects",
-              "hyper", "tiled", "est chip/step", "FLOP/step", "of peak");
+  std::printf("%-26s %9s %-9s %10s %-6s %5s %5s %5s %13s %15s %7s %8s\n", "case", "compile", "goal", "peak RSS", "",
+              "sects", "hyper", "tiled", "est chip/step", "FLOP/step", "of peak", "ms/layer");
   for (const Case& c : cases) {
     if (!only.empty() && c.label != only) continue;
     std::printf("  %s\n", ("dfc compile " + c.flags).c_str());
