@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <variant>
 
 #include "support/FileUtil.h"
@@ -102,6 +103,26 @@ Status readField(const YAML::Node& root, const Field& f, ArchSpec& a, const std:
   return {};
 }
 
+// A key the file gives that no figure reads is a typo ("pcu_lane: 64") that
+// would silently leave the default: refused, naming the key and the known ones.
+Status refuseUnknownKeys(const YAML::Node& root, const std::string& source) {
+  std::set<std::string> seen;
+  for (const auto& item : root) {
+    const std::string key = item.first.IsScalar() ? item.first.Scalar() : std::string("(not a name)");
+    bool known = key == "name";
+    for (const Field& f : kFields) known |= key == f.key;
+    if (!known) {
+      std::string list = "name";
+      for (const Field& f : kFields) list += std::string(", ") + f.key;
+      return makeError(source + ":" + std::to_string(item.first.Mark().line + 1) + ": unknown key '" + clipped(key) +
+                       "' (known: " + list + ")");
+    }
+    if (!seen.insert(key).second)
+      return makeError(source + ":" + std::to_string(item.first.Mark().line + 1) + ": key '" + key + "' is given twice");
+  }
+  return {};
+}
+
 }  // namespace
 
 Expected<ArchSpec> parseArchYaml(const std::string& text, const std::string& source) {
@@ -119,6 +140,7 @@ Expected<ArchSpec> parseArchYaml(const std::string& text, const std::string& sou
   } else {
     a.name = std::filesystem::path(source).stem().string();
   }
+  DFC_TRY(refuseUnknownKeys(root, source));
   for (const Field& f : kFields) DFC_TRY(readField(root, f, a, source));
   if (a.hbmBytes > 0 && a.hbmGbps <= 0)
     return makeError(source + ": key 'hbm_bytes' gives HBM capacity but 'hbm_gbps' is 0 (no HBM)");
@@ -146,11 +168,20 @@ Expected<ArchSpec> loadArch(const std::string& nameOrPath) {
   bool isPreset = false;
   for (const auto& preset : archPresetNames()) isPreset |= preset == name;
   std::string path = isPreset ? presetPath(name) : name;
-  if (!isPreset && !std::filesystem::exists(path))
-    return makeError("--arch " + nameOrPath + ": not a preset (sn10, sn20, sn30, sn40l, native) nor a file");
+  std::error_code ec;  // a name too long for a path is "not there", not an exception
+  if (!isPreset && !std::filesystem::exists(path, ec))
+    return makeError("--arch " + nameOrPath.substr(0, 200) + ": not a preset (sn10, sn20, sn30, sn40l, native) nor a file");
   auto text = support::readFile(path);
   if (!text) return text.error();
   return parseArchYaml(*text, path);
+}
+
+Expected<ArchSpec> loadArchPreset(const std::string& name, const std::string& what) {
+  const std::string preset = name == "native" || name.empty() ? defaultArchName() : name;
+  for (const auto& known : archPresetNames())
+    if (known == preset) return loadArch(preset);
+  return makeError(what + " '" + name.substr(0, 80) +
+                   "' is not a preset (sn10, sn20, sn30, sn40l): give the arch file it was compiled for with --arch FILE");
 }
 
 Expected<ArchSpec> scaleArch(const ArchSpec& arch, int nChips, int numTiles, int maxChips) {

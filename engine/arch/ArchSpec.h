@@ -67,6 +67,9 @@ std::string defaultArchName();               // what "native" means
 // `nameOrPath`: a preset name, "native", or a path to a YAML file. Errors name
 // the file and the missing or bad key.
 Expected<ArchSpec> loadArch(const std::string& nameOrPath);
+// A preset by name ("native" and "" included), never a path: for names read
+// from files (a PEF's meta). `what` leads the error ("the PEF's arch").
+Expected<ArchSpec> loadArchPreset(const std::string& name, const std::string& what);
 Expected<ArchSpec> parseArchYaml(const std::string& yamlText, const std::string& sourceName);
 // Applies --n-chips (1..maxChips: resources multiply; sections spanning chips
 // pay PCIe traffic) and --num-tiles (1, 2, 4, 8; 0 = all; at most the chip's

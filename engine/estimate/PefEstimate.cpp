@@ -1,5 +1,6 @@
 #include "estimate/PefEstimate.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -10,42 +11,22 @@ namespace dfc::estimate {
 
 namespace {
 
-// The integer after `flag` on the PEF's compile command line, or 1.
-int compiledInt(const pef::PefMeta& meta, const char* flag) {
+// The integer after `flag` on the PEF's compile command line, or `fallback`
+// when the flag is absent. The args are data from a file: a value that is not
+// a whole number within [low, high] is refused, naming the PEF.
+Expected<int> compiledInt(const pef::PefMeta& meta, const std::string& flag, int fallback, int low, int high) {
   for (size_t i = 0; i + 1 < meta.args.size(); ++i) {
     if (meta.args[i] != flag) continue;
-    try {
-      return std::stoi(meta.args[i + 1]);
-    } catch (const std::exception&) {
-      return 1;
-    }
+    const std::string& text = meta.args[i + 1];
+    int v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || v < low || v > high)
+      return makeError("the PEF's compile arguments give " + flag + " '" + text.substr(0, 40) + "', not a number in " +
+                       std::to_string(low) + ".." + std::to_string(high));
+    return v;
   }
-  return 1;
+  return fallback;
 }
-
-}  // namespace
-
-int compiledChips(const pef::PefMeta& meta) { return compiledInt(meta, "--n-chips"); }
-
-Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
-  const std::string archName = r.arch.empty() ? pef.meta.arch : r.arch;
-  auto arch = arch::loadArch(archName);
-  if (!arch) {
-    const std::string& m = arch.error().message();
-    return m.starts_with("--arch") ? arch.error() : arch.error().withContext("--arch " + archName);
-  }
-  r.options.chips = r.chips ? *r.chips : pef.meta.inference ? compiledChips(pef.meta) : 1;
-  for (const std::string& a : pef.meta.args) r.options.decode |= a == "--decode";
-  auto e = estimateStep(pef.graph, pef.plan, pef.meta.inference, pef.meta.batchSize, *arch, r.options);
-  // A step compiled for T tokens a sequence (--decode-tokens) processes T of them.
-  if (const int tokens = compiledInt(pef.meta, "--decode-tokens"); e && tokens > 1) {
-    e->tokensPerStep = tokens;
-    e->throughput *= tokens;
-  }
-  return e;
-}
-
-namespace {
 
 bool isDecodeStep(const pef::PefMeta& meta) {
   for (const std::string& a : meta.args)
@@ -53,7 +34,57 @@ bool isDecodeStep(const pef::PefMeta& meta) {
   return false;
 }
 
+// Tokens a decode step takes per sequence, from the graph (its token input is
+// i64 [B, T]), which is what runs; the compile arguments must agree.
+Expected<int> tokensPerStep(const pef::Pef& pef) {
+  if (!isDecodeStep(pef.meta)) return 1;
+  const ir::ValueId ids = pef.graph.findValue(pef.meta.imageInput);
+  if (ids == ir::kNoValue) return makeError("the decode step's token input '" + pef.meta.imageInput + "' is not in its graph");
+  const ir::TensorType& t = pef.graph.value(ids).type;
+  if (t.rank() != 2 || t.shape[1] < 1) return makeError("the decode step's token input is " + t.toString() + ", not [B, T]");
+  auto stated = compiledInt(pef.meta, "--decode-tokens", 1, 1, 1 << 20);
+  if (!stated) return stated.error();
+  if (*stated != t.shape[1])
+    return makeError("the PEF's compile arguments give --decode-tokens " + std::to_string(*stated) +
+                     " but its graph takes " + std::to_string(t.shape[1]) + " token(s) a step");
+  return static_cast<int>(t.shape[1]);
+}
+
+// --arch when given (a preset or a file the user names), else the PEF's arch
+// as a preset name: a name read from a file is never opened as a path.
+Expected<arch::ArchSpec> archFor(const pef::PefMeta& meta, const std::string& requested) {
+  if (!requested.empty()) {
+    auto a = arch::loadArch(requested);
+    if (!a && !a.error().message().starts_with("--arch")) return a.error().withContext("--arch " + requested);
+    return a;
+  }
+  return arch::loadArchPreset(meta.arch, "the PEF's arch");
+}
+
 }  // namespace
+
+Expected<int> compiledChips(const pef::PefMeta& meta) {
+  return compiledInt(meta, "--n-chips", 1, 1, arch::kMaxInferenceChips);
+}
+
+Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
+  auto named = [&](const Error& e) { return r.pefPath.empty() ? e : e.withContext(r.pefPath); };
+  auto arch = archFor(pef.meta, r.arch);
+  if (!arch) return named(arch.error());
+  auto chips = pef.meta.inference ? compiledChips(pef.meta) : Expected<int>(1);
+  if (!chips) return named(chips.error());
+  auto tokens = tokensPerStep(pef);
+  if (!tokens) return named(tokens.error());
+  r.options.chips = r.chips ? *r.chips : *chips;
+  r.options.decode |= isDecodeStep(pef.meta);
+  auto e = estimateStep(pef.graph, pef.plan, pef.meta.inference, pef.meta.batchSize, *arch, r.options);
+  // A step compiled for T tokens a sequence (--decode-tokens) processes T of them.
+  if (e && *tokens > 1) {
+    e->tokensPerStep = *tokens;
+    e->throughput *= *tokens;
+  }
+  return e;
+}
 
 Expected<SpeculativeEstimate> estimateSpeculativePef(const PefEstimateRequest& r, const std::string& draftPath,
                                                      const SpeculativeOptions& speculative) {
@@ -65,15 +96,19 @@ Expected<SpeculativeEstimate> estimateSpeculativePef(const PefEstimateRequest& r
     return makeError(r.pefPath + ": not a decode step; speculative decoding needs one (dfc compile --inference --decode)");
   if (!isDecodeStep(draft->meta))
     return makeError("--draft-pef " + draftPath + ": not a decode step (dfc compile --inference --decode)");
-  for (const auto& [meta, path] : {std::pair{&target->meta, r.pefPath}, std::pair{&draft->meta, draftPath}})
-    if (compiledInt(*meta, "--decode-tokens") > 1)
+  for (const auto& [pef, path] : {std::pair{&*target, r.pefPath}, std::pair{&*draft, draftPath}}) {
+    auto tokens = tokensPerStep(*pef);
+    if (!tokens) return tokens.error().withContext(path);
+    if (*tokens > 1)
       return makeError(path + " takes several tokens a step (--decode-tokens): the estimate models the verification "
                               "of k + 1 tokens from one-token steps, give those");
-  const std::string archName = r.arch.empty() ? target->meta.arch : r.arch;
-  auto arch = arch::loadArch(archName);
-  if (!arch) return arch.error().withContext("--arch " + archName);
+  }
+  auto arch = archFor(target->meta, r.arch);
+  if (!arch) return arch.error().withContext(r.pefPath);
+  auto chips = compiledChips(target->meta);
+  if (!chips) return chips.error().withContext(r.pefPath);
   EstimateOptions o = r.options;
-  o.chips = r.chips ? *r.chips : compiledChips(target->meta);
+  o.chips = r.chips ? *r.chips : *chips;
   return estimateSpeculative({target->graph, target->plan, target->meta.batchSize},
                              {draft->graph, draft->plan, draft->meta.batchSize}, *arch, o, speculative);
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The estimate of a PEF on disk (dfc estimate, dfstudio's Schedule screen):
-// reads it for viewing (no weights allocated), loads its arch (or the
-// override), takes the chips from its compile command line unless given.
+// reads it for viewing (no weights allocated), loads its arch preset by name
+// (never as a path: the name is data from the file) or the --arch override,
+// takes the chips from its compile command line unless given, and the tokens
+// a decode step takes from its graph.
 #include <optional>
 #include <string>
 
@@ -18,8 +20,9 @@ struct PefEstimateRequest {
   EstimateOptions options;       // chips is filled in from the above
 };
 
-// The chips a PEF was compiled for (its --n-chips, 1 when absent).
-int compiledChips(const pef::PefMeta& meta);
+// The chips a PEF was compiled for (its --n-chips, 1 when absent); an error
+// when the PEF's arguments give no whole number in 1..16.
+Expected<int> compiledChips(const pef::PefMeta& meta);
 Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest request);
 Expected<StepEstimate> estimatePef(const PefEstimateRequest& request);
 

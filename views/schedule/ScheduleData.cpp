@@ -65,7 +65,7 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
   data.title = QString::fromStdString(pef.meta.pefName.empty() ? pef.meta.model : pef.meta.pefName);
   data.arch = QString::fromStdString(pef.meta.arch);
   // The capacity the sections were mapped onto: --n-chips chips of --num-tiles tiles each.
-  if (auto spec = arch::loadArch(pef.meta.arch.empty() ? "native" : pef.meta.arch)) {
+  if (auto spec = arch::loadArchPreset(pef.meta.arch, "the PEF's arch")) {
     const int chips = compiledInt(pef.meta, "--n-chips", 1), tiles = compiledInt(pef.meta, "--num-tiles", 0);
     auto scaled = arch::scaleArch(*spec, chips, tiles, arch::kMaxInferenceChips);
     const arch::ArchSpec& capacity = scaled ? *scaled : *spec;

@@ -92,3 +92,23 @@ TEST_CASE("memory tiers and the chip link: 0 means absent, anything else finite 
     CHECK(archError(absent, "0") == "<ok>");
   CHECK(archError("hbm_gbps", "1600\nhbm_bytes: 64e9\nddr_bytes: 1e15\nchip_link_gbps: 64") == "<ok>");
 }
+
+TEST_CASE("an arch key no figure reads, or one given twice, is refused by name", "[arch][hostile]") {
+  // Issue 36: "pcu_lane: 64" (a typo) left the default in place silently.
+  auto typo = arch::parseArchYaml(kBase + "pcu_lane: 64\n", "typo.yaml");
+  REQUIRE_FALSE(typo.ok());
+  CHECK_THAT(typo.error().message(), Catch::StartsWith("typo.yaml:11: unknown key 'pcu_lane' (known: name, tiles,"));
+  auto twice = arch::parseArchYaml(kBase + "tiles: 4\n", "twice.yaml");
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.error().message() == "twice.yaml:11: key 'tiles' is given twice");
+  CHECK(arch::parseArchYaml(kBase + "name: mine\n", "ok.yaml").ok());
+  // A preset name from a file is never opened as a path.
+  auto path = arch::loadArchPreset("/etc/hostname", "the PEF's arch");
+  REQUIRE_FALSE(path.ok());
+  CHECK_THAT(path.error().message(), Catch::StartsWith("the PEF's arch '/etc/hostname' is not a preset"));
+  CHECK(arch::loadArchPreset("sn40l", "the PEF's arch").ok());
+  CHECK(arch::loadArchPreset("", "the PEF's arch").ok());  // "native"
+  auto longName = arch::loadArch(std::string(300, 'a'));  // threw out of filesystem::exists (ENAMETOOLONG)
+  REQUIRE_FALSE(longName.ok());
+  CHECK_THAT(longName.error().message(), Catch::Contains("not a preset"));
+}
