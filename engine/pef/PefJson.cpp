@@ -53,6 +53,16 @@ Status getDouble(object o, const char* key, double& out) {
   return {};
 }
 
+// An optional field: absent leaves `out` as it is; present, it must have the
+// type (a wrong-typed value is refused, not read as absent).
+template <typename T>
+Status getOptional(object o, const char* key, T& out, const char* what) {
+  element e;
+  if (o[key].get(e)) return {};
+  if (e.get(out)) return missing(key, what);
+  return {};
+}
+
 Status getIntList(object o, const char* key, std::vector<int>& out) {
   array arr;
   if (o[key].get(arr)) return missing(key, "an array");
@@ -124,19 +134,21 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
   DFC_TRY(getString(o, "logits_output", m.logitsOutput));
   DFC_TRY(getDouble(o, "default_lr", m.defaultLr));
   // Added in format 1.0 after the first PEFs: absent means an image classifier.
-  std::string_view task;
-  m.task = o["task"].get(task) ? "classification" : std::string(task);
+  std::string_view task = "classification";
+  DFC_TRY(getOptional(o, "task", task, "a string"));
+  m.task = std::string(task);
   if (m.task != "classification" && m.task != "language_model" && m.task != "segmentation")
     return missing("task", "classification, language_model or segmentation");
-  // Optional (issue 14): the knobs a --compiler-configs-file set.
-  std::string_view config;
-  if (!o["compiler_config"].get(config)) m.compilerConfig = std::string(config);
-  std::string_view decisions;  // optional (issue 14): --mac-human-decision's record
-  if (!o["decisions"].get(decisions)) m.decisions = std::string(decisions);
-  std::string_view tiling;  // optional: --num-spatial-batches
-  if (!o["spatial_tiling"].get(tiling)) m.spatialTiling = std::string(tiling);
+  // Optional (issue 14): the knobs a --compiler-configs-file set; --mac-human-decision's record; --num-spatial-batches.
+  for (auto [key, field] : {std::pair{"compiler_config", &m.compilerConfig}, std::pair{"decisions", &m.decisions},
+                            std::pair{"spatial_tiling", &m.spatialTiling}}) {
+    std::string_view text;
+    DFC_TRY(getOptional(o, key, text, "a string"));
+    *field = std::string(text);
+  }
   int64_t worldSize = 0;
-  if (!o["world_size"].get(worldSize) && (worldSize < 2 || worldSize > 4096)) return missing("world_size", "2..4096");
+  DFC_TRY(getOptional(o, "world_size", worldSize, "an integer in 2..4096"));
+  if (worldSize != 0 && (worldSize < 2 || worldSize > 4096)) return missing("world_size", "2..4096");
   m.worldSize = static_cast<int>(worldSize);
   element cacheField;  // optional: --decode; present but not a positive int64 is refused, not read as absent
   if (!o["kv_cache_len"].get(cacheField)) {
