@@ -171,6 +171,24 @@ Expected<ValueId> unlift(ImportContext& c, ValueId y, bool lifted) {
   return c.reshape(y, {s[0], s[1], s[3]});
 }
 
+std::string joinInts(const std::vector<int64_t>& v) {
+  std::string out;
+  for (int64_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+  return out;
+}
+
+// A kernel_shape attribute, when given, must be the weight's spatial shape:
+// ONNX says so, and which of the two a model meant is unknowable.
+Status checkKernelShape(ImportContext& c, const std::vector<int64_t>& weightKernel, bool lifted) {
+  if (!c.attr("kernel_shape")) return {};
+  auto k = c.attrInts("kernel_shape");
+  if (lifted && k.size() == 1) k.insert(k.begin(), 1);
+  if (k != weightKernel)
+    return c.error("kernel_shape [" + joinInts(c.attrInts("kernel_shape")) + "] disagrees with the weight's spatial shape [" +
+                   joinInts(lifted ? std::vector<int64_t>{weightKernel[1]} : weightKernel) + "]");
+  return {};
+}
+
 Status mapConv(ImportContext& c) {
   DFC_TRY_ASSIGN(x0, c.requireInput(0));
   DFC_TRY_ASSIGN(w0, c.requireInput(1));
@@ -186,6 +204,7 @@ Status mapConv(ImportContext& c) {
   }
   const Shape& ws = c.shape(w);
   if (ws.size() != 4) return c.error("weight must be 4-D");
+  DFC_TRY(checkKernelShape(c, {ws[2], ws[3]}, lifted));
   DFC_TRY_ASSIGN(win, windowAttrs(c, c.shape(x), {ws[2], ws[3]}, lifted, false));
   const int64_t group = c.attrInt("group", 1);
   const bool simple = group == 1 && win.dilations == std::vector<int64_t>{1, 1} && win.pads[0] == win.pads[2] &&
@@ -221,6 +240,7 @@ Status mapConvTranspose(ImportContext& c) {
   }
   const Shape &ws = c.shape(w), &xs = c.shape(x);
   if (ws.size() != 4) return c.error("weight must be 4-D");
+  DFC_TRY(checkKernelShape(c, {ws[2], ws[3]}, lifted));
   if (c.attrInt("group", 1) != 1) return c.error("grouped ConvTranspose is not supported");
   if (c.attr("output_shape")) return c.error("output_shape is not supported (give pads)");
   std::string autoPad = c.attrString("auto_pad", "NOTSET");
@@ -305,10 +325,16 @@ MapFn globalPoolOp(bool isMax) {
 }
 
 // Per-channel vector [C] -> [C, 1, ...] so that it broadcasts over x[N, C, ...].
-Expected<ValueId> channelVector(ImportContext& c, ValueId v, size_t rank) {
+// A per-channel input [C] of x [N, C, ...], shaped to broadcast over x. One
+// of any other length would broadcast into the wrong shape: refused.
+Expected<ValueId> channelVector(ImportContext& c, ValueId v, ValueId x) {
   Shape s = c.shape(v);
-  if (s.size() != 1) return c.error("per-channel inputs must be 1-D");
-  for (size_t d = 2; d < rank; ++d) s.push_back(1);
+  const Shape& xs = c.shape(x);
+  if (s.size() != 1 || s[0] != xs[1])
+    return c.error("per-channel input '" + c.graph().value(v).name + "' is " + c.type(v).toString() + ", but the input " +
+                   c.type(x).toString() + " has " + std::to_string(xs[1]) + " channel(s): it must be [" +
+                   std::to_string(xs[1]) + "]");
+  for (size_t d = 2; d < xs.size(); ++d) s.push_back(1);
   return c.reshape(v, s);
 }
 
@@ -344,7 +370,7 @@ Status mapBatchNorm(ImportContext& c) {
   std::vector<ValueId> v;
   for (int i = 1; i <= 4; ++i) {
     DFC_TRY_ASSIGN(in, c.requireInput(i));
-    DFC_TRY_ASSIGN(cv, channelVector(c, in, rank));
+    DFC_TRY_ASSIGN(cv, channelVector(c, in, x));
     v.push_back(cv);
   }
   const double eps = c.attrFloat("epsilon", 1e-5);
@@ -419,8 +445,8 @@ Status mapInstanceNorm(ImportContext& c) {
   std::vector<int64_t> axes;
   for (size_t d = 2; d < rank; ++d) axes.push_back(static_cast<int64_t>(d));
   DFC_TRY_ASSIGN(n, normalize(c, x, axes, c.attrFloat("epsilon", 1e-5), nullptr, nullptr));
-  DFC_TRY_ASSIGN(s, channelVector(c, scale, rank));
-  DFC_TRY_ASSIGN(b, channelVector(c, bias, rank));
+  DFC_TRY_ASSIGN(s, channelVector(c, scale, x));
+  DFC_TRY_ASSIGN(b, channelVector(c, bias, x));
   DFC_TRY_ASSIGN(ys, c.binary("mul", n, s));
   DFC_TRY_ASSIGN(y, c.binary("add", ys, b));
   c.setOutput(0, y);

@@ -89,9 +89,13 @@ Status mapTranspose(ImportContext& c) {
   const int64_t rank = c.rank(x);
   if (perm.empty())
     for (int64_t d = rank - 1; d >= 0; --d) perm.push_back(d);
-  for (int64_t& p : perm) {
-    DFC_TRY_ASSIGN(a, c.axis(p, rank));
-    p = a;
+  // ONNX's perm is a permutation of 0..rank-1: no negative axes, no repeats.
+  std::vector<char> taken(static_cast<size_t>(rank), 0);
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return c.error("perm has " + std::to_string(perm.size()) + " entries for an input of rank " + std::to_string(rank));
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank) return c.error("perm entry " + std::to_string(p) + " is not an axis in 0.." + std::to_string(rank - 1));
+    if (taken[static_cast<size_t>(p)]++) return c.error("perm names axis " + std::to_string(p) + " twice");
   }
   DFC_TRY_ASSIGN(y, c.transpose(x, perm));
   c.setOutput(0, y);
@@ -226,8 +230,11 @@ Status mapSlice(ImportContext& c) {
   if (en.size() != st.size() || ax.size() != st.size() || sp.size() != st.size())
     return c.error("starts, ends, axes and steps differ in length");
   std::vector<int64_t> starts(s.size(), 0), ends(s.begin(), s.end()), steps(s.size(), 1);
+  std::vector<char> sliced(s.size(), 0);
   for (size_t i = 0; i < st.size(); ++i) {
     DFC_TRY_ASSIGN(a, c.dimAxis(ax[i], rank));
+    if (sliced[static_cast<size_t>(a)]++)  // ONNX leaves a repeated axis undefined: refuse, do not guess
+      return c.error("axes name axis " + std::to_string(a) + " twice");
     const int64_t dim = s[static_cast<size_t>(a)], step = sp[i];
     if (step == 0) return c.error("step 0");
     int64_t b = st[i], e = en[i];

@@ -8,10 +8,14 @@ namespace {
 
 int64_t convOut(int64_t in, int64_t k, int64_t stride, int64_t pad) { return (in + 2 * pad - k) / stride + 1; }
 
-// The gradients of conv2d take their output shape from an attribute.
+// The gradients of conv2d take their output shape from an attribute; their
+// window is the forward's (positive stride, pad not negative).
 OutputTypes shapeFromAttr(const ShapeArgs& a, const char* key, const char* what) {
   auto shape = a.node.intsAttr(key);
   if (shape.size() != 4) return a.fail(std::string("needs attribute ") + key + ":" + what);
+  auto s = a.pair("stride", 1), p = a.pair("pad", 0);
+  if (s[0] <= 0 || s[1] <= 0) return a.fail("stride must be positive");
+  if (p[0] < 0 || p[1] < 0) return a.fail("pad must not be negative");
   return std::vector{f32Type(shape)};
 }
 
@@ -67,6 +71,7 @@ OutputTypes ConvShapes::Conv2d(const ShapeArgs& a) {
   const Shape &x = a.in[0]->shape, &w = a.in[1]->shape;
   if (x[1] != w[1]) return a.fail("input channels " + std::to_string(x[1]) + " != weight channels " + std::to_string(w[1]));
   if (s[0] <= 0 || s[1] <= 0) return a.fail("stride must be positive");
+  if (p[0] < 0 || p[1] < 0) return a.fail("pad must not be negative");
   int64_t oh = convOut(x[2], w[2], s[0], p[0]), ow = convOut(x[3], w[3], s[1], p[1]);
   if (oh <= 0 || ow <= 0) return a.fail("kernel larger than padded input " + shapeStr(x));
   return std::vector{f32Type({x[0], w[0], oh, ow})};

@@ -115,3 +115,13 @@ TEST_CASE("verifier rejects inconsistent ids, producers and outputs", "[ir][veri
   g.outputs.push_back(99);
   CHECK(verifyError(g) == "graph output #99 does not exist");
 }
+
+TEST_CASE("verifier rejects a negative conv2d pad", "[ir][verifier][hostile]") {
+  // Issue 36: a negative pad passed the graph check (its output shape shrank instead).
+  Graph g = sampleGraph();
+  Node& conv = g.nodes[static_cast<size_t>(g.findNode("conv1.conv"))];
+  conv.attrs["pad"] = std::vector<int64_t>{-1, 0};
+  CHECK(verifyError(g) == "node 'conv1.conv' (conv2d): pad must not be negative");
+  conv.attrs["pad"] = std::vector<int64_t>{1, -1};
+  CHECK(verifyError(g) == "node 'conv1.conv' (conv2d): pad must not be negative");
+}

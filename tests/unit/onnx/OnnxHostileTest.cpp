@@ -223,3 +223,75 @@ TEST_CASE("mapper errors name the file and an unnamed node by its graph name", "
   std::string err = importError(m);
   CHECK(err.rfind("evil.onnx: node 'Transpose_1' (Transpose, opset 13): ", 0) == 0);
 }
+
+namespace {
+
+// x [4, 1, 8, 8] (one channel) through `op` with per-channel inputs of `count` values each.
+::onnx::ModelProto normModel(const std::string& op, int count, const std::vector<std::string>& params) {
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {4, 1, 8, 8});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {4, 1, 8, 8});
+  std::vector<std::string> inputs{"x"};
+  for (const std::string& p : params) {
+    test::addFloatInitializer(m, p, {count}, std::vector<float>(static_cast<size_t>(count), 1.0f));
+    inputs.push_back(p);
+  }
+  addNode(m, op, "norm", inputs, {"y"});
+  return m;
+}
+
+::onnx::AttributeProto* intsAttr(::onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& values) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(::onnx::AttributeProto::INTS);
+  for (int64_t v : values) a->add_ints(v);
+  return a;
+}
+
+::onnx::TensorProto* addInt64Initializer(::onnx::ModelProto& m, const std::string& name, const std::vector<int64_t>& v) {
+  auto* t = m.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(::onnx::TensorProto::INT64);
+  t->add_dims(static_cast<int64_t>(v.size()));
+  for (int64_t x : v) t->add_int64_data(x);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("per-channel parameters must have as many values as the input has channels", "[onnx][hostile]") {
+  // Issue 36: 7 values on 1 channel broadcast into a [4, 7, 8, 8] output.
+  CHECK_THAT(importError(normModel("BatchNormalization", 7, {"scale", "bias", "mean", "var"})),
+             Catch::StartsWith("evil.onnx: node 'norm' (BatchNormalization, opset 13): per-channel input 'scale' is f32[7], "
+                               "but the input f32[4,1,8,8] has 1 channel(s): it must be [1]"));
+  CHECK_THAT(importError(normModel("InstanceNormalization", 7, {"scale", "bias"})),
+             Catch::Contains("per-channel input 'scale' is f32[7]"));
+  CHECK(importError(normModel("BatchNormalization", 1, {"scale", "bias", "mean", "var"})) == "<ok>");
+  CHECK(importError(normModel("InstanceNormalization", 1, {"scale", "bias"})) == "<ok>");
+}
+
+TEST_CASE("a Conv kernel_shape must be its weight's, a Slice axis given once, a Transpose perm 0..rank-1", "[onnx][hostile]") {
+  // ONNX's shape inference believes kernel_shape: a 5x5 window gives the declared 4x4 output; the weight is 3x3.
+  auto conv = windowModel("Conv", {{"kernel_shape", {5, 5}}});
+  conv.mutable_graph()->mutable_output(0)->Clear();
+  addTensorValue(conv.mutable_graph()->mutable_output(0), "y", kFloat, {1, 1, 4, 4});
+  CHECK_THAT(importError(conv), Catch::Contains("kernel_shape [5, 5] disagrees with the weight's spatial shape [3, 3]"));
+  CHECK(importError(windowModel("Conv", {{"kernel_shape", {3, 3}}})) == "<ok>");
+
+  auto slice = test::makeModel(13);
+  addTensorValue(slice.mutable_graph()->add_input(), "x", kFloat, {2, 4});
+  addTensorValue(slice.mutable_graph()->add_output(), "y", kFloat, {2, 2});
+  addInt64Initializer(slice, "starts", {0, 1});
+  addInt64Initializer(slice, "ends", {2, 3});
+  addInt64Initializer(slice, "axes", {1, -1});  // the same axis, once counted from the end
+  addNode(slice, "Slice", "slice", {"x", "starts", "ends", "axes"}, {"y"});
+  CHECK_THAT(importError(slice), Catch::Contains("axes name axis 1 twice"));
+
+  for (const std::vector<int64_t>& perm : {std::vector<int64_t>{-1, 0}, {0, 0}, {0, 2}}) {
+    auto t = test::makeModel(13);
+    addTensorValue(t.mutable_graph()->add_input(), "x", kFloat, {2, 3});
+    addTensorValue(t.mutable_graph()->add_output(), "y", kFloat, {3, 2});
+    intsAttr(addNode(t, "Transpose", "transpose", {"x"}, {"y"}), "perm", perm);
+    CHECK_THAT(importError(t), Catch::Contains("(Transpose, opset 13): perm"));
+  }
+}
