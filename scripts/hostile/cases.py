@@ -378,4 +378,6 @@ def make_cases(env):
     onnxcraft.unnamed_bad_node(model)
     add(Case("wrong-culprit", "ONNX mapper error on an unnamed node",
              compile_onnx(model, env.path("onnx", "unnamed", "out")), culprit="m.onnx: node 'Transpose_1'"))
+    import cases_hardening3  # issue 36's classes: stores, logs, bounded work, values read from files
+    cases += cases_hardening3.make_cases(env)
     return cases

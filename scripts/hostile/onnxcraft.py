@@ -123,3 +123,37 @@ def unnamed_bad_node(path):
     """An unnamed node the mapper refuses: Transpose with a bad perm."""
     n = helper.make_node("Transpose", ["x"], ["y"], perm=[0, 0])
     save(_model([n], [fin("x", [2, 3])], [fin("y", [2, 3])]), path)
+
+
+def _norm(path, op, count, inputs):
+    """`op` on x [4, 1, 8, 8] (one channel) with per-channel inputs of `count` values each."""
+    inits = [helper.make_tensor(name, TensorProto.FLOAT, [count], [1.0] * count) for name in inputs]
+    node = helper.make_node(op, ["x"] + inputs, ["y"], name=op.lower())
+    save(_model([node], [fin("x", [4, 1, 8, 8])], [fin("y", [4, 1, 8, 8])], inits), path)
+
+
+def batchnorm_wrong_channels(path):
+    _norm(path, "BatchNormalization", 7, ["scale", "bias", "mean", "var"])
+
+
+def instancenorm_wrong_channels(path):
+    _norm(path, "InstanceNormalization", 7, ["scale", "bias"])
+
+
+def conv_kernel_shape_mismatch(path):
+    """kernel_shape [5, 5] on a 3x3 weight."""
+    w = helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 3, 3], [0.1] * 9)
+    node = helper.make_node("Conv", ["x", "w"], ["y"], name="conv", kernel_shape=[5, 5])
+    save(_model([node], [fin("x", [1, 1, 8, 8])], [fin("y", [1, 1, 6, 6])], [w]), path)
+
+
+def slice_repeated_axis(path):
+    consts = [helper.make_tensor(n, TensorProto.INT64, [2], v)
+              for n, v in (("starts", [0, 1]), ("ends", [2, 3]), ("axes", [1, 1]))]
+    node = helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["y"], name="slice")
+    save(_model([node], [fin("x", [2, 4])], [fin("y", [2, 2])], consts), path)
+
+
+def transpose_negative_perm(path):
+    node = helper.make_node("Transpose", ["x"], ["y"], name="transpose", perm=[-1, 0])
+    save(_model([node], [fin("x", [2, 3])], [fin("y", [3, 2])]), path)
