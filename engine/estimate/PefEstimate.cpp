@@ -70,7 +70,7 @@ Expected<int> compiledChips(const pef::PefMeta& meta) {
 Expected<StepEstimate> estimatePef(const pef::Pef& pef, PefEstimateRequest r) {
   auto named = [&](const Error& e) { return r.pefPath.empty() ? e : e.withContext(r.pefPath); };
   auto arch = archFor(pef.meta, r.arch);
-  if (!arch) return named(arch.error());
+  if (!arch) return r.arch.empty() ? named(arch.error()) : arch.error();  // a bad --arch is the flag's fault
   auto chips = pef.meta.inference ? compiledChips(pef.meta) : Expected<int>(1);
   if (!chips) return named(chips.error());
   auto tokens = tokensPerStep(pef);

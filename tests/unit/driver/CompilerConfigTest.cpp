@@ -86,7 +86,7 @@ TEST_CASE("compiler knobs change the compile and travel in the PEF", "[driver][c
   CHECK(!std::filesystem::exists(dir / "bad"));  // refused before any work
 }
 
-TEST_CASE("a knob's number is a plain YAML number; booleans only for switches; each knob once", "[driver][config][hostile]") {
+TEST_CASE("a knob's number is a plain YAML number, booleans only for switches, each knob once", "[driver][config][hostile]") {
   test::ScratchDir dir("config-types");
   for (const char* text : {"router:\n  max_iterations: true\n", "router:\n  max_iterations: '5'\n",
                            "router:\n  max_iterations: !!str 5\n", "router:\n  max_iterations: \"5\"\n"}) {
