@@ -142,9 +142,10 @@ void writePyTorch(Writer& w, size_t slices) {
     pytorchEvent(w, "user_annotation", name, 4242, 4242, 1.7e12 + start - 0.5, t - start + 1, "      \"External id\": 0");
     t += 5;
   }
-  std::fputs("  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"end\", \"pid\": 4242, \"tid\": 4242, \"ts\": 0, \"s\": \"t\"}\n"
-             "  ],\n  \"traceName\": \"bench.pt.trace.json\"\n}\n",
-             w.f);
+  std::fprintf(w.f,
+               "  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"end\", \"pid\": 4242, \"tid\": 4242, "
+               "\"ts\": %.3f, \"s\": \"t\"}\n  ],\n  \"traceName\": \"bench.pt.trace.json\"\n}\n",
+               1.7e12 + t);
 }
 
 }  // namespace

@@ -205,7 +205,7 @@ void TimelineView::publishSection(const SliceRef& ref) {
   if (ref.row >= 0 && static_cast<size_t>(ref.row) < m_data.rows.size() &&
       ref.index < m_data.rows[static_cast<size_t>(ref.row)].size()) {
     const profile::CompactTrace& trace = *m_data.trace;
-    const std::string_view args =
+    const std::string args =
         trace.argsJson(trace.events[m_data.rows[static_cast<size_t>(ref.row)].events[ref.index]]);
     if (const auto id = profile::findRawArg(args, "section_id")) section = static_cast<int>(id->number().value_or(-1));
     if (const auto hs = profile::findRawArg(args, "hypersection"); hs && hs->isString)
