@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "profile/ParallelRows.h"
+#include "profile/RowSearch.h"
 #include "profile/SelfTimeSweep.h"
 #include "profile/TraceIndexLazy.h"
 
@@ -110,30 +111,6 @@ void TraceIndex::nestRows() {
 
 namespace {
 
-// The tid whose slices the marked ones copy: the trace's `mirrors` metadata
-// ({"category":"mirror","of_tid":0}), else 0 (our whole-model row).
-int64_t mirroredTid(const CompactTrace& trace) {
-  const auto it = trace.metadata.find("mirrors");
-  if (it == trace.metadata.end()) return 0;
-  simdjson::dom::parser parser;
-  int64_t tid = 0;
-  if (parser.parse(simdjson::padded_string(it->second))["of_tid"].get_int64().get(tid) != simdjson::SUCCESS) return 0;
-  return tid;
-}
-
-// The first index in [from, last) whose start is >= ts: galloping, since a
-// mirror row's next slice is usually a few slices further on the original's.
-uint32_t firstAtOrAfter(const std::vector<CompactEvent>& events, uint32_t from, uint32_t last, double ts) {
-  uint32_t step = 1, lo = from;
-  while (lo + step < last && events[lo + step].ts < ts) {
-    lo += step;
-    step *= 2;
-  }
-  auto it = std::partition_point(events.begin() + lo, events.begin() + std::min<size_t>(last, size_t{lo} + step + 1),
-                                 [&](const CompactEvent& e) { return e.ts < ts; });
-  return static_cast<uint32_t>(it - events.begin());
-}
-
 }  // namespace
 
 // A row whose every slice is marked as a mirror and found, unmarked, on the
@@ -141,7 +118,7 @@ uint32_t firstAtOrAfter(const std::vector<CompactEvent>& events, uint32_t from, 
 void TraceIndex::findMirrorRows() {
   m_mirrorOf.assign(rowCount(), kNoRow);
   const auto& events = m_trace->events;
-  const int64_t tid = mirroredTid(*m_trace);
+  const int64_t tid = mirroredTid(*m_trace);  // CompactTrace.h
   parallelItems(rowCount(), [&](size_t, size_t k) {
     const auto row = static_cast<uint32_t>(k);
     bool marked = rowEnd(row) > rowBegin(row);
@@ -158,15 +135,8 @@ bool TraceIndex::copiesRow(uint32_t mirror, uint32_t original) const {
   const auto& events = m_trace->events;
   uint32_t at = rowBegin(original);
   const uint32_t last = rowEnd(original);
-  for (uint32_t i = rowBegin(mirror); i < rowEnd(mirror); ++i) {
-    const CompactEvent& m = events[i];
-    if (m.ph != 'X') continue;
-    at = firstAtOrAfter(events, at, last, m.ts);
-    bool found = false;
-    for (uint32_t k = at; k < last && events[k].ts == m.ts && !found; ++k)
-      found = events[k].ph == 'X' && !events[k].isMirror() && events[k].dur == m.dur && events[k].name == m.name;
-    if (!found) return false;
-  }
+  for (uint32_t i = rowBegin(mirror); i < rowEnd(mirror); ++i)
+    if (events[i].ph == 'X' && originalOf(events, events[i], at, last) == last) return false;
   return true;
 }
 
@@ -272,6 +242,22 @@ std::optional<uint32_t> TraceIndex::nextMatch(const TraceSearch& search, TimeCur
     if (!best || events[*it].ts < events[*best].ts || (events[*it].ts == events[*best].ts && *it < *best)) best = *it;
   }
   return best;
+}
+
+// Per name: the slices starting by t1 (binary search on start), walked back
+// while they could still reach t0 (no slice of the name is longer than its max).
+size_t TraceIndex::countMatches(const TraceSearch& search, double t0, double t1) const {
+  const auto& events = m_trace->events;
+  size_t count = 0;
+  for (const NameStats& s : search.names) {
+    auto [first, last] = slicesNamed(m_statsSlot[s.name]);
+    const uint32_t* end = std::partition_point(first, last, [&](uint32_t e) { return events[e].ts <= t1; });
+    for (const uint32_t* it = end; it != first && events[*(it - 1)].ts >= t0 - s.maxUs;) {
+      const CompactEvent& e = events[*--it];
+      count += e.ts + e.dur > t0 || (e.dur == 0 && e.ts >= t0);
+    }
+  }
+  return count;
 }
 
 std::optional<uint32_t> TraceIndex::prevMatch(const TraceSearch& search, TimeCursor from) const {

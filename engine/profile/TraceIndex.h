@@ -147,6 +147,8 @@ class TraceIndex {
   TraceSearch search(std::string_view text) const;
   // The first match after / the last match before `from`, in time order.
   std::optional<uint32_t> nextMatch(const TraceSearch& search, TimeCursor from) const;
+  // Matches (counted slices of the search's names) that overlap [t0, t1].
+  size_t countMatches(const TraceSearch& search, double t0, double t1) const;
   std::optional<uint32_t> prevMatch(const TraceSearch& search, TimeCursor from) const;
   TimeCursor cursorAt(uint32_t event) const { return {m_trace->events[event].ts, static_cast<int64_t>(event)}; }
 
