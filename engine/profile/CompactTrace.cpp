@@ -74,34 +74,53 @@ std::string sectionKey(std::string_view idText, bool idIsString, std::string_vie
   return key;
 }
 
+// Our traces name a call's section and hypersection once, in the `sections`
+// table ({"3":{"name":"conv1","hypersection":"hs2_conv2d",...}}): a key that
+// is a bare id gets the section's name, a call without a hypersection arg the
+// table's hypersection.
 void nameSectionsFromMetadata(CompactTrace& trace) {
   const auto it = trace.metadata.find("sections");
   if (it == trace.metadata.end()) return;
   simdjson::dom::parser parser;
   simdjson::dom::object table;
   if (parser.parse(simdjson::padded_string(it->second)).get_object().get(table) != simdjson::SUCCESS) return;
-  std::map<std::string, std::string, std::less<>> nameOf;
+  std::map<std::string, std::pair<std::string, std::string>, std::less<>> named;  // id -> name, hypersection
   for (auto field : table) {
-    std::string_view name;
-    if (field.value["name"].get_string().get(name) == simdjson::SUCCESS) nameOf.emplace(field.key, name);
+    std::string_view name, hypersection;
+    if (field.value["name"].get_string().get(name) != simdjson::SUCCESS) name = {};
+    if (field.value["hypersection"].get_string().get(hypersection) != simdjson::SUCCESS) hypersection = {};
+    named.emplace(field.key, std::make_pair(std::string(name), std::string(hypersection)));
   }
-  if (nameOf.empty()) return;
-  std::vector<uint32_t> renamed(trace.strings.size(), 0);
-  std::map<std::string, uint32_t> added;
+  if (named.empty()) return;
+  std::unordered_map<std::string, uint32_t> ids;  // the trace's strings, so a key is never interned twice
+  for (uint32_t id = 1; id < trace.strings.size(); ++id) ids.try_emplace(trace.strings[id], id);
+  auto intern = [&](const std::string& s) {
+    if (s.empty()) return uint32_t{0};
+    auto [slot, inserted] = ids.try_emplace(s, static_cast<uint32_t>(trace.strings.size()));
+    if (inserted) trace.strings.push_back(s);
+    return slot->second;
+  };
+  struct Resolved {
+    bool done = false;
+    uint32_t section = 0, hypersection = 0;
+  };
+  std::vector<Resolved> resolved(trace.strings.size());
   for (CompactEvent& e : trace.events) {
-    if (e.section == 0) continue;
-    uint32_t& to = renamed[e.section];
-    if (to == 0) {
-      to = e.section;
-      const std::string_view key = trace.strings[e.section];
-      if (const auto named = nameOf.find(key); named != nameOf.end() && key.find(' ') == std::string_view::npos) {
-        const std::string full = std::string(key) + " " + named->second;
-        auto [slot, inserted] = added.try_emplace(full, static_cast<uint32_t>(trace.strings.size()));
-        if (inserted) trace.strings.push_back(full);
-        to = slot->second;
+    if (e.section == 0 || e.section >= resolved.size()) continue;
+    Resolved& r = resolved[e.section];
+    if (!r.done) {
+      r = {true, e.section, 0};
+      const std::string key(trace.strings[e.section]);
+      if (const auto entry = named.find(key); entry != named.end() && key.find(' ') == std::string::npos) {
+        if (!entry->second.first.empty()) r.section = intern(key + " " + entry->second.first);
+        r.hypersection = intern(entry->second.second);
       }
     }
-    e.section = to;
+    e.section = r.section;
+    if (r.hypersection != 0 && !(e.flags & CompactEvent::kHasHypersection)) {
+      e.colorKey = r.hypersection;
+      e.flags |= CompactEvent::kHasHypersection;
+    }
   }
 }
 
@@ -211,6 +230,7 @@ CompactTrace compactTrace(const Trace& trace) {
     return x.dur > y.dur;
   });
   nameSectionsFromMetadata(out);
+  keyMirrorsFromOriginals(out);
   return out;
 }
 

@@ -86,6 +86,9 @@ Expected<CompactTrace> readCompactTrace(const std::string& path);
 Expected<CompactTrace> parseCompactTrace(const std::string& json, const std::string& sourceName);
 // For traces built in memory (the recorder, tests).
 CompactTrace compactTrace(const Trace& trace);
+// How big the chunks the cores parse are (8 MiB; 0 restores that). Tests and
+// the fuzz target make them tiny, so that small inputs cross many seams.
+void setTraceChunkBytes(uint64_t bytes);
 
 // The group-by-section key of a slice: its `section_id`, with its `section`
 // name when the slice carries one ("3 conv1"), else the id alone; "" without an id.
@@ -95,5 +98,12 @@ std::string sectionKey(std::string_view idText, bool idIsString, std::string_vie
 void nameSectionsFromMetadata(CompactTrace& trace);
 // A category of comma-separated tokens, one of them "mirror".
 bool isMirrorCategory(std::string_view cat);
+// The tid whose slices the marked ones copy: the trace's `mirrors` metadata
+// ({"category":"mirror","of_tid":0}), else 0 (our whole-model row).
+int64_t mirroredTid(const CompactTrace& trace);
+// Our mirrors carry no args (they are copies): each marked slice without a
+// section key takes its original's section and hypersection keys, so a
+// mirror row groups like the row it copies when that row is not selected.
+void keyMirrorsFromOriginals(CompactTrace& trace);
 
 }  // namespace dfc::profile

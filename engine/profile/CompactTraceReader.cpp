@@ -24,7 +24,7 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-constexpr uint64_t kChunkBytes = uint64_t{8} << 20;
+std::atomic<uint64_t> g_chunkBytes{uint64_t{8} << 20};
 
 using Metadata = std::map<std::string, std::string>;
 
@@ -245,7 +245,7 @@ Expected<Metadata> readSkeleton(const TraceText& text, uint64_t eventsStart, uin
 Expected<CompactTrace> readText(std::shared_ptr<const TraceText> text) {
   const auto span = locateEvents(*text);
   if (!span) return parseInOnePiece(text);
-  const std::vector<uint64_t> starts = chunkStarts(*text, span->start, kChunkBytes);
+  const std::vector<uint64_t> starts = chunkStarts(*text, span->start, g_chunkBytes.load());
   std::vector<ChunkJob> jobs;
   for (size_t k = 0; k < starts.size(); ++k)
     jobs.push_back({starts[k], k + 1 < starts.size() ? starts[k + 1] : text->size(), k + 1 == starts.size()});
@@ -262,6 +262,8 @@ Expected<CompactTrace> readText(std::shared_ptr<const TraceText> text) {
 }
 
 }  // namespace
+
+void setTraceChunkBytes(uint64_t bytes) { g_chunkBytes = bytes == 0 ? uint64_t{8} << 20 : bytes; }
 
 Expected<CompactTrace> parseCompactTrace(const std::string& json, const std::string& sourceName) {
   return readText(TraceText::fromMemory(json, sourceName));

@@ -215,6 +215,7 @@ class Merger {
 void mergeChunks(std::vector<ChunkResult>& chunks, CompactTrace& trace) {
   Merger(chunks, trace).run();
   nameSectionsFromMetadata(trace);
+  keyMirrorsFromOriginals(trace);
 }
 
 }  // namespace dfc::profile
