@@ -124,31 +124,57 @@ Status ChunkParser::readEvents(od::array& events, od::document& doc, size_t firs
   return {};
 }
 
+namespace {
+
+// Which of the keys an event is read for: by its first byte, then the rest
+// (the raw key ends at its closing quote). One dispatch instead of a chain of
+// comparisons per field.
+enum class EventKey { Other, Ph, Name, Cat, Ts, Dur, Pid, Tid, Args };
+
+EventKey eventKey(const char* k) {
+  auto is = [k](const char* word, size_t n) { return std::memcmp(k, word, n) == 0 && k[n] == '"'; };
+  switch (k[0]) {
+    case 'p': return is("ph", 2) ? EventKey::Ph : is("pid", 3) ? EventKey::Pid : EventKey::Other;
+    case 'n': return is("name", 4) ? EventKey::Name : EventKey::Other;
+    case 'c': return is("cat", 3) ? EventKey::Cat : EventKey::Other;
+    case 't': return is("ts", 2) ? EventKey::Ts : is("tid", 3) ? EventKey::Tid : EventKey::Other;
+    case 'd': return is("dur", 3) ? EventKey::Dur : EventKey::Other;
+    case 'a': return is("args", 4) ? EventKey::Args : EventKey::Other;
+    default: return EventKey::Other;
+  }
+}
+
+}  // namespace
+
 Status ChunkParser::readField(od::field& field, Fields& f) {
-  const od::raw_json_string key = field.key();
+  const EventKey key = eventKey(field.key().raw());
+  if (key == EventKey::Other) return {};
   od::value v = field.value();
-  if (key == "ph") {
-    if (v.get_string().get(f.ph)) f.ph = {};
-  } else if (key == "name") {
-    f.name = textOf(v);
-  } else if (key == "cat") {
-    f.cat = textOf(v);
-  } else if (key == "ts" || key == "dur") {
-    const bool isTs = key == "ts";
-    std::string_view seen;
-    if (const auto t = timeOf(v, seen)) {
-      (isTs ? f.ts : f.dur) = *t;
-    } else if (f.badKey.empty()) {
-      f.badKey = isTs ? "ts" : "dur";
-      f.badValue = seen;
+  switch (key) {
+    case EventKey::Ph:
+      if (v.get_string().get(f.ph)) f.ph = {};
+      break;
+    case EventKey::Name: f.name = textOf(v); break;
+    case EventKey::Cat: f.cat = textOf(v); break;
+    case EventKey::Ts:
+    case EventKey::Dur: {
+      std::string_view seen;
+      if (const auto t = timeOf(v, seen)) {
+        (key == EventKey::Ts ? f.ts : f.dur) = *t;
+      } else if (f.badKey.empty()) {
+        f.badKey = key == EventKey::Ts ? "ts" : "dur";
+        f.badValue = seen;
+      }
+      break;
     }
-  } else if (key == "pid") {
-    f.pid = idOf(v);
-  } else if (key == "tid") {
-    f.tid = idOf(v);
-  } else if (key == "args") {
-    od::object a;
-    if (v.get_object().get(a) == simdjson::SUCCESS && a.raw_json().get(f.args)) f.args = {};
+    case EventKey::Pid: f.pid = idOf(v); break;
+    case EventKey::Tid: f.tid = idOf(v); break;
+    case EventKey::Args: {
+      od::object a;
+      if (v.get_object().get(a) == simdjson::SUCCESS && a.raw_json().get(f.args)) f.args = {};
+      break;
+    }
+    case EventKey::Other: break;
   }
   return {};
 }

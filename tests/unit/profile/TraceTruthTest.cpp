@@ -33,7 +33,8 @@ TraceEvent slice(const std::string& name, const std::string& cat, int64_t tid, d
 
 // Row 0 (whole model run): A [0,10], B [10,15] (touching A), C [15,15] (zero
 // length), A [20,30]; row 2 mirrors A and C, row 3 mirrors B and the second
-// A; row 1 (host) has its own H [0,4]. Sections: A is 0, B 1, C 2.
+// A without args (as our writer does: the reader gives them their originals'
+// keys); row 1 (host) has its own H [0,4]. Sections: A is 0, B 1, C 2.
 std::shared_ptr<const CompactTrace> mirroredTrace() {
   Trace t;
   t.metadataJson["mirrors"] = R"({"category":"mirror","of_tid":0})";
@@ -42,7 +43,7 @@ std::shared_ptr<const CompactTrace> mirroredTrace() {
       slice("A", "forward", 0, 0, 10, 0),        slice("B", "forward", 0, 10, 5, 1),
       slice("C", "forward", 0, 15, 0, 2),        slice("A", "forward", 0, 20, 10, 0),
       slice("A", "forward,mirror", 2, 0, 10, 0), slice("C", "forward,mirror", 2, 15, 0, 2),
-      slice("B", "forward,mirror", 3, 10, 5, 1), slice("A", "forward,mirror", 3, 20, 10, 0),
+      slice("B", "forward,mirror", 3, 10, 5),    slice("A", "forward,mirror", 3, 20, 10),
       slice("H", "host", 1, 0, 4),
   };
   return std::make_shared<const CompactTrace>(compactTrace(t));
@@ -72,6 +73,10 @@ TEST_CASE("a mirrored section call counts once, whichever rows are asked about",
   const Aggregate mirrors = index.aggregate(0, 30, {2, 3}, GroupBy::Section);
   CHECK(mirrors.total.count == 4);
   CHECK(mirrors.total.wallUs == Approx(25));  // row 2: 10 + 0, row 3: 5 + 10
+  REQUIRE(group(mirrors, "0 conv"));
+  CHECK(group(mirrors, "0 conv")->count == 2);
+  CHECK(group(mirrors, "1 relu")->count == 1);
+  CHECK(group(mirrors, "2 noop")->count == 1);
   // The whole-model row and one mirror row: the mirror adds nothing.
   const Aggregate topAndOne = index.aggregate(0, 30, {0, 2});
   CHECK(topAndOne.total.count == 4);
