@@ -263,6 +263,7 @@ void MainWindow::openFile(const QString& path) {
   if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ||
       path.endsWith(QStringLiteral(".json.gz"), Qt::CaseInsensitive)) {
     openTrace(path);
+    showScreen(Screen::GraphTimeline);  // a trace is seen there, not on the Compile screen
   } else if (path.endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive) ||
              path.endsWith(QStringLiteral(".dfir"), Qt::CaseInsensitive)) {
     openModel(path);
