@@ -378,4 +378,6 @@ def make_cases(env):
     onnxcraft.unnamed_bad_node(model)
     add(Case("wrong-culprit", "ONNX mapper error on an unnamed node",
              compile_onnx(model, env.path("onnx", "unnamed", "out")), culprit="m.onnx: node 'Transpose_1'"))
+    import trace_cases  # issue 36's hostile traces: trace_cases.py
+    cases += trace_cases.make(env)
     return cases

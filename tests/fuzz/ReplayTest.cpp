@@ -23,6 +23,7 @@ const Target kTargets[] = {
     {"pef_reader", dfc::fuzz::pefReader},       {"onnx_importer", dfc::fuzz::onnxImporter},
     {"dfir_parser", dfc::fuzz::dfirParser},     {"yaml_loaders", dfc::fuzz::yamlLoaders},
     {"chrome_trace_reader", dfc::fuzz::chromeTraceReader}, {"decisions_reader", dfc::fuzz::decisionsReader},
+    {"gzip_trace", dfc::fuzz::gzipTrace},
 };
 
 }  // namespace
