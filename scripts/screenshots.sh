@@ -59,10 +59,11 @@ with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as
 prof.export_chrome_trace(sys.argv[1])
 PY
 else
-  echo "python3-torch is not installed: no PyTorch profiler trace; a Kineto-shaped one is written instead"
-  # The shape the PyTorch profiler writes: ProfilerStep > module > aten ops > cudaLaunchKernel on
-  # the main thread, kernels on a GPU stream, absolute microsecond times, args of its own.
-  [ -f "$WORK/pytorch_like_trace.json" ] || python3 - "$WORK/pytorch_like_trace.json" <<'PY'
+  echo "python3-torch is not installed: no PyTorch profiler trace (skipped)"
+fi
+# The shape Kineto (the PyTorch profiler on GPUs) writes: ProfilerStep > module > aten ops on the
+# main thread, kernels on a GPU stream, absolute microsecond times, args of its own.
+[ -f "$WORK/pytorch_like_trace.json" ] || python3 - "$WORK/pytorch_like_trace.json" <<'PY'
 import json, sys
 ev, t, base = [], 0.0, 1.7e12
 ev.append({"ph": "M", "name": "process_name", "pid": 4242, "tid": 0, "args": {"name": "python3"}})
@@ -83,7 +84,6 @@ for step in range(6):
     t += 10
 json.dump({"schemaVersion": 1, "traceEvents": ev, "traceName": "pytorch_like"}, open(sys.argv[1], "w"), indent=1)
 PY
-fi
 
 shot() {  # picture name, screen, file, then more dfstudio flags
   local name=$1 screen=$2 file=$3; shift 3
@@ -112,9 +112,11 @@ shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"
 # trace's sections table in the details pane; a search with every hit in view marked (issue 38).
 shot lenet_clicked_slice graph "$WORK/lenet/lenet.pef" --select-slice hs35_conv2d_grad_weight >> "$OUT/list.txt"
 shot lenet_search_marks graph "$WORK/lenet/lenet.pef" --find grad_input >> "$OUT/list.txt"
-# LeNet's trace beside the -o3 PEF: shown, not cross-linked, and the banner says whose trace it is.
-shot lenet_trace_of_other_pef graph "$WORK/lenet_o3/lenet_o3.pef" "$WORK/lenet/lenet_chrome_tracing_report.json" \
-  --select-slice hs1_ >> "$OUT/list.txt"
+# LeNet's trace beside the PEF recompiled with decisions (never run): shown, not cross-linked, and
+# the banner says whose trace it is (the click selects nothing in the graph).
+compile lenet_decided --model lenet -o0 --mac-human-decision tests/data/decisions/lenet.yaml
+shot lenet_trace_of_other_pef graph "$WORK/lenet_decided/lenet_decided.pef" \
+  "$WORK/lenet/lenet_chrome_tracing_report.json" --select-slice hs1_ >> "$OUT/list.txt"
 # Data parallel: two ranks under mpirun, their merged trace (one process group per rank).
 if command -v mpirun >/dev/null; then
   compile lenet_dp --model lenet -b 16 -o3 --data-parallel -ws 2
@@ -127,9 +129,8 @@ fi
 if [ -f "$WORK/pytorch_trace.json" ]; then
   shot pytorch_graph graph "$WORK/pytorch_trace.json" >> "$OUT/list.txt"
   shot pytorch_clicked_slice graph "$WORK/pytorch_trace.json" --select-slice aten::conv2d >> "$OUT/list.txt"
-else
-  shot pytorch_like_clicked_slice graph "$WORK/pytorch_like_trace.json" --select-slice aten::linear >> "$OUT/list.txt"
 fi
+shot kineto_like_clicked_slice graph "$WORK/pytorch_like_trace.json" --select-slice aten::linear >> "$OUT/list.txt"
 {
   echo "<html><body><h1>dfstudio screenshots</h1>"
   while read -r name; do echo "<h2>$name</h2><img src=\"$name.png\" width=\"1200\">"; done < "$OUT/list.txt"

@@ -64,7 +64,8 @@ class Aggregator {
         m_slotOfKey(index.trace().strings.size(), kNone) {}
 
   void addRow(uint32_t row) {
-    const auto [first, last] = window(row);
+    const std::pair<uint32_t, uint32_t> span = window(row);  // not a structured binding: lambdas below capture it
+    const uint32_t first = span.first, last = span.second;
     m_self.assign(last - first, 0.0);
     // Self time inside the range: the sweep's stretches, clipped to it.
     SelfTimeSweep sweep(m_events);
