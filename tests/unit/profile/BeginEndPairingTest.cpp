@@ -76,6 +76,12 @@ TEST_CASE("Both readers pair a file whose B/E do not nest the same way", "[profi
   CHECK(durationOf(*dom, "open") == 8);  // row (1,2) ends at 20, with "last"
   CHECK(durationOf(*compact, "open") == 8);
   CHECK(dom->events.size() == compact->events.size());
+  // Cut into chunks a few events long, parsed apart: a B in one chunk pairs with its E in another.
+  setTraceChunkBytes(60);
+  auto chunked = parseCompactTrace(kCrossing, "crossing.json");
+  setTraceChunkBytes(0);
+  REQUIRE(chunked);
+  for (const char* name : {"a", "b", "inner", "outer", "open"}) CHECK(durationOf(*chunked, name) == durationOf(*compact, name));
 
   // The index keeps the crossing slices: b starts inside a, so it is a's child,
   // and only b's part inside a ([5,10]) leaves a's self time: 10 - 5.

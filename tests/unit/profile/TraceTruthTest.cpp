@@ -204,11 +204,28 @@ TEST_CASE("random nested traces: counts, self <= wall, self adds up to the cover
   for (unsigned seed = 1; seed <= 150; ++seed) {
     INFO("seed " << seed);
     const RandomTrace random(seed);
-    // Through the JSON reader too: what is written reads back to the same figures.
-    auto parsed = parseCompactTrace(chromeTraceToJson(random.trace), "random.json");
+    // Through the JSON reader too, in one chunk and in many (the cores' chunks
+    // merged): what is written reads back to the same figures.
+    const std::string json = chromeTraceToJson(random.trace);
+    auto parsed = parseCompactTrace(json, "random.json");
+    setTraceChunkBytes(97 + seed % 200);
+    auto chunked = parseCompactTrace(json, "random.json");
+    setTraceChunkBytes(0);
     REQUIRE(parsed);
+    REQUIRE(chunked);
+    REQUIRE(chunked->events.size() == parsed->events.size());
+    CHECK(chunked->strings.size() == parsed->strings.size());
+    const Aggregate one = TraceIndex(std::make_shared<const CompactTrace>(*parsed)).aggregate(-1e9, 1e9, {}, GroupBy::Section);
+    const Aggregate many = TraceIndex(std::make_shared<const CompactTrace>(*chunked)).aggregate(-1e9, 1e9, {}, GroupBy::Section);
+    REQUIRE(one.groups.size() == many.groups.size());
+    for (size_t g = 0; g < one.groups.size(); ++g) {
+      CHECK(one.groups[g].key == many.groups[g].key);
+      CHECK(one.groups[g].count == many.groups[g].count);
+      CHECK(one.groups[g].wallUs == many.groups[g].wallUs);
+    }
     for (auto trace : {std::make_shared<const CompactTrace>(compactTrace(random.trace)),
-                       std::make_shared<const CompactTrace>(std::move(*parsed))}) {
+                       std::make_shared<const CompactTrace>(std::move(*parsed)),
+                       std::make_shared<const CompactTrace>(std::move(*chunked))}) {
       const TraceIndex index(trace);
       std::mt19937 rng(seed * 7919);
       const double end = index.endUs() + 2;
