@@ -1,12 +1,14 @@
-// Timeline benchmark: writes a chrome trace with N slices (default 1M,
-// ~125 MB; --gigabyte for ~1 GB), then measures what a user waits for:
-// opening it (parse into the compact trace + the trace index + TimelineData),
+// Timeline benchmark: writes a chrome trace with N slices (default 1M) in our
+// run's layout or a PyTorch-profiler-like one (BenchTraceLayouts.h), then
+// measures what a user waits for: opening it (parse into the compact trace +
+// the trace index + TimelineData) with the peak RSS against the file's size,
 // repainting the TimelineView at five zoom levels (QWidget::render into a
 // QImage, offscreen), and the index's answers (a range summary as a drag
 // computes it, grouping by section, a name search). Prints the figures;
-// asserts nothing.
-//   bench_timeline [--slices N] [--gigabyte] [--file trace.json] [--dom]
+// asserts nothing. Run one size per process: the peak RSS is the process's.
+//   bench_timeline [--slices N] [--layout ours|pytorch] [--file trace.json] [--keep] [--dom] [--open-only]
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchTraceLayouts.h"
 #include "profile/ChromeTrace.h"
 #include "profile/CompactTrace.h"
 #include "profile/TraceIndex.h"
@@ -36,43 +39,6 @@ double peakRssMb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-// Our own trace shape: tid 0 = the model run, 12 hyperfunction rows with
-// nested per-op slices, a loss counter. Back-to-back 8-12 us slices.
-size_t writeTrace(const std::string& path, size_t slices) {
-  FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) return 0;
-  std::fputs("{\"traceEvents\":[\n", f);
-  std::fputs("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"chip 0\"}},\n", f);
-  for (int t = 0; t <= 12; ++t)
-    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"%s%d\"}},\n", t,
-                 t == 0 ? "model" : "h.", t == 0 ? 0 : t - 1);
-  double ts[13] = {0};
-  size_t written = 0;
-  unsigned seed = 12345;
-  for (size_t i = 0; i < slices; ++i) {
-    seed = seed * 1103515245u + 12345u;
-    const int tid = static_cast<int>(i % 13);
-    // Mostly 8-12 us calls, one in 40 a long 1-3 ms one: zoomed out, some
-    // slices stay wide enough to draw while the rest fold.
-    const double dur = (seed >> 8) % 40 == 0 ? 1000.0 + (seed >> 16) % 2000 : 8.0 + (seed >> 16) % 400 / 100.0;
-    const int section = static_cast<int>((i / 13) % 96);
-    std::fprintf(f,
-                 "{\"ph\":\"X\",\"name\":\"s%d hs%d\",\"cat\":\"section\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,"
-                 "\"dur\":%.3f,\"args\":{\"section_id\":%d,\"hypersection\":\"hs%d\"}},\n",
-                 section, section % 7, tid, ts[tid], dur, section, section % 7);
-    ts[tid] += dur + 0.5;
-    if (i % 1000 == 999)
-      std::fprintf(f, "{\"ph\":\"C\",\"name\":\"loss\",\"pid\":1,\"tid\":0,\"ts\":%.3f,\"args\":{\"loss\":%.4f}},\n",
-                   ts[0], 2.0 / (1.0 + static_cast<double>(i) / 1e5));
-    ++written;
-  }
-  std::fputs("{\"ph\":\"i\",\"name\":\"end\",\"pid\":1,\"tid\":0,\"ts\":0,\"s\":\"t\"}\n],\"otherData\":{\"model\":\"bench\"}}\n", f);
-  const long size = std::ftell(f);
-  std::fclose(f);
-  std::printf("wrote %s: %zu slices, %.1f MB\n", path.c_str(), written, static_cast<double>(size) / 1e6);
-  return written;
 }
 
 // The median of 5 runs of `work`, in milliseconds.
@@ -118,19 +84,32 @@ void measureIndex(const dfc::views::TimelineData& data) {
 int main(int argc, char** argv) {
   size_t slices = 1'000'000;
   std::string file;
-  bool dom = false;
+  bool dom = false, keep = false, openOnly = false;
+  auto layout = dfc::bench::TraceLayout::Ours;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--slices") && i + 1 < argc) slices = std::stoul(argv[++i]);
-    else if (!std::strcmp(argv[i], "--gigabyte")) slices = 8'200'000;
+    else if (!std::strcmp(argv[i], "--gigabyte")) slices = 8'000'000;
     else if (!std::strcmp(argv[i], "--file") && i + 1 < argc) file = argv[++i];
     else if (!std::strcmp(argv[i], "--dom")) dom = true;
+    else if (!std::strcmp(argv[i], "--keep")) keep = true;
+    else if (!std::strcmp(argv[i], "--open-only")) openOnly = true;
+    else if (!std::strcmp(argv[i], "--layout") && i + 1 < argc)
+      layout = std::strcmp(argv[++i], "pytorch") ? dfc::bench::TraceLayout::Ours : dfc::bench::TraceLayout::PyTorch;
   }
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
+  bool generated = false;
   if (file.empty()) {
-    file = "/tmp/bench_timeline_" + std::to_string(slices) + ".json";
-    if (writeTrace(file, slices) == 0) return 1;
+    file = "/tmp/bench_timeline_" + std::string(dfc::bench::layoutName(layout)) + "_" + std::to_string(slices) + ".json";
+    struct stat st {};
+    if (!keep || ::stat(file.c_str(), &st) != 0) {  // --keep: reuse the file a run before wrote
+      if (dfc::bench::writeBenchTrace(file, slices, layout) == 0) return 1;
+    }
+    generated = !keep;
   }
+  struct stat fileStat {};
+  ::stat(file.c_str(), &fileStat);
+  const double fileMb = static_cast<double>(fileStat.st_size) / 1e6;
 
   if (dom) {  // the profile::Trace path (simdjson DOM + std::string per event), for comparison
     QElapsedTimer t;
@@ -163,9 +142,14 @@ int main(int argc, char** argv) {
   // CPU time too: on a shared, loaded machine wall time mostly measures waiting.
   std::printf(
       "open: parse %.3f s + trace index %.3f s + timeline data %.3f s = %.3f s wall, %.3f s CPU (%zu slices, "
-      "%zu rows, %zu counters, %zu LOD items), peak RSS %.0f MB\n",
+      "%zu rows, %zu counters, %zu LOD items)\n",
       parseS, indexS, buildS, parseS + indexS + buildS, openCpu, data.sliceCount, data.rows.size(),
-      data.counters.size(), lodItems, peakRssMb());
+      data.counters.size(), lodItems);
+  std::printf("open peak RSS %.0f MB for a %.0f MB file: %.2fx the file\n", peakRssMb(), fileMb, peakRssMb() / fileMb);
+  if (openOnly) {
+    if (generated) std::remove(file.c_str());
+    return 0;
+  }
   measureIndex(data);
 
   dfc::views::TimelineView view;
@@ -191,5 +175,6 @@ int main(int argc, char** argv) {
                 ms.back(), stats.visited, stats.drawn, stats.folded, stats.blocks);
   }
   std::printf("peak RSS %.0f MB\n", peakRssMb());
+  if (generated) std::remove(file.c_str());
   return 0;
 }

@@ -2,7 +2,7 @@
 # Fuzzes one reader with libFuzzer (clang-14, ASan + UBSan) for SECONDS:
 #
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader decisions_reader run_store
+#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader decisions_reader run_store gzip_trace
 #
 # Builds into ./build-fuzz (-DDFC_BUILD_FUZZERS=ON), seeds the corpus from the
 # project's own files (PEFs and a trace written by the fuzz build's dfc, the
@@ -21,7 +21,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader|run_store) ;;
+  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader|run_store|gzip_trace) ;;
   *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 missing (scripts/install-deps.sh)" >&2; exit 2; }
@@ -32,7 +32,12 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDFC_BUILD_GUI=OFF -DDFC_BUILD_TESTS=OFF -DDFC_BUILD_FUZZERS=ON \
   "-DCMAKE_C_FLAGS=$san" "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target "fuzz_$target" dfc
+# gzip_trace seeds itself (no PEF to compile): only its target is built.
+if [ "$target" = gzip_trace ]; then
+  cmake --build build-fuzz -j"$(nproc)" --target "fuzz_$target"
+else
+  cmake --build build-fuzz -j"$(nproc)" --target "fuzz_$target" dfc
+fi
 
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -74,6 +79,16 @@ case "$target" in
     cp "$work/store.sqlite" "$seeds/version-9.sqlite" && sqlite3 "$seeds/version-9.sqlite" "UPDATE schema_version SET version=9"
     cp "$work/store.sqlite" "$seeds/trigger.sqlite" &&
       sqlite3 "$seeds/trigger.sqlite" "CREATE TRIGGER t AFTER INSERT ON runs BEGIN DELETE FROM metrics; END" ;;
+  # Gzip traces: the project's trace samples compressed, one of them as two
+  # members (cat a.gz b.gz), one with B/E events that nest deep.
+  gzip_trace)
+    for f in tests/data/fuzz/chrome_trace_reader/* tests/data/traces/*.json; do
+      [ -f "$f" ] && gzip -c "$f" > "$seeds/$(basename "$f").gz"
+    done
+    printf '{"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},' | gzip -c > "$seeds/two-members.gz"
+    printf '{"ph":"E","pid":1,"tid":1,"ts":5}],"otherData":{"pef_hash":"00"}}' | gzip -c >> "$seeds/two-members.gz"
+    python3 -c 'import sys; n=2000; sys.stdout.write("[" + ",".join(["{\"ph\":\"B\",\"name\":\"b%d\",\"pid\":1,\"tid\":1,\"ts\":%d}" % (i % 7, i) for i in range(n)] + ["{\"ph\":\"E\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":%d}" % (n + i) for i in range(n)]) + "]")' |
+      gzip -c > "$seeds/deep-begin-end.gz" ;;
 esac
 
 echo "fuzzing $target for $seconds s (seeds: $(ls "$seeds" | wc -l), corpus: $(ls "$corpus" | wc -l))"

@@ -61,6 +61,29 @@ PY
 else
   echo "python3-torch is not installed: no PyTorch profiler trace (skipped)"
 fi
+# The shape Kineto (the PyTorch profiler on GPUs) writes: ProfilerStep > module > aten ops on the
+# main thread, kernels on a GPU stream, absolute microsecond times, args of its own.
+[ -f "$WORK/pytorch_like_trace.json" ] || python3 - "$WORK/pytorch_like_trace.json" <<'PY'
+import json, sys
+ev, t, base = [], 0.0, 1.7e12
+ev.append({"ph": "M", "name": "process_name", "pid": 4242, "tid": 0, "args": {"name": "python3"}})
+ev.append({"ph": "M", "name": "thread_name", "pid": 4242, "tid": 4242, "args": {"name": "thread 4242 (python3)"}})
+for step in range(6):
+    start = t
+    for layer, op in enumerate(["aten::conv2d", "aten::relu", "aten::linear"]):
+        d = 40.0 + 10 * layer
+        ev.append({"ph": "X", "cat": "cpu_op", "name": op, "pid": 4242, "tid": 4242, "ts": base + t, "dur": d,
+                   "args": {"External id": 100 * step + layer, "Input Dims": [[16, 1, 28, 28]], "Input type": ["float"]}})
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::addmm" if layer == 2 else "aten::empty", "pid": 4242,
+                   "tid": 4242, "ts": base + t + 5, "dur": d / 2, "args": {"External id": 100 * step + layer + 50}})
+        ev.append({"ph": "X", "cat": "kernel", "name": "sgemm_128x64", "pid": 0, "tid": 7, "ts": base + t + 8,
+                   "dur": d / 3, "args": {"stream": 7, "correlation": 100 * step + layer, "grid": [128, 1, 1]}})
+        t += d + 2
+    ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % step, "pid": 4242, "tid": 4242,
+               "ts": base + start - 1, "dur": t - start + 2, "args": {"External id": 0}})
+    t += 10
+json.dump({"schemaVersion": 1, "traceEvents": ev, "traceName": "pytorch_like"}, open(sys.argv[1], "w"), indent=1)
+PY
 
 shot() {  # picture name, screen, file, then more dfstudio flags
   local name=$1 screen=$2 file=$3; shift 3
@@ -85,6 +108,15 @@ shot gpt2_pmu_use graph "$WORK/gpt2/gpt2.pef" --color-by pmu-use >> "$OUT/list.t
 # Pinned rows (Perfetto's pinned tracks): the loss and fc3 rows under the ruler.
 shot lenet_pinned_rows graph "$WORK/lenet/lenet.pef" --pin-row loss --pin-row fc3 >> "$OUT/list.txt"
 shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"
+# A clicked section call: its per-call args, self time, parent and the section's figures from the
+# trace's sections table in the details pane; a search with every hit in view marked (issue 38).
+shot lenet_clicked_slice graph "$WORK/lenet/lenet.pef" --select-slice hs35_conv2d_grad_weight >> "$OUT/list.txt"
+shot lenet_search_marks graph "$WORK/lenet/lenet.pef" --find grad_input >> "$OUT/list.txt"
+# LeNet's trace beside the PEF recompiled with decisions (never run): shown, not cross-linked, and
+# the banner says whose trace it is (the click selects nothing in the graph).
+compile lenet_decided --model lenet -o0 --mac-human-decision tests/data/decisions/lenet.yaml
+shot lenet_trace_of_other_pef graph "$WORK/lenet_decided/lenet_decided.pef" \
+  "$WORK/lenet/lenet_chrome_tracing_report.json" --select-slice hs1_ >> "$OUT/list.txt"
 # Data parallel: two ranks under mpirun, their merged trace (one process group per rank).
 if command -v mpirun >/dev/null; then
   compile lenet_dp --model lenet -b 16 -o3 --data-parallel -ws 2
@@ -96,7 +128,9 @@ if command -v mpirun >/dev/null; then
 fi
 if [ -f "$WORK/pytorch_trace.json" ]; then
   shot pytorch_graph graph "$WORK/pytorch_trace.json" >> "$OUT/list.txt"
+  shot pytorch_clicked_slice graph "$WORK/pytorch_trace.json" --select-slice aten::conv2d >> "$OUT/list.txt"
 fi
+shot kineto_like_clicked_slice graph "$WORK/pytorch_like_trace.json" --select-slice aten::linear >> "$OUT/list.txt"
 {
   echo "<html><body><h1>dfstudio screenshots</h1>"
   while read -r name; do echo "<h2>$name</h2><img src=\"$name.png\" width=\"1200\">"; done < "$OUT/list.txt"

@@ -135,6 +135,7 @@ int inspectCommand(const std::vector<std::string>& args) {
               m.compilerVersion.c_str(), m.createdAt.c_str());
   const std::string mode = m.kvCacheLen > 0 ? "inference decode step (KV cache " + std::to_string(m.kvCacheLen) + " rows)"
                            : m.inference ? "inference" : "training";
+  std::printf("content hash %s (a run's trace records it as pef_hash)\n", pef->contentHash.c_str());
   std::printf("model %s, %s, batch %lld, -%s, arch %s\n", m.model.c_str(), mode.c_str(),
               static_cast<long long>(m.batchSize), m.optLevel.c_str(), m.arch.c_str());
   std::printf("graph: %zu nodes, %zu values, %zu parameters tensors; %zu sections, %zu hypersections, %zu calls per step\n\n",

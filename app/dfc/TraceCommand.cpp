@@ -3,6 +3,7 @@
 // name search with counts, or a range aggregated by name, section or
 // hypersection, as a table or CSV.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -22,8 +23,9 @@ ArgParser traceFlags() {
   ArgParser p("trace",
               "Search and aggregate a chrome trace (ours or another tool's): dfc trace FILE [options].\n"
               "Times are microseconds from the trace's start, as on dfstudio's timeline ruler.\n"
-              "wall = time some slice of the group runs (nested or repeated slices count once);\n"
-              "self = wall time of a slice minus its children's, summed.");
+              "A section call mirrored on its hyperfunction row counts once (on the whole-model row).\n"
+              "wall = per row, the time some slice of the group runs (nested slices count once), summed over rows;\n"
+              "self = the time a slice is the innermost one running, summed (self <= wall; all selves add up to the total wall).");
   p.add({{"--search"}, "TEXT", 1, "slice names containing TEXT (any case), with counts and times per name"});
   p.add({{"--aggregate"}, "", 0, "per-group count, wall, self, mean, min, max over a range"});
   p.add({{"--from"}, "US", 1, "range start for --aggregate (default: the trace's start)"});
@@ -114,30 +116,32 @@ int printSearch(const TraceIndex& index, const std::string& text, bool csv) {
   return 0;
 }
 
+// A time flag: a finite number of microseconds ("nan" and "inf" parse as
+// numbers, and a NaN range would aggregate nothing and say nothing).
+Expected<double> timeFlag(const ArgParser& p, const char* flag, double fallback) {
+  if (!p.has(flag)) return fallback;
+  auto v = parseDouble(flag, p.get(flag));
+  if (!v) return v.error();
+  if (!std::isfinite(*v)) return makeError(std::string(flag) + " '" + p.get(flag) + "': not a finite number of microseconds");
+  return *v;
+}
+
 int printAggregate(const TraceIndex& index, const ArgParser& p, bool csv) {
   const std::string groupName = p.get("--group-by", "name");
   const auto groupBy = profile::groupByFromName(groupName);
   if (!groupBy) return usageError("--group-by '" + groupName + "': use name, section or hypersection");
-  double from = 0, to = index.endUs() - index.startUs();
-  if (p.has("--from")) {
-    auto v = parseDouble("--from", p.get("--from"));
-    if (!v) return reportError(v.error());
-    from = *v;
-  }
-  if (p.has("--to")) {
-    auto v = parseDouble("--to", p.get("--to"));
-    if (!v) return reportError(v.error());
-    to = *v;
-  }
-  if (to < from) return usageError("--from " + p.get("--from") + " is after --to " + p.get("--to"));
+  const auto from = timeFlag(p, "--from", 0), to = timeFlag(p, "--to", index.endUs() - index.startUs());
+  if (!from) return reportError(from.error());
+  if (!to) return reportError(to.error());
+  if (*to < *from) return usageError("--from " + p.get("--from") + " is after --to " + p.get("--to"));
   auto rows = selectRows(index, p.getAll("--row"));
   if (!rows) return reportError(rows.error());
-  const profile::Aggregate a = index.aggregate(index.startUs() + from, index.startUs() + to, *rows, *groupBy);
+  const profile::Aggregate a = index.aggregate(index.startUs() + *from, index.startUs() + *to, *rows, *groupBy);
   std::vector<std::string> keys;
   for (const AggregateGroup& g : a.groups) keys.push_back(g.key.empty() ? "(none)" : g.key);
   const Table table{csv, groupName, widthFor(keys, groupName)};
   if (!csv)
-    std::printf("range %.3f .. %.3f us (%.3f us), %s, by %s\n", from, to, to - from,
+    std::printf("range %.3f .. %.3f us (%.3f us), %s, by %s\n", *from, *to, *to - *from,
                 rows->empty() ? "all rows" : (std::to_string(rows->size()) + " row(s)").c_str(), groupName.c_str());
   table.header();
   for (size_t i = 0; i < a.groups.size(); ++i) {
@@ -151,12 +155,21 @@ int printAggregate(const TraceIndex& index, const ArgParser& p, bool csv) {
 
 void printSummary(const TraceIndex& index, const std::string& path) {
   const auto& trace = index.trace();
-  std::printf("%s: %zu slices on %zu rows, %zu counter series, %.3f us\n", path.c_str(), index.sliceCount(),
-              index.rowCount(), trace.counters.size(), index.endUs() - index.startUs());
+  size_t mirrored = 0;
   for (uint32_t r = 0; r < index.rowCount(); ++r)
-    std::printf("  row %-32s pid %lld tid %lld: %u events\n", rowName(trace, r).c_str(),
+    if (index.isMirrorRow(r)) mirrored += index.rowEnd(r) - index.rowBegin(r);
+  std::printf("%s: %zu slices (%zu of them mirrored copies, counted once) on %zu rows, %zu counter series, %.3f us\n",
+              path.c_str(), index.sliceCount(), mirrored, index.rowCount(), trace.counters.size(),
+              index.endUs() - index.startUs());
+  if (const auto it = trace.metadata.find("pef_hash"); it != trace.metadata.end())
+    std::printf("  ran PEF content hash %s\n", it->second.c_str());
+  for (uint32_t r = 0; r < index.rowCount(); ++r) {
+    std::printf("  row %-32s pid %lld tid %lld: %u events", rowName(trace, r).c_str(),
                 static_cast<long long>(trace.threads[r].pid), static_cast<long long>(trace.threads[r].tid),
                 index.rowEnd(r) - index.rowBegin(r));
+    if (index.isMirrorRow(r)) std::printf(" (mirrors row '%s')", rowName(trace, index.mirrorOf(r)).c_str());
+    std::printf("\n");
+  }
   std::printf("(--search TEXT or --aggregate for more; see dfc trace --help)\n");
 }
 

@@ -172,8 +172,10 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   connect(m_timeline, &views::TimelineView::rangeSelected, this, [this] { m_bottom->setCurrentWidget(m_rangePanel); });
   connect(m_timeline, &views::TimelineView::rangeCleared, this, [this] { m_bottom->setCurrentWidget(m_details); });
   connect(m_rangePanel, &views::RangeTablePanel::rowActivated, this, [this](const QString& key, profile::GroupBy by) {
-    if (by == profile::GroupBy::Section) m_selection->selectSection(key.section(QLatin1Char(' '), 0, 0).toInt());
-    else m_timelinePanel->findBox()->setText(key);
+    if (by == profile::GroupBy::Section && m_timeline->isLinked())
+      m_selection->selectSection(key.section(QLatin1Char(' '), 0, 0).toInt());
+    else if (by != profile::GroupBy::Section)
+      m_timelinePanel->findBox()->setText(key);
   });
   connect(m_graph, &views::GraphView::nodeSelected, this, &MainWindow::showNode);
   connect(m_graph, &views::GraphView::layoutShown, this, [this] {
@@ -261,6 +263,7 @@ void MainWindow::openFile(const QString& path) {
   if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ||
       path.endsWith(QStringLiteral(".json.gz"), Qt::CaseInsensitive)) {
     openTrace(path);
+    showScreen(Screen::GraphTimeline);  // a trace is seen there, not on the Compile screen
   } else if (path.endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive) ||
              path.endsWith(QStringLiteral(".dfir"), Qt::CaseInsensitive)) {
     openModel(path);
@@ -280,6 +283,10 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
       [this, path](PefLoad result) {
         if (!result.error.isEmpty()) return showError(result.error);
         m_pefPath = path;
+        m_pefHash = fromStd(result.pef->contentHash);
+        // A section, range or slice picked in the old PEF's views names nothing in this one.
+        m_selection->clearSection();
+        m_selection->clearTimeRange();
         m_comparePage->setCurrentPef(path);
         m_decisions->setPef(path, result.pef);
         setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
@@ -297,6 +304,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         if (m_graph->graph().collapsed) m_graphPane->setColorMode(views::GraphColorMode::Hyperfunction);
         m_schedule->setData(std::move(result.schedule));
         m_graph->setOverlay(std::make_shared<const views::GraphOverlay>(views::GraphOverlay::fromSchedule(m_schedule->data())));
+        updateTracePairing();
         if (!result.tracePath.isEmpty()) openTrace(result.tracePath);
         else statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
         updateActions();
@@ -312,6 +320,7 @@ void MainWindow::openTrace(const QString& path) {
                       const size_t slices = result.timeline.sliceCount;
                       const std::vector<std::string> warnings = result.timeline.warnings;
                       m_timeline->setData(std::move(result.timeline));
+                      updateTracePairing();
                       statusBar()->showMessage(tr("Trace %1: %n slice(s)", nullptr, static_cast<int>(slices))
                                                    .arg(QFileInfo(path).fileName()), 8000);
                       for (const std::string& warning : warnings) showWarning(fromStd(warning));
@@ -348,17 +357,29 @@ void MainWindow::showMessageBox(int icon, const QString& message) {
 
 void MainWindow::showSlice(const views::SliceInfo& slice) {
   m_bottom->setCurrentWidget(m_details);
-  QString html = QStringLiteral("<h3>%1</h3><table>").arg(slice.name.toHtmlEscaped());
-  auto row = [&html](const QString& key, const QString& value) {
-    html += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
-  };
-  row(tr("row"), slice.rowName);
-  if (!slice.category.isEmpty()) row(tr("category"), slice.category);
-  row(tr("start"), views::formatDuration(slice.startUs - m_timeline->data().startUs));
-  row(tr("duration"), views::formatDuration(slice.durationUs));
-  for (const auto& [key, value] : slice.args) row(key, value);
-  html += QStringLiteral("</table>");
-  m_details->setHtml(html);
+  m_details->setHtml(views::sliceDetailsHtml(slice, m_timeline->data().startUs));
+}
+
+void MainWindow::updateTracePairing() {
+  const auto& trace = m_timeline->data().trace;
+  if (!trace || m_pefPath.isEmpty()) {
+    m_timeline->setLinked(false);
+    m_timelinePanel->setNotice({});
+    return;
+  }
+  const auto hash = trace->metadata.find("pef_hash");
+  const QString traceHash = hash == trace->metadata.end() ? QString() : fromStd(hash->second);
+  const bool paired = !traceHash.isEmpty() && traceHash == m_pefHash;
+  m_timeline->setLinked(paired);
+  if (paired) return m_timelinePanel->setNotice({});
+  if (traceHash.isEmpty())
+    return m_timelinePanel->setNotice(tr("This trace does not name the PEF it ran, so it is not linked to %1's graph.")
+                                          .arg(QFileInfo(m_pefPath).fileName()));
+  const auto pef = trace->metadata.find("pef");
+  const QString traceName = pef == trace->metadata.end() ? tr("another PEF") : QFileInfo(fromStd(pef->second)).fileName();
+  m_timelinePanel->setNotice(tr("Trace of PEF %1 (content %2), not the open one (%3, content %4): clicking it "
+                                "selects nothing in the graph.")
+                                 .arg(traceName, traceHash, QFileInfo(m_pefPath).fileName(), m_pefHash));
 }
 
 void MainWindow::showNode(const views::NodeDetails& node) {

@@ -99,6 +99,9 @@ class MainWindow : public QMainWindow {
   void showWarning(const QString& message);
   void showMessageBox(int icon, const QString& message);  // QMessageBox::Icon
   void showSlice(const views::SliceInfo& slice);
+  // Links the timeline to the graph only when the trace names the open PEF
+  // (its `pef_hash` is the PEF's content hash); else says whose trace it is.
+  void updateTracePairing();
   void showNode(const views::NodeDetails& node);
   void showAbout();
   void updateActions();
@@ -108,6 +111,7 @@ class MainWindow : public QMainWindow {
   DocumentLoaders m_loaders;
   QString m_dbPath;
   QString m_pefPath;
+  QString m_pefHash;  // the open PEF's content hash (pef::Pef::contentHash)
   QString m_tracePath;
   Session* m_session = nullptr;
   views::LatestJob* m_pefJob = nullptr;

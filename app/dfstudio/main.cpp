@@ -1,7 +1,9 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
+//          [--find TEXT] [--select-slice NAME]
 //          [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLineEdit>
 #include <QTimer>
 #include <cstdio>
 #include <spdlog/spdlog.h>
@@ -11,6 +13,7 @@
 #include "MainWindow.h"
 #include "Translations.h"
 #include "graph/GraphStyle.h"
+#include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
 
 namespace {
@@ -37,6 +40,13 @@ struct Options {
   QCommandLineOption pin{QStringLiteral("pin-row"),
                          QApplication::translate("main", "Pin the timeline rows of this name to the top once loaded."),
                          QStringLiteral("NAME")};
+  QCommandLineOption find{QStringLiteral("find"),
+                          QApplication::translate("main", "Find slices by name on the timeline once loaded (every hit in view is marked)."),
+                          QStringLiteral("TEXT")};
+  QCommandLineOption select{QStringLiteral("select-slice"),
+                            QApplication::translate("main", "Select the first slice whose name contains NAME once loaded, "
+                                                            "showing its details."),
+                            QStringLiteral("NAME")};
   QCommandLineOption shot{QStringLiteral("screenshot"),
                           QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
                           QStringLiteral("FILE")};
@@ -55,6 +65,8 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.compare);
   parser.addOption(options.colorBy);
   parser.addOption(options.pin);
+  parser.addOption(options.find);
+  parser.addOption(options.select);
   parser.addOption(options.shot);
 }
 
@@ -65,6 +77,13 @@ void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser&
   dfc::views::TimelineView* timeline = window.timelineView();
   for (size_t row = 0; row < timeline->data().rows.size(); ++row)
     if (parser.values(options.pin).contains(timeline->data().rows[row].name)) timeline->setPinned(static_cast<int>(row), true);
+  // --select-slice once a trace is shown (later loads keep the selection), then --find's marks.
+  static bool selected = false;
+  if (parser.isSet(options.select) && !selected && timeline->data().sliceCount > 0) {
+    window.timelinePanel()->findBox()->setText(parser.value(options.select));
+    selected = timeline->showMatch(true);
+  }
+  if (parser.isSet(options.find)) window.timelinePanel()->findBox()->setText(parser.value(options.find));
 }
 
 void setIdentity() {

@@ -53,7 +53,7 @@ Status tracedDecodeStep(RunState& s, const std::vector<int64_t>& tokens, int64_t
   s.hostPhase(host::kFeed, start);
   DFC_TRY(s.runStep(false));  // a full step: the state updates keep the caches' new rows
   const double us = s.usSince(start);
-  s.trace->addHostPhase(host::kStep, s.usAt(start), us, traced, {{"step", static_cast<double>(index)}});
+  s.trace->addHostPhase(host::kStep, s.usAt(start), us, traced, s.stepArgs(index));
   if (traced)
     s.trace->addStepSlice(name, s.usAt(start), us,
                           {{"step", static_cast<double>(index)},

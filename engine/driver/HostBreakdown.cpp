@@ -74,6 +74,14 @@ std::vector<HostPhaseTotal> hostBreakdownOfTrace(const profile::Trace& trace, in
     HostPhaseTotal& r = rowFor(rows, e.name);
     r.totalUs += e.dur;
     ++r.count;
+    // A step carries its dispatch overhead as a total of its gaps.
+    for (const auto& [key, value] : e.args) {
+      const double* number = std::get_if<double>(&value);
+      if (!number || (key != host::kDispatchUsArg && key != host::kDispatchGapsArg)) continue;
+      HostPhaseTotal& d = rowFor(rows, host::kDispatch);
+      if (key == host::kDispatchUsArg) d.totalUs += *number;
+      else d.count += static_cast<int64_t>(*number);
+    }
   }
   return ordered(std::move(rows));
 }

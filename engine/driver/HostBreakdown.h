@@ -30,6 +30,10 @@ inline constexpr std::string_view kEvaluate = "evaluate";
 inline constexpr std::string_view kStep = "step";
 inline constexpr std::string_view kFeed = "data feeding";
 inline constexpr std::string_view kDispatch = "section dispatch overhead";
+// A step slice's args: its dispatch overhead in all, and how many gaps made it
+// (the trace writes the total per step, not a slice per gap).
+inline constexpr std::string_view kDispatchUsArg = "dispatch_us";
+inline constexpr std::string_view kDispatchGapsArg = "dispatch_gaps";
 inline constexpr std::string_view kStoreWrite = "store writing";
 inline constexpr std::string_view kTraceWrite = "trace writing";
 }  // namespace host

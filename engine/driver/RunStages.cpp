@@ -45,9 +45,23 @@ void RunState::hostPhase(std::string_view name, Clock::time_point from, profile:
 }
 
 void RunState::hostPhase(std::string_view name, Clock::time_point from, Clock::time_point to, profile::Args args) {
-  const bool perStep = name == host::kStep || name == host::kFeed || name == host::kDispatch;
-  trace->addHostPhase(name, usAt(from), std::chrono::duration<double, std::micro>(to - from).count(),
-                      !perStep || traced(), std::move(args));
+  const bool perStep = name == host::kStep || name == host::kFeed;
+  const double us = std::chrono::duration<double, std::micro>(to - from).count();
+  const bool dispatch = name == host::kDispatch;
+  if (dispatch) {  // counted in the breakdown, written as the step's total (stepArgs)
+    stepDispatchUs += us;
+    ++stepDispatchGaps;
+  }
+  trace->addHostPhase(name, usAt(from), us, !dispatch && (!perStep || traced()), std::move(args));
+}
+
+profile::Args RunState::stepArgs(int64_t index) {
+  profile::Args args{{"step", static_cast<double>(index)},
+                     {std::string(host::kDispatchUsArg), std::round(stepDispatchUs * 1000) / 1000},
+                     {std::string(host::kDispatchGapsArg), static_cast<double>(stepDispatchGaps)}};
+  stepDispatchUs = 0;
+  stepDispatchGaps = 0;
+  return args;
 }
 
 // Store writes never stop the run: a busy or broken store keeps the rows
@@ -235,7 +249,7 @@ Status hostStep(RunState& s, bool forwardOnly, Feed feed, After after) {
   s.hostPhase(host::kFeed, start);
   DFC_TRY(s.runStep(forwardOnly));
   DFC_TRY(after());
-  s.trace->addHostPhase(host::kStep, s.usAt(start), s.usSince(start), traced, {{"step", static_cast<double>(index)}});
+  s.trace->addHostPhase(host::kStep, s.usAt(start), s.usSince(start), traced, s.stepArgs(index));
   return {};
 }
 

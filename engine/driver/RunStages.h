@@ -69,6 +69,13 @@ struct RunState {
   // A host-row slice from `from` to now (driver/HostBreakdown.h).
   void hostPhase(std::string_view name, Clock::time_point from, profile::Args args = {});
   void hostPhase(std::string_view name, Clock::time_point from, Clock::time_point to, profile::Args args = {});
+  // The args of a step's host-row slice: its index and its dispatch overhead
+  // (the host time between its section calls: one gap per call, so written
+  // as a total here, not as ~100,000 slivers of an epoch; the breakdown still
+  // counts every gap). Starts the next step's count.
+  profile::Args stepArgs(int64_t index);
+  double stepDispatchUs = 0;
+  int64_t stepDispatchGaps = 0;
   Expected<ir::ValueId> valueNamed(const std::string& name) const;
 };
 

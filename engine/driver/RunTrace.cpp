@@ -3,6 +3,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include "support/JsonWriter.h"
 
 namespace dfc::driver {
 
@@ -21,6 +24,7 @@ RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel, int rank) :
   }
   loadPlacement();
   setConvAlgo(runtime::ConvAlgoRequest::Auto);
+  m_constants.assign(pef.plan.sections.size(), {});
 }
 
 void RunTrace::setConvAlgo(runtime::ConvAlgoRequest request) {
@@ -67,47 +71,81 @@ profile::Trace RunTrace::take() {
   m_recorder.reserve(m_recorder.size() + 2 * m_calls.size());  // two slices per call
   for (const SectionCall& call : m_calls) addSectionSlices(call);
   m_calls.clear();
-  return m_recorder.take();
+  profile::Trace trace = m_recorder.take();
+  trace.metadataJson["sections"] = sectionsJson();
+  // How a reader tells the copies apart (profile/TraceIndex.h counts a call once).
+  trace.metadataJson["mirrors"] = std::string(R"({"category":")") + kMirrorCategory +
+                                  R"(","of_tid":0,"rows":"each hyperfunction row repeats the calls of the whole-model )"
+                                  R"(row (tid 0) under its hyperfunction; count a call once"})";
+  if (!m_pef.contentHash.empty()) trace.metadata["pef_hash"] = m_pef.contentHash;
+  return trace;
 }
 
+// A call on the whole-model row carries what changes per call, and the one
+// constant a reader of a clicked slice needs beside its duration (the
+// estimate, to judge the measurement): Perfetto's and chrome://tracing's
+// JSON importers keep only an event's own args (neither reads otherData), so
+// a figure shown on click must sit on the slice. The section's other figures
+// are written once, in the `sections` table (take()). Its mirror on the
+// hyperfunction row is marked as a copy and carries no args: its name (the
+// hypersection), row (the hyperfunction) and time say which call it is (our
+// reader gives it its original's keys), and ~100,000 copies of the call's
+// args were most of an epoch's trace.
 void RunTrace::addSectionSlices(const SectionCall& call) {
   const auto [sectionId, step, startUs, durationUs, bytes] = call;
   const auto& s = m_pef.plan.sections.at(static_cast<size_t>(sectionId));
   const auto& hs = m_pef.plan.hypersections.at(static_cast<size_t>(s.hypersection));
-  const auto& e = s.estimate;
+  SectionConstants& k = m_constants[static_cast<size_t>(sectionId)];
+  if (!k.called) k = {true, bytes};
   profile::Args args{
       {"section_id", static_cast<double>(s.id)},
-      {"section", s.name},
-      {"hypersection", hs.name},
-      {"hyperfunction", s.hyperfunction},
-      {"type", std::string(ir::roleName(s.type))},
       {"step", static_cast<double>(step)},
-      {"est_latency_us", e.latencyUs},
-      {"measured_us", durationUs},
-      {"tflop", e.flop / 1e12},
-      {"pcus", static_cast<double>(e.pcus)},
-      {"pmus", static_cast<double>(e.pmus)},
-      {"ddr_bytes", e.ddrBytes},
-      {"host_bytes", bytes},
-      {"host_gbps", durationUs > 0 ? bytes / (durationUs * 1e3) : 0.0},
-      {"host_tflops", durationUs > 0 ? e.flop / (durationUs * 1e6) : 0.0},
-      // Bandwidth the chip would need to move this section's DDR traffic in the measured time.
-      {"ddr_gbps", durationUs > 0 ? e.ddrBytes / (durationUs * 1e3) : 0.0},
+      {"est_latency_us", fourDigits(s.estimate.latencyUs)},
+      {"host_gbps", fourDigits(durationUs > 0 ? bytes / (durationUs * 1e3) : 0.0)},
   };
-  if (const Placed& p = m_placed[static_cast<size_t>(sectionId)]; p.known) {
-    args.emplace_back("placed_pcus", p.pcus);
-    args.emplace_back("placed_pmus", p.pmus);
-    args.emplace_back("placed_hops", p.hops);
-    args.emplace_back("min_latency_us", p.minLatencyUs);
-    args.emplace_back("max_latency_us", p.maxLatencyUs);
-  }
-  if (const std::string& algos = m_convAlgos[static_cast<size_t>(sectionId)]; !algos.empty())
-    args.emplace_back("conv_algo", algos);
   std::string cat(ir::roleName(s.type));
   if (s.type == ir::NodeRole::Reduce) addAllreduce(s, step, startUs, durationUs, args);
-  m_recorder.addSlice(m_pid, kWholeRunTid, hs.name, cat, startUs, durationUs, args);
-  m_recorder.addSlice(m_pid, m_sectionTid[static_cast<size_t>(sectionId)], hs.name, cat, startUs, durationUs,
-                      std::move(args));
+  m_recorder.addSlice(m_pid, kWholeRunTid, hs.name, cat, startUs, durationUs, std::move(args));
+  m_recorder.addSlice(m_pid, m_sectionTid[static_cast<size_t>(sectionId)], hs.name, cat + "," + kMirrorCategory, startUs,
+                      durationUs);
+}
+
+double RunTrace::fourDigits(double v) {
+  if (v == 0 || !std::isfinite(v)) return 0;
+  const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::abs(v))));
+  return std::round(v * scale) / scale;
+}
+
+// The section figures that do not change from call to call, once per section
+// called: layers 1-3 (estimates, placement, DRAM bounds), the bytes a call
+// moves, the convolution algorithms, and for reduce sections the gradient
+// bytes and the allreduce estimate.
+std::string RunTrace::sectionsJson() const {
+  support::JsonWriter w;
+  w.beginObject();
+  for (const partition::Section& s : m_pef.plan.sections) {
+    const SectionConstants& k = m_constants[static_cast<size_t>(s.id)];
+    if (!k.called) continue;
+    const auto& e = s.estimate;
+    w.key(std::to_string(s.id)).beginObject();
+    w.field("name", s.name).field("hypersection", m_pef.plan.hypersections.at(static_cast<size_t>(s.hypersection)).name);
+    w.field("hyperfunction", s.hyperfunction).field("type", std::string(ir::roleName(s.type)));
+    w.field("est_latency_us", e.latencyUs).field("tflop", e.flop / 1e12).field("pcus", static_cast<int64_t>(e.pcus));
+    w.field("pmus", static_cast<int64_t>(e.pmus)).field("ddr_bytes", e.ddrBytes).field("host_bytes", k.bytes);
+    if (const Placed& p = m_placed[static_cast<size_t>(s.id)]; p.known) {
+      w.field("placed_pcus", p.pcus).field("placed_pmus", p.pmus).field("placed_hops", p.hops);
+      w.field("min_latency_us", p.minLatencyUs).field("max_latency_us", p.maxLatencyUs);
+    }
+    if (const std::string& algos = m_convAlgos[static_cast<size_t>(s.id)]; !algos.empty()) w.field("conv_algo", algos);
+    if (s.type == ir::NodeRole::Reduce) {
+      const auto id = static_cast<size_t>(s.id);
+      w.field("allreduce_bytes", gradientBytes(m_pef, s));
+      w.field("est_allreduce_us", id < m_allreduceEstUs.size() ? m_allreduceEstUs[id] : s.estimate.latencyUs);
+    }
+    w.endObject();
+  }
+  w.endObject();
+  return w.take();
 }
 
 // The gradients a reduce section averages are half the bytes it reads and
@@ -119,9 +157,7 @@ void RunTrace::addAllreduce(const partition::Section& s, int64_t step, double st
   const double gbps = durationUs > 0 ? bytes / (durationUs * 1e3) : 0.0;
   const auto id = static_cast<size_t>(s.id);
   const double estUs = id < m_allreduceEstUs.size() ? m_allreduceEstUs[id] : s.estimate.latencyUs;
-  args.emplace_back("allreduce_bytes", bytes);
-  args.emplace_back("allreduce_gbps", gbps);
-  args.emplace_back("est_allreduce_us", estUs);
+  args.emplace_back("allreduce_gbps", fourDigits(gbps));
   if (!m_allreduceRow) {
     m_recorder.setThreadName(m_pid, kAllreduceTid, "allreduce (" + m_allreduceAlgorithm + ")", kAllreduceTid);
     m_allreduceRow = true;

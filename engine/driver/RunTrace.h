@@ -1,7 +1,11 @@
 #pragma once
 // Builds the run's chrome trace: the top row holds one slice per section call
 // (the whole model run), one row per hyperfunction below it with the same
-// slices, a host row with the host-side phases, and a loss counter.
+// calls marked as mirrors (category "<role>,mirror"; readers count a call
+// once), a host row with the host-side phases, and a loss counter. Per call
+// the slices carry what changes (step, bandwidth); each section's constant
+// figures are written once, in otherData's `sections` table; otherData's
+// `pef_hash` names the PEF that ran (Pef::contentHash).
 #include <map>
 #include <string>
 
@@ -27,6 +31,8 @@ class RunTrace {
   static constexpr int64_t kHostTid = 1;
   // Data parallel: each allreduce (MPI) call again, with bytes and achieved GB/s (below the hyperfunction rows).
   static constexpr int64_t kAllreduceTid = 1000;
+  // The category token of a call's copy on its hyperfunction row ("forward,mirror").
+  static constexpr const char* kMirrorCategory = "mirror";
 
   // Kept as five numbers while the run goes (tens of nanoseconds); the two
   // slices and their args are built by take(), after the run's last step.
@@ -63,6 +69,13 @@ class RunTrace {
   };
   void loadPlacement();
   void addSectionSlices(const SectionCall& call);
+  std::string sectionsJson() const;
+  static double fourDigits(double v);  // 4 significant digits: a rate needs no 17
+  struct SectionConstants {
+    bool called = false;
+    double bytes = 0;  // host bytes a call moves (from tensor sizes: the same every call)
+  };
+  std::vector<SectionConstants> m_constants;  // per section
   std::vector<SectionCall> m_calls;  // recorded, not yet slices
   void addAllreduce(const partition::Section& s, int64_t step, double startUs, double durationUs, profile::Args& args);
   bool m_allreduceRow = false;

@@ -56,6 +56,13 @@ struct PefMeta {
 
 struct Pef {
   PefMeta meta;
+  // What identifies the compiled program: FNV-1a 64 over the chunk table's
+  // kind, size and CRC32 of every chunk but `meta` (so a PEF rewritten with a
+  // new timestamp or command line keeps it, a recompile with other decisions
+  // does not), 16 hex digits. Set by readPef from the file's chunk table;
+  // a trace records it (`pef_hash`) so that views pair a trace only with the
+  // PEF it ran. "" for a Pef built in memory and never written.
+  std::string contentHash;
   ir::Graph graph;              // with initializers (weights chunk)
   partition::Plan plan;
   std::string reportJson;       // compile report (layers 1-3), a JSON object
@@ -70,6 +77,13 @@ struct Pef {
 enum class PefUse { Run, View };
 
 Status writePef(const Pef& pef, const std::string& path);
+// The content hash of chunk table entries (kind, size, crc32), meta skipped.
+struct ChunkDigest {
+  std::string kind;
+  uint64_t size = 0;
+  uint32_t crc = 0;
+};
+std::string contentHash(const std::vector<ChunkDigest>& chunks);
 Expected<Pef> readPef(const std::string& path, PefUse use = PefUse::Run);
 // Same checks, from memory (used by tests for corrupted buffers).
 Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sourceName, PefUse use = PefUse::Run);

@@ -48,6 +48,7 @@ Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sou
     return fail("chunk table runs past the end of the file (" + std::to_string(bytes.size()) + " bytes)");
 
   std::map<std::string, std::string_view> chunks;
+  std::vector<ChunkDigest> digests;
   for (uint32_t i = 0; i < count; ++i) {
     char raw[8];
     uint64_t offset = 0, size = 0;
@@ -61,11 +62,13 @@ Expected<Pef> parsePef(const std::vector<uint8_t>& bytes, const std::string& sou
     if (static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(data), size)) != crc)
       return fail("chunk '" + kind + "': checksum mismatch");
     if (!chunks.emplace(kind, std::string_view(data, size)).second) return fail("chunk '" + kind + "' appears twice");
+    digests.push_back({kind, size, crc});
   }
   for (const char* kind : kRequired)
     if (!chunks.count(kind)) return fail(std::string("missing chunk '") + kind + "'");
 
   Pef pef;
+  pef.contentHash = contentHash(digests);
   if (auto st = detail::decodeMeta(chunks["meta"], pef.meta); !st) return chunkFail("meta", st.error());
   auto graph = ir::parseGraph(chunks["graph"], sourceName + ": chunk 'graph'");
   if (!graph) return graph.error();

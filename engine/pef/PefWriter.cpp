@@ -2,6 +2,10 @@
 // 64-byte boundary, with a zlib crc32 per chunk, and renames the file into place.
 #include <zlib.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
 #include "ir/Printer.h"
 #include "pef/PefFormat.h"
 #include "support/FileUtil.h"
@@ -52,6 +56,27 @@ std::string encodePef(const Pef& pef) {
 }
 
 }  // namespace
+
+std::string contentHash(const std::vector<ChunkDigest>& chunks) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64
+  auto mix = [&h](const void* data, size_t n) {
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(data)[i]) * 0x100000001b3ull;
+  };
+  for (const ChunkDigest& c : chunks) {
+    if (c.kind == "meta") continue;
+    char kind[8] = {};
+    std::memcpy(kind, c.kind.data(), std::min<size_t>(c.kind.size(), 8));
+    unsigned char size[8], crc[4];
+    for (int b = 0; b < 8; ++b) size[b] = static_cast<unsigned char>(c.size >> (8 * b));
+    for (int b = 0; b < 4; ++b) crc[b] = static_cast<unsigned char>(c.crc >> (8 * b));
+    mix(kind, 8);
+    mix(size, 8);
+    mix(crc, 4);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
 
 Status writePef(const Pef& pef, const std::string& path) { return support::writeFileAtomic(path, encodePef(pef)); }
 

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <unordered_map>
 #include <vector>
 
 #include "profile/BeginEndPairing.h"
 #include "profile/ChromeTrace.h"
+#include "profile/RawArgs.h"
 #include "profile/TraceRepair.h"
 #include "support/NumberCast.h"
 #include "support/SafePath.h"
@@ -21,7 +23,8 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-// Other tools write numbers as strings now and then ("ts":"12.5").
+// Other tools write numbers as strings now and then ("ts":"12.5"). Only
+// finite values count: "nan" and "inf" parse, and would empty a trace.
 bool numberOf(dom::element el, double& out) {
   switch (el.type()) {
     case dom::element_type::INT64: out = static_cast<double>(el.get_int64().value_unsafe()); return true;
@@ -32,7 +35,7 @@ bool numberOf(dom::element el, double& out) {
       if (s.empty()) return false;
       char* end = nullptr;
       double d = std::strtod(s.c_str(), &end);
-      if (end != s.c_str() + s.size()) return false;
+      if (end != s.c_str() + s.size() || !std::isfinite(d)) return false;
       out = d;
       return true;
     }
@@ -74,7 +77,10 @@ class Reader {
         return makeError(m_source + ": not a chrome trace: no \"traceEvents\" array");
       dom::object other;
       if (obj["otherData"].get_object().get(other) == simdjson::SUCCESS)
-        for (auto field : other) m_trace.metadata[std::string(field.key)] = stringOf(field.value);
+        for (auto field : other) {
+          const bool nested = field.value.is_object() || field.value.is_array();
+          (nested ? m_trace.metadataJson : m_trace.metadata)[std::string(field.key)] = stringOf(field.value);
+        }
     } else {
       return makeError(m_source + ": not a chrome trace: top level is neither an array nor an object");
     }
@@ -84,7 +90,7 @@ class Reader {
       dom::object ev;
       if (el.get_object().get(ev) != simdjson::SUCCESS)
         return makeError(m_source + ": event " + std::to_string(index) + " is not an object");
-      readEvent(ev);
+      if (Status st = readEvent(ev, index); !st) return st.error();
       ++index;
     }
     pairBeginEnd();
@@ -110,11 +116,20 @@ class Reader {
     return id;
   }
 
-  void readEvent(dom::object ev) {
+  // A time that is present must be a finite number (traceNumberError names it).
+  Status readTime(dom::object ev, const char* key, double& out, size_t index) const {
+    dom::element el;
+    if (ev[key].get(el) != simdjson::SUCCESS) return {};
+    if (numberOf(el, out)) return {};
+    const std::string shown = el.is_string() ? std::string(el.get_string().value_unsafe()) : simdjson::minify(el);
+    return makeError(traceNumberError(m_source, index, key, shown));
+  }
+
+  Status readEvent(dom::object ev, size_t index) {
     std::string_view phs;
-    if (ev["ph"].get_string().get(phs) != simdjson::SUCCESS || phs.size() != 1) return;
+    if (ev["ph"].get_string().get(phs) != simdjson::SUCCESS || phs.size() != 1) return {};
     char ph = phs[0];
-    if (std::string_view("XBEiIMC").find(ph) == std::string_view::npos) return;  // flows, async...
+    if (std::string_view("XBEiIMC").find(ph) == std::string_view::npos) return {};  // flows, async...
 
     TraceEvent e;
     e.ph = ph;
@@ -123,15 +138,17 @@ class Reader {
     if (ev["cat"].get(el) == simdjson::SUCCESS) e.cat = stringOf(el);
     if (ev["pid"].get(el) == simdjson::SUCCESS) e.pid = idOf(el, true);
     if (ev["tid"].get(el) == simdjson::SUCCESS) e.tid = idOf(el, false);
-    if (ev["ts"].get(el) == simdjson::SUCCESS) numberOf(el, e.ts);
-    if (ev["dur"].get(el) == simdjson::SUCCESS) numberOf(el, e.dur);
+    if (ph != 'M') {
+      DFC_TRY(readTime(ev, "ts", e.ts, index));
+      if (ph == 'X') DFC_TRY(readTime(ev, "dur", e.dur, index));
+    }
     e.dur = std::max(0.0, e.dur);
     dom::object args;
     bool hasArgs = ev["args"].get_object().get(args) == simdjson::SUCCESS;
 
     if (ph == 'M') {
       if (hasArgs) readMeta(e, args);
-      return;
+      return {};
     }
     if (hasArgs) {
       for (auto field : args) {
@@ -147,9 +164,10 @@ class Reader {
     noteRowTime(e.pid, e.tid, e.ts + (ph == 'X' ? e.dur : 0.0));
     if (ph == 'B' || ph == 'E') {
       m_beginEnd.push_back({ph == 'B', std::move(e)});
-      return;
+      return {};
     }
     m_trace.events.push_back(std::move(e));
+    return {};
   }
 
   void readMeta(const TraceEvent& e, dom::object args) {
@@ -220,7 +238,7 @@ class Reader {
   std::map<int64_t, std::string> m_pidLabels, m_tidLabels;
 };
 
-Expected<Trace> parseWhole(const simdjson::padded_string& json, const std::string& sourceName) {
+Expected<Trace> parseWhole(simdjson::padded_string_view json, const std::string& sourceName) {
   dom::parser parser;
   dom::element root;
   if (auto err = parser.parse(json).get(root); err != simdjson::SUCCESS)
@@ -229,21 +247,22 @@ Expected<Trace> parseWhole(const simdjson::padded_string& json, const std::strin
 }
 
 // A cut-off file: parse what is complete, and say where reading stopped.
-Expected<Trace> parsePadded(const simdjson::padded_string& json, const std::string& sourceName) {
+Expected<Trace> parsePadded(simdjson::padded_string_view json, const std::string& sourceName) {
   return parseCompletePart(json, sourceName,
-                           [&](const simdjson::padded_string& text) { return parseWhole(text, sourceName); });
+                           [&](simdjson::padded_string_view text) { return parseWhole(text, sourceName); });
 }
 
 }  // namespace
 
 Expected<Trace> parseChromeTrace(const std::string& json, const std::string& sourceName) {
-  return parsePadded(simdjson::padded_string(json), sourceName);
+  const simdjson::padded_string padded(json);
+  return parsePadded(padded, sourceName);
 }
 
 Expected<Trace> readChromeTrace(const std::string& path) {
   auto json = loadTraceFile(path);  // plain or .json.gz, within the memory budget
   if (!json) return json.error();
-  return parsePadded(*json, path);
+  return parsePadded(simdjson::padded_string_view(json->data(), json->size(), json->paddedCapacity()), path);
 }
 
 }  // namespace dfc::profile

@@ -113,6 +113,7 @@ std::string chromeTraceToJson(const Trace& trace) {
   w.field("displayTimeUnit", "ms");
   w.key("otherData").beginObject();
   for (const auto& [k, v] : trace.metadata) w.field(k, v);
+  for (const auto& [k, json] : trace.metadataJson) w.key(k).raw(json);
   w.endObject();
   w.endObject();
   return w.take();

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <charconv>
+#include <cmath>
 
 namespace dfc::profile {
 namespace {
@@ -54,11 +55,20 @@ std::string RawArg::unescaped() const {
   return std::string(out);
 }
 
-std::optional<double> RawArg::number() const {
+std::optional<double> RawArg::number() const { return finiteNumber(text); }
+
+std::optional<double> finiteNumber(std::string_view text) {
   double d = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(d)) return std::nullopt;
   return d;
+}
+
+std::string traceNumberError(const std::string& source, size_t event, std::string_view key, std::string_view value) {
+  std::string shown(value.substr(0, 40));
+  if (value.size() > 40) shown += "...";
+  return source + ": event " + std::to_string(event) + ": \"" + std::string(key) + "\" is " + shown +
+         ", not a finite number";
 }
 
 }  // namespace dfc::profile

@@ -22,4 +22,11 @@ struct RawArg {
 
 std::optional<RawArg> findRawArg(std::string_view argsJson, std::string_view key);
 
+// A number as JSON writes it, or written as a string ("12.5"): finite values
+// only. "nan", "inf" and 1e999 are not times: a reader that took them would
+// sort, nest and scale a trace by NaN (an empty timeline, "range 0 .. nan").
+std::optional<double> finiteNumber(std::string_view text);
+// "FILE: event N: \"ts\" is nan, not a finite number" (the value cut to 40 bytes).
+std::string traceNumberError(const std::string& source, size_t event, std::string_view key, std::string_view value);
+
 }  // namespace dfc::profile

@@ -31,6 +31,7 @@ struct Trace {
   std::map<std::pair<int64_t, int64_t>, std::string> threadNames;  // from M thread_name
   std::map<std::pair<int64_t, int64_t>, int64_t> threadSortIndex;  // from M thread_sort_index
   std::map<std::string, std::string> metadata;                  // top-level "otherData" / our run info
+  std::map<std::string, std::string> metadataJson;  // otherData values that are objects or arrays, as raw JSON
   std::vector<std::string> warnings;  // what the reader left out (a cut-off file), one line each
 };
 

@@ -1,15 +1,12 @@
 // TraceIndex::aggregate: what a range of the trace holds, per name, section
 // or hypersection. The definitions are in TraceIndex.h; this file walks each
-// selected row once over the slices the range can touch.
+// counted row once over the slices the range can touch.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
-#include <queue>
-#include <unordered_map>
 
-#include "profile/RawArgs.h"
+#include "profile/SelfTimeSweep.h"
 #include "profile/TraceIndex.h"
-#include "profile/TraceIndexLazy.h"
 
 namespace dfc::profile {
 namespace {
@@ -35,105 +32,75 @@ struct GroupAccumulator {
       runEnd = std::max(runEnd, end);
       return;
     }
-    if (runOpen) wall += runEnd - runStart;
+    endRow();
     runStart = start;
     runEnd = end;
     runOpen = true;
   }
+  void endRow() {  // walls add up over rows
+    if (runOpen) wall += runEnd - runStart;
+    runOpen = false;
+  }
   AggregateGroup result(std::string key) const {
-    return {std::move(key), count, wall + (runOpen ? runEnd - runStart : 0.0), self, sum, count ? min : 0.0, max};
+    return {std::move(key), count, wall, self, sum, count ? min : 0.0, max};
   }
 };
 
-std::string sectionKey(const RawArg* id, const RawArg* name) {
-  std::string key;
-  if (id) {
-    const auto number = id->number();
-    char buf[32];
-    if (number && *number == static_cast<double>(static_cast<long long>(*number))) {
-      std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(*number));
-      key = buf;
-    } else {
-      key = id->unescaped();
-    }
-  }
-  if (name && name->isString) key += (key.empty() ? "" : " ") + name->unescaped();
-  return key;
-}
-
 }  // namespace
-
-const TraceIndex::Lazy& TraceIndex::argKeys() const {
-  Lazy& k = *m_lazy;
-  std::call_once(k.argsOnce, [&] {
-    const auto& events = m_trace->events;
-    std::unordered_map<std::string, uint32_t> ids{{std::string(), 0}};
-    auto intern = [&](std::string key) {
-      auto [it, inserted] = ids.try_emplace(std::move(key), static_cast<uint32_t>(k.keys.size()));
-      if (inserted) k.keys.push_back(it->first);
-      return it->second;
-    };
-    k.section.assign(events.size(), 0);
-    k.hypersection.assign(events.size(), 0);
-    for (size_t i = 0; i < events.size(); ++i) {
-      if (events[i].ph != 'X' || events[i].argsSize == 0) continue;
-      const std::string_view json = m_trace->argsJson(events[i]);
-      const auto id = findRawArg(json, "section_id");
-      const auto name = findRawArg(json, "section");
-      k.section[i] = intern(sectionKey(id ? &*id : nullptr, name ? &*name : nullptr));
-      if (const auto hs = findRawArg(json, "hypersection")) k.hypersection[i] = intern(hs->unescaped());
-    }
-  });
-  return k;
-}
 
 namespace {
 
-// One aggregation. Each row is walked once for counts and self times; then
-// the rows' slices are merged in start order (a heap over the rows) so each
-// group's union of clipped parts is one streaming pass.
+// One aggregation: each counted row walked once, in start order, for counts,
+// self times and each group's union of clipped parts on the row.
 class Aggregator {
  public:
-  Aggregator(const TraceIndex& index, double t0, double t1, const std::vector<uint32_t>* keyOf, size_t keySpace)
+  Aggregator(const TraceIndex& index, double t0, double t1, GroupBy groupBy)
       : m_index(index),
+        m_trace(index.trace()),
         m_events(index.trace().events),
         m_t0(t0),
         m_t1(t1),
-        m_keyOf(keyOf),
-        m_slotOfKey(keySpace, kNone) {}
+        m_groupBy(groupBy),
+        m_slotOfKey(index.trace().strings.size(), kNone) {}
 
   void addRow(uint32_t row) {
-    const auto [first, last] = window(row);
+    const std::pair<uint32_t, uint32_t> span = window(row);  // not a structured binding: lambdas below capture it
+    const uint32_t first = span.first, last = span.second;
     m_self.assign(last - first, 0.0);
+    // Self time inside the range: the sweep's stretches, clipped to it.
+    SelfTimeSweep sweep(m_events);
+    auto attribute = [&](uint32_t event, double from, double to) {
+      const double part = std::min(to, m_t1) - std::max(from, m_t0);
+      if (part > 0) m_self[event - first] += part;
+    };
     for (uint32_t i = first; i < last; ++i) {
-      if (!takesPart(m_events[i])) continue;
-      const auto [s, end] = clipped(m_events[i]);
-      m_self[i - first] += end - s;
-      // The child's part inside its parent is not the parent's self time.
-      const uint32_t p = m_index.parent(i);
-      if (p == TraceIndex::kNoSlice) continue;
-      const double inParent = std::min(end, m_events[p].ts + m_events[p].dur) - s;
-      if (inParent > 0 && p >= first) m_self[p - first] -= inParent;
+      if (m_events[i].ph != 'X') continue;
+      sweep.advance(m_events[i].ts, attribute);
+      sweep.push(i);
     }
+    sweep.advance(std::numeric_limits<double>::infinity(), attribute);
     for (uint32_t i = first; i < last; ++i) {
       if (!takesPart(m_events[i])) continue;
       const auto [s, end] = clipped(m_events[i]);
       const double self = std::max(0.0, m_self[i - first]);
-      m_groups[slotOf(i)].add(std::max(0.0, end - s), self);
+      GroupAccumulator& group = m_groups[slotOf(i)];
+      group.add(std::max(0.0, end - s), self);
+      group.cover(s, std::max(s, end));  // clipped starts ascend along a row
       m_total.add(std::max(0.0, end - s), self);
+      m_total.cover(s, std::max(s, end));
     }
-    m_windows.emplace_back(first, last);
+    for (GroupAccumulator& group : m_groups) group.endRow();
+    m_total.endRow();
   }
 
-  template <typename KeyText>
-  Aggregate finish(GroupBy groupBy, KeyText keyText) {
-    coverInStartOrder();
+  Aggregate finish() {
     Aggregate out;
     out.startUs = m_t0;
     out.endUs = m_t1;
-    out.groupBy = groupBy;
+    out.groupBy = m_groupBy;
     out.groups.reserve(m_groups.size());
-    for (size_t g = 0; g < m_groups.size(); ++g) out.groups.push_back(m_groups[g].result(keyText(m_keyOfSlot[g])));
+    for (size_t g = 0; g < m_groups.size(); ++g)
+      out.groups.push_back(m_groups[g].result(std::string(m_trace.string(m_keyOfSlot[g]))));
     out.total = m_total.result("total");
     std::sort(out.groups.begin(), out.groups.end(), [](const AggregateGroup& a, const AggregateGroup& b) {
       return a.wallUs != b.wallUs ? a.wallUs > b.wallUs : a.key < b.key;
@@ -168,8 +135,17 @@ class Aggregator {
     return end > s || (e.dur == 0 && e.ts >= m_t0);
   }
 
+  uint32_t keyOf(const CompactEvent& e) const {
+    switch (m_groupBy) {
+      case GroupBy::Section: return e.section;
+      case GroupBy::Hypersection: return m_trace.hypersectionKey(e);
+      case GroupBy::Name: break;
+    }
+    return e.name;
+  }
+
   uint32_t slotOf(uint32_t event) {
-    const uint32_t key = m_keyOf ? (*m_keyOf)[event] : m_events[event].name;
+    const uint32_t key = keyOf(m_events[event]);
     uint32_t& slot = m_slotOfKey[key];
     if (slot == kNone) {
       slot = static_cast<uint32_t>(m_groups.size());
@@ -179,40 +155,15 @@ class Aggregator {
     return slot;
   }
 
-  // Within a row the clipped starts ascend; a min-heap over the rows' next
-  // slices yields every slice in start order.
-  void coverInStartOrder() {
-    using Next = std::pair<double, size_t>;  // clipped start, window
-    std::priority_queue<Next, std::vector<Next>, std::greater<>> heap;
-    std::vector<uint32_t> at(m_windows.size());
-    auto advance = [&](size_t w) {
-      while (at[w] < m_windows[w].second && !takesPart(m_events[at[w]])) ++at[w];
-      if (at[w] < m_windows[w].second) heap.emplace(clipped(m_events[at[w]]).first, w);
-    };
-    for (size_t w = 0; w < m_windows.size(); ++w) {
-      at[w] = m_windows[w].first;
-      advance(w);
-    }
-    while (!heap.empty()) {
-      const size_t w = heap.top().second;
-      heap.pop();
-      const uint32_t i = at[w]++;
-      const auto [s, end] = clipped(m_events[i]);
-      m_groups[m_slotOfKey[m_keyOf ? (*m_keyOf)[i] : m_events[i].name]].cover(s, std::max(s, end));
-      m_total.cover(s, std::max(s, end));
-      advance(w);
-    }
-  }
-
   const TraceIndex& m_index;
+  const CompactTrace& m_trace;
   const std::vector<CompactEvent>& m_events;
   double m_t0, m_t1;
-  const std::vector<uint32_t>* m_keyOf;  // per event; null: group by name
-  std::vector<uint32_t> m_slotOfKey;
+  GroupBy m_groupBy;
+  std::vector<uint32_t> m_slotOfKey;  // per string id
   std::vector<uint32_t> m_keyOfSlot;
   std::vector<GroupAccumulator> m_groups;
   GroupAccumulator m_total;
-  std::vector<std::pair<uint32_t, uint32_t>> m_windows;  // each row's events that may take part
   std::vector<double> m_self;  // the current row's clipped self times, by event - window start
 };
 
@@ -220,18 +171,9 @@ class Aggregator {
 
 Aggregate TraceIndex::aggregate(double t0, double t1, const std::vector<uint32_t>& rows, GroupBy groupBy) const {
   if (t1 < t0) std::swap(t0, t1);
-  const Lazy* keys = groupBy == GroupBy::Name ? nullptr : &argKeys();
-  const std::vector<uint32_t>* keyOf =
-      keys ? (groupBy == GroupBy::Section ? &keys->section : &keys->hypersection) : nullptr;
-  Aggregator aggregator(*this, t0, t1, keyOf, keys ? keys->keys.size() : m_trace->strings.size());
-  if (rows.empty()) {
-    for (uint32_t r = 0; r < rowCount(); ++r) aggregator.addRow(r);
-  } else {
-    for (uint32_t r : rows)
-      if (r < rowCount()) aggregator.addRow(r);
-  }
-  return aggregator.finish(groupBy,
-                           [&](uint32_t key) { return keys ? keys->keys[key] : std::string(m_trace->string(key)); });
+  Aggregator aggregator(*this, t0, t1, groupBy);
+  for (uint32_t r : countedRows(rows)) aggregator.addRow(r);
+  return aggregator.finish();
 }
 
 }  // namespace dfc::profile

@@ -6,7 +6,7 @@
 // range aggregation, for dfstudio's timeline and `dfc trace` alike.
 //
 // What the numbers mean (Perfetto's "wall" and "self" durations are the
-// model; wall is a union here, so nesting never counts twice):
+// model; wall is a union per row here, so nesting never counts twice):
 //  - A slice is a complete event (X, or a B/E pair); instants and counters
 //    are not slices.
 //  - Nesting is per row (one pid, tid): slices in start order, longer first
@@ -16,23 +16,36 @@
 //  - Self time of a slice: its duration minus the parts of its direct
 //    children that lie inside it. Siblings never overlap (a slice starting
 //    inside an open sibling becomes its child), so self >= 0.
-//  - aggregate([t0, t1], rows, groupBy): a slice takes part when it overlaps
-//    the range for a positive time, or has zero duration and t0 <= ts <= t1.
-//    Its clipped part is [max(ts, t0), min(ts + dur, t1)]. Per group:
-//      count      slices taking part;
-//      wall       length of the union of their clipped parts: the time in the
-//                 range when some slice of the group runs on a selected row.
-//                 A slice nested in another of its group, or one call shown on
-//                 two rows, counts once; wall <= t1 - t0;
+//  - Mirror rows: SambaTune's layout shows each section call twice, on the
+//    whole-model row and on its hyperfunction row. The copies are marked
+//    (category "<role>,mirror"; the trace's `mirrors` metadata names the row
+//    they copy, tid 0 by default). A row all of whose slices are marked and
+//    each found on that row of its process (same start, duration and name)
+//    is a mirror row; a call is counted on its original's row, and on the
+//    mirror row only when the original's row is not among those asked about.
+//    Every other row (others' traces, a marked slice without its original)
+//    counts as itself.
+//  - aggregate([t0, t1], rows, groupBy): over the counted rows among `rows`,
+//    a slice takes part when it overlaps the range for a positive time, or
+//    has zero duration and t0 <= ts <= t1. Its clipped part is
+//    [max(ts, t0), min(ts + dur, t1)]. Per group:
+//      count      slices taking part (a mirrored call once);
+//      wall       summed over rows: the length of the union of the group's
+//                 clipped parts on the row. A slice nested in another of its
+//                 group counts once; two rows busy at once add (thread time,
+//                 as Perfetto sums durations across threads);
 //      self       sum over its slices of (clipped part minus its children's
-//                 clipped parts inside it); on one row the self times of all
-//                 groups add up to the row's busy time in the range;
+//                 clipped parts inside it), so self <= wall for every group,
+//                 and the self times of all groups add up to the total wall;
 //      mean, min, max  of the clipped durations of its slices.
-//    `total` is the same over every slice taking part: its wall is the time
-//    in which at least one selected row is busy.
+//    `total` is the same over every slice taking part: its wall is the sum
+//    of the rows' busy time in the range.
 //  - Groups: by name; by section (the `section_id` arg, with the `section`
-//    name when given, DESIGN §8); by hypersection (the `hypersection` arg).
-//    Slices without the arg form the group with key "".
+//    name from the slice or the trace's `sections` table, DESIGN §8); by
+//    hypersection (the `hypersection` arg). Slices without the arg form the
+//    group with key "".
+//  - Whole-trace statistics per name and search counts follow the same rule:
+//    a mirrored call counts once.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -119,6 +132,14 @@ class TraceIndex {
   uint16_t depth(uint32_t event) const { return m_depth[event]; }
   uint32_t parent(uint32_t event) const { return m_parent[event]; }
   double selfUs(uint32_t event) const { return m_self[event]; }
+  // Direct children of a slice, in start order (a walk of its row: O(children + their subtrees)).
+  std::vector<uint32_t> children(uint32_t event) const;
+  // The row a mirror row copies (kNoRow: the row counts as itself).
+  static constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
+  uint32_t mirrorOf(uint32_t row) const { return m_mirrorOf[row]; }
+  // Rows that count when `rows` are asked about (empty: every row).
+  std::vector<uint32_t> countedRows(const std::vector<uint32_t>& rows) const;
+  bool isMirrorRow(uint32_t row) const { return m_mirrorOf[row] != kNoRow; }
 
   const std::vector<NameStats>& nameStats() const { return m_stats; }
   const NameStats* statsFor(std::string_view name) const;
@@ -126,6 +147,8 @@ class TraceIndex {
   TraceSearch search(std::string_view text) const;
   // The first match after / the last match before `from`, in time order.
   std::optional<uint32_t> nextMatch(const TraceSearch& search, TimeCursor from) const;
+  // Matches (counted slices of the search's names) that overlap [t0, t1].
+  size_t countMatches(const TraceSearch& search, double t0, double t1) const;
   std::optional<uint32_t> prevMatch(const TraceSearch& search, TimeCursor from) const;
   TimeCursor cursorAt(uint32_t event) const { return {m_trace->events[event].ts, static_cast<int64_t>(event)}; }
 
@@ -136,9 +159,10 @@ class TraceIndex {
  private:
   struct Lazy;  // TraceIndexLazy.h
   void nestRows();
+  void findMirrorRows();
+  bool copiesRow(uint32_t mirror, uint32_t original) const;
   void collectNameStats();
   void noteSpan(double startUs, double endUs);
-  const Lazy& argKeys() const;  // section / hypersection of each slice, read on first use
   std::pair<const uint32_t*, const uint32_t*> slicesNamed(uint32_t statsSlot) const;  // sorted on first use
 
   std::shared_ptr<const CompactTrace> m_trace;
@@ -151,6 +175,7 @@ class TraceIndex {
   std::vector<uint16_t> m_depth;
   std::vector<uint32_t> m_parent;
   std::vector<double> m_self;
+  std::vector<uint32_t> m_mirrorOf;  // per row: the row it copies, or kNoRow
   std::vector<NameStats> m_stats;
   std::vector<uint32_t> m_statsSlot;  // per string id: index into m_stats, or kNoSlice
   std::unique_ptr<Lazy> m_lazy;

@@ -6,6 +6,8 @@
 // once (strings and escapes respected) for the end of the last complete
 // event of the events array, and what would close the containers still
 // open there.
+#include <simdjson.h>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -28,15 +30,16 @@ std::string cutWarning(const std::string& source, const TraceCut& cut, size_t to
 
 // Both readers: parse the whole text; if that fails and the text is a trace
 // cut off after at least one complete event, parse its complete part and
-// add the warning. Padded: simdjson::padded_string (built from a std::string).
-template <typename Padded, typename Parse>
-auto parseCompletePart(const Padded& json, const std::string& source, Parse parse) {
+// add the warning. `parse` takes a simdjson::padded_string_view.
+template <typename Parse>
+auto parseCompletePart(simdjson::padded_string_view json, const std::string& source, Parse parse) {
   auto whole = parse(json);
   if (whole) return whole;
   const std::string_view text(json.data(), json.size());
   const auto cut = findCompletePrefix(text);
   if (!cut || cut->events == 0) return whole;
-  auto complete = parse(Padded(repairedTrace(text, *cut)));
+  const simdjson::padded_string repaired(repairedTrace(text, *cut));
+  auto complete = parse(simdjson::padded_string_view(repaired));
   if (!complete) return whole;
   complete->warnings.push_back(cutWarning(source, *cut, json.size()));
   return complete;

@@ -57,6 +57,12 @@ JsonWriter& JsonWriter::value(std::string_view s) {
   return *this;
 }
 
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  separator();
+  m_out += json;
+  return *this;
+}
+
 JsonWriter& JsonWriter::value(double d) {
   separator();
   if (!std::isfinite(d)) {

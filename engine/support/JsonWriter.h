@@ -21,6 +21,7 @@ class JsonWriter {
   JsonWriter& value(int i) { return value(static_cast<int64_t>(i)); }
   JsonWriter& value(bool b);
   JsonWriter& null();
+  JsonWriter& raw(std::string_view json);  // a value already written as JSON, as it is
   // Shorthand for key(k).value(v).
   template <typename T>
   JsonWriter& field(std::string_view k, const T& v) { return key(k).value(v); }

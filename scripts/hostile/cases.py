@@ -380,4 +380,6 @@ def make_cases(env):
              compile_onnx(model, env.path("onnx", "unnamed", "out")), culprit="m.onnx: node 'Transpose_1'"))
     import cases_hardening3  # issue 36's classes: stores, logs, bounded work, values read from files
     cases += cases_hardening3.make_cases(env)
+    import trace_cases  # issue 36's hostile traces: trace_cases.py
+    cases += trace_cases.make(env)
     return cases

@@ -113,13 +113,14 @@ TEST_CASE("a LeNet run writes a chrome trace Perfetto accepts, with one slice pe
 
   auto trace = profile::parseChromeTrace(*json, result.tracePath);
   REQUIRE(trace);
-  // Top row: one X slice per section call; each also on its hyperfunction's row.
+  // Top row: one X slice per section call; each also on its hyperfunction's row, marked as a mirror.
   int64_t topRow = 0, hyperfunctionRows = 0;
   std::set<std::string> rowNames;
   for (const auto& e : trace->events) {
     if (e.ph != 'X' || e.cat == "host") continue;
     if (e.tid == 0) ++topRow;
     else ++hyperfunctionRows;
+    CHECK((e.tid == 0) == (e.cat.find(",mirror") == std::string::npos));
   }
   CHECK(topRow == result.sectionCalls);
   CHECK(hyperfunctionRows == result.sectionCalls);
@@ -127,16 +128,22 @@ TEST_CASE("a LeNet run writes a chrome trace Perfetto accepts, with one slice pe
   CHECK(rowNames.count("whole model run"));
   CHECK(rowNames.count("conv1"));
   CHECK(rowNames.count("fc3"));
-  // Args carry the section id, the estimates and the measured time.
+  // A call carries what changes per call (and the estimate to judge it by);
+  // the section's constants are in the trace's sections table, once.
   const profile::TraceEvent* slice = nullptr;
   for (const auto& e : trace->events)
     if (e.ph == 'X' && e.tid == 0) { slice = &e; break; }
   REQUIRE(slice);
   std::set<std::string> keys;
   for (const auto& [k, v] : slice->args) keys.insert(k);
-  for (const char* k : {"section_id", "hypersection", "est_latency_us", "measured_us", "tflop", "pcus", "pmus",
-                        "placed_pcus", "placed_pmus", "min_latency_us", "max_latency_us", "ddr_bytes", "ddr_gbps"})
-    CHECK(keys.count(k));
+  CHECK(keys == std::set<std::string>{"section_id", "step", "est_latency_us", "host_gbps"});
+  REQUIRE(trace->metadataJson.count("sections"));
+  const std::string& table = trace->metadataJson.at("sections");
+  for (const char* k : {"\"hypersection\"", "\"tflop\"", "\"pcus\"", "\"pmus\"", "\"placed_pcus\"", "\"placed_pmus\"",
+                        "\"min_latency_us\"", "\"max_latency_us\"", "\"ddr_bytes\"", "\"host_bytes\""})
+    CHECK(table.find(k) != std::string::npos);
+  CHECK(trace->metadata.at("pef_hash") == pef->contentHash);
+  CHECK(pef->contentHash.size() == 16);
 }
 
 TEST_CASE("an inference PEF runs forward only and reports accuracy") {

@@ -12,7 +12,7 @@ void chromeTraceReader(const uint8_t* data, size_t size) {
   if (profile::isGzip(json)) {  // a .json.gz: inflated within the budget, then parsed
     auto inflated = profile::gunzipWithin(json, "fuzz.json.gz");
     if (!inflated) return;
-    json = std::move(*inflated);
+    json = std::string(inflated->view());
   }
   (void)profile::parseChromeTrace(json, "fuzz.json");
   (void)profile::parseCompactTrace(json, "fuzz.json");

@@ -24,6 +24,7 @@ const Target kTargets[] = {
     {"dfir_parser", dfc::fuzz::dfirParser},     {"yaml_loaders", dfc::fuzz::yamlLoaders},
     {"chrome_trace_reader", dfc::fuzz::chromeTraceReader}, {"decisions_reader", dfc::fuzz::decisionsReader},
     {"run_store", dfc::fuzz::runStore},
+    {"gzip_trace", dfc::fuzz::gzipTrace},
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ inline dfc::pef::Pef makePef() {
   pef.meta.model = "tiny";
   pef.meta.optLevel = "o3";
   pef.meta.arch = "sn30";
+  pef.contentHash = guitest::kPefHash;
   pef.graph = guitest::makeGraph();
   pef.plan = guitest::makePlan();
   const int pcus[] = {40, 12, 200};

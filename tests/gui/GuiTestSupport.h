@@ -55,6 +55,9 @@ inline dfc::partition::Plan makePlan() {
 }
 
 constexpr int kModelSlices = 1000;
+// The content hash the test PEFs carry and the test traces name (pef_hash):
+// a trace is linked to the graph only when they match.
+constexpr const char* kPefHash = "00000000000a11ce";
 
 // pid 1: tid 0 "model" with kModelSlices back-to-back section calls,
 // tid 1 with nesting 3 deep, tid 7 sorted first by its sort index.
@@ -66,6 +69,7 @@ inline dfc::profile::Trace makeTrace() {
   trace.threadNames[{1, 1}] = "layers";
   trace.threadNames[{1, 7}] = "host";
   trace.threadSortIndex[{1, 7}] = -1;
+  trace.metadata["pef_hash"] = kPefHash;
   for (int i = 0; i < kModelSlices; ++i) {
     TraceEvent ev;
     ev.name = "s" + std::to_string(i % 3) + " hs" + std::to_string(i % 3 == 2 ? 1 : 0);

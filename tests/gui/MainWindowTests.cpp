@@ -22,6 +22,7 @@ studio::DocumentLoaders fakeLoaders(const std::string& tracePath) {
   studio::DocumentLoaders loaders;
   loaders.readPef = [](const std::string&) -> Expected<pef::Pef> {
     pef::Pef pef;
+    pef.contentHash = guitest::kPefHash;
     pef.meta.pefName = "tiny";
     pef.meta.optLevel = "o3";
     pef.meta.arch = "sn30";

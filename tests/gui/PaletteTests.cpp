@@ -62,6 +62,7 @@ namespace {
 // Section calls as our runtime writes them: named by hypersection, with its args.
 profile::Trace hypersectionTrace() {
   profile::Trace trace;
+  trace.metadata["pef_hash"] = guitest::kPefHash;
   const char* names[] = {"hs0_matmul_relu", "hs0_matmul_relu", "hs1_add"};
   for (int i = 0; i < 30; ++i) {
     profile::TraceEvent ev;
@@ -97,6 +98,7 @@ TEST_CASE("The same hypersection has the same colour in graph, timeline and sche
   studio::DocumentLoaders loaders;
   loaders.readPef = [](const std::string&) -> Expected<pef::Pef> {
     pef::Pef pef;
+    pef.contentHash = guitest::kPefHash;
     pef.meta.pefName = "tiny";
     pef.graph = guitest::makeGraph();
     pef.plan = guitest::makePlan();

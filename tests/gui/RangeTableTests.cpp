@@ -96,3 +96,41 @@ TEST_CASE("Range table: per-name wall and self totals of a nested trace match th
   CHECK(lines[0] == QStringLiteral("hypersection,count,wall_us,self_us,mean_us,min_us,max_us"));
   CHECK(lines.contains(QStringLiteral("hsX,3,90.000,80.000,40.000,10.000,90.000")));
 }
+
+// Issue 38: the range table counted each section call twice (whole-model row
+// and hyperfunction row): 8 steps gave count 16 and self above wall. It now
+// shows what the index (and so `dfc trace --aggregate`) gives for the same
+// range and rows, a mirrored call once, and the legend counts calls too.
+TEST_CASE("Range table and legend count a mirrored call once, as the index does", "[gui][timeline][range][truth]") {
+  guitest::ensureApp();
+  profile::Trace trace;
+  trace.threadNames[{1, 0}] = "whole model run";
+  trace.threadNames[{1, 2}] = "conv1";
+  for (int step = 0; step < 10; ++step) {  // one call of each of two sections per step, mirrored
+    const double t = step * 100.0;
+    trace.events.push_back({'X', "hs0_conv", "forward", 1, 0, t, 30, {{"section_id", 0.0}, {"step", double(step)}}});
+    trace.events.push_back({'X', "hs1_relu", "forward", 1, 0, t + 30, 20, {{"section_id", 1.0}, {"step", double(step)}}});
+    trace.events.push_back({'X', "hs0_conv", "forward,mirror", 1, 2, t, 30, {}});
+    trace.events.push_back({'X', "hs1_relu", "forward,mirror", 1, 2, t + 30, 20, {}});
+  }
+  TimelineView view;
+  view.resize(900, 300);
+  view.setData(buildTimelineData(trace));
+  RangeTablePanel panel;
+  panel.attach(&view);
+  view.selectRange(200, 1000);  // steps 2..9, every row
+  const RangeSummary& table = panel.model()->summary();
+  const profile::Aggregate cli = view.data().index->aggregate(200, 1000, {}, profile::GroupBy::Name);
+  REQUIRE(table.groups.size() == cli.groups.size());
+  for (size_t i = 0; i < cli.groups.size(); ++i) {
+    INFO(cli.groups[i].key);
+    CHECK(table.groups[i].key == cli.groups[i].key);
+    CHECK(table.groups[i].count == 8);  // 8 steps: 8 calls, not 16
+    CHECK(table.groups[i].count == cli.groups[i].count);
+    CHECK(table.groups[i].wallUs == cli.groups[i].wallUs);
+    CHECK(table.groups[i].selfUs == cli.groups[i].selfUs);
+    CHECK(table.groups[i].selfUs <= table.groups[i].wallUs);
+  }
+  CHECK(group(table, "hs0_conv")->wallUs == Approx(8 * 30));
+  for (const auto& entry : view.legend()) CHECK(entry.count == 10);  // 10 steps, each call once
+}

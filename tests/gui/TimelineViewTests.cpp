@@ -170,3 +170,70 @@ TEST_CASE("A row pinned from its header menu stays at the top while the rest scr
   view.scrollRowsBy(-1000);
   for (int r = 0; r < rows; ++r) CHECK(view.rowTop(r) == tops[static_cast<size_t>(r)]);
 }
+
+// Issue 38: search outlined only the current hit; every hit in view is now
+// marked, and the find bar can say how many are in view.
+TEST_CASE("Search marks every hit in view and counts them", "[gui][timeline][search]") {
+  guitest::ensureApp();
+  TimelineView view;
+  view.resize(1000, 300);
+  view.setData(buildTimelineData(guitest::makeTrace()));
+  CHECK(view.findSlices(QStringLiteral("s0 hs")) == 334);  // "s0 hs0": calls 0, 3, ..., 999
+  // [1485, 1585] holds calls 40..48 (call i at 1000 + 12 i, 10 us long): hits 42, 45 and 48.
+  view.setVisibleRange(1485, 100);
+  CHECK(view.matchesInView() == 3);
+  (void)view.grab();
+  CHECK(view.lastPaintStats().marked == 3);  // each outlined
+  // Zoomed out, the hits are folded with the rest: each marked with a tick, a few px apart at most.
+  view.zoomToFit();
+  CHECK(view.matchesInView() == 334);
+  (void)view.grab();
+  CHECK(view.lastPaintStats().marked > 100);
+  view.findSlices(QString());
+  (void)view.grab();
+  CHECK(view.lastPaintStats().marked == 0);
+}
+
+// Issue 38: a slice of someone else's trace showed its row, start and
+// duration only. The index gives any slice its self time, parent and children.
+TEST_CASE("A slice's details give self time, parent and children for any trace", "[gui][timeline][details]") {
+  guitest::ensureApp();
+  TimelineView view;
+  view.resize(1000, 300);
+  view.setData(buildTimelineData(guitest::makeTrace()));
+  const int layers = rowNamed(view.data(), QStringLiteral("layers"));
+  REQUIRE(layers >= 0);
+  // Row "layers": parent [1000,1100] { child a [1010,1020], child b [1030,1050] { grandchild [1035,1040] } }.
+  const SliceInfo parent = view.sliceInfo({layers, 0});
+  CHECK(parent.name == QStringLiteral("parent"));
+  CHECK(parent.selfUs == Approx(70));  // 100 - 10 - 20
+  CHECK_FALSE(parent.hasParent);
+  REQUIRE(parent.childCount == 2);
+  CHECK(parent.children[0].first == QStringLiteral("child a"));
+  CHECK(parent.children[1].first == QStringLiteral("child b"));
+  CHECK(parent.children[1].second == 20);
+  const SliceInfo childB = view.sliceInfo({layers, 2});
+  CHECK(childB.name == QStringLiteral("child b"));
+  CHECK(childB.selfUs == Approx(15));
+  CHECK(childB.hasParent);
+  CHECK(childB.parentName == QStringLiteral("parent"));
+  CHECK(childB.childCount == 1);
+  const QString html = sliceDetailsHtml(childB, view.data().startUs);
+  CHECK(html.contains(QStringLiteral("self time")));
+  CHECK(html.contains(QStringLiteral("grandchild")));
+}
+
+// Issue 38: S zoomed out past the data (a 76 s trace shown as -50 s .. 200 s).
+TEST_CASE("Zooming out stops at the trace's extent", "[gui][timeline]") {
+  guitest::ensureApp();
+  TimelineView view;
+  view.resize(1000, 300);
+  view.setData(buildTimelineData(guitest::makeTrace()));
+  const double span = view.data().endUs - view.data().startUs;
+  for (int i = 0; i < 30; ++i) QTest::keyClick(&view, Qt::Key_S);
+  CHECK(view.visibleDuration() <= span * 1.02 + 1e-6);
+  CHECK(view.visibleStart() >= view.data().startUs - span * 0.01 - 1e-6);
+  CHECK(view.visibleStart() + view.visibleDuration() <= view.data().endUs + span * 0.01 + 1e-6);
+  for (int i = 0; i < 30; ++i) QTest::keyClick(&view, Qt::Key_A);  // nor does panning leave it
+  CHECK(view.visibleStart() >= view.data().startUs - span * 0.01 - 1e-6);
+}

@@ -49,7 +49,8 @@ CompareSide summarizeSide(const pef::Pef& pef, const profile::CompactTrace* trac
       side.hasRun = true;
       side.measuredUs += e.dur;
       ++side.measuredSlices;
-      if (const auto step = profile::findRawArg(trace->argsJson(e), "step"))
+      const std::string args = trace->argsJson(e);
+      if (const auto step = profile::findRawArg(args, "step"))
         if (const auto n = step->number()) steps.insert(static_cast<int64_t>(*n));
     }
     side.steps = steps.size();
@@ -108,10 +109,8 @@ void addSide(std::map<QString, CompareRow>& rows, int side, const pef::Pef& pef,
   if (!trace || summary.steps == 0) return;
   for (const auto& e : trace->events) {
     if (e.ph != 'X' || trace->threads[e.thread].tid != 0) continue;
-    const auto hs = profile::findRawArg(trace->argsJson(e), "hypersection");
-    const QString key = hs && hs->isString ? QString::fromStdString(hs->unescaped())
-                                           : QString::fromUtf8(trace->string(e.name).data(),
-                                                               static_cast<qsizetype>(trace->string(e.name).size()));
+    const std::string_view key8 = trace->string(e.colorKey);  // the hypersection arg, else the name
+    const QString key = QString::fromUtf8(key8.data(), static_cast<qsizetype>(key8.size()));
     CompareRow& row = rows[keyFor(key)];
     if (row.names[side].isEmpty()) row.names[side] = key;
     row.measuredUs[side] += e.dur / static_cast<double>(summary.steps);

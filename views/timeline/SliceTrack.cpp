@@ -7,6 +7,7 @@ namespace dfc::views {
 namespace {
 
 const QColor kFoldColor(0x8a, 0x8f, 0xa0);
+const QColor kMatchColor(0xff, 0x8c, 0x00);  // search hits: an orange outline, or a tick on a fold
 
 }  // namespace
 
@@ -36,6 +37,8 @@ void SliceTrack::paintLane(QPainter& painter, const TrackPaintState& state, size
   // One pending fold: consecutive narrow items merge into one block.
   double foldX0 = 0, foldX1 = -1;
   size_t foldCount = 0;
+  const auto& slices = m_row.laneSlices[lane];
+  auto isMatch = [&](size_t slice) { return (*state.matches)[m_trace.events[m_row.events[slice]].name]; };
   auto flush = [&] {
     if (foldCount == 0) return;
     painter.fillRect(QRectF(foldX0, y, std::max(foldX1 - foldX0, 1.0), kLaneHeight - 2), kFoldColor);
@@ -59,6 +62,12 @@ void SliceTrack::paintLane(QPainter& painter, const TrackPaintState& state, size
     const QColor fill = QColor::fromRgb(m_row.colors[slice]);
     painter.fillRect(box, state.hovered == slice ? fill.lighter(115) : fill);
     ++state.stats.drawn;
+    if (state.matches && isMatch(slice)) {
+      painter.setPen(QPen(kMatchColor, 2));
+      painter.setBrush(Qt::NoBrush);
+      painter.drawRect(box.adjusted(1, 1, -1, -1));
+      ++state.stats.marked;
+    }
     if (box.width() > 24) {
       const std::string_view name = m_trace.string(m_trace.events[m_row.events[slice]].name);
       painter.setPen(QColor(0x10, 0x10, 0x10));
@@ -68,7 +77,6 @@ void SliceTrack::paintLane(QPainter& painter, const TrackPaintState& state, size
                                           Qt::ElideRight, static_cast<int>(textBox.width())));
     }
   };
-  const auto& slices = m_row.laneSlices[lane];
   if (lod) {
     const auto& items = lod->lanes[lane];
     auto it = std::lower_bound(items.begin(), items.end(), t0,
@@ -83,6 +91,28 @@ void SliceTrack::paintLane(QPainter& painter, const TrackPaintState& state, size
       visit(m_row.starts[*it], m_row.starts[*it] + m_row.durations[*it], 1, *it);
   }
   flush();
+  if (state.hits && lane < state.hits->size()) paintHitTicks(painter, state, (*state.hits)[lane], y);
+}
+
+// Search hits too narrow for a box of their own (folded, or merged into a
+// level-of-detail block) get a tick: at most one every 3 px, found by binary
+// search, so a million hits cost a few hundred ticks.
+void SliceTrack::paintHitTicks(QPainter& painter, const TrackPaintState& state, const std::vector<TimelineHit>& hits,
+                               double y) const {
+  const TimelineViewport& viewport = state.viewport;
+  const double t0 = viewport.startUs, t1 = viewport.endUs(), scale = viewport.pxPerUs();
+  auto it = std::lower_bound(hits.begin(), hits.end(), t0, [](const TimelineHit& h, double t) { return h.end < t; });
+  while (it != hits.end() && it->start <= t1) {
+    if ((it->end - it->start) * scale >= kFoldPx) {  // drawn as a box, outlined there
+      ++it;
+      continue;
+    }
+    const double x = std::max<double>(kLabelWidth, viewport.xAt(it->start));
+    painter.fillRect(QRectF(x, y, 3, kLaneHeight - 2), kMatchColor);
+    ++state.stats.marked;
+    const double next = viewport.timeAt(x + 3);
+    it = std::lower_bound(it + 1, hits.end(), next, [](const TimelineHit& h, double t) { return h.start < t; });
+  }
 }
 
 // Instants as short dark ticks with a small head; at most one per pixel.

@@ -24,6 +24,7 @@ class SliceTrack : public TimelineTrack {
  private:
   void paintLane(QPainter& painter, const TrackPaintState& state, size_t lane, double y, const TimelineLod* lod) const;
   void paintInstants(QPainter& painter, const TimelineViewport& viewport, int top) const;
+  void paintHitTicks(QPainter& painter, const TrackPaintState& state, const std::vector<TimelineHit>& hits, double y) const;
 
   const TimelineRow& m_row;
   const profile::CompactTrace& m_trace;

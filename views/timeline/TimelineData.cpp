@@ -2,6 +2,8 @@
 
 #include <QColor>
 #include <algorithm>
+
+#include "profile/ParallelRows.h"
 #include <limits>
 #include <set>
 
@@ -104,9 +106,22 @@ class TimelineBuilder {
     m_singleProcess = pids.size() <= 1;
   }
 
+  // Rows are independent: each core builds rows (its own key totals), then
+  // the levels of detail, once the trace's span is known.
   TimelineData build() {
+    std::vector<uint32_t> threads;
     for (uint32_t thread = 0; thread < m_index.rowCount(); ++thread)
-      if (m_index.rowEnd(thread) > m_index.rowBegin(thread)) addRow(thread);
+      if (m_index.rowEnd(thread) > m_index.rowBegin(thread)) threads.push_back(thread);
+    std::sort(threads.begin(), threads.end(), [&](uint32_t a, uint32_t b) {
+      return m_index.rowEnd(a) - m_index.rowBegin(a) > m_index.rowEnd(b) - m_index.rowBegin(b);
+    });
+    m_data.rows.resize(threads.size());
+    std::vector<KeyTotals> totals(profile::parallelThreads(threads.size()));
+    profile::parallelItems(threads.size(), [&](size_t worker, size_t k) {
+      m_data.rows[k] = makeRow(threads[k], totals[worker]);
+    });
+    for (const KeyTotals& t : totals) addTotals(t);
+    for (const TimelineRow& row : m_data.rows) noteRowTimes(row);
     for (const profile::CounterSeries& series : m_trace.counters)
       if (!series.ts.empty()) addCounter(series);
     std::stable_sort(m_data.rows.begin(), m_data.rows.end(), [](const TimelineRow& a, const TimelineRow& b) {
@@ -115,7 +130,7 @@ class TimelineBuilder {
       return a.tid < b.tid;
     });
     const double span = m_data.endUs - m_data.startUs;
-    for (TimelineRow& row : m_data.rows) buildLods(row, span);
+    profile::parallelItems(m_data.rows.size(), [&](size_t, size_t k) { buildLods(m_data.rows[k], span); });
     collectKeys();
     applyColorIdentity(m_data, nullptr);
     m_data.warnings = m_trace.warnings;
@@ -160,14 +175,38 @@ class TimelineBuilder {
     row.name = m_singleProcess && (named || !knownProcess) ? threadName : row.processName + QStringLiteral(": ") + threadName;
   }
 
+  struct KeyTotals {  // per colour key (a string id), one per worker
+    std::vector<size_t> count;
+    std::vector<double> totalUs;
+  };
+
+  void addTotals(const KeyTotals& t) {
+    for (size_t id = 0; id < t.count.size(); ++id) {
+      m_keyCount[id] += t.count[id];
+      m_keyTotal[id] += t.totalUs[id];
+    }
+  }
+
+  void noteRowTimes(const TimelineRow& row) {
+    for (size_t i = 0; i < row.size(); ++i) noteTime(row.starts[i], row.starts[i] + row.durations[i]);
+    for (double t : row.instants) noteTime(t, t);
+    m_data.sliceCount += row.size();
+  }
+
   // Events arrive sorted by (ts, longer first): parents before children, and
-  // the index has given each slice its depth.
-  void addRow(uint32_t thread) {
+  // the index has given each slice its depth. A mirror row's slices are
+  // drawn but not counted in the legend: their calls count on the row they copy.
+  TimelineRow makeRow(uint32_t thread, KeyTotals& keys) const {
     TimelineRow row;
     row.pid = m_trace.threads[thread].pid;
     row.tid = m_trace.threads[thread].tid;
     row.thread = thread;
     nameRow(row);
+    const bool counted = !m_index.isMirrorRow(thread);
+    if (keys.count.empty()) {
+      keys.count.assign(m_trace.strings.size(), 0);
+      keys.totalUs.assign(m_trace.strings.size(), 0.0);
+    }
     const uint32_t begin = m_index.rowBegin(thread), end = m_index.rowEnd(thread);
     row.starts.reserve(end - begin);
     row.durations.reserve(end - begin);
@@ -189,16 +228,15 @@ class TimelineBuilder {
       row.depths.push_back(depth);
       row.events.push_back(idx);
       row.colors.push_back(0);  // applyColorIdentity paints them
-      ++m_keyCount[ev.colorKey];
-      m_keyTotal[ev.colorKey] += ev.dur;
+      if (counted) {
+        ++keys.count[ev.colorKey];
+        keys.totalUs[ev.colorKey] += ev.dur;
+      }
       row.depthCount = std::max(row.depthCount, depth + 1);
       row.maxDurationUs = std::max(row.maxDurationUs, ev.dur);
-      noteTime(ev.ts, ev.ts + ev.dur);
     }
-    for (double t : row.instants) noteTime(t, t);
     if (row.laneSlices.empty()) row.laneSlices.resize(1);
-    m_data.sliceCount += row.size();
-    m_data.rows.push_back(std::move(row));
+    return row;
   }
 
   void addCounter(const profile::CounterSeries& series) {

@@ -8,7 +8,29 @@ namespace dfc::views {
 
 size_t TimelineView::findSlices(const QString& text) {
   m_search = m_data.index ? m_data.index->search(text.trimmed().toStdString()) : profile::TraceSearch{};
+  m_matchNames.clear();
+  m_rowHits.clear();
+  if (!m_search.names.empty() && m_data.trace) {
+    m_matchNames.assign(m_data.trace->strings.size(), false);
+    for (const profile::NameStats& s : m_search.names) m_matchNames[s.name] = true;
+    // Each lane's hits in start order, so a paint finds those in view by binary search.
+    m_rowHits.resize(m_data.rows.size());
+    for (size_t r = 0; r < m_data.rows.size(); ++r) {
+      const TimelineRow& row = m_data.rows[r];
+      m_rowHits[r].resize(row.laneSlices.size());
+      for (size_t lane = 0; lane < row.laneSlices.size(); ++lane)
+        for (uint32_t i : row.laneSlices[lane])
+          if (m_matchNames[m_data.trace->events[row.events[i]].name])
+            m_rowHits[r][lane].push_back({row.starts[i], row.starts[i] + row.durations[i]});
+    }
+  }
+  update();  // every hit in view gets its mark
   return m_search.count;
+}
+
+size_t TimelineView::matchesInView() const {
+  if (!m_data.index || m_search.names.empty()) return 0;
+  return m_data.index->countMatches(m_search, m_viewStart, m_viewStart + m_viewDuration);
 }
 
 std::optional<TimelineView::SliceRef> TimelineView::sliceOfEvent(uint32_t event) const {

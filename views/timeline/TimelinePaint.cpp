@@ -64,7 +64,8 @@ void TimelineView::paintTracks(QPainter& painter, bool pinned) {
   for (size_t t = 0; t < m_tracks.size(); ++t) {
     const int top = rowTop(static_cast<int>(t));
     if (isPinned(static_cast<int>(t)) != pinned || top + m_tracks[t]->height() < bandTop || top > height()) continue;
-    TrackPaintState state{view, m_stats, std::nullopt, std::nullopt};
+    TrackPaintState state{view, m_stats, std::nullopt, std::nullopt, m_matchNames.empty() ? nullptr : &m_matchNames,
+                          t < m_rowHits.size() ? &m_rowHits[t] : nullptr};
     if (m_hovered && m_hovered->row == static_cast<int>(t)) state.hovered = m_hovered->index;
     if (m_selected && m_selected->row == static_cast<int>(t)) state.selected = m_selected->index;
     m_tracks[t]->paint(painter, state, top);

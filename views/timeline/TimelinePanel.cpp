@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -33,6 +34,11 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   connect(m_previous, &QToolButton::clicked, this, [this] { step(false); });
   connect(m_next, &QToolButton::clicked, this, [this] { step(true); });
   connect(m_view, &TimelineView::dataChanged, this, &TimelinePanel::find);  // a new trace, new names
+  connect(m_view, &TimelineView::visibleRangeChanged, this, &TimelinePanel::showMatchCount);
+  m_notice = new QLabel(this);
+  m_notice->setWordWrap(true);
+  m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; padding: 4px; }"));
+  m_notice->setVisible(false);
   m_legend = new GraphLegend(this);
   m_legend->setToolTip(tr("Slice colours, busiest first; click one to find its slices"));
   auto* legendButton = new QToolButton(this);
@@ -69,6 +75,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addLayout(bar);
+  layout->addWidget(m_notice);
   layout->addWidget(split, 1);
   find();
 }
@@ -78,16 +85,29 @@ void TimelinePanel::focusFind() {
   m_find->selectAll();
 }
 
+void TimelinePanel::setNotice(const QString& text) {
+  m_notice->setText(text);
+  m_notice->setVisible(!text.isEmpty());
+}
+
 void TimelinePanel::find() {
-  const QString text = m_find->text().trimmed();
-  const size_t count = m_view->findSlices(text);
-  const size_t names = m_view->search().names.size();
-  m_matches->setText(text.isEmpty()
-                         ? QString()
-                         : tr("%n slice(s)", nullptr, static_cast<int>(count)) +
-                               (names > 1 ? tr(" in %n name(s)", nullptr, static_cast<int>(names)) : QString()));
+  const size_t count = m_view->findSlices(m_find->text().trimmed());
+  showMatchCount();
   m_previous->setEnabled(count > 0);
   m_next->setEnabled(count > 0);
+}
+
+// "1,234 slice(s) in 2 name(s), 57 in view": calls, a mirrored one once.
+void TimelinePanel::showMatchCount() {
+  if (m_find->text().trimmed().isEmpty()) {
+    m_matches->clear();
+    return;
+  }
+  const size_t count = m_view->search().count, names = m_view->search().names.size();
+  m_matches->setText(tr("%n slice(s)", nullptr, static_cast<int>(count)) +
+                     (names > 1 ? tr(" in %n name(s)", nullptr, static_cast<int>(names)) : QString()) +
+                     (count > 0 ? tr(", %1 in view").arg(QLocale().toString(static_cast<qulonglong>(m_view->matchesInView())))
+                                : QString()));
 }
 
 void TimelinePanel::step(bool forward) {

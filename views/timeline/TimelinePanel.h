@@ -25,10 +25,14 @@ class TimelinePanel : public QWidget {
   QLabel* matchLabel() const { return m_matches; }
   GraphLegend* legend() const { return m_legend; }
   void focusFind();  // Ctrl+F on the timeline
+  // A line above the timeline (the trace is of another PEF...); "" hides it.
+  void setNotice(const QString& text);
+  QLabel* notice() const { return m_notice; }
 
  private:
   void find();
   void step(bool forward);
+  void showMatchCount();
 
   TimelineView* m_view = nullptr;
   QLineEdit* m_find = nullptr;
@@ -36,6 +40,7 @@ class TimelinePanel : public QWidget {
   QToolButton* m_previous = nullptr;
   QToolButton* m_next = nullptr;
   GraphLegend* m_legend = nullptr;
+  QLabel* m_notice = nullptr;
 };
 
 }  // namespace dfc::views

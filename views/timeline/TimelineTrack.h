@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 class QPainter;
 
@@ -46,6 +47,13 @@ struct TimelinePaintStats {
   size_t drawn = 0;    // boxes drawn, one per slice wide enough
   size_t folded = 0;   // narrow slices folded into merged blocks
   size_t blocks = 0;   // merged blocks drawn
+  size_t marked = 0;   // search hits marked (an outlined box, or a tick on a fold)
+};
+
+// A search hit on one lane of a row: its span (hits sorted by start).
+struct TimelineHit {
+  double start = 0;
+  double end = 0;
 };
 
 // One paint of one track: the view, what of it is hovered or selected, and
@@ -55,6 +63,8 @@ struct TrackPaintState {
   TimelinePaintStats& stats;
   std::optional<size_t> hovered;
   std::optional<size_t> selected;
+  const std::vector<bool>* matches = nullptr;  // per string id: a name the search matches (null: no search)
+  const std::vector<std::vector<TimelineHit>>* hits = nullptr;  // per lane of this row: the search's hits
 };
 
 class TimelineTrack : public TimelineMetrics {

@@ -1,6 +1,8 @@
 #include "timeline/TimelineView.h"
 
 #include <QHelpEvent>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -54,6 +56,9 @@ void TimelineView::setData(TimelineData data) {
   for (const TimelineRow& row : m_data.rows) m_tracks.push_back(std::make_unique<SliceTrack>(row, *m_data.trace));
   for (const TimelineCounter& counter : m_data.counters) m_tracks.push_back(std::make_unique<CounterTrack>(counter));
   m_search = {};
+  m_matchNames.clear();
+  m_rowHits.clear();
+  readSectionTable();
   m_rowOfThread.assign(m_data.trace ? m_data.trace->threads.size() : 0, -1);
   for (size_t r = 0; r < m_data.rows.size(); ++r) m_rowOfThread[m_data.rows[r].thread] = static_cast<int>(r);
   m_pinned.clear();
@@ -148,10 +153,12 @@ double TimelineView::plotWidth() const { return viewport().plotWidth(); }
 double TimelineView::pxPerUs() const { return viewport().pxPerUs(); }
 double TimelineView::timeAt(double x) const { return viewport().timeAt(x); }
 double TimelineView::xAt(double us) const { return viewport().xAt(us); }
+// Zooming out stops at the trace's extent (zoomToFit's 1% margins): a 76 s
+// trace is never shown as -50 s .. 200 s.
 void TimelineView::clampView() {
   const double span = std::max(m_data.endUs - m_data.startUs, 1.0);
-  m_viewDuration = std::min(m_viewDuration, span * 4);
-  m_viewStart = std::clamp(m_viewStart, m_data.startUs - span, m_data.endUs);
+  m_viewDuration = std::min(m_viewDuration, span * 1.02);
+  m_viewStart = std::clamp(m_viewStart, m_data.startUs - span * 0.01, m_data.endUs + span * 0.01 - m_viewDuration);
   const int maxScroll = std::max(0, m_scrolledHeight - (height() - scrollTop()));
   m_scrollY = std::clamp(m_scrollY, 0, maxScroll);
 }
@@ -187,7 +194,56 @@ SliceInfo TimelineView::sliceInfo(const SliceRef& ref) const {
   info.startUs = row.starts[ref.index];
   info.durationUs = row.durations[ref.index];
   for (const auto& [key, value] : trace.args(ev)) info.args.append({QString::fromStdString(key), argText(value)});
+  addRelatives(info, row.events[ref.index]);
+  // A section call: its section's figures from the table, and the rates this call achieved.
+  const std::string_view section = trace.string(ev.section);
+  const auto figures = m_sectionFigures.find(std::string(section.substr(0, section.find(' '))));
+  if (!section.empty() && figures != m_sectionFigures.end()) {
+    info.sectionFigures = figures->second;
+    const double us = info.durationUs;
+    for (const auto& [key, value] : figures->second) {
+      if (key == QLatin1String("ddr_bytes") && us > 0)
+        info.sectionFigures.append({QStringLiteral("ddr_gbps (this call)"), QString::number(value.toDouble() / (us * 1e3), 'g', 4)});
+      if (key == QLatin1String("tflop") && us > 0)
+        info.sectionFigures.append({QStringLiteral("host_tflops (this call)"), QString::number(value.toDouble() / us * 1e6, 'g', 4)});
+    }
+  }
   return info;
+}
+
+// Self time, parent and children from the index: the same for any trace.
+void TimelineView::addRelatives(SliceInfo& info, uint32_t event) const {
+  const profile::TraceIndex& index = *m_data.index;
+  const profile::CompactTrace& trace = *m_data.trace;
+  auto text = [](std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); };
+  info.selfUs = index.selfUs(event);
+  info.mirror = index.isMirrorRow(trace.events[event].thread);
+  if (const uint32_t p = index.parent(event); p != profile::TraceIndex::kNoSlice) {
+    info.hasParent = true;
+    info.parentName = text(trace.string(trace.events[p].name));
+    info.parentStartUs = trace.events[p].ts;
+    info.parentDurationUs = trace.events[p].dur;
+  }
+  const std::vector<uint32_t> children = index.children(event);
+  info.childCount = static_cast<qsizetype>(children.size());
+  for (size_t k = 0; k < children.size() && k < 8; ++k)
+    info.children.append({text(trace.string(trace.events[children[k]].name)), trace.events[children[k]].dur});
+}
+
+// Our traces write each section's constant figures once, in otherData's
+// `sections` table: read it once per trace, to show beside a clicked call.
+void TimelineView::readSectionTable() {
+  m_sectionFigures.clear();
+  if (!m_data.trace) return;
+  const auto it = m_data.trace->metadata.find("sections");
+  if (it == m_data.trace->metadata.end()) return;
+  const QJsonObject table = QJsonDocument::fromJson(QByteArray::fromStdString(it->second)).object();
+  for (auto s = table.begin(); s != table.end(); ++s) {
+    QList<QPair<QString, QString>>& figures = m_sectionFigures[s.key().toStdString()];
+    const QJsonObject fields = s.value().toObject();
+    for (auto f = fields.begin(); f != fields.end(); ++f)
+      figures.append({f.key(), f.value().isString() ? f.value().toString() : QString::number(f.value().toDouble(), 'g', 10)});
+  }
 }
 
 void TimelineView::selectSlice(const SliceRef& ref) {
@@ -200,16 +256,22 @@ void TimelineView::selectSlice(const SliceRef& ref) {
 // A slice of a section call names its section and hypersection in its args
 // (DESIGN §8); other slices (host phases, others' traces) select none.
 void TimelineView::publishSection(const SliceRef& ref) {
+  if (!m_linked) return;  // the trace is of another PEF: its section ids mean nothing here
   int section = -1;
   QString hypersection;
   if (ref.row >= 0 && static_cast<size_t>(ref.row) < m_data.rows.size() &&
       ref.index < m_data.rows[static_cast<size_t>(ref.row)].size()) {
+    // The section key the reader took from the args ("12 conv1"), its id first.
     const profile::CompactTrace& trace = *m_data.trace;
-    const std::string_view args =
-        trace.argsJson(trace.events[m_data.rows[static_cast<size_t>(ref.row)].events[ref.index]]);
-    if (const auto id = profile::findRawArg(args, "section_id")) section = static_cast<int>(id->number().value_or(-1));
-    if (const auto hs = profile::findRawArg(args, "hypersection"); hs && hs->isString)
-      hypersection = QString::fromStdString(hs->unescaped());
+    const profile::CompactEvent& ev = trace.events[m_data.rows[static_cast<size_t>(ref.row)].events[ref.index]];
+    const std::string_view key = trace.string(ev.section);
+    const std::string id(key.substr(0, key.find(' ')));
+    if (const auto number = profile::finiteNumber(id)) section = static_cast<int>(*number);
+    const std::string_view hs = trace.string(trace.hypersectionKey(ev));
+    hypersection = QString::fromUtf8(hs.data(), static_cast<qsizetype>(hs.size()));
+    if (const auto figures = m_sectionFigures.find(id); hypersection.isEmpty() && figures != m_sectionFigures.end())
+      for (const auto& [k, v] : figures->second)
+        if (k == QLatin1String("hypersection")) hypersection = v;
   }
   m_selection->selectSection(section, hypersection);
 }

@@ -13,6 +13,7 @@
 // menu pins it (Perfetto's pinned tracks): pinned rows sit under the ruler
 // in the order pinned and stay there while the other rows scroll.
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -77,6 +78,15 @@ class TimelineView : public QWidget, public TimelineMetrics {
   size_t findSlices(const QString& text);
   bool showMatch(bool forward = true);
   const profile::TraceSearch& search() const { return m_search; }
+  // Search hits (counted calls) that overlap the visible time range; every
+  // hit in view is marked when painted (outlined, or a tick where folded).
+  size_t matchesInView() const;
+
+  // Cross-links: a clicked section call selects its section in the shared
+  // selection (the graph outlines it). Off when the trace is not of the open
+  // PEF: its section ids would name another plan's sections.
+  void setLinked(bool linked) { m_linked = linked; }
+  bool isLinked() const { return m_linked; }
   std::optional<SliceRef> sliceOfEvent(uint32_t event) const;
 
   // Pinning, by track (slice rows first, then counters); a new trace unpins all.
@@ -132,6 +142,8 @@ class TimelineView : public QWidget, public TimelineMetrics {
   void showRange(std::optional<TimeRange> range);
   void showZoom(std::optional<TimeRange> range);
   void publishSection(const SliceRef& ref);
+  void readSectionTable();
+  void addRelatives(SliceInfo& info, uint32_t event) const;
 
   TimelineData m_data;
   SharedColorIdentity m_identity;
@@ -143,6 +155,10 @@ class TimelineView : public QWidget, public TimelineMetrics {
   SelectionState* m_selection = nullptr;
   std::vector<int> m_rowOfThread;  // the data row showing each trace row, -1 if none
   profile::TraceSearch m_search;
+  std::vector<bool> m_matchNames;  // per string id: a name the search matches; empty: no search
+  std::vector<std::vector<std::vector<TimelineHit>>> m_rowHits;  // per row, per lane: the search's hits
+  bool m_linked = true;
+  std::map<std::string, QList<QPair<QString, QString>>> m_sectionFigures;  // the trace's `sections` table, by id
   double m_viewStart = 0;
   double m_viewDuration = 1;
   int m_scrollY = 0;

@@ -1,6 +1,8 @@
 // The algorithm each convolution runs with, as `dfc inspect` lists it and as
-// the run trace's section slices carry it (`conv_algo`), on a small ResNet-18.
+// the run trace's sections table gives it per section (`conv_algo`: the same
+// for every call of a run, so written once), on a small ResNet-18.
 #include <catch2/catch.hpp>
+#include <simdjson.h>
 
 #include "driver/Compiler.h"
 #include "driver/ConvAlgoReport.h"
@@ -33,17 +35,19 @@ int countContaining(const std::vector<std::string>& lines, const std::string& te
   return n;
 }
 
-// The conv_algo arg of each section call on the whole-run row ("" for sections without one).
+// The conv_algo of each section in the trace's sections table ("" for sections without one).
 std::vector<std::string> tracedAlgos(const pef::Pef& pef, ConvAlgoRequest request) {
   driver::RunTrace trace(pef, "test");
   trace.setConvAlgo(request);
   for (const partition::Section& s : pef.plan.sections) trace.addSectionCall(s.id, 0, 0, 1, 0);
+  const profile::Trace taken = trace.take();
+  simdjson::dom::parser parser;
+  simdjson::dom::object table;
+  REQUIRE(!parser.parse(taken.metadataJson.at("sections")).get(table));
   std::vector<std::string> algos;
-  for (const profile::TraceEvent& e : trace.take().events) {
-    if (e.ph != 'X' || e.tid != driver::RunTrace::kWholeRunTid) continue;
-    algos.emplace_back();
-    for (const auto& [key, value] : e.args)
-      if (key == "conv_algo") algos.back() = std::get<std::string>(value);
+  for (const partition::Section& s : pef.plan.sections) {
+    std::string_view algo;
+    algos.emplace_back(table[std::to_string(s.id)]["conv_algo"].get(algo) ? std::string_view() : algo);
   }
   return algos;
 }

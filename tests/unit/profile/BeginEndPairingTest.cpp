@@ -1,11 +1,13 @@
 // One rule pairs B/E events for both readers; others' files cross B/E pairs
 // on a row, and each slice must keep its own span.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <memory>
 
 #include "profile/BeginEndPairing.h"
 #include "profile/ChromeTrace.h"
 #include "profile/CompactTrace.h"
+#include "profile/TraceFile.h"
 #include "profile/TraceIndex.h"
 
 using namespace dfc::profile;
@@ -74,6 +76,12 @@ TEST_CASE("Both readers pair a file whose B/E do not nest the same way", "[profi
   CHECK(durationOf(*dom, "open") == 8);  // row (1,2) ends at 20, with "last"
   CHECK(durationOf(*compact, "open") == 8);
   CHECK(dom->events.size() == compact->events.size());
+  // Cut into chunks a few events long, parsed apart: a B in one chunk pairs with its E in another.
+  setTraceChunkBytes(60);
+  auto chunked = parseCompactTrace(kCrossing, "crossing.json");
+  setTraceChunkBytes(0);
+  REQUIRE(chunked);
+  for (const char* name : {"a", "b", "inner", "outer", "open"}) CHECK(durationOf(*chunked, name) == durationOf(*compact, name));
 
   // The index keeps the crossing slices: b starts inside a, so it is a's child,
   // and only b's part inside a ([5,10]) leaves a's self time: 10 - 5.
@@ -83,5 +91,46 @@ TEST_CASE("Both readers pair a file whose B/E do not nest the same way", "[profi
     if (index.trace().string(events[i].name) == "a") CHECK(index.selfUs(i) == Approx(5));
     if (index.trace().string(events[i].name) == "b") CHECK(index.depth(i) == 1);
   }
-  CHECK(index.aggregate(0, 15).total.wallUs == Approx(15));
+  // Rows busy in [0,15]: (1,1) a u b = [0,15] = 15; (1,2) outer [0,9] and open/last [12,15] = 12.
+  CHECK(index.aggregate(0, 15).total.wallUs == Approx(27));
+}
+
+// Issue 36: a 79 KB .json.gz of B events that no E names took minutes, as
+// every E scanned the whole open stack for its name. The marks are built
+// here: 300,000 B "open" on one row, then 300,000 E "close" that name none
+// of them, so each closes the innermost. Linear pairing does this in
+// milliseconds; the scan made 4.5e10 name comparisons (minutes).
+TEST_CASE("B/E pairing is linear however deep the open stack and whatever the E names", "[profile][pairing]") {
+  const size_t n = 300'000;
+  std::vector<BeginEndMark> marks;
+  marks.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) marks.push_back({0, static_cast<double>(i), "open", true});
+  for (size_t i = 0; i < n; ++i) marks.push_back({0, static_cast<double>(n + i), "close", false});
+  const auto pairs = pairBeginEnd(marks, {2.0 * n});
+  REQUIRE(pairs.size() == n);
+  // The first E closes the innermost (last) B: ts n - 1 to n; the last E the outermost: 0 to 2n - 1.
+  CHECK(pairs.front().begin == n - 1);
+  CHECK(pairs.front().durUs == 1);
+  CHECK(pairs.back().begin == 0);
+  CHECK(pairs.back().durUs == 2 * n - 1);
+}
+
+TEST_CASE("a gzip trace of deeply nested B/E events with unmatched E names reads at once", "[profile][pairing]") {
+  std::string json = R"({"traceEvents":[)";
+  const int n = 20'000;
+  for (int i = 0; i < n; ++i) json += R"({"ph":"B","name":"b)" + std::to_string(i % 7) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(i) + "},";
+  for (int i = 0; i < n; ++i) json += R"({"ph":"E","name":"zz","pid":1,"tid":1,"ts":)" + std::to_string(n + i) + "},";
+  json.back() = ']';
+  json += "}";
+  const std::string path = (std::filesystem::temp_directory_path() / "dfc-pairing-deep.json.gz").string();
+  REQUIRE(writeTraceFile(path, json));
+  auto compact = readCompactTrace(path);
+  auto dom = readChromeTrace(path);
+  std::filesystem::remove(path);
+  REQUIRE(compact);
+  REQUIRE(dom);
+  CHECK(compact->events.size() == static_cast<size_t>(n));
+  CHECK(dom->events.size() == static_cast<size_t>(n));
+  const TraceIndex index(std::make_shared<const CompactTrace>(std::move(compact.value())));
+  CHECK(index.aggregate(0, 2 * n).total.wallUs == Approx(2 * n - 1));  // the outermost B spans it all
 }

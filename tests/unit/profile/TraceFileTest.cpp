@@ -76,3 +76,62 @@ TEST_CASE("a truncated or oversized gzip trace is refused, naming the file", "[p
   REQUIRE(!refused);
   CHECK_THAT(refused.error().message(), Catch::Contains(bomb) && Catch::Contains("memory budget"));
 }
+
+// Issue 36: `cat a.json.gz b.json.gz` is one valid gzip file of two members
+// (gzip -d reads both); the reader stopped after the first and called the
+// rest corrupt.
+TEST_CASE("a multi-member gzip trace reads every member", "[profile][tracefile]") {
+  TempDir dir;
+  const std::string json = profile::chromeTraceToJson(sampleTrace());
+  const size_t half = json.size() / 2;
+  const std::string a = (dir.path / "a.gz").string(), b = (dir.path / "b.gz").string();
+  REQUIRE(profile::writeTraceFile(a, json.substr(0, half)));
+  REQUIRE(profile::writeTraceFile(b, json.substr(half)));
+  auto first = support::readFile(a), second = support::readFile(b);
+  REQUIRE(first);
+  REQUIRE(second);
+  const std::string joined = (dir.path / "joined.json.gz").string();
+  std::ofstream(joined, std::ios::binary) << *first << *second;
+  auto inflated = profile::gunzipWithin(*first + *second, "joined");
+  REQUIRE(inflated);
+  CHECK(inflated->view() == json);
+  auto compact = profile::readCompactTrace(joined);
+  REQUIRE(compact);
+  CHECK(compact->events.size() == 500);
+  auto dom = profile::readChromeTrace(joined);
+  REQUIRE(dom);
+  CHECK(dom->events.size() == 500);
+  // Zero padding after the last member is tolerated (as gzip does); other bytes are not.
+  CHECK(profile::gunzipWithin(*first + std::string(16, '\0'), "padded"));
+  auto trailing = profile::gunzipWithin(*first + "junk", "junk.gz");
+  REQUIRE_FALSE(trailing);
+  CHECK_THAT(trailing.error().message(), Catch::Contains("junk.gz") && Catch::Contains("not another gzip member"));
+}
+
+// Issue 36: the budget counted decompressed bytes while the string doubled
+// as it grew and the text was copied once more into a padded buffer: a file
+// "within" the budget took three times it. Now every allocation counts: the
+// compressed input held meanwhile, the buffer's capacity and, while it grows,
+// the old block and the new one together.
+TEST_CASE("inflating a gzip trace counts what it allocates against the budget", "[profile][tracefile]") {
+  const std::string text(600 << 10, 'x');  // 600 KiB of text
+  TempDir dir;
+  const std::string one = (dir.path / "one.gz").string(), tail = (dir.path / "tail.gz").string();
+  REQUIRE(profile::writeTraceFile(one, text));
+  REQUIRE(profile::writeTraceFile(tail, "y"));
+  auto single = support::readFile(one), small = support::readFile(tail);
+  REQUIRE(single);
+  REQUIRE(small);
+  support::setMemoryBudget(1 << 20);  // 1 MiB
+  // One member: its size field gives the buffer its size at once; 600 KiB + the input fit.
+  auto fits = profile::gunzipWithin(*single, "one.gz", single->size());
+  // Two members: only the last one's size is known (1 byte), so the buffer
+  // grows by half; at ~540 KiB the next block (810 KiB) plus the old one pass 1 MiB.
+  auto grows = profile::gunzipWithin(*single + *small, "two.gz", single->size() + small->size());
+  support::setMemoryBudget(0);
+  REQUIRE(fits);
+  CHECK(fits->size() == text.size());
+  CHECK(fits->capacity() == text.size());
+  REQUIRE_FALSE(grows);
+  CHECK_THAT(grows.error().message(), Catch::Contains("two.gz") && Catch::Contains("memory budget"));
+}

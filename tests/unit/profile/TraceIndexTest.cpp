@@ -1,6 +1,7 @@
 // TraceIndex on a small hand-made nested trace: nesting and self time,
 // per-name statistics, search and walking the matches, range aggregation
-// (wall as a union, self without children, clipping, rows, groups).
+// (wall as a union per row, summed over rows; self without children;
+// clipping, rows, groups).
 #include <catch2/catch.hpp>
 #include <memory>
 
@@ -113,20 +114,21 @@ TEST_CASE("TraceIndex search counts matching names and walks matches in time ord
 TEST_CASE("TraceIndex aggregates a range by name without counting nested time twice", "[profile][traceindex]") {
   const TraceIndex index(nestedTrace());
   const Aggregate all = index.aggregate(0, 160);
-  // total: 7 slices; wall = union of everything = [0,100] + [120,160] = 140;
-  // self = row A busy 140 + row B busy (40 + 10) = 190. The old summary summed
-  // durations: 140 + 100 + 5 + 10 = 255.
+  // total: 7 slices; wall = row A busy [0,100] + [120,160] = 140, plus row B
+  // busy [20,60] + [70,80] = 50: 190, and self adds up to it (row A 140 +
+  // row B 50). A union across rows gave 140 here, less than the self time.
+  // The old summary summed durations: 140 + 100 + 5 + 10 = 255.
   CHECK(all.total.count == 7);
-  CHECK(all.total.wallUs == Approx(140));
+  CHECK(all.total.wallUs == Approx(190));
   CHECK(all.total.selfUs == Approx(190));
   CHECK(all.total.sumUs == Approx(255));
   REQUIRE(all.groups.size() == 4);
   CHECK(all.groups[0].key == "outer");  // longest wall first
-  // inner: [10,30] u [50,90] (row A) u [20,60] (row B) = [10,90] = 80; self 15 + 40 + 40.
+  // inner: [10,30] u [50,90] on row A (60) + [20,60] on row B (40) = 100; self 15 + 40 + 40 = 95.
   const AggregateGroup* inner = group(all, "inner");
   REQUIRE(inner);
   CHECK(inner->count == 3);
-  CHECK(inner->wallUs == Approx(80));
+  CHECK(inner->wallUs == Approx(100));
   CHECK(inner->selfUs == Approx(95));
   CHECK(inner->minUs == 20);
   CHECK(inner->maxUs == 40);
@@ -138,12 +140,13 @@ TEST_CASE("TraceIndex aggregates a range by name without counting nested time tw
 TEST_CASE("TraceIndex clips slices to the range and to the chosen rows", "[profile][traceindex]") {
   const TraceIndex index(nestedTrace());
   // [25,130]: outer [25,100] (75) and [120,130] (10); its self 75 - 5 (inner [25,30]) - 40 (inner [50,90]) = 30, + 10.
-  // inner [25,30], [50,90], row B [25,60]: union [25,90] = 65; self 5 + 40 + 35 = 80 (leaf lies before 25).
-  // io 10. total wall [25,100] + [120,130] = 85; self 40 + 80 + 10 = 130 = row A 85 + row B 45.
+  // inner [25,30] u [50,90] on row A (45) + [25,60] on row B (35) = 80; self 5 + 40 + 35 = 80
+  // (leaf lies before 25). io 10. total wall: row A [25,100] + [120,130] = 85, row B 35 + 10 = 45:
+  // 130; self 40 + 80 + 10 = 130.
   const Aggregate a = index.aggregate(130, 25);  // either order
   CHECK(a.startUs == 25);
   CHECK(a.total.count == 6);
-  CHECK(a.total.wallUs == Approx(85));
+  CHECK(a.total.wallUs == Approx(130));
   CHECK(a.total.selfUs == Approx(130));
   const AggregateGroup* outer = group(a, "outer");
   REQUIRE(outer);
@@ -153,7 +156,7 @@ TEST_CASE("TraceIndex clips slices to the range and to the chosen rows", "[profi
   CHECK(outer->maxUs == Approx(75));
   const AggregateGroup* inner = group(a, "inner");
   REQUIRE(inner);
-  CHECK(inner->wallUs == Approx(65));
+  CHECK(inner->wallUs == Approx(80));
   CHECK(inner->selfUs == Approx(80));
   CHECK(group(a, "leaf") == nullptr);
 
@@ -186,7 +189,7 @@ TEST_CASE("TraceIndex groups by section and hypersection from the slice args", "
   REQUIRE(hs.groups.size() == 3);
   CHECK(group(hs, "hsA")->wallUs == Approx(140));
   CHECK(group(hs, "hsB")->count == 3);
-  CHECK(group(hs, "hsB")->wallUs == Approx(80));  // [10,90] over both rows
+  CHECK(group(hs, "hsB")->wallUs == Approx(100));  // row A 60 + row B 40
   CHECK(group(hs, "hsB")->selfUs == Approx(95));
   CHECK(groupByFromName("hypersection") == GroupBy::Hypersection);
   CHECK(!groupByFromName("thread"));
