@@ -67,9 +67,15 @@ case "$target" in
   pef_reader) make_outputs; cp "$work"/*/*.pef "$seeds/" ;;
   onnx_importer) find tests/data/onnx -name '*.onnx' | while read -r f; do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done ;;
   dfir_parser) make_outputs; cp tests/golden/*/*.dfir "$work"/logreg/*.dfir "$seeds/" 2>/dev/null || true ;;
-  yaml_loaders) cp resources/arch/*.yaml "$seeds/"; for f in resources/fusion_rules/*.yaml; do cp "$f" "$seeds/rules_$(basename "$f")"; done ;;
+  yaml_loaders)
+    cp resources/arch/*.yaml "$seeds/"; for f in resources/fusion_rules/*.yaml; do cp "$f" "$seeds/rules_$(basename "$f")"; done
+    # Anchors and aliases, nested maps, tags and duplicate keys: what a careless config holds.
+    printf 'router: &r\n  link_tracks: 2\n  max_iterations: 30\nplacer: {anneal: false, max_moves: 1000}\n' > "$seeds/config_alias.yaml"
+    printf 'router.box_margin: !!str 5\nrouter.box_margin: 3\ncost: {target_cycles: 1e3}\n' > "$seeds/config_tags.yaml" ;;
   chrome_trace_reader) make_outputs; cp "$work"/logreg/*_chrome_tracing_report.json "$seeds/" ;;
-  decisions_reader) cp tests/data/decisions/* "$seeds/" ;;
+  decisions_reader)
+    cp tests/data/decisions/* "$seeds/"
+    printf -- '- together: &p [h.0/*, h.1/*]\n- cut_before: *p\n- nodes: *p\n  chip: 1\n' > "$seeds/aliases.yaml" ;;
   run_store)  # a store with a compile, a run, section calls and metrics; and versions of it a careless hand edited
     make_outputs
     rm -f "$work/store.sqlite"
