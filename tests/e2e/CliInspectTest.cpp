@@ -58,10 +58,14 @@ TEST_CASE("dfc inspect prints a PEF's sections, placement and hypersections", "[
   const std::string pef = compileLogreg(dir);
   auto r = runDfc("inspect " + pef);
   REQUIRE(r.status == 0);
-  // The first line carries the compiler version and the compile's time.
+  // The first line carries the compiler version and the compile's time, the
+  // second the content hash (of chunks that hold the compile's timings).
   const std::string first = r.output.substr(0, r.output.find('\n'));
   CHECK(first.rfind("PEF logreg (format 1.2, dfc ", 0) == 0);
-  checkGolden(r.output.substr(first.size() + 1), "logreg_o1.inspect.txt");
+  const size_t secondEnd = r.output.find('\n', first.size() + 1);
+  const std::string second = r.output.substr(first.size() + 1, secondEnd - first.size() - 1);
+  CHECK_THAT(second, Catch::Matches("content hash [0-9a-f]{16} \\(a run's trace records it as pef_hash\\)"));
+  checkGolden(r.output.substr(secondEnd + 1), "logreg_o1.inspect.txt");
   // The same through --pef, and a missing PEF is bad input.
   CHECK(runDfc("inspect --pef " + pef).output == r.output);
   auto missing = runDfc("inspect " + (dir / "nope.pef"));

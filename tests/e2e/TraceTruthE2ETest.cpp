@@ -46,7 +46,7 @@ std::map<std::string, CsvRow> parseCsv(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("LeNet: 8 selected steps count 8 calls per section; dfc trace, the index and the run store agree",
+TEST_CASE("LeNet: 8 selected steps count 8 calls per section, and dfc trace, the index and the run store agree",
           "[e2e][trace][truth]") {
   test::ScratchDir dir("trace-truth");
   const std::string db = dir / "runs.db", out = dir / "out";
