@@ -65,7 +65,7 @@ Status validateStage(CompileState& s) {
 Status frontendStage(CompileState& s) {
   auto model = loadModel(s.opts);
   if (!model) return model.error();
-  if (auto st = ir::checkGraphBudget(model->graph); !st) return st.error().withContext(s.opts.model);
+  if (auto st = ir::checkCompileBudget(model->graph); !st) return st.error().withContext(s.opts.model);
   s.model = std::move(*model);
   s.dumpGraph = &s.model.graph;
   return {};
@@ -111,7 +111,7 @@ Status autogradStage(CompileState& s) {
   meta.lrInput = s.pef.graph.value(training->lr).name;
   meta.lossOutput = s.pef.graph.value(training->loss).name;
   meta.logitsOutput = s.pef.graph.value(training->logits).name;
-  if (auto st = ir::checkGraphBudget(s.pef.graph); !st) return st.error().withContext(s.opts.model);
+  if (auto st = ir::checkCompileBudget(s.pef.graph); !st) return st.error().withContext(s.opts.model);
   s.dumpGraph = &s.pef.graph;
   return {};
 }

@@ -51,4 +51,17 @@ Status checkGraphBudget(const Graph& g) {
                               need);
 }
 
+Status checkCompileBudget(const Graph& g) {
+  for (const Value& v : g.values) {
+    auto bytes = checkedByteSize(v.type);
+    if (!bytes || *bytes > kMaxTensorBytes)
+      return makeError(valueKindName(v.kind) + " '" + v.name + "' " + v.type.toString() + " is larger than the " +
+                       support::formatBytes(kMaxTensorBytes) + " any tensor may have");
+  }
+  uint64_t held = 0;
+  for (const auto& [id, tensor] : g.initializers)
+    if (!tensor.isDeferred()) held = support::checkedAdd(held, *checkedByteSize(g.value(id).type)).value_or(UINT64_MAX);
+  return support::checkBudget("the weights the compile holds in memory (initializers with data, not recipes)", held);
+}
+
 }  // namespace dfc::ir

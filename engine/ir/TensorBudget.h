@@ -22,7 +22,14 @@ std::optional<uint64_t> checkedByteSize(const TensorType& type);
 Status checkTensorBudget(const std::string& what, const TensorType& type);
 
 // Every value of `g` fits, and so does the least memory running it takes.
+// What a run (or a reader that materializes weights) must check.
 Status checkGraphBudget(const Graph& g);
+
+// What a compile holds: every value within kMaxTensorBytes, and the weights it
+// has materialized (initializers with data; recipes allocate nothing) within
+// the budget. A 405B model's recipes compile on a 24 GiB host; running it is
+// refused by checkGraphBudget.
+Status checkCompileBudget(const Graph& g);
 
 std::string valueKindName(ValueKind kind);  // "input", "param", "const", "value"
 

@@ -1,6 +1,8 @@
 // The transformer models of the zoo: shapes, scopes, parameter counts, options.
 #include <catch2/catch.hpp>
 
+#include "ir/TensorBudget.h"
+
 #include <set>
 
 #include "frontend/ModelZoo.h"
@@ -125,13 +127,13 @@ TEST_CASE("a transformer's layer count and layer weights are bounded before the 
   auto many = frontend::buildZooModel("bert", opts(1, {{"num_layers", 1000000}}));
   REQUIRE_FALSE(many.ok());
   CHECK(many.error().message() == "model 'bert': num_layers 1000000 is more than 4096");
+  // 187 GiB of weights under a 1 GiB budget: they are init recipes, nothing is allocated (issue 37: the
+  // budget guards the run that materializes them, not the compile).
   support::setMemoryBudget(uint64_t{1} << 30);
   auto heavy = frontend::buildZooModel("gpt2-mini", opts(1, {{"num_layers", 4000}, {"hidden_size", 1024}}));
+  CHECK(heavy.ok());
+  if (heavy) CHECK_FALSE(ir::checkGraphBudget(heavy->graph).ok());  // what reading its PEF to run checks
   support::setMemoryBudget(0);
-  REQUIRE_FALSE(heavy.ok());
-  CHECK_THAT(heavy.error().message(),
-             Catch::StartsWith("the weight store of model 'gpt2-mini' (4000 layers of hidden_size 1024) needs 187.") &&
-                 Catch::Contains("more than the memory budget of 1.0 GiB"));
   CHECK(frontend::buildZooModel("gpt2-mini", opts(1, {{"num_layers", 3}})).ok());
 }
 
