@@ -30,7 +30,7 @@ struct Figures {
 };
 
 // Stages whose work is the compiler's own; the others move weights around.
-const std::set<std::string> kCompilerStages = {"passes", "verify", "decompose", "map", "place"};
+const std::set<std::string> kCompilerStages = {"passes", "verify", "decompose", "map", "lower", "place", "route", "bitfiles"};
 
 Figures compileGpt2(int layers, partition::OptLevel level, bool hypersections, bool reuse = true) {
   driver::CompileOptions o;

@@ -183,34 +183,6 @@ Status mapStage(CompileState& s) {
   return finishHumanDecisions(s);
 }
 
-// Lowers, places and routes one bitfile per hypersection.
-Status placeStage(CompileState& s) {
-  kernelc::LinkOptions linkOptions = s.resolved.config.link;
-  if (s.opts.macV2) useLegacyPlacer(linkOptions);
-  auto link = kernelc::linkPlan(s.pef.graph, s.pef.plan, *s.cost, s.mappingOptions, linkOptions);
-  if (!link) return link.error();
-  // Never an illegally routed PEF, unless asked for (--allow-overuse, to investigate).
-  if (link->overusedLinks > 0 && !s.opts.allowOveruse)
-    return makeError(kernelc::describeOveruse(*link, linkOptions) +
-                     "; no PEF written (more chips, smaller --resources-scaling-factors, or --allow-overuse to keep it)");
-  if (link->overusedLinks > 0) spdlog::warn("--allow-overuse: the PEF's routing has {} links over capacity", link->overusedLinks);
-  s.link = std::move(*link);
-  const kernelc::LinkResult& l = s.link;
-  s.pef.bitfiles = l.bitfiles;
-  CompileResult& r = s.result;
-  r.placedHops = l.placedHops;
-  r.rowMajorHops = l.naiveHops;
-  r.routedHops = l.routedHops;
-  r.overusedLinks = l.overusedLinks;
-  r.numBitfiles = static_cast<int>(l.bitfiles.size());
-  r.compileMsSavedEstimate += l.placeMsSavedEstimate;  // instances reuse their hypersection's bitfile
-  spdlog::info("placed {} bitfiles in {:.1f} ms: {} hops ({} row-major); routed {} hops in {:.1f} ms ({} graphs, "
-               "<= {} iterations, {} retried), max link use {}/{}, {} overused links ({} into units fed by too many nets)",
-               r.numBitfiles, l.placeMs, r.placedHops, r.rowMajorHops, l.routedHops, l.routeMs, l.placedGraphs,
-               l.maxRouteIterations, l.retriedGraphs, l.maxLinkUse, l.linkCapacity, l.overusedLinks, l.forcedLinks);
-  return {};
-}
-
 Status writePefStage(CompileState& s) {
   pef::PefMeta& meta = s.pef.meta;
   const CompileOptions& o = s.opts;
@@ -272,7 +244,8 @@ constexpr Stage<CompileState> kStages[] = {
     {"autograd", 3, autogradStage},
     {"passes", 8, passesStage},     {"verify", 1, verifyStage},     {"data-parallel", 1, dataParallelStage},
     {"decompose", 2, decomposeStage},
-    {"map", 8, mapStage},           {"place", 60, placeStage},      {"write-pef", 10, writePefStage},
+    {"map", 8, mapStage},           {"lower", 4, lowerStage},       {"place", 24, placeStage},
+    {"route", 28, routeStage},      {"bitfiles", 4, bitfilesStage}, {"write-pef", 10, writePefStage},
     {"record", 4, recordStage},
 };
 

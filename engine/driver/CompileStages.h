@@ -13,7 +13,7 @@
 #include "driver/DataParallelCompile.h"
 #include "driver/Stages.h"
 #include "frontend/ModelZoo.h"
-#include "kernelc/Linker.h"
+#include "kernelc/LinkSteps.h"
 #include "mapping/ApplyDecisions.h"
 #include "partition/HypersectionCache.h"
 #include "pef/Pef.h"
@@ -37,8 +37,11 @@ struct CompileState {
   pef::Pef pef;                                      // autograd on: the graph, then plan, bitfiles, report
   std::vector<partition::Subgraph> subgraphs;        // decompose
   partition::HypersectionCache<partition::MappedSubgraph> mappingCache;  // map: once per hypersection
-  mapping::MappingOptions mappingOptions;            // map, place
-  kernelc::LinkResult link;                          // place
+  mapping::MappingOptions mappingOptions;            // map, lower
+  kernelc::LinkOptions linkOptions;                  // lower: the placer's and router's knobs
+  kernelc::LoweredPlan lowered;                      // lower: the distinct kernel graphs
+  std::vector<kernelc::PlacedGraph> placed;          // place, route: each graph's placement and routing
+  kernelc::LinkResult link;                          // bitfiles
   mapping::AppliedDecisions decisions;               // map: --mac-human-decision, as applied
   DataParallelPlan dataParallel;                     // data-parallel, map: the gradient buckets (--data-parallel)
   bool pefWritten = false;                           // write-pef: from here on the compile is not cancelled
@@ -51,5 +54,11 @@ struct CompileState {
 };
 
 std::span<const Stage<CompileState>> compileStages();
+
+// The kernel compiler's stages (driver/KernelStages.cpp).
+Status lowerStage(CompileState& s);
+Status placeStage(CompileState& s);
+Status routeStage(CompileState& s);
+Status bitfilesStage(CompileState& s);
 
 }  // namespace dfc::driver

@@ -2,7 +2,7 @@
 // compile(): the entry point shared by `dfc compile` and the desktop app. A
 // table of stages (driver/CompileStages.cpp) run by one loop:
 //   validate -> frontend -> autograd -> passes -> verify -> decompose -> map
-//   -> place -> write-pef -> record
+//   -> lower -> place -> route -> bitfiles -> write-pef -> record
 #include <atomic>
 #include <functional>
 #include <string>

@@ -35,7 +35,7 @@ TEST_CASE("compile progress follows the stages and the passes and cancel writes 
   CHECK(has("passes: cse done"));
   CHECK(has("passes: dce done"));
   CHECK(has("map"));
-  CHECK(has("place"));
+  for (const char* stage : {"lower", "place", "route", "bitfiles"}) CHECK(has(stage));
 
   std::atomic<bool> cancel{true};
   o.outputFolder = dir / "cancelled";

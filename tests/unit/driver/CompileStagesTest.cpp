@@ -98,7 +98,8 @@ TEST_CASE("the stage loop runs stages in order, times each, and stops at a cance
 TEST_CASE("a compile runs every stage once: times that sum to the total, progress that only grows to the end") {
   test::ScratchDir dir("stages");
   const std::vector<std::string> expected = {"validate",  "frontend", "spatial-tiling", "autograd", "passes",    "verify", "data-parallel",
-                                             "decompose", "map",      "place",    "write-pef", "record"};
+                                             "decompose", "map",      "lower",    "place",     "route",  "bitfiles",
+                                             "write-pef", "record"};
   CHECK(driver::compileStageNames() == expected);
   std::vector<driver::CompileProgress> reports;
   auto result = driver::compile(lenetOptions(dir), [&](const driver::CompileProgress& p) { reports.push_back(p); });
