@@ -12,7 +12,7 @@ namespace {
 
 constexpr int kDr[4] = {-1, 0, 1, 0};
 constexpr int kDc[4] = {0, 1, 0, -1};
-enum LinkKind : signed char { kNoLink = -1, kOnChip = 0, kPcie = 1 };
+enum LinkKind : signed char { kNoLink = -1, kOnChip = 0 };
 
 struct Open {
   double f, g;
@@ -33,9 +33,8 @@ class Negotiation {
       if (m_chip[static_cast<size_t>(c)] < 0) continue;
       for (int d = 0; d < 4; ++d) {
         int r = c / m_cols + kDr[d], col = c % m_cols + kDc[d];
-        int to = grid.chipAt(r, col);
-        if (to < 0) continue;
-        m_link[static_cast<size_t>(c) * 4 + static_cast<size_t>(d)] = to == m_chip[static_cast<size_t>(c)] ? kOnChip : kPcie;
+        // Chips are separate meshes: a route never crosses into another chip's cells.
+        if (grid.chipAt(r, col) == m_chip[static_cast<size_t>(c)]) m_link[static_cast<size_t>(c) * 4 + static_cast<size_t>(d)] = kOnChip;
       }
     }
     m_occ.assign(m_link.size(), 0);
@@ -49,7 +48,8 @@ class Negotiation {
     m_cellOf.resize(sites.size());
     for (size_t k = 0; k < sites.size(); ++k) m_cellOf[k] = sites[k].row * m_cols + sites[k].col;
     m_sinks.resize(g.ops.size());
-    for (size_t e = 0; e < g.edges.size(); ++e) m_sinks[static_cast<size_t>(g.edges[e].from)].push_back(static_cast<int>(e));
+    for (size_t e = 0; e < g.edges.size(); ++e)
+      if (!crossesChips(static_cast<int>(e))) m_sinks[static_cast<size_t>(g.edges[e].from)].push_back(static_cast<int>(e));
     for (size_t k = 0; k < m_sinks.size(); ++k) {  // nearest sinks first: the far ones branch off their routes
       auto& list = m_sinks[k];
       std::stable_sort(list.begin(), list.end(), [&](int a, int b) { return manhattan(a) < manhattan(b); });
@@ -59,8 +59,9 @@ class Negotiation {
     // overuse there whatever the routing: negotiate those links against the
     // least they must carry, so that the rest of the chip still converges.
     std::vector<std::vector<int>> feeders(g.ops.size());
-    for (const auto& e : g.edges)
-      if (e.from != e.to) feeders[static_cast<size_t>(e.to)].push_back(e.from);
+    for (size_t e = 0; e < g.edges.size(); ++e)
+      if (g.edges[e].from != g.edges[e].to && !crossesChips(static_cast<int>(e)))
+        feeders[static_cast<size_t>(g.edges[e].to)].push_back(g.edges[e].from);
     for (size_t k = 0; k < feeders.size(); ++k) {
       auto& f = feeders[k];
       std::sort(f.begin(), f.end());
@@ -79,6 +80,12 @@ class Negotiation {
     }
   }
 
+  // An edge between units of two chips goes over the modelled chip link, not the meshes.
+  bool crossesChips(int edge) const {
+    const auto& e = m_g.edges[static_cast<size_t>(edge)];
+    return m_chip[static_cast<size_t>(m_cellOf[static_cast<size_t>(e.from)])] !=
+           m_chip[static_cast<size_t>(m_cellOf[static_cast<size_t>(e.to)])];
+  }
   int manhattan(int edge) const {
     const auto& e = m_g.edges[static_cast<size_t>(edge)];
     return cellDistance(m_cellOf[static_cast<size_t>(e.from)], m_cellOf[static_cast<size_t>(e.to)]);
@@ -87,7 +94,6 @@ class Negotiation {
     int d = std::abs(a / m_cols - b / m_cols) + std::abs(a % m_cols - b % m_cols);
     return m_chip[static_cast<size_t>(a)] == m_chip[static_cast<size_t>(b)] ? d : d + Grid::kChipHops;
   }
-  static int linkHops(signed char kind) { return kind == kPcie ? Grid::kChipHops + 1 : 1; }
   bool overused(size_t l) const { return m_link[l] == kOnChip && m_occ[l] > m_limit[l]; }
 
   void ripUp(int net) {
@@ -96,7 +102,7 @@ class Negotiation {
   }
 
   // Routes every sink of `net` into routing.trees[net] / edgeNode.
-  void routeNet(int net, double presFac, Routing& routing) {
+  void routeNet(int net, double presFac, Routing& routing) {  // its sinks on the source's chip
     auto& tree = routing.trees[static_cast<size_t>(net)];
     tree.clear();
     if (m_sinks[static_cast<size_t>(net)].empty()) return;
@@ -198,8 +204,7 @@ class Negotiation {
         if (boxed && (next / m_cols < m_box[0] || next / m_cols > m_box[1] || next % m_cols < m_box[2] ||
                       next % m_cols > m_box[3]))
           continue;
-        double cost = linkHops(kind) + m_hist[l];
-        if (kind == kOnChip) cost *= 1.0 + presFac * std::max(0, m_occ[l] + 1 - m_limit[l]);
+        double cost = (1.0 + m_hist[l]) * (1.0 + presFac * std::max(0, m_occ[l] + 1 - m_limit[l]));
         double g = top.g + cost;
         if (m_seen[static_cast<size_t>(next)] == m_searchGen && g >= m_best[static_cast<size_t>(next)]) continue;
         m_seen[static_cast<size_t>(next)] = m_searchGen;
@@ -222,7 +227,7 @@ class Negotiation {
       int from = l / 4, d = l % 4;
       const RouteNode& parent = tree[static_cast<size_t>(m_treeIndex[static_cast<size_t>(from)])];
       int parentIdx = m_treeIndex[static_cast<size_t>(from)];
-      int hops = parent.hops + linkHops(m_link[static_cast<size_t>(l)]);
+      int hops = parent.hops + 1;
       addTreeNode(tree, from + kDr[d] * m_cols + kDc[d], parentIdx, hops);
       ++m_occ[static_cast<size_t>(l)];
       m_netLinks[static_cast<size_t>(net)].push_back(l);
@@ -253,6 +258,7 @@ class Negotiation {
 
 std::vector<int> Routing::path(size_t edge) const {
   auto [net, node] = edgeNode.at(edge);
+  if (net < 0) return {};  // over the chip link
   const auto& tree = trees.at(static_cast<size_t>(net));
   std::vector<int> cells;
   for (int i = node; i >= 0; i = tree[static_cast<size_t>(i)].parent) cells.push_back(tree[static_cast<size_t>(i)].cell);
@@ -322,10 +328,17 @@ Routing Router::route(const lowering::KernelGraph& g, const std::vector<Site>& s
   r.forcedLinks = net.forcedLinks();
   r.edgeHops.resize(g.edges.size());
   for (size_t e = 0; e < g.edges.size(); ++e) {
-    auto [k, node] = r.edgeNode[e];
-    r.edgeHops[e] = r.trees[static_cast<size_t>(k)][static_cast<size_t>(node)].hops;
+    const Site &from = sites[static_cast<size_t>(g.edges[e].from)], &to = sites[static_cast<size_t>(g.edges[e].to)];
+    if (net.crossesChips(static_cast<int>(e))) {  // the chip link: its hop equivalent, no mesh links
+      r.edgeNode[e] = {-1, -1};
+      r.edgeHops[e] = m_grid.hops(from, to);
+      ++r.chipLinkEdges;
+    } else {
+      auto [k, node] = r.edgeNode[e];
+      r.edgeHops[e] = r.trees[static_cast<size_t>(k)][static_cast<size_t>(node)].hops;
+    }
     r.wireLength += r.edgeHops[e];
-    r.manhattanLength += m_grid.hops(sites[static_cast<size_t>(g.edges[e].from)], sites[static_cast<size_t>(g.edges[e].to)]);
+    r.manhattanLength += m_grid.hops(from, to);
   }
   for (const auto& tree : r.trees) r.linksUsed += tree.empty() ? 0 : static_cast<int64_t>(tree.size()) - 1;
   r.criticalPathHops = criticalPathHops(g, r.edgeHops);

@@ -1,10 +1,12 @@
 #pragma once
 // Router: PathFinder negotiated-congestion routing of a placed kernel graph
 // over the on-chip mesh. Every grid cell of a tile has a switch; each switch
-// has a directed link to each of its 4 neighbours carrying at most
-// `linkTracks` routes (nets). A link between cells of different chips is a
-// PCIe crossing: it costs Grid::kChipHops + 1 hops and is not capacity
-// limited here (PCIe bandwidth is costed elsewhere).
+// has a directed link to each of its 4 neighbours on the same chip carrying at
+// most `linkTracks` routes (nets). Chips are separate meshes: an edge between
+// units of two chips goes over the modelled chip link (costed by the
+// collective and PCIe models, counted here at Grid::hops: its Manhattan
+// distance plus Grid::kChipHops) and takes no mesh link, so each chip routes
+// only its own nets.
 // A net is a kernel with its fanout: one route tree from its switch to every
 // sink's switch; the sinks of a net share links (a link counts once per net).
 // Each sink is found by A* from the net's tree (tree cells start at their
@@ -30,7 +32,7 @@ namespace dfc::kernelc {
 struct RouterOptions {
   int linkTracks = 0;           // routes one link carries; 0: arch::kDefaultLinkTracks (callers pass arch::linkTracks)
   int maxIterations = 20;
-  int stallIterations = 4;      // stop after this many passes without fewer overused links
+  int stallIterations = 8;      // stop after this many passes without fewer overused links
   int boxMargin = 3;            // searches stay in the net's bounding box widened by this many cells
   double initialPresFac = 0.5;  // present-congestion factor after the first pass (which ignores congestion)
   double presFacMult = 1.5;
@@ -50,7 +52,8 @@ struct RouteNode {
 
 struct Routing {
   std::vector<std::vector<RouteNode>> trees;  // per kernel (a net; empty without fanout); [0] is its switch
-  std::vector<std::pair<int, int>> edgeNode;  // per kernel edge: the net (source kernel) and its sink's tree node
+  std::vector<std::pair<int, int>> edgeNode;  // per kernel edge: the net (source kernel) and its sink's tree node;
+                                              // {-1, -1}: between chips, over the chip link
   std::vector<int> edgeHops;                  // per kernel edge: routed hops (>= Grid::hops of its sites)
   int64_t wireLength = 0;                     // sum of edgeHops
   int64_t manhattanLength = 0;                // sum of Grid::hops over the edges (the placer's cost)
@@ -63,8 +66,9 @@ struct Routing {
   int forcedLinks = 0;                        // links into units fed by more nets than their links carry:
                                               // over capacity in any routing (negotiated to the least overuse)
   int criticalPathHops = 0;                   // longest source-to-sink kernel path over edgeHops
+  int chipLinkEdges = 0;                      // edges between units of two chips (not routed on a mesh)
 
-  // Cells from the source's switch to the sink's switch of kernel edge `edge`.
+  // Cells from the source's switch to the sink's switch of kernel edge `edge` (empty over a chip link).
   std::vector<int> path(size_t edge) const;
 };
 
