@@ -33,7 +33,7 @@ OpCost chainCost(const CostModel& cost, const ir::Graph& g, const std::vector<ir
   const ArchSpec& a = cost.arch();
   // One operator's share of the chip (CostConstants::maxOpShare), as any GEMM gets: more PCUs
   // would also need more PMUs for the combine trees feeding them the streamed tiles.
-  const int maxPcus = std::max(1, a.pcusPerChip() * a.chips / cost.constants().maxOpShare);
+  const int maxPcus = cost.maxOpPcus();
   const double wanted = std::ceil(c.flop / (a.pcuFlopPerCycle() * cost.constants().targetCycles));
   c.pcus = static_cast<int>(std::clamp(wanted, static_cast<double>(c.minPcus), static_cast<double>(std::max(c.minPcus, maxPcus))));
   c.stages = a.pcuStages;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "arch/AttentionCost.h"
@@ -84,9 +85,13 @@ struct OpFacts {
   OpClass cls = OpClass::Elementwise;
   int stages = 2;
   GemmDims (*gemm)(const ir::Graph&, const ir::Node&) = nullptr;
+  // A row lookup (embedding, gather): its table (input 0) stays in HBM/DDR and
+  // only the rows it reads are streamed; its work is its output's.
+  bool lookup = false;
 };
 
 constexpr OpFacts elementwise(int stages) { return {OpClass::Elementwise, stages, nullptr}; }
+constexpr OpFacts lookup(int stages) { return {OpClass::Elementwise, stages, nullptr, true}; }
 constexpr OpFacts gemm(GemmDims (*dims)(const ir::Graph&, const ir::Node&)) { return {OpClass::Gemm, 0, dims}; }
 constexpr OpFacts kLayout{OpClass::Layout, 0, nullptr};
 
@@ -118,7 +123,7 @@ struct LayoutCosts {
 };
 struct TransformerCosts {
   static constexpr OpFacts SoftmaxGrad = elementwise(4), Gelu = elementwise(6), GeluGrad = elementwise(8),
-                           CausalMask = elementwise(1), Embedding = elementwise(1), EmbeddingGrad = elementwise(2);
+                           CausalMask = elementwise(1), Embedding = lookup(1), EmbeddingGrad = elementwise(2);
 };
 struct LossCosts {
   static constexpr OpFacts Softmax = elementwise(4), SoftmaxCrossEntropy = elementwise(6),
@@ -130,7 +135,7 @@ struct OptimizerCosts {
 struct GeneralCosts {  // two stages each until the general ops get measured figures
   static constexpr OpFacts Unary = elementwise(2), Binary = elementwise(2), Where = elementwise(2), Cast = elementwise(2),
                            Reduce = elementwise(2), Expand = elementwise(2), Concat = elementwise(2),
-                           Gather = elementwise(2), StridedSlice = elementwise(2), Conv = elementwise(2),
+                           Gather = lookup(2), StridedSlice = elementwise(2), Conv = elementwise(2),
                            Pool = elementwise(2);
   // No chip compute: the link time is arch/CollectiveModel's, set on the reduce sections.
   static constexpr OpFacts AllReduce = kLayout;
@@ -148,6 +153,13 @@ constexpr OpFacts kFacts[] = {
 
 const OpFacts& factsOf(ir::OpKind op) { return kFacts[static_cast<size_t>(op)]; }
 
+// What a lookup reads of its table: the rows it returns.
+double lookupBytes(const ir::Graph& g, const ir::Node& n) {
+  double rows = 0;
+  for (ir::ValueId o : n.outputs) rows += static_cast<double>(g.value(o).type.byteSize());
+  return std::min(rows, static_cast<double>(g.value(n.inputs[0]).type.byteSize()));
+}
+
 double flopOf(const ir::Graph& g, const ir::Node& n) {
   const OpFacts& f = factsOf(n.op);
   if (f.cls == OpClass::Gemm) {
@@ -157,7 +169,7 @@ double flopOf(const ir::Graph& g, const ir::Node& n) {
   if (f.cls == OpClass::Layout) return 0;
   double total = 0;
   for (ir::ValueId o : n.outputs) total += numelOf(g, o);
-  double in = n.inputs.empty() ? 0 : numelOf(g, n.inputs[0]);
+  double in = n.inputs.empty() || f.lookup ? 0 : numelOf(g, n.inputs[0]);  // a lookup works on the rows it returns
   return std::max(total, in) * f.stages;
 }
 
@@ -214,6 +226,12 @@ bool CostModel::gemmShape(const ir::Graph& g, const ir::Node& n, GemmShape& out)
   return true;
 }
 
+// A share of the chips' PCUs, and never more than one chip: an operator's
+// units are placed and routed on one chip's mesh (chips are joined by links).
+int CostModel::maxOpPcus() const {
+  return std::max(1, std::min(m_arch.pcusPerChip(), m_arch.pcusPerChip() * m_arch.chips / m_constants.maxOpShare));
+}
+
 OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n, int passes) const {
   OpCost c;
   c.flop = flopOf(g, n);
@@ -222,7 +240,7 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n, int passes) cons
   if (n.op == ir::OpKind::KvCacheWrite)  // in place: reads the new rows and the position, writes the rows
     c.bytes = 2 * ir::boundaryBytes(g, n.outputs[0]) + static_cast<double>(g.value(n.inputs[2]).type.byteSize());
   const double lanes = m_arch.pcuLanes;
-  const int maxPcus = std::max(1, m_arch.pcusPerChip() * m_arch.chips / m_constants.maxOpShare);
+  const int maxPcus = maxOpPcus();
   // Tiled (passes > 1): one pass holds 1/passes of each resident tensor.
   const double tileShare = 1.0 / std::max(1, passes);
   auto residentPmus = [&](ir::ValueId v) {
@@ -234,6 +252,10 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n, int passes) cons
     c.inputResident[i] = g.value(n.inputs[i]).kind == ir::ValueKind::Param;
 
   const OpFacts& facts = factsOf(n.op);
+  if (facts.lookup && !n.inputs.empty()) {  // the table is read row by row from off-chip memory
+    c.inputResident[0] = false;
+    c.bytes += lookupBytes(g, n) - static_cast<double>(g.value(n.inputs[0]).type.byteSize());
+  }
   if (facts.cls == OpClass::Gemm) {
     c.cls = OpClass::Gemm;
     GemmDims d = facts.gemm(g, n);
@@ -250,7 +272,7 @@ OpCost CostModel::opCost(const ir::Graph& g, const ir::Node& n, int passes) cons
     c.cls = OpClass::Elementwise;
     c.stages = facts.stages;
     int groupPcus = (c.stages + m_arch.pcuStages - 1) / m_arch.pcuStages;
-    double numel = n.inputs.empty() ? 1 : numelOf(g, n.inputs[0]);
+    double numel = n.inputs.empty() || facts.lookup ? 1 : numelOf(g, n.inputs[0]);
     for (ir::ValueId o : n.outputs) numel = std::max(numel, numelOf(g, o));
     double groups = std::ceil(numel / (lanes * m_constants.targetCycles));
     int maxGroups = std::max(1, maxPcus / groupPcus);
@@ -306,6 +328,22 @@ std::vector<int> sharesFor(const CostModel& model, const std::vector<OpCost>& co
     s = shares(cap);
   }
   return s;
+}
+
+// Values the section reads only as lookup tables: the rows it reads of each,
+// which is all of it the section moves.
+std::map<ir::ValueId, double> lookupTables(const ir::Graph& g, const std::vector<ir::NodeId>& nodes) {
+  std::map<ir::ValueId, double> rows;
+  std::set<ir::ValueId> other;  // read some other way too
+  for (ir::NodeId id : nodes) {
+    const ir::Node& n = g.node(id);
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      if (i == 0 && factsOf(n.op).lookup) rows[n.inputs[0]] += lookupBytes(g, n);
+      else other.insert(n.inputs[i]);
+    }
+  }
+  for (ir::ValueId v : other) rows.erase(v);
+  return rows;
 }
 
 }  // namespace
@@ -382,7 +420,11 @@ partition::SectionEstimate CostModel::sectionEstimate(const ir::Graph& g, const 
       if (!produced.count(v)) external.insert(v);
     e.ddrBytes += t.statsBytes + t.restreamBytes;
   }
-  for (ir::ValueId v : external) e.ddrBytes += ir::boundaryBytes(g, v);
+  const std::map<ir::ValueId, double> tables = lookupTables(g, nodes);
+  for (ir::ValueId v : external) {
+    auto table = tables.find(v);
+    e.ddrBytes += table != tables.end() ? table->second : ir::boundaryBytes(g, v);
+  }
 
   e.computeUs = std::max(e.computeUs, e.flop / (m_arch.peakTflops * 1e12) * 1e6);
   double offChipUs = e.ddrBytes / (m_arch.offChipGbps() * 1e9) * 1e6;

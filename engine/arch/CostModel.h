@@ -63,7 +63,7 @@ struct OpCost {
 // The cost model's constants (--compiler-configs-file cost.*).
 struct CostConstants {
   double targetCycles = 4096;    // an op's PCUs are sized to finish one call in this many cycles
-  int maxOpShare = 4;            // one op takes at most 1/maxOpShare of the chips' PCUs
+  int maxOpShare = 4;            // one op takes at most 1/maxOpShare of the chips' PCUs (and one chip's)
   double defaultLinkGbps = 50;   // on-chip link bandwidth when the arch gives none
 };
 
@@ -88,6 +88,8 @@ class CostModel {
   // `passes` > 1: the operator tiled (arch/OperatorTiling.h), one tile of each
   // resident tensor held per pass.
   OpCost opCost(const ir::Graph& graph, const ir::Node& node, int passes = 1) const;
+  // The most PCUs one operator takes: 1/maxOpShare of the chips', at most one chip's.
+  int maxOpPcus() const;
   // GEMM-equivalent dimensions of a GEMM-class op (false for other ops).
   bool gemmShape(const ir::Graph& graph, const ir::Node& node, GemmShape& out) const;
   // Estimate for a section: values crossing its boundary move off-chip (inputs

@@ -170,13 +170,16 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
     std::vector<std::pair<int, int>> use;
     std::vector<std::optional<partition::OperatorTiling>> tiling(sub.nodes.size());
     use.reserve(sub.nodes.size());
+    // One operator's resident data stays on one chip: a larger one (a vocabulary-sized table or head) is
+    // tiled and streamed from HBM/DDR pass by pass, not spread over chips joined only by their links.
+    const int opPmuBudget = std::min(pmuBudget, std::max(1, a.tiles * a.pmusPerTile));
     for (ir::NodeId id : sub.nodes) {
       const ir::Node& n = g.node(id);
       arch::OpCost c = cost.opCost(g, n);
-      if (c.minPcus <= pcuBudget && c.pmus > pmuBudget) {
-        tiling[use.size()] = arch::planOperatorTiling(cost, g, n, pmuBudget, pcuBudget);
+      if (c.minPcus <= pcuBudget && c.pmus > opPmuBudget) {
+        tiling[use.size()] = arch::planOperatorTiling(cost, g, n, opPmuBudget, pcuBudget);
         if (tiling[use.size()]) {
-          use.emplace_back(std::min(c.pcus, pcuBudget), pmuBudget);
+          use.emplace_back(std::min(c.pcus, pcuBudget), opPmuBudget);
           continue;
         }
       }
