@@ -1,8 +1,9 @@
 #include "kernelc/Placer.h"
 
+#include "kernelc/ChipPartition.h"
+
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <random>
 
 namespace dfc::kernelc {
@@ -75,6 +76,7 @@ struct State {
   std::vector<int> site;                   // kernel -> site index in its kind's list
   std::vector<Site> at;                    // kernel -> its site (valid once placed)
   std::vector<int> occupant[2];            // kind -> site -> kernel or -1
+  std::vector<int> chipOf;                 // kernel -> the chip it stays on (kernelc/ChipPartition.h)
 
   int kindIdx(int k) const { return g.ops[static_cast<size_t>(k)].unit == UnitKind::Pcu ? 0 : 1; }
   const Site& siteOf(int k) const { return at[static_cast<size_t>(k)]; }
@@ -142,21 +144,26 @@ struct State {
     row = rows[static_cast<size_t>(mid)];
     col = cols[static_cast<size_t>(mid)];
   }
-  // The free site of `kind` nearest (Manhattan) to (row, col): ring search.
-  int nearestFree(UnitKind kind, int row, int col) const {
+  // The free site of `kind` on `chip` nearest (Manhattan) to (row, col): ring search.
+  int nearestFree(UnitKind kind, int row, int col, int chip) const {
     const auto& occ = occupant[kind == UnitKind::Pcu ? 0 : 1];
+    const auto& sites = grid.sites(kind);
     const int maxD = grid.rows() + grid.cols();
     for (int d = 0; d <= maxD; ++d) {
       for (int dr = -d; dr <= d; ++dr) {
         int dc = d - std::abs(dr);
         for (int sgn : {1, -1}) {
           int s = grid.siteAt(kind, row + dr, col + sgn * dc);
-          if (s >= 0 && occ[static_cast<size_t>(s)] < 0) return s;
+          if (s >= 0 && occ[static_cast<size_t>(s)] < 0 && sites[static_cast<size_t>(s)].chip == chip) return s;
           if (dc == 0) break;
         }
       }
     }
     return -1;
+  }
+  // May k move to site `to` of its kind: on its own chip.
+  bool onItsChip(int k, int to) const {
+    return grid.sites(g.ops[static_cast<size_t>(k)].unit)[static_cast<size_t>(to)].chip == chipOf[static_cast<size_t>(k)];
   }
 };
 
@@ -178,7 +185,7 @@ int randomSite(const State& st, Rng& rng, int k, int row, int col, int window) {
   int r = r0 + rng.uniform(r1 - r0 + 1), c = c0 + rng.uniform(c1 - c0 + 1);
   int s = grid.siteAt(kind, r, c);
   if (s < 0) s = grid.siteAt(kind, r, c + 1 <= c1 ? c + 1 : c - 1);  // the checkerboard's other colour
-  return s;
+  return s >= 0 && st.onItsChip(k, s) ? s : -1;
 }
 
 bool metropolis(Rng& rng, int64_t delta, double temp) {
@@ -204,7 +211,7 @@ void annealBounded(State& st, const PlacerOptions& options, Placement& stats) {
     int span = 2 * window + 1;
     int dr = rng.uniform(span) - window;
     int target = st.grid.siteAt(st.g.ops[static_cast<size_t>(k)].unit, row + dr, col + rng.uniform(span) - window);
-    if (target < 0 || target == st.site[static_cast<size_t>(k)]) continue;
+    if (target < 0 || target == st.site[static_cast<size_t>(k)] || !st.onItsChip(k, target)) continue;
     if (metropolis(rng, st.delta(k, target), temp)) st.apply(k, target);
   }
   stats.moves = moves;
@@ -273,6 +280,31 @@ void annealAdaptive(State& st, const std::vector<int>& movable, const PlacerOpti
   stats.moves = moves;
 }
 
+// Every kernel once, breadth first from the sources in id order, then from
+// whatever is left (cycles of kernels fed by nothing outside them).
+std::vector<int> seedingOrder(const State& st, const std::vector<int>& indegree) {
+  const size_t n = st.g.ops.size();
+  std::vector<int> order;
+  order.reserve(n);
+  std::vector<char> seen(n, 0);
+  auto from = [&](size_t start) {
+    size_t head = order.size();
+    order.push_back(static_cast<int>(start));
+    seen[start] = 1;
+    for (; head < order.size(); ++head)
+      for (const int* nb = st.nbBegin(order[head]); nb != st.nbEnd(order[head]); ++nb)
+        if (!seen[static_cast<size_t>(*nb)]) {
+          seen[static_cast<size_t>(*nb)] = 1;
+          order.push_back(*nb);
+        }
+  };
+  for (size_t k = 0; k < n; ++k)
+    if (indegree[k] == 0 && !seen[k]) from(k);
+  for (size_t k = 0; k < n; ++k)
+    if (!seen[k]) from(k);
+  return order;
+}
+
 }  // namespace
 
 Expected<Placement> Placer::place(const lowering::KernelGraph& g, const PlacerOptions& options) const {
@@ -280,7 +312,7 @@ Expected<Placement> Placer::place(const lowering::KernelGraph& g, const PlacerOp
   if (!tiles) return tiles.error();
   Grid grid(m_arch, *tiles);
   const size_t n = g.ops.size();
-  State st{g, grid, std::vector<int>(n + 1, 0), {}, std::vector<int>(n, -1), std::vector<Site>(n), {}};
+  State st{g, grid, std::vector<int>(n + 1, 0), {}, std::vector<int>(n, -1), std::vector<Site>(n), {}, {}};
   st.occupant[0].assign(grid.sites(UnitKind::Pcu).size(), -1);
   st.occupant[1].assign(grid.sites(UnitKind::Pmu).size(), -1);
   std::vector<int> indegree(n, 0);
@@ -298,33 +330,22 @@ Expected<Placement> Placer::place(const lowering::KernelGraph& g, const PlacerOp
       st.adj[static_cast<size_t>(fill[static_cast<size_t>(e.to)]++)] = e.from;
     }
   }
-  // Greedy seeding in BFS order: sources first, then the kernels they feed.
-  std::vector<char> seen(n, 0);
-  std::deque<int> queue;
-  int cursorRow = 0, cursorCol = 0;
-  auto seedFrom = [&](int start) {
-    queue.push_back(start);
-    seen[static_cast<size_t>(start)] = 1;
-    while (!queue.empty()) {
-      int k = queue.front();
-      queue.pop_front();
-      int row = cursorRow, col = cursorCol;
-      st.centroid(k, row, col);
-      int s = st.nearestFree(g.ops[static_cast<size_t>(k)].unit, row, col);
-      st.put(k, s);  // tilesFor guarantees a free site exists
-      cursorRow = st.siteOf(k).row;
-      cursorCol = st.siteOf(k).col;
-      for (const int* nb = st.nbBegin(k); nb != st.nbEnd(k); ++nb)
-        if (!seen[static_cast<size_t>(*nb)]) {
-          seen[static_cast<size_t>(*nb)] = 1;
-          queue.push_back(*nb);
-        }
-    }
-  };
-  for (size_t k = 0; k < n; ++k)
-    if (indegree[k] == 0 && !seen[k]) seedFrom(static_cast<int>(k));
-  for (size_t k = 0; k < n; ++k)
-    if (!seen[k]) seedFrom(static_cast<int>(k));
+  // Greedy seeding in BFS order (sources first, then the kernels they feed),
+  // each kernel on its chip's free unit nearest its placed neighbours.
+  const std::vector<int> order = seedingOrder(st, indegree);
+  st.chipOf = partitionByChip(g, order, grid);
+  std::vector<std::pair<int, int>> cursor(static_cast<size_t>(grid.tiles()) + 1, {0, 0});  // per chip: last placed
+  for (int k : order) {
+    const int chip = st.chipOf[static_cast<size_t>(k)];
+    auto& [row, col] = cursor[static_cast<size_t>(chip)];
+    int r = row, c = col;
+    st.centroid(k, r, c);
+    if (grid.chipAt(r, c) != chip) r = row, c = col;  // neighbours on other chips: start from this chip's last
+    int site = st.nearestFree(g.ops[static_cast<size_t>(k)].unit, r, c, chip);
+    st.put(k, site);  // tilesFor and the partition guarantee a free site on the chip
+    row = st.siteOf(k).row;
+    col = st.siteOf(k).col;
+  }
 
   Placement p;
   p.seedHops = st.totalHops();
@@ -332,8 +353,17 @@ Expected<Placement> Placer::place(const lowering::KernelGraph& g, const PlacerOp
   for (size_t k = 0; k < n; ++k)
     if (st.degree(static_cast<int>(k)) > 0) movable.push_back(static_cast<int>(k));
   if (options.anneal && movable.size() > 1) {
-    if (options.schedule == PlacerOptions::Schedule::Bounded) annealBounded(st, options, p);
-    else annealAdaptive(st, movable, options, p);
+    // The move budget was set for a graph that fits one chip; annealing needs moves growing as
+    // n^(4/3) (VPR's moves per temperature), so a graph of c whole chips' units gets c^(4/3) times
+    // as many: 16x for the 17,000 units of an 8-chip Llama prefill layer.
+    PlacerOptions effort = options;
+    const int64_t chipUnits = std::max(1, m_arch.pcusPerChip() + m_arch.tiles * m_arch.pmusPerTile);
+    const double chipsWorth = static_cast<double>(std::max<int64_t>(1, static_cast<int64_t>(n) / chipUnits));
+    const double scale = std::pow(chipsWorth, 4.0 / 3.0);
+    effort.maxMoves = static_cast<int64_t>(static_cast<double>(options.maxMoves) * scale);
+    effort.boundedMaxMoves = static_cast<int64_t>(static_cast<double>(options.boundedMaxMoves) * scale);
+    if (options.schedule == PlacerOptions::Schedule::Bounded) annealBounded(st, effort, p);
+    else annealAdaptive(st, movable, effort, p);
   }
   p.sites = st.at;
   measure(g, grid, p);

@@ -123,6 +123,10 @@ struct Recorded {
 // Re-recorded for issue 17: the cost model charges a section's whole attention
 // chain in its tiled FlashAttention form, so the estimates of gpt2-mini's
 // attention sections (sections and report chunks) change; graph, bitfiles unchanged.
+// Re-recorded for issue 37: a row lookup (embedding, gather) streams the rows it
+// reads from off-chip memory instead of holding its table in PMUs, and its work
+// is its output's (gpt2-mini's embedding sections: sections, report, bitfiles);
+// the router stops after 8 passes without progress, not 4 (resnet18's routing).
 const std::vector<Recorded> kRecorded = {
 {"lenet-o0", "meta", 326, 0x1521149ca5c73e40ull},
     {"lenet-o0", "graph", 10141, 0x9f9e70534554750dull},
@@ -141,24 +145,24 @@ const std::vector<Recorded> kRecorded = {
     {"gpt2-mini-o1", "meta", 341, 0x2c397311fe710a09ull},
     {"gpt2-mini-o1", "graph", 39435, 0x9a7d79c52b8bcad9ull},
     {"gpt2-mini-o1", "weights", 5508, 0x6f349fa50477c704ull},
-    {"gpt2-mini-o1", "sections", 43230, 0x129f022b42a61943ull},
+    {"gpt2-mini-o1", "sections", 43230, 0x4cabc3dd9e1d2a1dull},
     {"gpt2-mini-o1", "schedule", 524, 0x3377d83adb628425ull},
-    {"gpt2-mini-o1", "report", 43379, 0xd77b552e6b1d3a09ull},
-    {"gpt2-mini-o1", "bitfiles", 12895, 0x608cfd313ef7c6ecull},
+    {"gpt2-mini-o1", "report", 43395, 0x0ec72b28bb9b7e38ull},
+    {"gpt2-mini-o1", "bitfiles", 12945, 0xcc01a34f9fba5061ull},
     {"gpt2-mini-o3-hs", "meta", 344, 0x621aab0f5bf8b331ull},
     {"gpt2-mini-o3-hs", "graph", 39435, 0x9a7d79c52b8bcad9ull},
     {"gpt2-mini-o3-hs", "weights", 5508, 0x6f349fa50477c704ull},
-    {"gpt2-mini-o3-hs", "sections", 5303, 0x88cb79326138b6b0ull},
+    {"gpt2-mini-o3-hs", "sections", 5302, 0x1ea6cb059ef01cf9ull},
     {"gpt2-mini-o3-hs", "schedule", 52, 0x8becded54326917cull},
-    {"gpt2-mini-o3-hs", "report", 5502, 0xaf675f88608afd96ull},
-    {"gpt2-mini-o3-hs", "bitfiles", 13679, 0xcd982e56e9b66a8full},
+    {"gpt2-mini-o3-hs", "report", 5502, 0xa16566e08db4fdb0ull},
+    {"gpt2-mini-o3-hs", "bitfiles", 13729, 0x8de777dbd2ca8c16ull},
     {"resnet18-o3", "meta", 331, 0x86f296ed94475201ull},
     {"resnet18-o3", "graph", 74718, 0x4b21267e2a367bcaull},
     {"resnet18-o3", "weights", 13530, 0xfe23c1644c642705ull},
     {"resnet18-o3", "sections", 4426, 0x5c5a03112df862bcull},
     {"resnet18-o3", "schedule", 40, 0xe882153b8acffc68ull},
-    {"resnet18-o3", "report", 4682, 0xedd5f032b7e3c3bcull},
-    {"resnet18-o3", "bitfiles", 635069, 0xbed175b679d83892ull},
+    {"resnet18-o3", "report", 4682, 0x7a55b73da1f82de4ull},
+    {"resnet18-o3", "bitfiles", 635069, 0x87f7486677548474ull},
 };
 
 std::vector<ChunkDigest> compileAndDigest(const Case& c, const test::ScratchDir& dir) {
