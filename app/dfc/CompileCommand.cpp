@@ -2,6 +2,7 @@
 #include <string>
 
 #include "CompileFlags.h"
+#include "TerminalProgress.h"
 #include "Commands.h"
 #include "driver/Compiler.h"
 #include "support/Logging.h"
@@ -68,7 +69,12 @@ int compileCommand(const std::vector<std::string>& args) {
   if (!options) return reportError(options.error());
   if (auto st = options->validate(); !st) return reportError(st.error());
   options->args = options->toArgs();  // what dfstudio records for the same options, too
-  auto result = driver::compile(*options);
+  auto result = [&] {
+    // With -v or --debug the log lines are the progress; otherwise one line on a terminal (TerminalProgress.h).
+    if (log.verbose || log.debug) return driver::compile(*options);
+    TerminalProgress bar("compile");
+    return driver::compile(*options, [&](const driver::CompileProgress& p) { bar.update(p.stage, p.fraction); });
+  }();
   if (!result) return reportError(result.error());
   printSummary(*options, *result);
   return 0;

@@ -1,9 +1,11 @@
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "ArgParser.h"
 #include "Commands.h"
 #include "DecodeFlags.h"
+#include "TerminalProgress.h"
 #include "driver/Runner.h"
 #include "pef/Pef.h"
 #include "support/Logging.h"
@@ -140,10 +142,18 @@ int runCommand(const std::vector<std::string>& args) {
                         " (recompile with -b " + std::to_string(batch) + ")");
   }
 
-  auto result = driver::run(o, [](const std::string& line) {
+  // With -v or --debug the log lines are the progress; otherwise one line on a terminal (TerminalProgress.h).
+  std::optional<TerminalProgress> bar;
+  if (!log.verbose && !log.debug) {
+    bar.emplace("run");
+    o.progress = [&bar](const std::string& stage, double fraction) { bar->update(stage, fraction); };
+  }
+  auto result = driver::run(o, [&bar](const std::string& line) {
+    if (bar) bar->clear();  // a loss line on a line of its own, the progress redrawn below it
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);
   });
+  bar.reset();
   if (!result) return reportError(result.error());
   if (result->rank != 0) return 0;  // data parallel: rank 0 reports for every rank
   if (!result->dataParallelNote.empty()) std::printf("Note: %s\n", result->dataParallelNote.c_str());

@@ -300,6 +300,9 @@ Status trainStage(RunState& s) {
         return s.exec->setInput(*labels, labelBatch);
       };
       DFC_TRY(hostStep(s, false, feed, [&] { return noteLoss(s, *loss, epoch, i, stepsPerEpoch); }));
+      if (s.stageProgress)
+        s.stageProgress(static_cast<double>((epoch - 1) * stepsPerEpoch + i + 1) /
+                        static_cast<double>(std::max<int64_t>(1, s.opts.epochs * stepsPerEpoch)));
     }
     s.hostPhase(host::kEpoch, epochStart, {{"epoch", static_cast<double>(epoch)}});
   }
@@ -330,6 +333,7 @@ Status evaluateStage(RunState& s) {
       return {};
     };
     DFC_TRY(hostStep(s, true, feed, count));
+    if (s.stageProgress) s.stageProgress(static_cast<double>(i + 1) / static_cast<double>(s.feeder->evalSteps()));
   }
   RunResult& r = s.result;
   r.evalSteps = s.step - stepsBefore;

@@ -3,6 +3,7 @@
 // Private to driver/.
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -58,6 +59,8 @@ struct RunState {
 
   void say(const std::string& line);
   bool cancelled() const { return cancel && cancel->load(); }
+  // The running stage's share done (0..1) to RunOptions::progress; set by the stage loop.
+  std::function<void(double withinStage)> stageProgress;
   double usSince(Clock::time_point from) const;  // from -> now
   double usAt(Clock::time_point t) const;        // origin -> t
   Status flush();                                // pending records into the store; never fails the run

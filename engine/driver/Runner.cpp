@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -20,7 +21,18 @@ Expected<RunResult> run(const RunOptions& opts, const LogFn& log, const std::ato
   hooks.cancelMessage = "run cancelled";
   hooks.cancelled = [&] { return state.cancelled(); };
   hooks.after = [&](size_t index, double ms) { state.result.stageMs.emplace_back(std::string(stages[index].name), ms); };
+  size_t current = 0;
+  state.stageProgress = [&](double within) {
+    if (!opts.progress) return;
+    const double before = progressBefore(stages, current), after = progressBefore(stages, current + 1);
+    opts.progress(std::string(stages[current].name), before + (after - before) * std::clamp(within, 0.0, 1.0));
+  };
+  hooks.before = [&](size_t index) {
+    current = index;
+    state.stageProgress(0);
+  };
   Status st = runStages(stages, state, hooks);
+  if (st) state.stageProgress(1);
   if (state.store && state.runId) {
     Status fin = Error();
     for (int attempt = 0; attempt < 3 && !fin; ++attempt) {  // each attempt waits out SQLite's busy timeout

@@ -56,6 +56,9 @@ struct RunOptions {
   // PEF run takes K + 1 tokens a step and checks this one-token step's K drafts.
   std::string draftPefPath;
   std::vector<std::string> args;
+  // Where the run stands: the stage and the share of the whole run done (0..1,
+  // by the stages' weights; training steps move it within "train"). Optional.
+  std::function<void(const std::string& stage, double fraction)> progress;
 };
 
 // "A:B", "A:" or ":B" (--trace-steps) into RunOptions::traceFrom/traceTo; errors name `flag`.
