@@ -22,6 +22,7 @@
 
 #include "graph/GraphData.h"
 #include "graph/GraphView.h"
+#include "graph/HierarchicalLayout.h"
 #include "pef/Pef.h"
 #include "support/SizeBudget.h"
 
@@ -108,7 +109,10 @@ double paintMs(views::GraphView& view) {
 
 void printPaint(views::GraphView& view, const char* what) {
   const double ms = paintMs(view);
-  std::printf("  paint at %-22s zoom %.4f: %7.2f ms (%6.0f frames/s)\n", what, view.zoom(), ms, 1000.0 / std::max(ms, 1e-3));
+  const views::GraphCanvas::PaintStats& drawn = view.lastPaint();
+  std::printf("  paint at %-22s zoom %.4f: %7.2f ms (%6.0f frames/s): %d nodes, %d labels, %d edges, %d bundles, %d layers as boxes\n",
+              what, view.zoom(), ms, 1000.0 / std::max(ms, 1e-3), drawn.nodes, drawn.labels, drawn.edges, drawn.bundles,
+              drawn.summaries);
 }
 
 int countOps(const views::GraphData& data) {
@@ -147,6 +151,10 @@ int measure(int argc, char** argv, const std::string& pefPath, int timeoutS) {
   }
   std::printf("  unfold all: %.2f s, %d of %zu ops shown, %zu nodes, %zu edges; peak memory %.0f MiB\n", unfoldMs / 1e3,
               countOps(view.graph()), graph->nodes.size(), view.graph().nodes.size(), view.graph().edges.size(), peakMiB());
+  const views::LayoutStats& stats = view.currentLayout().stats;
+  std::printf("  layout: %d groups of %d structures, %d dot runs (the largest %d nodes; bound %d), %.0f ms on the layout thread\n",
+              stats.groups, stats.structures, stats.dotRuns, stats.maxDotNodes, views::kMaxNodesPerDotRun,
+              view.currentLayout().elapsedMs);
   view.fitGraph();
   printPaint(view, "fit (whole graph)");
   const QPointF centre = view.currentLayout().bounds.center();

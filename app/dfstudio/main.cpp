@@ -1,5 +1,5 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
-//          [--screenshot FILE]
+//          [--unfold-all] [--graph-zoom fit|readable] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -11,6 +11,7 @@
 #include "MainWindow.h"
 #include "Translations.h"
 #include "graph/GraphStyle.h"
+#include "graph/GraphView.h"
 #include "timeline/TimelineView.h"
 
 namespace {
@@ -37,6 +38,12 @@ struct Options {
   QCommandLineOption pin{QStringLiteral("pin-row"),
                          QApplication::translate("main", "Pin the timeline rows of this name to the top once loaded."),
                          QStringLiteral("NAME")};
+  QCommandLineOption unfold{QStringLiteral("unfold-all"),
+                            QApplication::translate("main", "Show every operation of the graph once loaded.")};
+  QCommandLineOption zoom{QStringLiteral("graph-zoom"),
+                          QApplication::translate("main", "Graph framing once loaded: fit (the whole graph) or readable "
+                                                          "(labels at full size, at the top of the first layer)."),
+                          QStringLiteral("MODE")};
   QCommandLineOption shot{QStringLiteral("screenshot"),
                           QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
                           QStringLiteral("FILE")};
@@ -55,13 +62,29 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.compare);
   parser.addOption(options.colorBy);
   parser.addOption(options.pin);
+  parser.addOption(options.unfold);
+  parser.addOption(options.zoom);
   parser.addOption(options.shot);
 }
 
-// --color-by and --pin-row, applied whenever loading ends (a load resets both).
+// The readable framing: labels at full size, at the top of the first frame (a layer).
+void showReadable(dfc::views::GraphView* view) {
+  view->setZoom(1.0);
+  const auto& layout = view->currentLayout();
+  const QRectF first = layout.clusters.empty() ? layout.bounds : layout.clusters.front().rect;
+  const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
+  view->centerOn(QPointF(first.center().x(), first.top() + shown.height() / 2 - 10));
+}
+
+// --color-by, --pin-row, --unfold-all and --graph-zoom, applied whenever
+// loading ends (a load resets them); unfolding lays out again and ends anew.
 void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
   if (const auto mode = dfc::views::colorModeFromId(parser.value(options.colorBy)))
     window.graphPane()->setColorMode(*mode);
+  dfc::views::GraphView* graph = window.graphView();
+  if (parser.isSet(options.unfold) && !graph->graph().collapsedScopes.empty()) return graph->expandAll();
+  if (parser.value(options.zoom) == QStringLiteral("fit")) graph->fitGraph();
+  if (parser.value(options.zoom) == QStringLiteral("readable")) showReadable(graph);
   dfc::views::TimelineView* timeline = window.timelineView();
   for (size_t row = 0; row < timeline->data().rows.size(); ++row)
     if (parser.values(options.pin).contains(timeline->data().rows[row].name)) timeline->setPinned(static_cast<int>(row), true);
@@ -130,15 +153,17 @@ int main(int argc, char** argv) {
   const QString shotPath = parser.value(shotOption);
 
   if (!shotPath.isEmpty()) {
-    auto grab = [&window, shotPath] {
+    // Only once nothing is loading or laying out (an option may lay out again).
+    auto grab = [&window, shotPath](bool always) {
+      if (!always && window.isBusy()) return;
       const bool saved = window.grab().save(shotPath);
       QApplication::exit(saved ? 0 : 1);
     };
     // Give the last paint a moment after the final load lands.
     QObject::connect(&window, &dfc::studio::MainWindow::idle, &window,
-                     [grab] { QTimer::singleShot(600, grab); });
-    QTimer::singleShot(120000, &window, grab);  // never hang a docs build
-    if (files.isEmpty()) QTimer::singleShot(800, &window, grab);
+                     [grab] { QTimer::singleShot(600, [grab] { grab(false); }); });
+    QTimer::singleShot(120000, &window, [grab] { grab(true); });  // never hang a docs build
+    if (files.isEmpty()) QTimer::singleShot(800, &window, [grab] { grab(true); });
   }
   const QString screen = parser.value(screenOption);
   for (const QString& file : files) window.openFile(file);

@@ -170,7 +170,9 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
     group.members.push_back(node.id);
     addContents(group, roleText(node.role), placed.section[idx], placed.hypersectionName[idx]);
     group.role = mainRole(group.roleOps);
-    group.label = QStringLiteral("%1 (%2 ops)").arg(scope).arg(group.opCount);
+    // Inside its parent's frame the last part of the scope says enough, and
+    // every layer's "mlp" then has the same size (one layout for all).
+    group.label = QStringLiteral("%1 (%2 ops)").arg(scope.section(QLatin1Char('/'), -1)).arg(group.opCount);
     viewOfNode[idx] = it->second;
   }
 
@@ -201,6 +203,7 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
       data.edges.push_back({from, to});
     }
   }
+  if (options.stubAboveScopes > 0) stubWidelyUsedValues(data, options.stubAboveScopes);
   return data;
 }
 

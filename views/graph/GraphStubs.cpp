@@ -1,0 +1,66 @@
+// Values used everywhere (DESIGN §13): the learning rate read by every
+// layer's optimizer ops, rotary tables and masks read by every layer. One
+// node with an edge to each use draws a fan of long edges across the whole
+// view and pulls the layer stack into a staircase; a small stub beside each
+// use says the same in place (Netron and Model Explorer draw constants so).
+#include <set>
+
+#include "graph/GraphData.h"
+#include "graph/GroupTree.h"
+
+namespace dfc::views {
+namespace {
+
+QString topScope(const QString& scope) { return scope.section(QLatin1Char('/'), 0, 0); }
+
+// The nodes whose value is read in at least minScopes top-level scopes other than their own.
+std::vector<char> widelyUsed(const GraphData& data, int minScopes) {
+  std::vector<std::set<QString>> readers(data.nodes.size());
+  for (const GraphEdge& e : data.edges) {
+    const GraphNode& from = data.nodes[static_cast<size_t>(e.from)];
+    const QString scope = topScope(data.nodes[static_cast<size_t>(e.to)].hyperfunction);
+    if (scope != topScope(from.hyperfunction)) readers[static_cast<size_t>(e.from)].insert(scope);
+  }
+  std::vector<char> wide(data.nodes.size(), 0);
+  for (size_t n = 0; n < data.nodes.size(); ++n) {
+    const GraphNodeKind kind = data.nodes[n].kind;
+    const bool value = kind == GraphNodeKind::Op || kind == GraphNodeKind::Input;  // not a folded layer
+    wide[n] = value && static_cast<int>(readers[n].size()) >= minScopes;
+  }
+  return wide;
+}
+
+GraphNode stubFor(const GraphNode& source, const GraphNode& user, int id) {
+  GraphNode stub;
+  stub.id = id;
+  stub.kind = GraphNodeKind::Stub;
+  stub.name = source.name;
+  stub.op = source.op;
+  // The value's name, short: "lr", "cos" (an op's label is "op\nname").
+  stub.label = source.label.section(QLatin1Char('\n'), -1);
+  stub.hyperfunction = ownerScope(user);  // drawn where its user is
+  stub.stubSource = source.id;
+  return stub;
+}
+
+}  // namespace
+
+void stubWidelyUsedValues(GraphData& data, int minScopes) {
+  const std::vector<char> wide = widelyUsed(data, minScopes);
+  std::vector<GraphEdge> edges;
+  edges.reserve(data.edges.size());
+  for (const GraphEdge& e : data.edges) {
+    const GraphNode& from = data.nodes[static_cast<size_t>(e.from)];
+    const GraphNode& to = data.nodes[static_cast<size_t>(e.to)];
+    if (!wide[static_cast<size_t>(e.from)] || topScope(to.hyperfunction) == topScope(from.hyperfunction)) {
+      edges.push_back(e);
+      continue;
+    }
+    const int stub = static_cast<int>(data.nodes.size());
+    data.nodes.push_back(stubFor(from, to, stub));
+    edges.push_back({stub, e.to});
+  }
+  data.edges = std::move(edges);
+}
+
+}  // namespace dfc::views
