@@ -67,13 +67,19 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.shot);
 }
 
-// The readable framing: labels at full size, at the top of the first frame (a layer).
+// The readable framing: labels at full size, the first layer (the first
+// frame holding frames) from its top left corner.
 void showReadable(dfc::views::GraphView* view) {
   view->setZoom(1.0);
   const auto& layout = view->currentLayout();
-  const QRectF first = layout.clusters.empty() ? layout.bounds : layout.clusters.front().rect;
+  QRectF first = layout.bounds;
+  for (const auto& cluster : layout.clusters)
+    if (cluster.parent >= 0) {
+      first = layout.clusters[static_cast<size_t>(cluster.parent)].rect;
+      break;
+    }
   const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
-  view->centerOn(QPointF(first.center().x(), first.top() + shown.height() / 2 - 10));
+  view->centerOn(first.topLeft() + QPointF(shown.width() / 2 - 10, shown.height() / 2 - 10));
 }
 
 // --color-by, --pin-row, --unfold-all and --graph-zoom, applied whenever

@@ -46,6 +46,15 @@ Agraph_t* openGraph(size_t nodes) {
   return g;
 }
 
+// Keeps `items` on the first (min), the last (max) or one (same) rank.
+void pinRank(Agraph_t* g, const std::vector<Agnode_t*>& nodes, const std::vector<int>& items, const char* rank,
+             size_t index = 0) {
+  if (items.empty()) return;
+  Agraph_t* sub = agsubg(g, cs((std::string("rank_") + rank + std::to_string(index)).c_str()), 1);
+  setAttr(sub, "rank", rank);
+  for (int item : items) agsubnode(sub, nodes[static_cast<size_t>(item)], 1);
+}
+
 // Reads dot's coordinates back, flipping its y axis (up) to the view's (down).
 GroupLayout readBack(Agraph_t* g, const std::vector<Agnode_t*>& nodes, const std::vector<Agedge_t*>& edges,
                      const LocalGraph& graph) {
@@ -104,6 +113,9 @@ std::optional<GroupLayout> runDotLayout(GVC_t* gvc, const LocalGraph& graph, QSt
     if (graph.round[i]) setAttr(n, "shape", "ellipse");
     nodes.push_back(n);
   }
+  pinRank(g, nodes, graph.top, "min");
+  pinRank(g, nodes, graph.bottom, "max");
+  for (size_t i = 0; i < graph.sameRank.size(); ++i) pinRank(g, nodes, graph.sameRank[i], "same", i);
   std::vector<Agedge_t*> edges;
   edges.reserve(graph.edges.size());
   for (const auto& [from, to] : graph.edges)

@@ -3,6 +3,10 @@
 // node with an edge to each use draws a fan of long edges across the whole
 // view and pulls the layer stack into a staircase; a small stub beside each
 // use says the same in place (Netron and Model Explorer draw constants so).
+// So is a value read far down the stack (a tied embedding's gradient from
+// the LM head): one edge along the whole view, routed around every layer.
+#include <cstdlib>
+#include <map>
 #include <set>
 
 #include "graph/GraphData.h"
@@ -12,6 +16,24 @@ namespace dfc::views {
 namespace {
 
 QString topScope(const QString& scope) { return scope.section(QLatin1Char('/'), 0, 0); }
+
+// Top-level hyperfunctions at least this many apart in graph order are far apart.
+constexpr int kFarScopes = 10;
+
+// Each top-level hyperfunction's place in graph order (the top level itself: -1).
+std::map<QString, int> scopeOrder(const GraphData& data) {
+  std::map<QString, int> order;
+  for (const GraphNode& node : data.nodes) {
+    const QString scope = topScope(node.hyperfunction);
+    if (!scope.isEmpty()) order.try_emplace(scope, static_cast<int>(order.size()));
+  }
+  return order;
+}
+
+bool farApart(const std::map<QString, int>& order, const GraphNode& a, const GraphNode& b) {
+  const auto ia = order.find(topScope(a.hyperfunction)), ib = order.find(topScope(b.hyperfunction));
+  return ia != order.end() && ib != order.end() && std::abs(ia->second - ib->second) >= kFarScopes;
+}
 
 // The nodes whose value is read in at least minScopes top-level scopes other than their own.
 std::vector<char> widelyUsed(const GraphData& data, int minScopes) {
@@ -36,8 +58,8 @@ GraphNode stubFor(const GraphNode& source, const GraphNode& user, int id) {
   stub.kind = GraphNodeKind::Stub;
   stub.name = source.name;
   stub.op = source.op;
-  // The value's name, short: "lr", "cos" (an op's label is "op\nname").
-  stub.label = source.label.section(QLatin1Char('\n'), -1);
+  // The value's name, short: "lr", "cos" (an op's label is "op\nname"), or the folded layer's.
+  stub.label = source.kind == GraphNodeKind::Collapsed ? source.name : source.label.section(QLatin1Char('\n'), -1);
   stub.hyperfunction = ownerScope(user);  // drawn where its user is
   stub.stubSource = source.id;
   return stub;
@@ -47,12 +69,14 @@ GraphNode stubFor(const GraphNode& source, const GraphNode& user, int id) {
 
 void stubWidelyUsedValues(GraphData& data, int minScopes) {
   const std::vector<char> wide = widelyUsed(data, minScopes);
+  const std::map<QString, int> order = scopeOrder(data);
   std::vector<GraphEdge> edges;
   edges.reserve(data.edges.size());
   for (const GraphEdge& e : data.edges) {
     const GraphNode& from = data.nodes[static_cast<size_t>(e.from)];
     const GraphNode& to = data.nodes[static_cast<size_t>(e.to)];
-    if (!wide[static_cast<size_t>(e.from)] || topScope(to.hyperfunction) == topScope(from.hyperfunction)) {
+    const bool everywhere = wide[static_cast<size_t>(e.from)] && topScope(to.hyperfunction) != topScope(from.hyperfunction);
+    if (!everywhere && !farApart(order, from, to)) {
       edges.push_back(e);
       continue;
     }

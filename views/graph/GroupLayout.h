@@ -17,6 +17,8 @@ struct LocalGraph {
   std::vector<QSizeF> sizes;
   std::vector<bool> round;                 // drawn as an ellipse (an input)
   std::vector<std::pair<int, int>> edges;  // item indices
+  std::vector<int> top, bottom;            // items kept on the first / last rank (ports)
+  std::vector<std::vector<int>> sameRank;  // items kept on one rank (a use and its stubs)
 };
 
 struct GroupLayout {

@@ -147,6 +147,29 @@ void routeEdges(GroupTree& tree, const GraphData& data) {
   }
 }
 
+// Every group between an edge's end and the group it lives in gets the port
+// the edge crosses, joined to the item holding that end.
+void addPorts(GroupTree& tree, const GraphData& data) {
+  for (size_t e = 0; e < data.edges.size(); ++e) {
+    const int home = tree.edgeRoutes[e].group;
+    const bool up = tree.runsUp(static_cast<int>(e));
+    auto climb = [&tree, home](int node, Port port) {
+      int g = tree.nodeGroup[static_cast<size_t>(node)], item = tree.nodeItem[static_cast<size_t>(node)];
+      while (g != home) {
+        tree.groups[static_cast<size_t>(g)].ports.emplace_back(port, item);
+        item = tree.groups[static_cast<size_t>(g)].itemInParent;
+        g = tree.groups[static_cast<size_t>(g)].parent;
+      }
+    };
+    climb(data.edges[e].from, up ? Port::OutAbove : Port::OutBelow);
+    climb(data.edges[e].to, up ? Port::InBelow : Port::InAbove);
+  }
+  for (LayoutGroup& g : tree.groups) {
+    std::sort(g.ports.begin(), g.ports.end());
+    g.ports.erase(std::unique(g.ports.begin(), g.ports.end()), g.ports.end());
+  }
+}
+
 }  // namespace
 
 QString ownerScope(const GraphNode& node) {
@@ -155,6 +178,26 @@ QString ownerScope(const GraphNode& node) {
     case GraphNodeKind::Collapsed: return parentScope(node.hyperfunction);
     default: return node.hyperfunction;
   }
+}
+
+bool GroupTree::runsUp(int edge) const {
+  const Route route = edgeRoutes[static_cast<size_t>(edge)];
+  const auto& [from, to] = groups[static_cast<size_t>(route.group)].edges[static_cast<size_t>(route.edge)];
+  return from > to;  // items are in graph order, which a layer stack follows down
+}
+
+std::vector<int> GroupTree::preOrder() const {
+  std::vector<int> order, stack{0};
+  order.reserve(groups.size());
+  while (!stack.empty()) {
+    const int g = stack.back();
+    stack.pop_back();
+    order.push_back(g);
+    const auto& items = groups[static_cast<size_t>(g)].items;
+    for (auto it = items.rbegin(); it != items.rend(); ++it)
+      if (it->group >= 0) stack.push_back(it->group);
+  }
+  return order;
 }
 
 std::vector<int> GroupTree::postOrder() const {
@@ -184,6 +227,7 @@ GroupTree buildGroupTree(const GraphData& data, int maxItems) {
   for (const GraphNode& node : data.nodes) builder.addNode(node.id, ownerScope(node));
   splitOversized(tree, std::max(2, maxItems));
   routeEdges(tree, data);
+  addPorts(tree, data);
   return tree;
 }
 

@@ -1,7 +1,11 @@
 #include "graph/HierarchicalLayout.h"
 
 #include <QElapsedTimer>
+#include <QLineF>
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 #include <QHash>
 #include <unordered_map>
 
@@ -16,6 +20,7 @@ constexpr double kTitle = 16;     // the frame's title line
 constexpr double kPartPad = 4;    // around a part of an oversized group (no frame)
 constexpr double kTitleChar = 7;  // bold title glyph advance
 constexpr double kArrow = 7;      // arrowhead length, as the view draws it
+constexpr double kPortSize = 2;   // a port is a point the edges pass through
 
 void put(std::string& key, int value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); }
 
@@ -54,6 +59,11 @@ Structures findStructures(const GraphData& data, const GroupTree& tree, const st
       put(key, from);
       put(key, to);
     }
+    put(key, -2);
+    for (const auto& [port, item] : group.ports) {
+      put(key, static_cast<int>(port));
+      put(key, item);
+    }
     auto [it, inserted] = byKey.try_emplace(key, static_cast<int>(s.keys.size()));
     if (inserted) {
       s.keys.push_back(std::move(key));
@@ -63,6 +73,45 @@ Structures findStructures(const GraphData& data, const GroupTree& tree, const st
     s.groups[static_cast<size_t>(it->second)].push_back(g);
   }
   return s;
+}
+
+// The ports a group uses, in Port order, are items after its own: the item
+// index of each port kind, -1 where unused.
+std::array<int, kPortKinds> portItems(const LayoutGroup& group) {
+  std::array<int, kPortKinds> at;
+  at.fill(-1);
+  int next = static_cast<int>(group.items.size());
+  for (const auto& [port, item] : group.ports)  // sorted by port first
+    if (at[static_cast<size_t>(port)] < 0) at[static_cast<size_t>(port)] = next++;
+  return at;
+}
+
+// Adds the ports (tiny, pinned to the first or last rank) and their edges.
+void addPorts(const LayoutGroup& group, LocalGraph& local) {
+  const std::array<int, kPortKinds> at = portItems(group);
+  for (int k = 0; k < kPortKinds; ++k) {
+    if (at[static_cast<size_t>(k)] < 0) continue;
+    local.sizes.emplace_back(kPortSize, kPortSize);
+    local.round.push_back(false);
+    (portAtBottom(static_cast<Port>(k)) ? local.bottom : local.top).push_back(at[static_cast<size_t>(k)]);
+  }
+  for (const auto& [port, item] : group.ports) {
+    const int p = at[static_cast<size_t>(port)];
+    local.edges.push_back(portAtBottom(port) ? std::make_pair(item, p) : std::make_pair(p, item));
+  }
+}
+
+// A stub sits on its use's rank, beside it, not a rank above.
+void keepStubsBesideUses(const GraphData& data, const LayoutGroup& group, LocalGraph& local) {
+  std::map<int, std::vector<int>> stubsOf;  // use -> its stubs
+  for (const auto& [from, to] : group.edges) {
+    const int node = group.items[static_cast<size_t>(from)].node;
+    if (node >= 0 && data.nodes[static_cast<size_t>(node)].kind == GraphNodeKind::Stub) stubsOf[to].push_back(from);
+  }
+  for (auto& [use, stubs] : stubsOf) {
+    stubs.push_back(use);
+    local.sameRank.push_back(std::move(stubs));
+  }
 }
 
 double titleWidth(const LayoutGroup& group) {
@@ -102,6 +151,8 @@ struct Layouter {
         local.round[i] = items[i].node >= 0 && data.nodes[static_cast<size_t>(items[i].node)].kind == GraphNodeKind::Input;
       }
     }
+    addPorts(first, local);
+    keepStubsBesideUses(data, first, local);
     return local;
   }
 
@@ -151,10 +202,10 @@ class Composer {
   Composer(const GraphData& data, const GroupTree& tree, const Structures& s, const Layouter& l)
       : m_data(data), m_tree(tree), m_s(s), m_l(l), m_origin(tree.groups.size()), m_cluster(tree.groups.size(), -1) {}
 
-  void compose(const std::vector<int>& postOrder, GraphLayout& out) {
+  void compose(const std::vector<int>& preOrder, GraphLayout& out) {
     out.nodeRects.resize(m_data.nodes.size());
     out.nodeCluster.assign(m_data.nodes.size(), -1);
-    for (auto it = postOrder.rbegin(); it != postOrder.rend(); ++it) placeItems(*it, out);
+    for (int g : preOrder) placeItems(g, out);  // frames then come in graph order
     out.bounds = QRectF(QPointF(0, 0), layoutOf(0).size);
     makeBundles(out);
     out.edges.reserve(m_data.edges.size());
@@ -206,51 +257,73 @@ class Composer {
     }
   }
 
-  // The group's edge between the two items holding the ends, continued
-  // inside an unfolded item to the node itself.
+  // A group's laid-out edge in its place, as points along the data flow,
+  // ending at the arrow's tip.
+  std::vector<QPointF> piece(int g, int localEdge, bool reversed) const {
+    const LayoutEdge& edge = layoutOf(g).edges[static_cast<size_t>(localEdge)];
+    const QPointF origin = m_origin[static_cast<size_t>(g)];
+    std::vector<QPointF> points;
+    points.reserve(edge.points.size() + 3);
+    for (const QPointF& p : edge.points) points.push_back(p + origin);
+    if (edge.hasArrow && !points.empty()) lineTo(points, points.back(), edge.arrowTip + origin);
+    if (reversed) std::reverse(points.begin(), points.end());  // a bezier run backwards is the same curve
+    return points;
+  }
+
+  // From `node` out through the ports of its groups up to `home` (sources:
+  // innermost first), or in from `home` down to it (targets: the same order,
+  // the caller reverses).
+  void portPieces(int node, int home, Port port, std::vector<std::vector<QPointF>>& out) const {
+    int g = m_tree.nodeGroup[static_cast<size_t>(node)], item = m_tree.nodeItem[static_cast<size_t>(node)];
+    while (g != home) {
+      const LayoutGroup& group = m_tree.groups[static_cast<size_t>(g)];
+      const auto at = std::lower_bound(group.ports.begin(), group.ports.end(), std::make_pair(port, item));
+      const int local = static_cast<int>(group.edges.size() + static_cast<size_t>(at - group.ports.begin()));
+      const bool inward = port == Port::InAbove || port == Port::InBelow;
+      // Laid out port -> item at the top, item -> port at the bottom.
+      out.push_back(piece(g, local, inward == portAtBottom(port)));
+      item = group.itemInParent;
+      g = group.parent;
+    }
+  }
+
+  // The edge's route: out of the source's groups through their ports, along
+  // the edge of the group holding both ends, in through the target's ports.
   LayoutEdge edgePath(int e, const GraphLayout& out) const {
     const GraphEdge& edge = m_data.edges[static_cast<size_t>(e)];
     const GroupTree::Route route = m_tree.edgeRoutes[static_cast<size_t>(e)];
-    const LayoutEdge& base = layoutOf(route.group).edges[static_cast<size_t>(route.edge)];
-    const QPointF origin = m_origin[static_cast<size_t>(route.group)];
-    const QRectF from = out.nodeRects[static_cast<size_t>(edge.from)], to = out.nodeRects[static_cast<size_t>(edge.to)];
+    const bool up = m_tree.runsUp(e);
+    std::vector<std::vector<QPointF>> pieces, inward;
+    portPieces(edge.from, route.group, up ? Port::OutAbove : Port::OutBelow, pieces);
+    pieces.push_back(piece(route.group, route.edge, false));
+    portPieces(edge.to, route.group, up ? Port::InBelow : Port::InAbove, inward);
+    pieces.insert(pieces.end(), inward.rbegin(), inward.rend());
     LayoutEdge path;
     path.from = edge.from;
     path.to = edge.to;
     path.bundle = m_bundleBase[static_cast<size_t>(route.group)] + route.edge;
-    if (base.points.empty()) {  // dot left it unrouted: straight
-      path.points.push_back(QPointF(from.center().x(), from.bottom()));
-      lineTo(path.points, path.points.front(), QPointF(to.center().x(), to.top() - kArrow));
-      path.hasArrow = true;
-      path.arrowTip = QPointF(to.center().x(), to.top());
-      return path;
+    for (const std::vector<QPointF>& p : pieces) {
+      if (p.empty()) continue;
+      if (path.points.empty()) path.points.push_back(p.front());
+      else if (QLineF(path.points.back(), p.front()).length() > 0.5) lineTo(path.points, path.points.back(), p.front());
+      path.points.insert(path.points.end(), p.begin() + 1, p.end());
     }
-    std::vector<QPointF> body;
-    body.reserve(base.points.size());
-    for (const QPointF& p : base.points) body.push_back(p + origin);
-    if (m_tree.nodeGroup[static_cast<size_t>(edge.from)] != route.group) {  // from inside an unfolded item
-      const QPointF exit(from.center().x(), body.front().y() < from.center().y() ? from.top() : from.bottom());
-      path.points.push_back(exit);
-      lineTo(path.points, exit, body.front());
-      path.points.insert(path.points.end(), body.begin() + 1, body.end());
-    } else {
-      path.points = std::move(body);
+    if (path.points.size() < 4) {  // dot left it unrouted: straight
+      const QRectF from = out.nodeRects[static_cast<size_t>(edge.from)], to = out.nodeRects[static_cast<size_t>(edge.to)];
+      path.points = {QPointF(from.center().x(), from.bottom())};
+      lineTo(path.points, path.points.front(), QPointF(to.center().x(), to.top()));
     }
-    finishAtNode(path, base, origin, to, m_tree.nodeGroup[static_cast<size_t>(edge.to)] != route.group);
+    endWithArrow(path);
     return path;
   }
 
-  // Into an unfolded item: on from the item's border to the node, arrow there.
-  static void finishAtNode(LayoutEdge& path, const LayoutEdge& base, QPointF origin, const QRectF& to, bool inside) {
-    if (!inside) {
-      path.hasArrow = base.hasArrow;
-      path.arrowTip = base.arrowTip + origin;
-      return;
-    }
-    const QPointF tail = base.hasArrow ? base.arrowTip + origin : path.points.back();
-    const bool fromBelow = tail.y() > to.center().y();
-    const QPointF tip(to.center().x(), fromBelow ? to.bottom() : to.top());
-    lineTo(path.points, path.points.back(), tip + QPointF(0, fromBelow ? kArrow : -kArrow));
+  // The last point is the arrow's tip: the curve stops an arrowhead short of it.
+  static void endWithArrow(LayoutEdge& path) {
+    const QPointF tip = path.points.back();
+    const QPointF before = path.points[path.points.size() - 2];
+    const double length = QLineF(before, tip).length();
+    if (length < 1e-6) return;
+    path.points.back() = tip - (tip - before) * (std::min(kArrow, length) / length);
     path.hasArrow = true;
     path.arrowTip = tip;
   }
@@ -288,7 +361,7 @@ GraphLayout layoutHierarchically(const GraphData& data, GVC_t* gvc, LayoutCache&
     }
     if (hooks.progress) hooks.progress(s + 1, total);
   }
-  Composer(data, tree, structures, layouter).compose(postOrder, out);
+  Composer(data, tree, structures, layouter).compose(tree.preOrder(), out);
   out.stats = layouter.stats;
   out.stats.groups = static_cast<int>(tree.groups.size());
   out.stats.structures = total;
