@@ -170,6 +170,25 @@ void addPorts(GroupTree& tree, const GraphData& data) {
   }
 }
 
+// Graph order, with the inputs first and each stub just before its use (the
+// view appends both after the ops), so a group cut into parts keeps a stub
+// in its use's part.
+std::vector<int> itemOrder(const GraphData& data) {
+  std::vector<std::vector<int>> stubsOf(data.nodes.size());
+  for (const GraphEdge& e : data.edges)
+    if (data.nodes[static_cast<size_t>(e.from)].kind == GraphNodeKind::Stub) stubsOf[static_cast<size_t>(e.to)].push_back(e.from);
+  std::vector<int> order;
+  order.reserve(data.nodes.size());
+  for (const GraphNode& node : data.nodes)
+    if (node.kind == GraphNodeKind::Input) order.push_back(node.id);
+  for (const GraphNode& node : data.nodes) {
+    if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) continue;
+    order.insert(order.end(), stubsOf[static_cast<size_t>(node.id)].begin(), stubsOf[static_cast<size_t>(node.id)].end());
+    order.push_back(node.id);
+  }
+  return order;
+}
+
 }  // namespace
 
 QString ownerScope(const GraphNode& node) {
@@ -224,7 +243,7 @@ GroupTree buildGroupTree(const GraphData& data, int maxItems) {
   tree.nodeGroup.assign(data.nodes.size(), 0);
   tree.nodeItem.assign(data.nodes.size(), 0);
   TreeBuilder builder(tree);
-  for (const GraphNode& node : data.nodes) builder.addNode(node.id, ownerScope(node));
+  for (int node : itemOrder(data)) builder.addNode(node, ownerScope(data.nodes[static_cast<size_t>(node)]));
   splitOversized(tree, std::max(2, maxItems));
   routeEdges(tree, data);
   addPorts(tree, data);

@@ -21,6 +21,7 @@ constexpr double kPartPad = 4;    // around a part of an oversized group (no fra
 constexpr double kTitleChar = 7;  // bold title glyph advance
 constexpr double kArrow = 7;      // arrowhead length, as the view draws it
 constexpr double kPortSize = 2;   // a port is a point the edges pass through
+constexpr size_t kMaxPortEdges = 16;  // items one port's routed edges may reach
 
 void put(std::string& key, int value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); }
 
@@ -86,6 +87,19 @@ std::array<int, kPortKinds> portItems(const LayoutGroup& group) {
   return at;
 }
 
+// Per entry of group.ports: the index of its edge in the group's layout, or
+// -1 when its port joins too many items to route (a long edge from a pinned
+// port to each of them would make dot slow): a straight line then.
+std::vector<int> portEdgeIndices(const LayoutGroup& group) {
+  std::array<size_t, kPortKinds> count{};
+  for (const auto& entry : group.ports) ++count[static_cast<size_t>(entry.first)];
+  std::vector<int> out;
+  out.reserve(group.ports.size());
+  int next = static_cast<int>(group.edges.size());
+  for (const auto& entry : group.ports) out.push_back(count[static_cast<size_t>(entry.first)] <= kMaxPortEdges ? next++ : -1);
+  return out;
+}
+
 // Adds the ports (tiny, pinned to the first or last rank) and their edges.
 void addPorts(const LayoutGroup& group, LocalGraph& local) {
   const std::array<int, kPortKinds> at = portItems(group);
@@ -95,7 +109,10 @@ void addPorts(const LayoutGroup& group, LocalGraph& local) {
     local.round.push_back(false);
     (portAtBottom(static_cast<Port>(k)) ? local.bottom : local.top).push_back(at[static_cast<size_t>(k)]);
   }
-  for (const auto& [port, item] : group.ports) {
+  const std::vector<int> routed = portEdgeIndices(group);
+  for (size_t i = 0; i < group.ports.size(); ++i) {
+    if (routed[i] < 0) continue;
+    const auto& [port, item] = group.ports[i];
     const int p = at[static_cast<size_t>(port)];
     local.edges.push_back(portAtBottom(port) ? std::make_pair(item, p) : std::make_pair(p, item));
   }
@@ -200,7 +217,10 @@ void lineTo(std::vector<QPointF>& points, QPointF from, QPointF to) {
 class Composer {
  public:
   Composer(const GraphData& data, const GroupTree& tree, const Structures& s, const Layouter& l)
-      : m_data(data), m_tree(tree), m_s(s), m_l(l), m_origin(tree.groups.size()), m_cluster(tree.groups.size(), -1) {}
+      : m_data(data), m_tree(tree), m_s(s), m_l(l), m_origin(tree.groups.size()), m_cluster(tree.groups.size(), -1) {
+    m_portEdges.reserve(tree.groups.size());
+    for (const LayoutGroup& group : tree.groups) m_portEdges.push_back(portEdgeIndices(group));
+  }
 
   void compose(const std::vector<int>& preOrder, GraphLayout& out) {
     out.nodeRects.resize(m_data.nodes.size());
@@ -270,6 +290,19 @@ class Composer {
     return points;
   }
 
+  // Between a port dot did not route and its item: a straight line.
+  std::vector<QPointF> straightPiece(int g, Port port, int item, bool inward) const {
+    const GroupLayout& layout = layoutOf(g);
+    const QPointF origin = m_origin[static_cast<size_t>(g)];
+    const int p = portItems(m_tree.groups[static_cast<size_t>(g)])[static_cast<size_t>(port)];
+    const QPointF at = layout.items[static_cast<size_t>(p)].center() + origin;
+    const QRectF box = layout.items[static_cast<size_t>(item)].translated(origin);
+    const QPointF end(box.center().x(), portAtBottom(port) ? box.bottom() : box.top());
+    std::vector<QPointF> points{inward ? at : end};
+    lineTo(points, points.front(), inward ? end : at);
+    return points;
+  }
+
   // From `node` out through the ports of its groups up to `home` (sources:
   // innermost first), or in from `home` down to it (targets: the same order,
   // the caller reverses).
@@ -278,10 +311,10 @@ class Composer {
     while (g != home) {
       const LayoutGroup& group = m_tree.groups[static_cast<size_t>(g)];
       const auto at = std::lower_bound(group.ports.begin(), group.ports.end(), std::make_pair(port, item));
-      const int local = static_cast<int>(group.edges.size() + static_cast<size_t>(at - group.ports.begin()));
+      const int local = m_portEdges[static_cast<size_t>(g)][static_cast<size_t>(at - group.ports.begin())];
       const bool inward = port == Port::InAbove || port == Port::InBelow;
       // Laid out port -> item at the top, item -> port at the bottom.
-      out.push_back(piece(g, local, inward == portAtBottom(port)));
+      out.push_back(local >= 0 ? piece(g, local, inward == portAtBottom(port)) : straightPiece(g, port, item, inward));
       item = group.itemInParent;
       g = group.parent;
     }
@@ -335,6 +368,7 @@ class Composer {
   std::vector<QPointF> m_origin;  // per group: its content's top left
   std::vector<int> m_cluster;     // per group: its frame (or the nearest one around it)
   std::vector<int> m_bundleBase;  // per group: its first bundle
+  std::vector<std::vector<int>> m_portEdges;  // per group: portEdgeIndices
 };
 
 }  // namespace
