@@ -1,5 +1,5 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
-//          [--unfold-all] [--graph-zoom fit|readable] [--screenshot FILE]
+//          [--unfold-all] [--graph-zoom fit|readable|FACTOR] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -41,8 +41,9 @@ struct Options {
   QCommandLineOption unfold{QStringLiteral("unfold-all"),
                             QApplication::translate("main", "Show every operation of the graph once loaded.")};
   QCommandLineOption zoom{QStringLiteral("graph-zoom"),
-                          QApplication::translate("main", "Graph framing once loaded: fit (the whole graph) or readable "
-                                                          "(labels at full size, at the top of the first layer)."),
+                          QApplication::translate("main", "Graph framing once loaded: fit (the whole graph), readable "
+                                                          "(labels at full size, at the top of the first layer) or a zoom "
+                                                          "factor there (0.15)."),
                           QStringLiteral("MODE")};
   QCommandLineOption shot{QStringLiteral("screenshot"),
                           QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
@@ -67,10 +68,10 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.shot);
 }
 
-// The readable framing: labels at full size, the first layer (the first
+// Labels at full size (zoom 1), or another zoom: the first layer (the first
 // frame holding frames) from its top left corner.
-void showReadable(dfc::views::GraphView* view) {
-  view->setZoom(1.0);
+void showFirstLayer(dfc::views::GraphView* view, double zoom) {
+  view->setZoom(zoom);
   const auto& layout = view->currentLayout();
   QRectF first = layout.bounds;
   for (const auto& cluster : layout.clusters)
@@ -90,7 +91,10 @@ void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser&
   dfc::views::GraphView* graph = window.graphView();
   if (parser.isSet(options.unfold) && !graph->graph().collapsedScopes.empty()) return graph->expandAll();
   if (parser.value(options.zoom) == QStringLiteral("fit")) graph->fitGraph();
-  if (parser.value(options.zoom) == QStringLiteral("readable")) showReadable(graph);
+  bool isFactor = false;
+  const double factor = parser.value(options.zoom).toDouble(&isFactor);
+  if (parser.value(options.zoom) == QStringLiteral("readable") || (isFactor && factor > 0))
+    showFirstLayer(graph, isFactor ? factor : 1.0);
   dfc::views::TimelineView* timeline = window.timelineView();
   for (size_t row = 0; row < timeline->data().rows.size(); ++row)
     if (parser.values(options.pin).contains(timeline->data().rows[row].name)) timeline->setPinned(static_cast<int>(row), true);

@@ -164,7 +164,7 @@ void GraphCanvas::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
   painter->setRenderHint(QPainter::Antialiasing, detailed);
   paintFrames(painter, area, m_lastSummary, labels);
   paintEdges(painter, area, m_lastSummary, detailed, labels);
-  paintSummaries(painter, area, m_lastSummary);
+  paintSummaries(painter, area, m_lastSummary, scale);
   paintNodes(painter, area, m_lastSummary, detailed, labels);
 }
 
@@ -228,19 +228,28 @@ void GraphCanvas::paintEdges(QPainter* p, const QRectF& area, const std::vector<
   for (size_t i = 0; i < bundle.size(); ++i) {
     const LayoutBundle& b = m_layout->bundles[i];
     if (!bundle[i] || hidden(b.cluster, summary) || b.points.empty()) continue;
-    p->drawPolyline(b.points.data(), static_cast<int>(b.points.size()));
+    const QRectF box = boxOf(b.points);
+    if (box.height() > 4 * area.height() || box.width() > 4 * area.width())
+      p->drawPolyline(b.points.data(), static_cast<int>(b.points.size()));  // see paintEdges
+    else
+      p->drawPath(edgePath(b.points));
     ++m_stats.bundles;
   }
 }
 
-void GraphCanvas::paintSummaries(QPainter* p, const QRectF& area, const std::vector<char>& summary) {
+void GraphCanvas::paintSummaries(QPainter* p, const QRectF& area, const std::vector<char>& summary, double scale) {
+  // A tall stack fitted whole leaves a layer narrower than a pixel: widen the
+  // box around its centre so the stack's colours still show.
+  const double minWidth = kMinSummaryPx / std::max(scale, 1e-9);
   for (int c : m_clusters.query(area)) {
     const LayoutCluster& cluster = m_layout->clusters[static_cast<size_t>(c)];
     if (!summary[static_cast<size_t>(c)] || hidden(cluster.parent, summary)) continue;
     const QColor fill = m_clusterColors.empty() ? kFrameFill : m_clusterColors[static_cast<size_t>(c)];
     p->setPen(QPen(fill.darker(150), 0));
     p->setBrush(fill);
-    p->drawRect(cluster.rect);
+    QRectF box = cluster.rect;
+    if (box.width() < minWidth) box.adjust((box.width() - minWidth) / 2, 0, (minWidth - box.width()) / 2, 0);
+    p->drawRect(box);
     ++m_stats.summaries;
   }
 }

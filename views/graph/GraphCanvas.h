@@ -23,6 +23,7 @@ class GraphCanvas : public QGraphicsItem {
   static constexpr double kLabelZoom = 0.45;   // below this, text is unreadable: leave it out
   static constexpr double kDetailZoom = 0.2;   // below this, boxes are plain and edges bundled
   static constexpr double kSummaryPx = 14;     // a frame narrower or lower than this is one box
+  static constexpr double kMinSummaryPx = 6;   // ... drawn at least this wide
 
   struct NodeStyle {
     QBrush fill;
@@ -61,7 +62,7 @@ class GraphCanvas : public QGraphicsItem {
   std::vector<int> bundlesIn(const QRectF& area, const std::vector<int>& frames) const;
   void paintFrames(QPainter* p, const QRectF& area, const std::vector<char>& summary, bool labels);
   void paintEdges(QPainter* p, const QRectF& area, const std::vector<char>& summary, bool detailed, bool arrows);
-  void paintSummaries(QPainter* p, const QRectF& area, const std::vector<char>& summary);
+  void paintSummaries(QPainter* p, const QRectF& area, const std::vector<char>& summary, double scale);
   void paintNodes(QPainter* p, const QRectF& area, const std::vector<char>& summary, bool detailed, bool labels);
   bool hidden(int cluster, const std::vector<char>& summary) const {
     return cluster >= 0 && summary[static_cast<size_t>(cluster)];
