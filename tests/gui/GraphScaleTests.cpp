@@ -304,6 +304,13 @@ TEST_CASE("Zoomed out the graph is drawn without labels, its small layers as sin
   CHECK(view.lastPaint().labels == 0);
   CHECK(view.lastPaint().summaries > 0);
   CHECK(view.lastPaint().edges == 0);  // bundled
+  // Between the two: boxes and edges drawn one by one, text still too small to read.
+  view.setZoom(0.3);
+  view.centerOn(view.currentLayout().bounds.center());
+  view.viewport()->grab();
+  CHECK(view.lastPaint().nodes > 5);
+  CHECK(view.lastPaint().edges > 5);
+  CHECK(view.lastPaint().labels == 0);
   view.setZoom(1.0);
   view.centerOn(view.currentLayout().bounds.center());
   view.viewport()->grab();
