@@ -270,8 +270,9 @@ void GraphCanvas::paintNodes(QPainter* p, const QRectF& area, const std::vector<
       p->fillRect(r, style.base);
       continue;
     }
-    p->setPen(style.pen);
-    p->setBrush(style.fill);
+    p->setPen(QPen(style.pen, style.penWidth, style.dashed ? Qt::DashLine : Qt::SolidLine));
+    if (style.stripes.style() != Qt::NoBrush) p->setBrush(style.stripes);
+    else p->setBrush(style.fill);
     if (node.kind == GraphNodeKind::Input) p->drawEllipse(r);
     else if (node.kind == GraphNodeKind::Stub) p->drawRoundedRect(r, 4, 4);
     else p->drawRoundedRect(r, 6, 6);

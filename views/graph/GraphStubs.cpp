@@ -5,9 +5,10 @@
 // use says the same in place (Netron and Model Explorer draw constants so).
 // So is a value read far down the stack (a tied embedding's gradient from
 // the LM head): one edge along the whole view, routed around every layer.
+#include <QHash>
+#include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <set>
 
 #include "graph/GraphData.h"
 #include "graph/GroupTree.h"
@@ -20,28 +21,33 @@ QString topScope(const QString& scope) { return scope.section(QLatin1Char('/'), 
 // Top-level hyperfunctions at least this many apart in graph order are far apart.
 constexpr int kFarScopes = 10;
 
-// Each top-level hyperfunction's place in graph order (the top level itself: -1).
-std::map<QString, int> scopeOrder(const GraphData& data) {
+// Each node's top-level hyperfunction as its place in graph order (the top
+// level itself: -1), worked out once per distinct scope.
+std::vector<int> topScopeOrder(const GraphData& data) {
   std::map<QString, int> order;
+  QHash<QString, int> ofScope;
+  std::vector<int> out;
+  out.reserve(data.nodes.size());
   for (const GraphNode& node : data.nodes) {
-    const QString scope = topScope(node.hyperfunction);
-    if (!scope.isEmpty()) order.try_emplace(scope, static_cast<int>(order.size()));
+    auto known = ofScope.find(node.hyperfunction);
+    if (known == ofScope.end()) {
+      const QString top = topScope(node.hyperfunction);
+      const int at = top.isEmpty() ? -1 : order.try_emplace(top, static_cast<int>(order.size())).first->second;
+      known = ofScope.insert(node.hyperfunction, at);
+    }
+    out.push_back(known.value());
   }
-  return order;
-}
-
-bool farApart(const std::map<QString, int>& order, const GraphNode& a, const GraphNode& b) {
-  const auto ia = order.find(topScope(a.hyperfunction)), ib = order.find(topScope(b.hyperfunction));
-  return ia != order.end() && ib != order.end() && std::abs(ia->second - ib->second) >= kFarScopes;
+  return out;
 }
 
 // The nodes whose value is read in at least minScopes top-level scopes other than their own.
-std::vector<char> widelyUsed(const GraphData& data, int minScopes) {
-  std::vector<std::set<QString>> readers(data.nodes.size());
+std::vector<char> widelyUsed(const GraphData& data, const std::vector<int>& top, int minScopes) {
+  std::vector<std::vector<int>> readers(data.nodes.size());  // a few each: a vector beats a set
   for (const GraphEdge& e : data.edges) {
-    const GraphNode& from = data.nodes[static_cast<size_t>(e.from)];
-    const QString scope = topScope(data.nodes[static_cast<size_t>(e.to)].hyperfunction);
-    if (scope != topScope(from.hyperfunction)) readers[static_cast<size_t>(e.from)].insert(scope);
+    const int scope = top[static_cast<size_t>(e.to)];
+    auto& seen = readers[static_cast<size_t>(e.from)];
+    if (scope != top[static_cast<size_t>(e.from)] && std::find(seen.begin(), seen.end(), scope) == seen.end())
+      seen.push_back(scope);
   }
   std::vector<char> wide(data.nodes.size(), 0);
   for (size_t n = 0; n < data.nodes.size(); ++n) {
@@ -51,6 +57,8 @@ std::vector<char> widelyUsed(const GraphData& data, int minScopes) {
   }
   return wide;
 }
+
+bool farApart(int a, int b) { return a >= 0 && b >= 0 && std::abs(a - b) >= kFarScopes; }
 
 GraphNode stubFor(const GraphNode& source, const GraphNode& user, int id) {
   GraphNode stub;
@@ -68,15 +76,15 @@ GraphNode stubFor(const GraphNode& source, const GraphNode& user, int id) {
 }  // namespace
 
 void stubWidelyUsedValues(GraphData& data, int minScopes) {
-  const std::vector<char> wide = widelyUsed(data, minScopes);
-  const std::map<QString, int> order = scopeOrder(data);
+  const std::vector<int> top = topScopeOrder(data);
+  const std::vector<char> wide = widelyUsed(data, top, minScopes);
   std::vector<GraphEdge> edges;
   edges.reserve(data.edges.size());
   for (const GraphEdge& e : data.edges) {
     const GraphNode& from = data.nodes[static_cast<size_t>(e.from)];
     const GraphNode& to = data.nodes[static_cast<size_t>(e.to)];
-    const bool everywhere = wide[static_cast<size_t>(e.from)] && topScope(to.hyperfunction) != topScope(from.hyperfunction);
-    if (!everywhere && !farApart(order, from, to)) {
+    const int a = top[static_cast<size_t>(e.from)], b = top[static_cast<size_t>(e.to)];
+    if (!(wide[static_cast<size_t>(e.from)] && a != b) && !farApart(a, b)) {
       edges.push_back(e);
       continue;
     }

@@ -1,6 +1,7 @@
 #include "graph/GraphView.h"
 
 #include <QGraphicsSimpleTextItem>
+#include <QHash>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QToolTip>
@@ -297,18 +298,33 @@ void GraphView::applyNodeStyles() {
   if (showsRequestedGraph())
     for (int i : m_matches) matched[static_cast<size_t>(i)] = 1;
   std::vector<GraphCanvas::NodeStyle> styles(shown->nodes.size());
+  // A categorical colour depends on the node's key alone: look each key up once.
+  const bool byKey = !overlayMetric(m_colorMode);
+  QHash<QString, QColor> colourOfKey;
+  auto colourOf = [&](const GraphNode& node) {
+    if (!byKey || node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub)
+      return nodeColor(node, m_colorMode, identity, m_overlay.get());
+    const QString key = colorKey(node, m_colorMode);
+    auto it = colourOfKey.find(key);
+    if (it == colourOfKey.end()) it = colourOfKey.insert(key, nodeColor(node, m_colorMode, identity, m_overlay.get()));
+    return it.value();
+  };
   for (const GraphNode& node : shown->nodes) {
     GraphCanvas::NodeStyle& style = styles[static_cast<size_t>(node.id)];
-    const QColor fill = nodeColor(node, m_colorMode, identity, m_overlay.get());
+    const QColor fill = colourOf(node);
     style.base = node.kind == GraphNodeKind::Stub ? QColor(0xd8, 0xd8, 0xe0) : fill;
-    style.fill = nodeBrush(node, m_colorMode, identity, m_layout->nodeRects[static_cast<size_t>(node.id)], m_overlay.get());
+    style.fill = fill;
+    // Only a folded node mixes colours (stripes).
+    if (node.kind == GraphNodeKind::Collapsed)
+      style.stripes =
+          nodeBrush(node, m_colorMode, identity, m_layout->nodeRects[static_cast<size_t>(node.id)], m_overlay.get());
     style.text = textColorOn(fill);
     const bool section = m_highlighted >= 0 && holdsSection(node, m_highlighted);
     style.raised = matched[static_cast<size_t>(node.id)] || section;
-    if (matched[static_cast<size_t>(node.id)]) style.pen = QPen(QColor(0xff, 0x8c, 0x00), 4.0);
-    else if (section) style.pen = QPen(QColor(0xd0, 0x20, 0x20), 3.0);
-    else if (node.kind == GraphNodeKind::Stub) style.pen = QPen(QColor(0x90, 0x90, 0xa0), 1.0, Qt::DashLine);
-    else style.pen = QPen(fill.darker(160), 1.2);
+    if (matched[static_cast<size_t>(node.id)]) style.pen = QColor(0xff, 0x8c, 0x00), style.penWidth = 4;
+    else if (section) style.pen = QColor(0xd0, 0x20, 0x20), style.penWidth = 3;
+    else if (node.kind == GraphNodeKind::Stub) style.pen = QColor(0x90, 0x90, 0xa0), style.penWidth = 1, style.dashed = true;
+    else style.pen = fill.darker(160);
   }
   m_canvas->setStyles(std::move(styles));
 }
