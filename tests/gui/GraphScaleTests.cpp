@@ -99,6 +99,8 @@ TEST_CASE("Unfold all shows every operator, and Fit and a resize keep them all o
   open(view, pef);
   REQUIRE(settled(view));
   REQUIRE(view.graph().collapsed);  // opens folded by layer
+  view.fitGraph();  // folded too
+  CHECK(fill(view) >= 0.9);
 
   view.expandAll();
   REQUIRE(settled(view));

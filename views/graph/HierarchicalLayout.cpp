@@ -190,6 +190,16 @@ struct Layouter {
     if (!layout) {
       if (hooks.cancelled && hooks.cancelled()) return false;
       auto ran = runDotLayout(gvc, local, &error);
+      if (!ran && !(local.top.empty() && local.bottom.empty() && local.sameRank.empty())) {
+        // Rank constraints are a nicety: should dot refuse them, lay out without.
+        LocalGraph plain = local;
+        plain.top.clear();
+        plain.bottom.clear();
+        plain.sameRank.clear();
+        error.clear();
+        ran = runDotLayout(gvc, plain, &error);
+        ++stats.dotRuns;
+      }
       if (!ran) return false;
       ++stats.dotRuns;
       stats.maxDotNodes = std::max(stats.maxDotNodes, static_cast<int>(local.sizes.size()));
