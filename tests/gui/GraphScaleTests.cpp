@@ -398,6 +398,7 @@ TEST_CASE("A layout over half a second shows progress, the app stays responsive,
   CHECK(otherProgress->isHidden());
   CHECK(other.graph().collapsed);
   CHECK(other.graph().nodes.size() == folded);
+  CHECK(other.isCollapsed(QStringLiteral("g.0")));  // the fold state asked for is the one shown again
   QTest::qWait(1500);
   CHECK(other.graph().nodes.size() == folded);
   CHECK(other.currentLayout().nodeRects.size() == folded);

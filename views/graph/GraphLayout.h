@@ -5,7 +5,10 @@
 #include <QPointF>
 #include <QRectF>
 #include <QString>
+#include <memory>
 #include <vector>
+
+#include "graph/GraphData.h"
 
 namespace dfc::views {
 
@@ -43,6 +46,7 @@ struct LayoutStats {
 
 struct GraphLayout {
   quint64 generation = 0;
+  std::shared_ptr<const GraphData> source;  // the graph laid out (built on the layout thread too)
   QRectF bounds;
   std::vector<QRectF> nodeRects;  // one per GraphData node
   std::vector<int> nodeCluster;   // per node: the innermost frame around it, -1 at the top level

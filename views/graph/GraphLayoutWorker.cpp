@@ -9,8 +9,10 @@ GraphLayoutWorker::GraphLayoutWorker(std::shared_ptr<const std::atomic<quint64>>
 
 GraphLayoutWorker::~GraphLayoutWorker() = default;
 
-void GraphLayoutWorker::layout(quint64 generation, const std::shared_ptr<const GraphData>& data) {
+void GraphLayoutWorker::layout(quint64 generation, const GraphSource& source) {
   if (generation < m_latest->load()) return;  // stale: a newer request is queued
+  const std::shared_ptr<const GraphData> data = source();
+  if (generation < m_latest->load()) return;
   // One context for the process, created and used only on the layout thread
   // (all workers share it); it lives until exit.
   static GVC_t* gvc = gvContext();
@@ -20,6 +22,7 @@ void GraphLayoutWorker::layout(quint64 generation, const std::shared_ptr<const G
   auto result = std::make_shared<GraphLayout>(layoutHierarchically(*data, gvc, m_cache, hooks));
   if (result->cancelled) return;
   result->generation = generation;
+  result->source = data;
   emit finished(result);
 }
 

@@ -3,6 +3,7 @@
 // and the cache of group layouts.
 #include <QObject>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "graph/GraphData.h"
@@ -12,6 +13,9 @@
 namespace dfc::views {
 
 using SharedGraphLayout = std::shared_ptr<const GraphLayout>;
+// Makes the graph to lay out; runs on the layout thread, so building a big
+// graph's view data (a fold changed) does not hold up the UI either.
+using GraphSource = std::function<std::shared_ptr<const GraphData>()>;
 
 class GraphLayoutWorker : public QObject {
   Q_OBJECT
@@ -23,7 +27,7 @@ class GraphLayoutWorker : public QObject {
   // Runs on the worker thread (invoked queued). Skips requests already
   // superseded by a newer generation, so a burst of requests lays out once,
   // and stops between two groups when a newer request (or a cancel) comes.
-  void layout(quint64 generation, const std::shared_ptr<const GraphData>& data);
+  void layout(quint64 generation, const GraphSource& source);
 
  signals:
   void finished(const dfc::views::SharedGraphLayout& layout);

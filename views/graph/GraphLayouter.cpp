@@ -53,12 +53,16 @@ GraphLayouter::~GraphLayouter() {
 }
 
 quint64 GraphLayouter::requestLayout(std::shared_ptr<const GraphData> data) {
+  return requestBuildAndLayout([data = std::move(data)] { return data; });
+}
+
+quint64 GraphLayouter::requestBuildAndLayout(GraphSource source) {
   const quint64 generation = m_latest->load() + 1;
   m_latest->store(generation);
   m_busy = true;
   GraphLayoutWorker* worker = m_worker;
   QMetaObject::invokeMethod(
-      m_worker, [worker, generation, data = std::move(data)] { worker->layout(generation, data); },
+      m_worker, [worker, generation, source = std::move(source)] { worker->layout(generation, source); },
       Qt::QueuedConnection);
   return generation;
 }

@@ -25,6 +25,8 @@ class GraphLayouter : public QObject {
   // Returns the request's generation; earlier pending requests become stale.
   quint64 requestLayout(std::shared_ptr<const GraphData> data);
   quint64 requestLayout(GraphData data) { return requestLayout(std::make_shared<const GraphData>(std::move(data))); }
+  // The graph is built on the layout thread first (GraphLayout::source has it).
+  quint64 requestBuildAndLayout(GraphSource source);
   // The pending request is dropped: nothing is emitted for it.
   void cancel();
   quint64 latestGeneration() const { return m_latest->load(); }

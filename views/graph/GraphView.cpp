@@ -79,25 +79,27 @@ GraphView::GraphView(QWidget* parent)
 
 GraphView::~GraphView() = default;
 
-void GraphView::requestLayout(GraphData data, bool keepPicture) {
-  m_data = std::make_shared<const GraphData>(std::move(data));
-  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data));
-  m_matches.clear();
+// A fold keeps the picture so far (it pans, clicks work on it) until the
+// new layout lands; a new graph has none to keep.
+void GraphView::startLayout(GraphSource source, int ops, bool keepPicture) {
   m_pending = true;
   if (!keepPicture || !m_hasLayout) {
     m_hasLayout = false;
-    showMessage(tr("Layout in progress (%n node(s))…", nullptr, static_cast<int>(m_data->nodes.size())));
+    showMessage(tr("Layout in progress (%n node(s))…", nullptr, ops));
   }
-  m_progress->setTitle(tr("Laying out %n node(s)…", nullptr, static_cast<int>(m_data->nodes.size())));
+  m_progress->setTitle(tr("Laying out %n node(s)…", nullptr, ops));
   m_progress->setProgress(0, 0);
-  m_layouter->requestLayout(m_data);
+  m_layouter->requestBuildAndLayout(std::move(source));
   m_progressDelay.start();
-  emit legendChanged();
 }
 
 void GraphView::setGraph(GraphData data) {
   m_openingModel = true;
-  requestLayout(std::move(data), false);
+  m_data = std::make_shared<const GraphData>(std::move(data));
+  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data));
+  m_matches.clear();
+  startLayout([data = m_data] { return data; }, static_cast<int>(m_data->nodes.size()), false);
+  emit legendChanged();
 }
 
 void GraphView::setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const partition::Plan> plan,
@@ -126,17 +128,27 @@ const ColorIdentity& GraphView::colorIdentity() const {
   return m_identity ? *m_identity : kEmpty;
 }
 
-// Lays out what the fold state now shows; the picture so far stays meanwhile
-// (a model's first layout has none).
+// Builds and lays out, on the layout thread, what the fold state now shows
+// (50k ops take a tenth of a second to build: not on the UI thread). A new
+// model's graph replaces the old one at once, so graph() never mixes them.
 void GraphView::rebuildFromModel() {
   if (!m_irGraph || !m_plan) return;
-  requestLayout(buildGraphData(*m_irGraph, *m_plan, m_options), !m_openingModel);
-  m_options.collapsedScopes = m_data->collapsedScopes;  // from now on the user decides
+  if (m_openingModel) {
+    m_data = std::make_shared<const GraphData>();
+    m_matches.clear();
+    emit legendChanged();
+  }
+  GraphSource build = [graph = m_irGraph, plan = m_plan, options = m_options] {
+    return std::make_shared<const GraphData>(buildGraphData(*graph, *plan, options));
+  };
+  startLayout(std::move(build), static_cast<int>(m_irGraph->nodes.size()), !m_openingModel);
 }
 
+std::set<QString> GraphView::requestedFold() const { return m_options.collapsedScopes.value_or(m_data->collapsedScopes); }
+
 void GraphView::collapse(const QString& scope) {
-  if (!m_irGraph || scope.isEmpty() || isCollapsed(scope) || !m_data->scopes.count(scope)) return;
-  auto scopes = m_data->collapsedScopes;
+  auto scopes = requestedFold();
+  if (!m_irGraph || scope.isEmpty() || scopes.count(scope) || !m_data->scopes.count(scope)) return;
   scopes.insert(scope);
   m_options.collapsedScopes = scopes;
   m_anchor = anchorOn(scope);
@@ -145,8 +157,8 @@ void GraphView::collapse(const QString& scope) {
 }
 
 void GraphView::expand(const QString& scope) {
-  if (!m_irGraph || !isCollapsed(scope)) return;
-  auto scopes = m_data->collapsedScopes;
+  auto scopes = requestedFold();
+  if (!m_irGraph || !scopes.count(scope)) return;
   scopes.erase(scope);
   m_options.collapsedScopes = scopes;
   m_anchor = anchorOn(scope);
@@ -170,12 +182,8 @@ void GraphView::cancelLayout() {
     showMessage(tr("Layout cancelled: fold hyperfunctions to see fewer nodes"));
     return;
   }
-  // Back to the graph the picture shows, fold state included.
-  m_data = m_canvas->dataPtr();
+  // Back to the fold state of the graph the picture shows.
   m_options.collapsedScopes = m_data->collapsedScopes;
-  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data));
-  applyNodeStyles();
-  emit legendChanged();
   emit layoutShown();
 }
 
@@ -233,7 +241,7 @@ QList<int> GraphView::findNodes(const QString& text) {
     }
   }
   applyNodeStyles();
-  if (!m_matches.isEmpty() && m_hasLayout && showsRequestedGraph()) {
+  if (!m_matches.isEmpty() && m_hasLayout && showsGraph()) {
     userMoved();
     centerOn(m_layout->nodeRects[static_cast<size_t>(m_matches.first())].center());
   }
@@ -265,6 +273,7 @@ void GraphView::onLayoutReady(const std::shared_ptr<const GraphLayout>& layout) 
   m_pending = false;
   m_progressDelay.stop();
   m_progress->hide();
+  if (layout->source && layout->source != m_data) takeGraph(layout->source);
   if (!layout->error.isEmpty() || layout->nodeRects.size() != m_data->nodes.size()) {
     const QString message = layout->error.isEmpty() ? tr("Layout does not match the graph") : layout->error;
     showMessage(tr("Layout failed: %1").arg(message));
@@ -282,11 +291,21 @@ void GraphView::onLayoutReady(const std::shared_ptr<const GraphLayout>& layout) 
   if (opening) {
     m_anchor = {};
     m_initialViewPending = true;
+    if (m_data->collapsed) emit autoFolded();  // big: it opens folded by layer
     if (canShowInitialView() && showInitialView()) return;  // folding for readability: another layout comes
   } else {
     restoreAnchor();
   }
   emit layoutShown();
+}
+
+// The graph a layout was made for becomes the one graph() shows.
+void GraphView::takeGraph(std::shared_ptr<const GraphData> data) {
+  m_data = std::move(data);
+  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data));
+  m_matches.clear();
+  if (m_irGraph && !m_options.collapsedScopes) m_options.collapsedScopes = m_data->collapsedScopes;  // from now on the user decides
+  emit legendChanged();
 }
 
 // Fill by colour mode; border: search match > highlighted section > plain.
@@ -295,7 +314,7 @@ void GraphView::applyNodeStyles() {
   if (!shown) return;
   const ColorIdentity& identity = colorIdentity();
   std::vector<char> matched(shown->nodes.size(), 0);
-  if (showsRequestedGraph())
+  if (showsGraph())
     for (int i : m_matches) matched[static_cast<size_t>(i)] = 1;
   std::vector<GraphCanvas::NodeStyle> styles(shown->nodes.size());
   // A categorical colour depends on the node's key alone: look each key up once.
@@ -370,7 +389,7 @@ void GraphView::wheelEvent(QWheelEvent* event) {
 int GraphView::nodeAt(QPoint pos) const {
   // While a new layout is on its way the picture is the old graph's: its
   // nodes are not the ones graph() lists.
-  return showsRequestedGraph() ? m_canvas->nodeAt(mapToScene(pos)) : -1;
+  return showsGraph() ? m_canvas->nodeAt(mapToScene(pos)) : -1;
 }
 
 QString GraphView::toolTipAt(QPoint pos) const {
@@ -424,8 +443,8 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
   if (index >= 0) {
     const GraphNode& node = shown->nodes[static_cast<size_t>(index)];
     if (node.kind == GraphNodeKind::Collapsed && m_irGraph) expand(node.hyperfunction);
-    else if (node.kind == GraphNodeKind::Stub && showsRequestedGraph()) centreOnNodes({node.stubSource});
-    else if (showsRequestedGraph()) emit nodeActivated(index);
+    else if (node.kind == GraphNodeKind::Stub && showsGraph()) centreOnNodes({node.stubSource});
+    else if (showsGraph()) emit nodeActivated(index);
     return;
   }
   const int frame = shown ? m_canvas->clusterAt(at) : -1;

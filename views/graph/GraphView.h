@@ -24,6 +24,7 @@
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
 #include "graph/GraphLayout.h"
+#include "graph/GraphLayoutWorker.h"
 #include "graph/GraphStyle.h"
 #include "style/ColorIdentity.h"
 
@@ -83,7 +84,8 @@ class GraphView : public QGraphicsView {
   QList<int> selectHypersection(const QString& name);
 
   // Folding (needs setModel). Each call relays out what is then shown.
-  bool isCollapsed(const QString& scope) const { return m_data->collapsedScopes.count(scope) > 0; }
+  // The fold state asked for (a layout for it may still be on its way).
+  bool isCollapsed(const QString& scope) const { return requestedFold().count(scope) > 0; }
   void collapse(const QString& scope);
   void expand(const QString& scope);
   void toggleCollapsed(const QString& scope);
@@ -152,7 +154,9 @@ class GraphView : public QGraphicsView {
   };
 
   void onLayoutReady(const std::shared_ptr<const GraphLayout>& layout);
-  void requestLayout(GraphData data, bool keepPicture);
+  void startLayout(GraphSource source, int ops, bool keepPicture);
+  void takeGraph(std::shared_ptr<const GraphData> data);
+  std::set<QString> requestedFold() const;
   void showMessage(const QString& text);
   void rebuildFromModel();
   void applyNodeStyles();
@@ -164,7 +168,7 @@ class GraphView : public QGraphicsView {
   void applyZoom(double factor);
   void centreOnNodes(const QList<int>& nodes);
   bool holdsSection(const GraphNode& node, int sectionId) const;
-  bool showsRequestedGraph() const { return m_canvas->data() == m_data.get(); }
+  bool showsGraph() const { return m_canvas->data() == m_data.get(); }  // the picture is of graph()
   void updateSceneRect();
   Anchor anchorOn(const QString& scope) const;  // a scope's node or frame as it is shown now
   Anchor anchorAtCentre() const;                // the top-level item nearest the view's centre
@@ -177,7 +181,9 @@ class GraphView : public QGraphicsView {
   QGraphicsSimpleTextItem* m_message = nullptr;
   LayoutProgress* m_progress = nullptr;
   QTimer m_progressDelay;
-  std::shared_ptr<const GraphData> m_data;      // the graph asked for (what graph() returns)
+  // The graph shown (what graph() returns), or given by setGraph and on its
+  // way; a fold's new graph is built with its layout and replaces it then.
+  std::shared_ptr<const GraphData> m_data;
   std::shared_ptr<const GraphLayout> m_layout;  // the layout shown (of m_canvas->data())
   std::shared_ptr<const ir::Graph> m_irGraph;
   std::shared_ptr<const partition::Plan> m_plan;

@@ -82,7 +82,7 @@ void GraphView::fitSelection() {
   if (nodes.isEmpty() && m_highlighted >= 0)
     for (const GraphNode& node : m_data->nodes)
       if (holdsSection(node, m_highlighted)) nodes.append(node.id);
-  if (nodes.isEmpty() || !showsRequestedGraph()) return fitGraph();
+  if (nodes.isEmpty() || !showsGraph()) return fitGraph();
   QRectF box;
   for (int i : nodes) box |= m_layout->nodeRects[static_cast<size_t>(i)];
   userMoved();
@@ -90,7 +90,7 @@ void GraphView::fitSelection() {
 }
 
 void GraphView::centreOnNodes(const QList<int>& nodes) {
-  if (!m_hasLayout || nodes.isEmpty() || !showsRequestedGraph()) return;
+  if (!m_hasLayout || nodes.isEmpty() || !showsGraph()) return;
   QRectF box;
   for (int i : nodes) box |= m_layout->nodeRects[static_cast<size_t>(i)];
   const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
@@ -122,7 +122,7 @@ void GraphView::collapseAll() {
   std::set<QString> scopes;
   for (const QString& scope : m_data->scopes)
     if (!scope.contains(QLatin1Char('/'))) scopes.insert(scope);
-  if (scopes.empty() || scopes == m_data->collapsedScopes) return;
+  if (scopes.empty() || scopes == requestedFold()) return;
   m_anchor = anchorAtCentre();
   m_options.collapsedScopes = scopes;
   m_fitted = false;
@@ -130,7 +130,7 @@ void GraphView::collapseAll() {
 }
 
 void GraphView::expandAll() {
-  if (!m_irGraph || m_data->collapsedScopes.empty()) return;
+  if (!m_irGraph || requestedFold().empty()) return;
   m_anchor = anchorAtCentre();
   m_options.collapsedScopes = std::set<QString>{};
   m_fitted = false;
