@@ -7,6 +7,9 @@
 // the peak memory printed (VmHWM) is that case's alone: the PEF read, the view
 // data, the layout and the scene. Prints figures; asserts nothing.
 //   bench_graph [--work DIR] [--only LABEL] [--timeout S] [--case 'LABEL;GOAL_S;FLAGS']
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QTest>
@@ -17,8 +20,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #include "graph/GraphData.h"
@@ -131,9 +132,11 @@ double paintMs(views::GraphView& view) {
 void printPaint(views::GraphView& view, const char* what) {
   const double ms = paintMs(view);
   const views::GraphCanvas::PaintStats& drawn = view.lastPaint();
-  std::printf("  paint at %-22s zoom %.4f: %7.2f ms (%6.0f frames/s): %d nodes, %d labels, %d edges, %d bundles, %d layers as boxes\n",
-              what, view.zoom(), ms, 1000.0 / std::max(ms, 1e-3), drawn.nodes, drawn.labels, drawn.edges, drawn.bundles,
-              drawn.summaries);
+  std::printf(
+      "  paint at %-22s zoom %.4f: %7.2f ms (%6.0f frames/s): %d nodes, %d labels, %d edges, %d bundles, %d layers as "
+      "boxes\n",
+      what, view.zoom(), ms, 1000.0 / std::max(ms, 1e-3), drawn.nodes, drawn.labels, drawn.edges, drawn.bundles,
+      drawn.summaries);
 }
 
 int countOps(const views::GraphData& data) {
@@ -173,12 +176,15 @@ int measure(int argc, char** argv, const std::string& pefPath, int timeoutS) {
     return 3;
   }
   std::printf("  unfold all: %.2f s, %d of %zu ops shown, %zu nodes, %zu edges; peak memory %.0f MiB\n", unfoldMs / 1e3,
-              countOps(view.graph()), graph->nodes.size(), view.graph().nodes.size(), view.graph().edges.size(), peakMiB());
+              countOps(view.graph()), graph->nodes.size(), view.graph().nodes.size(), view.graph().edges.size(),
+              peakMiB());
   std::printf("  UI thread: longest stall %.0f ms while unfolding (a 10 ms timer's longest wait)\n", stallMs);
   const views::LayoutStats& stats = view.currentLayout().stats;
-  std::printf("  layout: %d groups of %d structures, %d dot runs (the largest %d nodes; bound %d), %.0f ms on the layout thread\n",
-              stats.groups, stats.structures, stats.dotRuns, stats.maxDotNodes, views::kMaxNodesPerDotRun,
-              view.currentLayout().elapsedMs);
+  std::printf(
+      "  layout: %d groups of %d structures, %d dot runs (the largest %d nodes; bound %d), %.0f ms on the layout "
+      "thread\n",
+      stats.groups, stats.structures, stats.dotRuns, stats.maxDotNodes, views::kMaxNodesPerDotRun,
+      view.currentLayout().elapsedMs);
   view.fitGraph();
   printPaint(view, "fit (whole graph)");
   const QPointF centre = view.currentLayout().bounds.center();
@@ -214,11 +220,16 @@ int main(int argc, char** argv) {
   std::vector<Case> cases = kCases;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
-    if (a == "--dfc") dfc = v;
-    else if (a == "--only") only = v;
-    else if (a == "--work") work = v;
-    else if (a == "--timeout") timeoutS = std::stoi(v);
-    else if (a == "--measure") measurePef = v;
+    if (a == "--dfc")
+      dfc = v;
+    else if (a == "--only")
+      only = v;
+    else if (a == "--work")
+      work = v;
+    else if (a == "--timeout")
+      timeoutS = std::stoi(v);
+    else if (a == "--measure")
+      measurePef = v;
     else if (a == "--case") {
       const size_t p1 = v.find(';'), p2 = v.find(';', p1 == std::string::npos ? 0 : p1 + 1);
       if (p2 == std::string::npos) die("--case wants 'LABEL;GOAL_S;FLAGS'");

@@ -5,13 +5,13 @@
 // a straight layer stack, and layouts bounded and shared per structure.
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QWheelEvent>
-#include <QElapsedTimer>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
@@ -54,8 +54,8 @@ std::shared_ptr<const pef::Pef> compiled(const std::string& model, int layers, p
 void open(GraphView& view, const std::shared_ptr<const pef::Pef>& pef) {
   views::GraphDataOptions options;
   options.collapseAbove = 150;
-  view.setModel(std::shared_ptr<const ir::Graph>(pef, &pef->graph), std::shared_ptr<const partition::Plan>(pef, &pef->plan),
-                options);
+  view.setModel(std::shared_ptr<const ir::Graph>(pef, &pef->graph),
+                std::shared_ptr<const partition::Plan>(pef, &pef->plan), options);
 }
 
 bool settled(GraphView& view, int timeoutMs = 60000) {
@@ -99,7 +99,7 @@ TEST_CASE("Unfold all shows every operator, and Fit and a resize keep them all o
   open(view, pef);
   REQUIRE(settled(view));
   REQUIRE(view.graph().collapsed);  // opens folded by layer
-  view.fitGraph();  // folded too
+  view.fitGraph();                  // folded too
   CHECK(fill(view) >= 0.9);
 
   view.expandAll();
@@ -150,7 +150,8 @@ TEST_CASE("Fit and Fit selection fill the pane in one dimension, also after zoom
   for (int i : view.highlightedNodes()) box |= view.currentLayout().nodeRects[static_cast<size_t>(i)];
   const QRect onScreen = view.mapFromScene(box).boundingRect();
   CHECK(view.viewport()->rect().adjusted(-1, -1, 1, 1).contains(onScreen));
-  CHECK(std::max(onScreen.width() / double(view.viewport()->width()), onScreen.height() / double(view.viewport()->height())) >= 0.9);
+  CHECK(std::max(onScreen.width() / double(view.viewport()->width()),
+                 onScreen.height() / double(view.viewport()->height())) >= 0.9);
 }
 
 TEST_CASE("Double-click unfolds a layer in place and folding it back keeps it there", "[gui][graph][scale]") {
@@ -184,7 +185,8 @@ TEST_CASE("Double-click unfolds a layer in place and folding it back keeps it th
   QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(frame.topLeft() + QPointF(4, 4)));
   REQUIRE(settled(view));
   REQUIRE(view.isCollapsed(scope));
-  const QPoint back = topCentre(view, view.currentLayout().nodeRects[static_cast<size_t>(nodeOf(view, GraphNodeKind::Collapsed, scope))]);
+  const QPoint back = topCentre(
+      view, view.currentLayout().nodeRects[static_cast<size_t>(nodeOf(view, GraphNodeKind::Collapsed, scope))]);
   CHECK((back - after).manhattanLength() <= 20);
 }
 
@@ -260,8 +262,8 @@ TEST_CASE("Identical layers are laid out once, and no Graphviz run exceeds the b
   REQUIRE(settled(view));
   const views::LayoutStats unfolded = view.currentLayout().stats;
   INFO(unfolded.groups << " groups, " << unfolded.structures << " structures, " << unfolded.dotRuns << " dot runs");
-  CHECK(unfolded.groups > 36);         // the top level, 12 layers with attn and mlp each
-  CHECK(unfolded.structures <= 12);    // the 12 layers share a handful
+  CHECK(unfolded.groups > 36);       // the top level, 12 layers with attn and mlp each
+  CHECK(unfolded.structures <= 12);  // the 12 layers share a handful
   CHECK(views::dotRunStats().runs == unfolded.dotRuns);
   // Folding one layer back lays out only the top level again.
   view.collapse(QStringLiteral("h.5"));
@@ -336,7 +338,8 @@ std::shared_ptr<const pef::Pef> slowToLayOut() {
     for (int i = 0; i < 240; ++i) {
       const std::string name = scope + "/op" + std::to_string(i);
       const ir::ValueId out = g.addValue(name + ":out", t, ir::ValueKind::Intermediate);
-      const size_t back = values.size() > static_cast<size_t>(group + 2) ? values.size() - static_cast<size_t>(group + 2) : 0;
+      const size_t back =
+          values.size() > static_cast<size_t>(group + 2) ? values.size() - static_cast<size_t>(group + 2) : 0;
       g.addNode(ir::OpKind::Add, name, {values.back(), values[back]}, {out}, {}, scope);
       values.push_back(out);
     }

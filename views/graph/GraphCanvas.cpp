@@ -79,15 +79,19 @@ void GraphCanvas::indexContents() {
   std::vector<QRectF> top;
   for (size_t n = 0; n < m_layout->nodeRects.size(); ++n) {
     const int frame = m_layout->nodeCluster[n];
-    if (frame >= 0) m_frameNodes[static_cast<size_t>(frame)].push_back(static_cast<int>(n));
-    else m_topNodeIds.push_back(static_cast<int>(n)), top.push_back(m_layout->nodeRects[n]);
+    if (frame >= 0)
+      m_frameNodes[static_cast<size_t>(frame)].push_back(static_cast<int>(n));
+    else
+      m_topNodeIds.push_back(static_cast<int>(n)), top.push_back(m_layout->nodeRects[n]);
   }
   m_topNodes.build(std::move(top), scene);
   top.clear();
   for (size_t b = 0; b < m_layout->bundles.size(); ++b) {
     const int frame = m_layout->bundles[b].cluster;
-    if (frame >= 0) m_frameBundles[static_cast<size_t>(frame)].push_back(static_cast<int>(b));
-    else m_topBundleIds.push_back(static_cast<int>(b)), top.push_back(boxOf(m_layout->bundles[b].points));
+    if (frame >= 0)
+      m_frameBundles[static_cast<size_t>(frame)].push_back(static_cast<int>(b));
+    else
+      m_topBundleIds.push_back(static_cast<int>(b)), top.push_back(boxOf(m_layout->bundles[b].points));
   }
   m_topBundles.build(std::move(top), scene);
   std::vector<QRectF> boxes;
@@ -257,7 +261,8 @@ void GraphCanvas::paintSummaries(QPainter* p, const QRectF& area, const std::vec
 void GraphCanvas::paintNodes(QPainter* p, const QRectF& area, const std::vector<char>& summary, bool detailed,
                              bool labels) {
   std::vector<int> shown, raised;
-  for (int i : nodesIn(area, openFrames(area, summary))) (m_styles[static_cast<size_t>(i)].raised ? raised : shown).push_back(i);
+  for (int i : nodesIn(area, openFrames(area, summary)))
+    (m_styles[static_cast<size_t>(i)].raised ? raised : shown).push_back(i);
   shown.insert(shown.end(), raised.begin(), raised.end());
   const QFont font = labelFont(false);
   p->setFont(font);
@@ -271,11 +276,16 @@ void GraphCanvas::paintNodes(QPainter* p, const QRectF& area, const std::vector<
       continue;
     }
     p->setPen(QPen(style.pen, style.penWidth, style.dashed ? Qt::DashLine : Qt::SolidLine));
-    if (style.stripes.style() != Qt::NoBrush) p->setBrush(style.stripes);
-    else p->setBrush(style.fill);
-    if (node.kind == GraphNodeKind::Input) p->drawEllipse(r);
-    else if (node.kind == GraphNodeKind::Stub) p->drawRoundedRect(r, 4, 4);
-    else p->drawRoundedRect(r, 6, 6);
+    if (style.stripes.style() != Qt::NoBrush)
+      p->setBrush(style.stripes);
+    else
+      p->setBrush(style.fill);
+    if (node.kind == GraphNodeKind::Input)
+      p->drawEllipse(r);
+    else if (node.kind == GraphNodeKind::Stub)
+      p->drawRoundedRect(r, 4, 4);
+    else
+      p->drawRoundedRect(r, 6, 6);
     if (!labels) continue;
     p->setPen(style.text);
     p->drawText(r, Qt::AlignCenter, node.label);

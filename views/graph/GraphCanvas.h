@@ -20,10 +20,10 @@ namespace dfc::views {
 
 class GraphCanvas : public QGraphicsItem {
  public:
-  static constexpr double kLabelZoom = 0.45;   // below this, text is unreadable: leave it out
-  static constexpr double kDetailZoom = 0.2;   // below this, boxes are plain and edges bundled
-  static constexpr double kSummaryPx = 14;     // a frame narrower or lower than this is one box
-  static constexpr double kMinSummaryPx = 6;   // ... drawn at least this wide
+  static constexpr double kLabelZoom = 0.45;  // below this, text is unreadable: leave it out
+  static constexpr double kDetailZoom = 0.2;  // below this, boxes are plain and edges bundled
+  static constexpr double kSummaryPx = 14;    // a frame narrower or lower than this is one box
+  static constexpr double kMinSummaryPx = 6;  // ... drawn at least this wide
 
   // Plain colours, no QPen or QBrush per node: 50k of those cost 50 ms to make.
   struct NodeStyle {

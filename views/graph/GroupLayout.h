@@ -22,8 +22,8 @@ struct LocalGraph {
 };
 
 struct GroupLayout {
-  QSizeF size;                   // of the content
-  std::vector<QRectF> items;     // one per LocalGraph size
+  QSizeF size;                    // of the content
+  std::vector<QRectF> items;      // one per LocalGraph size
   std::vector<LayoutEdge> edges;  // one per LocalGraph edge (from/to: items)
 };
 

@@ -1,7 +1,7 @@
 #include "graph/GroupTree.h"
 
-#include <algorithm>
 #include <QHash>
+#include <algorithm>
 #include <unordered_map>
 
 namespace dfc::views {
@@ -98,7 +98,8 @@ std::vector<int> depths(const GroupTree& tree) {
   depth[0] = 0;
   for (size_t g = 1; g < tree.groups.size(); ++g) {
     std::vector<int> chain;  // g and its ancestors of unknown depth, deepest first
-    for (int at = static_cast<int>(g); depth[static_cast<size_t>(at)] < 0; at = tree.groups[static_cast<size_t>(at)].parent)
+    for (int at = static_cast<int>(g); depth[static_cast<size_t>(at)] < 0;
+         at = tree.groups[static_cast<size_t>(at)].parent)
       chain.push_back(at);
     for (auto it = chain.rbegin(); it != chain.rend(); ++it)
       depth[static_cast<size_t>(*it)] = depth[static_cast<size_t>(tree.groups[static_cast<size_t>(*it)].parent)] + 1;
@@ -176,14 +177,16 @@ void addPorts(GroupTree& tree, const GraphData& data) {
 std::vector<int> itemOrder(const GraphData& data) {
   std::vector<std::vector<int>> stubsOf(data.nodes.size());
   for (const GraphEdge& e : data.edges)
-    if (data.nodes[static_cast<size_t>(e.from)].kind == GraphNodeKind::Stub) stubsOf[static_cast<size_t>(e.to)].push_back(e.from);
+    if (data.nodes[static_cast<size_t>(e.from)].kind == GraphNodeKind::Stub)
+      stubsOf[static_cast<size_t>(e.to)].push_back(e.from);
   std::vector<int> order;
   order.reserve(data.nodes.size());
   for (const GraphNode& node : data.nodes)
     if (node.kind == GraphNodeKind::Input) order.push_back(node.id);
   for (const GraphNode& node : data.nodes) {
     if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) continue;
-    order.insert(order.end(), stubsOf[static_cast<size_t>(node.id)].begin(), stubsOf[static_cast<size_t>(node.id)].end());
+    order.insert(order.end(), stubsOf[static_cast<size_t>(node.id)].begin(),
+                 stubsOf[static_cast<size_t>(node.id)].end());
     order.push_back(node.id);
   }
   return order;
@@ -193,9 +196,12 @@ std::vector<int> itemOrder(const GraphData& data) {
 
 QString ownerScope(const GraphNode& node) {
   switch (node.kind) {
-    case GraphNodeKind::Input: return {};
-    case GraphNodeKind::Collapsed: return parentScope(node.hyperfunction);
-    default: return node.hyperfunction;
+    case GraphNodeKind::Input:
+      return {};
+    case GraphNodeKind::Collapsed:
+      return parentScope(node.hyperfunction);
+    default:
+      return node.hyperfunction;
   }
 }
 

@@ -30,12 +30,12 @@ constexpr int kPortKinds = 4;
 constexpr bool portAtBottom(Port p) { return p == Port::InBelow || p == Port::OutBelow; }
 
 struct LayoutGroup {
-  QString scope;           // "layers.3/mlp"; "" for the root; a part: its group's scope
-  int parent = -1;         // -1 for the root (group 0)
-  int itemInParent = -1;   // this group's index among its parent's items
-  bool synthetic = false;  // a part of an oversized group: no frame, not foldable
-  std::vector<GroupItem> items;  // in graph order
-  std::vector<std::pair<int, int>> edges;  // (item, item), sorted, unique
+  QString scope;                            // "layers.3/mlp"; "" for the root; a part: its group's scope
+  int parent = -1;                          // -1 for the root (group 0)
+  int itemInParent = -1;                    // this group's index among its parent's items
+  bool synthetic = false;                   // a part of an oversized group: no frame, not foldable
+  std::vector<GroupItem> items;             // in graph order
+  std::vector<std::pair<int, int>> edges;   // (item, item), sorted, unique
   std::vector<std::pair<Port, int>> ports;  // (port, item inside), sorted, unique
 };
 
@@ -47,7 +47,7 @@ struct GroupTree {
     int group = 0;  // where the edge lives
     int edge = 0;   // index into that group's edges
   };
-  std::vector<Route> edgeRoutes;    // one per GraphData edge
+  std::vector<Route> edgeRoutes;       // one per GraphData edge
   std::vector<int> postOrder() const;  // children before their parents
   std::vector<int> preOrder() const;   // parents before their children, each level in graph order
   // Whether an edge's route runs up the stack (its source's item comes after its target's).

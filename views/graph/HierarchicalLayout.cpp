@@ -1,12 +1,12 @@
 #include "graph/HierarchicalLayout.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QLineF>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <map>
-#include <QHash>
 #include <unordered_map>
 
 #include "graph/DotLayout.h"
@@ -15,12 +15,12 @@
 namespace dfc::views {
 namespace {
 
-constexpr double kPad = 8;        // frame to content
-constexpr double kTitle = 16;     // the frame's title line
-constexpr double kPartPad = 4;    // around a part of an oversized group (no frame)
-constexpr double kTitleChar = 7;  // bold title glyph advance
-constexpr double kArrow = 7;      // arrowhead length, as the view draws it
-constexpr double kPortSize = 2;   // a port is a point the edges pass through
+constexpr double kPad = 8;            // frame to content
+constexpr double kTitle = 16;         // the frame's title line
+constexpr double kPartPad = 4;        // around a part of an oversized group (no frame)
+constexpr double kTitleChar = 7;      // bold title glyph advance
+constexpr double kArrow = 7;          // arrowhead length, as the view draws it
+constexpr double kPortSize = 2;       // a port is a point the edges pass through
 constexpr size_t kMaxPortEdges = 16;  // items one port's routed edges may reach
 
 void put(std::string& key, int value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); }
@@ -96,7 +96,8 @@ std::vector<int> portEdgeIndices(const LayoutGroup& group) {
   std::vector<int> out;
   out.reserve(group.ports.size());
   int next = static_cast<int>(group.edges.size());
-  for (const auto& entry : group.ports) out.push_back(count[static_cast<size_t>(entry.first)] <= kMaxPortEdges ? next++ : -1);
+  for (const auto& entry : group.ports)
+    out.push_back(count[static_cast<size_t>(entry.first)] <= kMaxPortEdges ? next++ : -1);
   return out;
 }
 
@@ -162,10 +163,12 @@ struct Layouter {
     for (int g : groups) {
       const auto& items = tree.groups[static_cast<size_t>(g)].items;
       for (size_t i = 0; i < items.size(); ++i) {
-        const QSizeF size = items[i].group >= 0 ? boxes[static_cast<size_t>(structures.of[static_cast<size_t>(items[i].group)])]
-                                                : nodeSizes[static_cast<size_t>(items[i].node)];
+        const QSizeF size = items[i].group >= 0
+                                ? boxes[static_cast<size_t>(structures.of[static_cast<size_t>(items[i].group)])]
+                                : nodeSizes[static_cast<size_t>(items[i].node)];
         local.sizes[i] = local.sizes[i].expandedTo(size);
-        local.round[i] = items[i].node >= 0 && data.nodes[static_cast<size_t>(items[i].node)].kind == GraphNodeKind::Input;
+        local.round[i] =
+            items[i].node >= 0 && data.nodes[static_cast<size_t>(items[i].node)].kind == GraphNodeKind::Input;
       }
     }
     addPorts(first, local);
@@ -208,8 +211,10 @@ struct Layouter {
     }
     laid[static_cast<size_t>(structure)] = layout;
     double title = 0;
-    for (int g : structures.groups[static_cast<size_t>(structure)]) title = std::max(title, titleWidth(tree.groups[static_cast<size_t>(g)]));
-    const bool synthetic = tree.groups[static_cast<size_t>(structures.groups[static_cast<size_t>(structure)].front())].synthetic;
+    for (int g : structures.groups[static_cast<size_t>(structure)])
+      title = std::max(title, titleWidth(tree.groups[static_cast<size_t>(g)]));
+    const bool synthetic =
+        tree.groups[static_cast<size_t>(structures.groups[static_cast<size_t>(structure)].front())].synthetic;
     const QSizeF pad = synthetic ? QSizeF(2 * kPartPad, 2 * kPartPad) : QSizeF(2 * kPad, 2 * kPad + kTitle);
     boxes[static_cast<size_t>(structure)] = (layout->size + pad).expandedTo(QSizeF(title, 0));
     return true;
@@ -243,9 +248,7 @@ class Composer {
   }
 
  private:
-  const GroupLayout& layoutOf(int g) const {
-    return *m_l.laid[static_cast<size_t>(m_s.of[static_cast<size_t>(g)])];
-  }
+  const GroupLayout& layoutOf(int g) const { return *m_l.laid[static_cast<size_t>(m_s.of[static_cast<size_t>(g)])]; }
 
   void placeItems(int g, GraphLayout& out) {
     const LayoutGroup& group = m_tree.groups[static_cast<size_t>(g)];
@@ -347,12 +350,15 @@ class Composer {
     path.bundle = m_bundleBase[static_cast<size_t>(route.group)] + route.edge;
     for (const std::vector<QPointF>& p : pieces) {
       if (p.empty()) continue;
-      if (path.points.empty()) path.points.push_back(p.front());
-      else if (QLineF(path.points.back(), p.front()).length() > 0.5) lineTo(path.points, path.points.back(), p.front());
+      if (path.points.empty())
+        path.points.push_back(p.front());
+      else if (QLineF(path.points.back(), p.front()).length() > 0.5)
+        lineTo(path.points, path.points.back(), p.front());
       path.points.insert(path.points.end(), p.begin() + 1, p.end());
     }
     if (path.points.size() < 4) {  // dot left it unrouted: straight
-      const QRectF from = out.nodeRects[static_cast<size_t>(edge.from)], to = out.nodeRects[static_cast<size_t>(edge.to)];
+      const QRectF from = out.nodeRects[static_cast<size_t>(edge.from)],
+                   to = out.nodeRects[static_cast<size_t>(edge.to)];
       path.points = {QPointF(from.center().x(), from.bottom())};
       lineTo(path.points, path.points.front(), QPointF(to.center().x(), to.top()));
     }
@@ -375,9 +381,9 @@ class Composer {
   const GroupTree& m_tree;
   const Structures& m_s;
   const Layouter& m_l;
-  std::vector<QPointF> m_origin;  // per group: its content's top left
-  std::vector<int> m_cluster;     // per group: its frame (or the nearest one around it)
-  std::vector<int> m_bundleBase;  // per group: its first bundle
+  std::vector<QPointF> m_origin;              // per group: its content's top left
+  std::vector<int> m_cluster;                 // per group: its frame (or the nearest one around it)
+  std::vector<int> m_bundleBase;              // per group: its first bundle
   std::vector<std::vector<int>> m_portEdges;  // per group: portEdgeIndices
 };
 

@@ -7,8 +7,9 @@
 // the composition bottom-up gives every node its place. Layouts are cached by
 // structure and box sizes, so a fold or unfold lays out again only the groups
 // whose contents changed: the one unfolded and its ancestors.
-#include <functional>
 #include <graphviz/gvc.h>
+
+#include <functional>
 
 #include "graph/GraphData.h"
 #include "graph/GraphLayout.h"
@@ -22,7 +23,7 @@ namespace dfc::views {
 constexpr int kMaxNodesPerDotRun = 250;
 
 struct LayoutHooks {
-  std::function<bool()> cancelled;                  // asked before every dot run
+  std::function<bool()> cancelled;                    // asked before every dot run
   std::function<void(int done, int total)> progress;  // structures laid out of all
 };
 
