@@ -120,7 +120,8 @@ std::set<QString> allScopes(const ir::Graph& graph) {
     }
   }
   std::set<QString> scopes;
-  for (std::string_view prefix : prefixes) scopes.insert(QString::fromUtf8(prefix.data(), static_cast<qsizetype>(prefix.size())));
+  for (std::string_view prefix : prefixes)
+    scopes.insert(QString::fromUtf8(prefix.data(), static_cast<qsizetype>(prefix.size())));
   return scopes;
 }
 
@@ -171,7 +172,8 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
   for (const auto& node : graph.nodes) {
     const auto idx = static_cast<size_t>(node.id);
     auto folded = foldedOf.find(node.scope);
-    if (folded == foldedOf.end()) folded = foldedOf.emplace(node.scope, foldedScopeOf(node.scope, data.collapsedScopes)).first;
+    if (folded == foldedOf.end())
+      folded = foldedOf.emplace(node.scope, foldedScopeOf(node.scope, data.collapsedScopes)).first;
     const QString& scope = folded->second;
     if (scope.isEmpty()) {
       viewOfNode[idx] = static_cast<int>(data.nodes.size());

@@ -32,7 +32,7 @@ struct GraphNode {
   QString role;              // forward / backward / optimizer; a folded node: its most common
   int opCount = 1;           // ops folded into a collapsed node
   std::vector<ir::NodeId> members;  // collapsed: the IR ops folded into it
-  int stubSource = -1;       // a stub: the node whose value it stands for
+  int stubSource = -1;              // a stub: the node whose value it stands for
   // A folded node's contents, in ops: per role, per hypersection name, and
   // its sections (a plain op has one entry in each, or none).
   std::map<QString, int> roleOps;

@@ -24,7 +24,7 @@ struct LayoutEdge {
 
 // An unfolded hyperfunction's frame.
 struct LayoutCluster {
-  QString label;    // the hyperfunction's scope
+  QString label;  // the hyperfunction's scope
   QRectF rect;
   int parent = -1;  // the frame around it, -1 at the top level
 };

@@ -21,12 +21,15 @@ QString nodeToolTip(const GraphNode& node) {
         .arg(node.name, node.op);
   QString tip = GraphView::tr("%1 (%2)").arg(node.name, node.op);
   if (node.kind == GraphNodeKind::Collapsed) {
-    tip += QLatin1Char('\n') + GraphView::tr("%n section(s), %1 hypersection(s)", nullptr, static_cast<int>(node.sections.size()))
-                                  .arg(node.hypersectionOps.size());
+    tip += QLatin1Char('\n') +
+           GraphView::tr("%n section(s), %1 hypersection(s)", nullptr, static_cast<int>(node.sections.size()))
+               .arg(node.hypersectionOps.size());
   } else if (node.section >= 0) {
-    tip += QLatin1Char('\n') + GraphView::tr("section %1, hypersection %2").arg(node.section).arg(node.hypersectionName);
+    tip +=
+        QLatin1Char('\n') + GraphView::tr("section %1, hypersection %2").arg(node.section).arg(node.hypersectionName);
   }
-  if (!node.hyperfunction.isEmpty()) tip += QLatin1Char('\n') + GraphView::tr("hyperfunction %1").arg(node.hyperfunction);
+  if (!node.hyperfunction.isEmpty())
+    tip += QLatin1Char('\n') + GraphView::tr("hyperfunction %1").arg(node.hyperfunction);
   QStringList roles;
   for (const auto& [role, ops] : node.roleOps) roles << role;
   if (!roles.isEmpty()) tip += QLatin1Char('\n') + GraphView::tr("role %1").arg(roles.join(QStringLiteral(", ")));
@@ -144,7 +147,9 @@ void GraphView::rebuildFromModel() {
   startLayout(std::move(build), static_cast<int>(m_irGraph->nodes.size()), !m_openingModel);
 }
 
-std::set<QString> GraphView::requestedFold() const { return m_options.collapsedScopes.value_or(m_data->collapsedScopes); }
+std::set<QString> GraphView::requestedFold() const {
+  return m_options.collapsedScopes.value_or(m_data->collapsedScopes);
+}
 
 void GraphView::collapse(const QString& scope) {
   auto scopes = requestedFold();
@@ -291,7 +296,7 @@ void GraphView::onLayoutReady(const std::shared_ptr<const GraphLayout>& layout) 
   if (opening) {
     m_anchor = {};
     m_initialViewPending = true;
-    if (m_data->collapsed) emit autoFolded();  // big: it opens folded by layer
+    if (m_data->collapsed) emit autoFolded();               // big: it opens folded by layer
     if (canShowInitialView() && showInitialView()) return;  // folding for readability: another layout comes
   } else {
     restoreAnchor();
@@ -304,7 +309,8 @@ void GraphView::takeGraph(std::shared_ptr<const GraphData> data) {
   m_data = std::move(data);
   if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data));
   m_matches.clear();
-  if (m_irGraph && !m_options.collapsedScopes) m_options.collapsedScopes = m_data->collapsedScopes;  // from now on the user decides
+  if (m_irGraph && !m_options.collapsedScopes)
+    m_options.collapsedScopes = m_data->collapsedScopes;  // from now on the user decides
   emit legendChanged();
 }
 
@@ -340,10 +346,14 @@ void GraphView::applyNodeStyles() {
     style.text = textColorOn(fill);
     const bool section = m_highlighted >= 0 && holdsSection(node, m_highlighted);
     style.raised = matched[static_cast<size_t>(node.id)] || section;
-    if (matched[static_cast<size_t>(node.id)]) style.pen = QColor(0xff, 0x8c, 0x00), style.penWidth = 4;
-    else if (section) style.pen = QColor(0xd0, 0x20, 0x20), style.penWidth = 3;
-    else if (node.kind == GraphNodeKind::Stub) style.pen = QColor(0x90, 0x90, 0xa0), style.penWidth = 1, style.dashed = true;
-    else style.pen = fill.darker(160);
+    if (matched[static_cast<size_t>(node.id)])
+      style.pen = QColor(0xff, 0x8c, 0x00), style.penWidth = 4;
+    else if (section)
+      style.pen = QColor(0xd0, 0x20, 0x20), style.penWidth = 3;
+    else if (node.kind == GraphNodeKind::Stub)
+      style.pen = QColor(0x90, 0x90, 0xa0), style.penWidth = 1, style.dashed = true;
+    else
+      style.pen = fill.darker(160);
   }
   m_canvas->setStyles(std::move(styles));
 }
@@ -407,8 +417,10 @@ bool GraphView::viewportEvent(QEvent* event) {
   if (event->type() != QEvent::ToolTip) return QGraphicsView::viewportEvent(event);
   auto* help = static_cast<QHelpEvent*>(event);
   const QString tip = toolTipAt(help->pos());
-  if (tip.isEmpty()) QToolTip::hideText();
-  else QToolTip::showText(help->globalPos(), tip, viewport());
+  if (tip.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(help->globalPos(), tip, viewport());
   return true;
 }
 
@@ -442,9 +454,12 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
   const int index = shown ? m_canvas->nodeAt(at) : -1;
   if (index >= 0) {
     const GraphNode& node = shown->nodes[static_cast<size_t>(index)];
-    if (node.kind == GraphNodeKind::Collapsed && m_irGraph) expand(node.hyperfunction);
-    else if (node.kind == GraphNodeKind::Stub && showsGraph()) centreOnNodes({node.stubSource});
-    else if (showsGraph()) emit nodeActivated(index);
+    if (node.kind == GraphNodeKind::Collapsed && m_irGraph)
+      expand(node.hyperfunction);
+    else if (node.kind == GraphNodeKind::Stub && showsGraph())
+      centreOnNodes({node.stubSource});
+    else if (showsGraph())
+      emit nodeActivated(index);
     return;
   }
   const int frame = shown ? m_canvas->clusterAt(at) : -1;

@@ -92,7 +92,9 @@ class GraphView : public QGraphicsView {
 
   void setColorMode(GraphColorMode mode);
   GraphColorMode colorMode() const { return m_colorMode; }
-  std::vector<LegendEntry> legend() const { return legendEntries(*m_data, m_colorMode, colorIdentity(), m_overlay.get()); }
+  std::vector<LegendEntry> legend() const {
+    return legendEntries(*m_data, m_colorMode, colorIdentity(), m_overlay.get());
+  }
   // The figures of the data overlay colour modes (from the schedule); null clears them.
   void setOverlay(std::shared_ptr<const GraphOverlay> overlay);
   const GraphOverlay* overlay() const { return m_overlay.get(); }
@@ -195,10 +197,10 @@ class GraphView : public QGraphicsView {
   bool m_ownIdentity = true;
   std::shared_ptr<const GraphOverlay> m_baseOverlay;  // as given
   std::shared_ptr<const GraphOverlay> m_overlay;      // its ramp fitted to the nodes shown
-  bool m_initialViewPending = false;  // fit when shown at full size
-  bool m_fitted = false;              // the whole graph is fitted: a resize fits again
-  bool m_openingModel = false;        // the next layout is a model's first: it may fold to open readably
-  bool m_autoFolded = false;          // this model was folded for readability once
+  bool m_initialViewPending = false;                  // fit when shown at full size
+  bool m_fitted = false;                              // the whole graph is fitted: a resize fits again
+  bool m_openingModel = false;  // the next layout is a model's first: it may fold to open readably
+  bool m_autoFolded = false;    // this model was folded for readability once
   QPoint m_pressPos;
   int m_highlighted = -1;
   bool m_pending = false;

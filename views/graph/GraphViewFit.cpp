@@ -29,8 +29,10 @@ void GraphView::showEvent(QShowEvent* event) {
 
 void GraphView::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);  // the resize anchor keeps the view's centre
-  if (m_hasLayout && m_initialViewPending && canShowInitialView()) showInitialView();
-  else if (m_hasLayout && m_fitted && !m_pending) fitRect(m_layout->bounds, false);
+  if (m_hasLayout && m_initialViewPending && canShowInitialView())
+    showInitialView();
+  else if (m_hasLayout && m_fitted && !m_pending)
+    fitRect(m_layout->bounds, false);
   if (m_progress->isVisible()) m_progress->showOver(viewport()->geometry());
 }
 
@@ -57,8 +59,9 @@ bool GraphView::showInitialView() {
 
 void GraphView::fitRect(const QRectF& rect, bool readable) {
   if (rect.isEmpty()) return;
-  const double fit = std::min(viewport()->width() / std::max(rect.width(), 1.0),
-                              viewport()->height() / std::max(rect.height(), 1.0)) * kFitMargin;
+  const double fit =
+      std::min(viewport()->width() / std::max(rect.width(), 1.0), viewport()->height() / std::max(rect.height(), 1.0)) *
+      kFitMargin;
   double factor = std::min(fit, kMaxFitZoom);
   if (readable) factor = std::max(factor, kReadableLabelPx / kLabelPx);
   applyZoom(factor);
