@@ -3,8 +3,9 @@
 # by the app itself (dfstudio --screenshot grabs the window once loads and
 # layout are done), so no X server is needed. Inputs: LeNet (-o0, trained on
 # a slice of Fashion-MNIST), gpt2 with hypersections (24 layers, -o3), ResNet-18
-# (-o3), a cut-off copy of LeNet's trace, and a PyTorch profiler trace when
-# python3-torch is installed (skipped otherwise).
+# (-o3), the Llama-2-7B training shape (-o3, sn40l; its graph unfolded whole,
+# at fit and at a readable zoom), a cut-off copy of LeNet's trace, and a
+# PyTorch profiler trace when python3-torch is installed (skipped otherwise).
 #   scripts/screenshots.sh [OUT_DIR]     (default out/screenshots)
 # Look at every picture: the gallery is index.html in OUT_DIR.
 set -euo pipefail
@@ -28,6 +29,7 @@ compile lenet --model lenet -o0
   "$DFC" run --pef "$WORK/lenet/lenet.pef" --train-limit 3200 --test-limit 640 --db "$DB" >/dev/null
 compile gpt2 --model gpt2 --num-layers 24 -o3 --enable-hypersection
 compile resnet18 --model resnet18 -o3
+compile llama7b --model llama -o3 --enable-hypersection --arch sn40l --max-memory 1T
 # A second LeNet, fused (-o3), run a different number of steps: Compare's per-step figures.
 compile lenet_o3 --model lenet -o3
 [ -f "$WORK/lenet_o3/lenet_o3_chrome_tracing_report.json" ] ||
@@ -105,6 +107,11 @@ compile lenet_decided --model lenet -o0 --mac-human-decision tests/data/decision
 # The data overlays: chip use of each node's sections (placed, else estimated).
 shot lenet_pcu_use graph "$WORK/lenet/lenet.pef" --color-by pcu-use >> "$OUT/list.txt"
 shot gpt2_pmu_use graph "$WORK/gpt2/gpt2.pef" --color-by pmu-use >> "$OUT/list.txt"
+# At LLM scale (issue 31): the 24-layer gpt2 folded by layer; the Llama-7B shape's 4,900 operators all unfolded,
+# fitted, and at a readable zoom (the top of its first layer).
+shot gpt2_folded_layers graph "$WORK/gpt2/gpt2.pef" --color-by hyperfunction >> "$OUT/list.txt"
+shot llama7b_unfolded_fit graph "$WORK/llama7b/llama7b.pef" --unfold-all --graph-zoom fit >> "$OUT/list.txt"
+shot llama7b_unfolded_readable graph "$WORK/llama7b/llama7b.pef" --unfold-all --graph-zoom readable >> "$OUT/list.txt"
 # Pinned rows (Perfetto's pinned tracks): the loss and fc3 rows under the ruler.
 shot lenet_pinned_rows graph "$WORK/lenet/lenet.pef" --pin-row loss --pin-row fc3 >> "$OUT/list.txt"
 shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"

@@ -1286,6 +1286,38 @@ gemessenes Mittel %1 über %n Aufrufe</numerusform>
             <numerusform>%n Sektionen, %1 Hypersektion(en)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 (%2), used all over the graph: drawn beside each use
+double-click to go to it</source>
+        <translation>%1 (%2), im ganzen Graphen verwendet: neben jeder Verwendung gezeichnet
+Doppelklick springt dorthin</translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out %n node(s)…</source>
+        <translation>
+            <numerusform>%n Knoten wird angeordnet …</numerusform>
+            <numerusform>%n Knoten werden angeordnet …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Layout cancelled: fold hyperfunctions to see fewer nodes</source>
+        <translation>Anordnung abgebrochen: Hyperfunktionen falten, um weniger Knoten zu sehen</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::LayoutProgress</name>
+    <message>
+        <source>%v of %m groups</source>
+        <translation>%v von %m Gruppen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop laying out; the graph shown stays as it is</source>
+        <translation>Anordnung abbrechen; der gezeigte Graph bleibt, wie er ist</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::OpProfileTable</name>
@@ -2038,6 +2070,14 @@ Hyperfunktion: %3</translation>
     <message>
         <source>Open the Compare screen with the given PEF on the left and PEF on the right.</source>
         <translation>Öffnet die Ansicht Vergleichen mit dem ersten PEF links und dem zweiten PEF rechts.</translation>
+    </message>
+    <message>
+        <source>Show every operation of the graph once loaded.</source>
+        <translation>Nach dem Laden jede Operation des Graphen zeigen (alle entfalten).</translation>
+    </message>
+    <message>
+        <source>Graph framing once loaded: fit (the whole graph), readable (labels at full size, at the top of the first layer) or a zoom factor there (0.15).</source>
+        <translation>Ausschnitt des Graphen nach dem Laden: fit (den ganzen Graphen einpassen), readable (Beschriftungen in voller Größe, am Anfang der ersten Schicht) oder ein Zoomfaktor dort (0.15).</translation>
     </message>
 </context>
 </TS>

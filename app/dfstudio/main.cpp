@@ -1,5 +1,5 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
-//          [--find TEXT] [--select-slice NAME]
+//          [--find TEXT] [--select-slice NAME] [--unfold-all] [--graph-zoom fit|readable|FACTOR]
 //          [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
@@ -14,6 +14,7 @@
 #include "Translations.h"
 #include "graph/GraphStyle.h"
 #include "timeline/TimelinePanel.h"
+#include "graph/GraphView.h"
 #include "timeline/TimelineView.h"
 
 namespace {
@@ -47,6 +48,13 @@ struct Options {
                             QApplication::translate("main", "Select the first slice whose name contains NAME once loaded, "
                                                             "showing its details."),
                             QStringLiteral("NAME")};
+  QCommandLineOption unfold{QStringLiteral("unfold-all"),
+                            QApplication::translate("main", "Show every operation of the graph once loaded.")};
+  QCommandLineOption zoom{QStringLiteral("graph-zoom"),
+                          QApplication::translate("main", "Graph framing once loaded: fit (the whole graph), readable "
+                                                          "(labels at full size, at the top of the first layer) or a zoom "
+                                                          "factor there (0.15)."),
+                          QStringLiteral("MODE")};
   QCommandLineOption shot{QStringLiteral("screenshot"),
                           QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
                           QStringLiteral("FILE")};
@@ -67,13 +75,38 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.pin);
   parser.addOption(options.find);
   parser.addOption(options.select);
+  parser.addOption(options.unfold);
+  parser.addOption(options.zoom);
   parser.addOption(options.shot);
 }
 
-// --color-by and --pin-row, applied whenever loading ends (a load resets both).
+// Labels at full size (zoom 1), or another zoom: the first layer (the first
+// frame holding frames) from its top left corner.
+void showFirstLayer(dfc::views::GraphView* view, double zoom) {
+  view->setZoom(zoom);
+  const auto& layout = view->currentLayout();
+  QRectF first = layout.bounds;
+  for (const auto& cluster : layout.clusters)
+    if (cluster.parent >= 0) {
+      first = layout.clusters[static_cast<size_t>(cluster.parent)].rect;
+      break;
+    }
+  const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
+  view->centerOn(first.topLeft() + QPointF(shown.width() / 2 - 10, shown.height() / 2 - 10));
+}
+
+// --color-by, --pin-row, --unfold-all and --graph-zoom, applied whenever
+// loading ends (a load resets them); unfolding lays out again and ends anew.
 void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
   if (const auto mode = dfc::views::colorModeFromId(parser.value(options.colorBy)))
     window.graphPane()->setColorMode(*mode);
+  dfc::views::GraphView* graph = window.graphView();
+  if (parser.isSet(options.unfold) && !graph->graph().collapsedScopes.empty()) return graph->expandAll();
+  if (parser.value(options.zoom) == QStringLiteral("fit")) graph->fitGraph();
+  bool isFactor = false;
+  const double factor = parser.value(options.zoom).toDouble(&isFactor);
+  if (parser.value(options.zoom) == QStringLiteral("readable") || (isFactor && factor > 0))
+    showFirstLayer(graph, isFactor ? factor : 1.0);
   dfc::views::TimelineView* timeline = window.timelineView();
   for (size_t row = 0; row < timeline->data().rows.size(); ++row)
     if (parser.values(options.pin).contains(timeline->data().rows[row].name)) timeline->setPinned(static_cast<int>(row), true);
@@ -149,15 +182,17 @@ int main(int argc, char** argv) {
   const QString shotPath = parser.value(shotOption);
 
   if (!shotPath.isEmpty()) {
-    auto grab = [&window, shotPath] {
+    // Only once nothing is loading or laying out (an option may lay out again).
+    auto grab = [&window, shotPath](bool always) {
+      if (!always && window.isBusy()) return;
       const bool saved = window.grab().save(shotPath);
       QApplication::exit(saved ? 0 : 1);
     };
     // Give the last paint a moment after the final load lands.
     QObject::connect(&window, &dfc::studio::MainWindow::idle, &window,
-                     [grab] { QTimer::singleShot(600, grab); });
-    QTimer::singleShot(120000, &window, grab);  // never hang a docs build
-    if (files.isEmpty()) QTimer::singleShot(800, &window, grab);
+                     [grab] { QTimer::singleShot(600, [grab] { grab(false); }); });
+    QTimer::singleShot(120000, &window, [grab] { grab(true); });  // never hang a docs build
+    if (files.isEmpty()) QTimer::singleShot(800, &window, [grab] { grab(true); });
   }
   const QString screen = parser.value(screenOption);
   for (const QString& file : files) window.openFile(file);

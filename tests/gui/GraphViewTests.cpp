@@ -51,7 +51,7 @@ TEST_CASE("GraphLayouter places every node off the UI thread and drops stale req
   const quint64 latest = layouter.requestLayout(data);
   REQUIRE(spy.wait(10000));
   REQUIRE(spy.count() == 1);
-  const auto layout = qvariant_cast<GraphLayout>(spy.at(0).at(0));
+  const GraphLayout layout = *qvariant_cast<SharedGraphLayout>(spy.at(0).at(0));
   CHECK(layout.generation == latest);
   CHECK(layout.error.isEmpty());
   REQUIRE(layout.nodeRects.size() == data.nodes.size());

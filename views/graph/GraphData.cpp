@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "schedule/RoleStyle.h"
 
@@ -14,6 +17,21 @@ QString shortName(const std::string& name) {
   const auto slash = name.find_last_of('/');
   return QString::fromStdString(slash == std::string::npos ? name : name.substr(slash + 1));
 }
+
+// One QString per distinct scope, op and role: a graph of 50k ops has a few
+// hundred of each, and converting per node was most of the build's time.
+class StringCache {
+ public:
+  const QString& operator()(std::string_view text) {
+    auto it = m_strings.find(text);
+    if (it == m_strings.end())
+      it = m_strings.emplace(text, QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()))).first;
+    return it->second;
+  }
+
+ private:
+  std::unordered_map<std::string_view, QString> m_strings;  // views into the IR, which outlives the build
+};
 
 // The outermost folded scope that holds `scope`, or "" if none does.
 QString foldedScopeOf(const std::string& scope, const std::set<QString>& folded) {
@@ -88,34 +106,40 @@ QString mainRole(const std::map<QString, int>& roleOps) {
 }
 
 std::set<QString> allScopes(const ir::Graph& graph) {
-  std::set<QString> scopes;
+  std::unordered_set<std::string_view> prefixes;
+  std::string_view last;  // consecutive ops mostly share their scope
   for (const auto& node : graph.nodes) {
-    for (size_t end = 0; !node.scope.empty();) {
-      end = node.scope.find('/', end);
-      scopes.insert(QString::fromStdString(node.scope.substr(0, end)));
-      if (end == std::string::npos) break;
+    const std::string_view scope = node.scope;
+    if (scope == last) continue;
+    last = scope;
+    for (size_t end = 0; !scope.empty();) {
+      end = scope.find('/', end);
+      prefixes.insert(scope.substr(0, end));
+      if (end == std::string_view::npos) break;
       ++end;
     }
   }
+  std::set<QString> scopes;
+  for (std::string_view prefix : prefixes)
+    scopes.insert(QString::fromUtf8(prefix.data(), static_cast<qsizetype>(prefix.size())));
   return scopes;
 }
 
-GraphNode opNode(const ir::Node& node, int id, const NodePlacement& placed) {
+GraphNode opNode(const ir::Node& node, int id, const NodePlacement& placed, StringCache& strings) {
   const auto idx = static_cast<size_t>(node.id);
   GraphNode out;
   out.id = id;
   out.irNode = node.id;
   out.name = QString::fromStdString(node.name);
-  const std::string_view op = ir::opName(node.op);
-  out.op = QString::fromUtf8(op.data(), static_cast<qsizetype>(op.size()));
+  out.op = strings(ir::opName(node.op));
   // The short name adds nothing when it only repeats the op ("layer1/matmul").
   const QString shortLabel = shortName(node.name);
   out.label = shortLabel == out.op ? out.op : out.op + QLatin1Char('\n') + shortLabel;
   out.section = placed.section[idx];
   out.hypersection = placed.hypersection[idx];
   out.hypersectionName = placed.hypersectionName[idx];
-  out.hyperfunction = QString::fromStdString(node.scope);
-  out.role = roleText(node.role);
+  out.hyperfunction = strings(node.scope);
+  out.role = strings(ir::roleName(node.role));
   addContents(out, out.role, out.section, out.hypersectionName);
   return out;
 }
@@ -142,12 +166,18 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
   data.scopes = allScopes(graph);
   std::vector<int> viewOfNode(graph.nodes.size(), -1);
   std::map<QString, int> groupNode;  // collapsed hyperfunction -> view node
+  StringCache strings;
+  std::unordered_map<std::string_view, QString> foldedOf;  // per distinct scope
+  data.nodes.reserve(graph.nodes.size());
   for (const auto& node : graph.nodes) {
     const auto idx = static_cast<size_t>(node.id);
-    const QString scope = foldedScopeOf(node.scope, data.collapsedScopes);
+    auto folded = foldedOf.find(node.scope);
+    if (folded == foldedOf.end())
+      folded = foldedOf.emplace(node.scope, foldedScopeOf(node.scope, data.collapsedScopes)).first;
+    const QString& scope = folded->second;
     if (scope.isEmpty()) {
       viewOfNode[idx] = static_cast<int>(data.nodes.size());
-      data.nodes.push_back(opNode(node, viewOfNode[idx], placed));
+      data.nodes.push_back(opNode(node, viewOfNode[idx], placed, strings));
       continue;
     }
     data.collapsed = true;
@@ -168,14 +198,20 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
     GraphNode& group = data.nodes[static_cast<size_t>(it->second)];
     ++group.opCount;
     group.members.push_back(node.id);
-    addContents(group, roleText(node.role), placed.section[idx], placed.hypersectionName[idx]);
-    group.role = mainRole(group.roleOps);
-    group.label = QStringLiteral("%1 (%2 ops)").arg(scope).arg(group.opCount);
+    addContents(group, strings(ir::roleName(node.role)), placed.section[idx], placed.hypersectionName[idx]);
     viewOfNode[idx] = it->second;
+  }
+  for (GraphNode& group : data.nodes) {
+    if (group.kind != GraphNodeKind::Collapsed) continue;
+    group.role = mainRole(group.roleOps);
+    // Inside its parent's frame the last part of the scope says enough, and
+    // every layer's "mlp" then has the same size (one layout for all).
+    group.label = QStringLiteral("%1 (%2 ops)").arg(group.name.section(QLatin1Char('/'), -1)).arg(group.opCount);
   }
 
   std::map<ir::ValueId, int> inputNode;
-  std::set<std::pair<int, int>> seen;
+  std::unordered_set<uint64_t> seen;
+  seen.reserve(graph.nodes.size() * 2);
   for (const auto& node : graph.nodes) {
     const int to = viewOfNode[static_cast<size_t>(node.id)];
     for (ir::ValueId vid : node.inputs) {
@@ -197,10 +233,12 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
         }
         from = it->second;
       }
-      if (from < 0 || from == to || !seen.insert({from, to}).second) continue;
+      if (from < 0 || from == to || !seen.insert(static_cast<uint64_t>(from) << 32 | static_cast<uint32_t>(to)).second)
+        continue;
       data.edges.push_back({from, to});
     }
   }
+  if (options.stubAboveScopes > 0) stubWidelyUsedValues(data, options.stubAboveScopes);
   return data;
 }
 

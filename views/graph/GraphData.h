@@ -2,7 +2,9 @@
 // Plain, Qt-value data the graph view draws: one node per IR operation (or per
 // collapsed hyperfunction on big graphs) plus small nodes for runtime inputs.
 // Params and constants are left out: they double the node count and carry no
-// dataflow a user follows.
+// dataflow a user follows. A value used all over the graph (the learning
+// rate, rotary tables, a shared mask) is drawn as a small stub beside each
+// use instead of one edge from its producer to every user across the view.
 #include <QString>
 #include <map>
 #include <optional>
@@ -14,7 +16,7 @@
 
 namespace dfc::views {
 
-enum class GraphNodeKind { Op, Input, Collapsed };
+enum class GraphNodeKind { Op, Input, Collapsed, Stub };
 
 struct GraphNode {
   int id = 0;                // index into GraphData::nodes
@@ -30,6 +32,7 @@ struct GraphNode {
   QString role;              // forward / backward / optimizer; a folded node: its most common
   int opCount = 1;           // ops folded into a collapsed node
   std::vector<ir::NodeId> members;  // collapsed: the IR ops folded into it
+  int stubSource = -1;              // a stub: the node whose value it stands for
   // A folded node's contents, in ops: per role, per hypersection name, and
   // its sections (a plain op has one entry in each, or none).
   std::map<QString, int> roleOps;
@@ -61,6 +64,9 @@ struct GraphDataOptions {
   // scopes too ("h.3" takes "h.3/attn"). Unset: every top-level hyperfunction
   // folds when the graph has more than collapseAbove ops.
   std::optional<std::set<QString>> collapsedScopes;
+  // A value read in at least this many top-level hyperfunctions besides its
+  // own is drawn as a stub at each use there (0: never).
+  int stubAboveScopes = 3;
 };
 
 // A role's name as data (roleText) and as the views show it, translated
@@ -70,6 +76,9 @@ QString roleDisplayName(const QString& role);
 
 // The top-level hyperfunctions of a graph ("h.0", "h.1", ...).
 std::set<QString> topLevelScopes(const ir::Graph& graph);
+
+// Replaces the edges of widely used values by stubs (GraphDataOptions::stubAboveScopes).
+void stubWidelyUsedValues(GraphData& data, int minScopes);
 
 GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
                          const GraphDataOptions& options = {});

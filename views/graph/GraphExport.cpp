@@ -1,7 +1,6 @@
 // GraphView's exports: the DOT source of what is shown (colours included, so
 // `dot -Tsvg` gives the same picture), and SVG / PNG renderings of the scene.
 #include <QBuffer>
-#include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
@@ -33,12 +32,14 @@ QString GraphView::dotSource() const {
   out += QStringLiteral("  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fontsize=10];\n");
   std::map<QString, QStringList> clusters;
   QStringList topLevel;
-  for (const GraphNode& node : m_data.nodes) {
+  for (const GraphNode& node : m_data->nodes) {
     const QString line = QStringLiteral("n%1 [label=%2, fillcolor=\"%3\"%4];")
                              .arg(node.id)
                              .arg(quoted(node.label))
                              .arg(nodeColor(node, m_colorMode, colorIdentity(), m_overlay.get()).name())
-                             .arg(node.kind == GraphNodeKind::Input ? QStringLiteral(", shape=ellipse") : QString());
+                             .arg(node.kind == GraphNodeKind::Input  ? QStringLiteral(", shape=ellipse")
+                                  : node.kind == GraphNodeKind::Stub ? QStringLiteral(", style=\"rounded,dashed\"")
+                                                                     : QString());
     if (!node.hyperfunction.isEmpty() && node.kind != GraphNodeKind::Collapsed) {
       clusters[node.hyperfunction] << line;
     } else {
@@ -52,7 +53,7 @@ QString GraphView::dotSource() const {
     out += QStringLiteral("  }\n");
   }
   for (const QString& line : topLevel) out += QStringLiteral("  ") + line + QLatin1Char('\n');
-  for (const GraphEdge& edge : m_data.edges) out += QStringLiteral("  n%1 -> n%2;\n").arg(edge.from).arg(edge.to);
+  for (const GraphEdge& edge : m_data->edges) out += QStringLiteral("  n%1 -> n%2;\n").arg(edge.from).arg(edge.to);
   out += QStringLiteral("}\n");
   return out;
 }
@@ -61,11 +62,10 @@ bool GraphView::exportDot(const QString& path, QString* error) const {
   return writeExportFile(path, dotSource().toUtf8(), error);
 }
 
+// Both renderings draw the whole graph with every label, whatever the zoom on screen.
 bool GraphView::exportSvg(const QString& path, QString* error) {
   if (!m_hasLayout) return fail(error, tr("The graph has no layout yet"));
-  const bool labels = m_labelsVisible;
-  for (QGraphicsItem* label : m_labelItems) label->setVisible(true);  // a file is read zoomed in
-  const QRectF source = m_scene->sceneRect();
+  const QRectF source = m_layout->bounds.adjusted(-20, -20, 20, 20);
   QBuffer svg;  // rendered in memory, then written in one piece
   svg.open(QIODevice::WriteOnly);
   QSvgGenerator generator;
@@ -74,32 +74,29 @@ bool GraphView::exportSvg(const QString& path, QString* error) {
   generator.setViewBox(QRectF(QPointF(0, 0), source.size()));
   generator.setTitle(m_irGraph ? QString::fromStdString(m_irGraph->name) : QStringLiteral("graph"));
   QPainter painter;
-  if (!painter.begin(&generator)) {
-    for (QGraphicsItem* label : m_labelItems) label->setVisible(labels);
-    return fail(error, tr("Cannot write %1").arg(path));
-  }
+  if (!painter.begin(&generator)) return fail(error, tr("Cannot write %1").arg(path));
+  m_canvas->setFullDetail(true);
   m_scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+  m_canvas->setFullDetail(false);
   painter.end();
-  for (QGraphicsItem* label : m_labelItems) label->setVisible(labels);
   if (svg.data().isEmpty()) return fail(error, tr("Cannot write %1").arg(path));
   return writeExportFile(path, svg.data(), error);
 }
 
 bool GraphView::exportPng(const QString& path, QString* error) {
   if (!m_hasLayout) return fail(error, tr("The graph has no layout yet"));
-  const QRectF source = m_scene->sceneRect();
+  const QRectF source = m_layout->bounds.adjusted(-20, -20, 20, 20);
   // 2x for sharp text, capped so a huge graph stays a loadable image.
   const double scale = std::min(2.0, 16000.0 / std::max(source.width(), source.height()));
   QImage image((source.size() * scale).toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::white);
-  const bool labels = m_labelsVisible;
-  for (QGraphicsItem* label : m_labelItems) label->setVisible(true);
   {
     QPainter painter(&image);
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    m_canvas->setFullDetail(true);
     m_scene->render(&painter, QRectF(QPointF(0, 0), image.size()), source);
+    m_canvas->setFullDetail(false);
   }
-  for (QGraphicsItem* label : m_labelItems) label->setVisible(labels);
   QBuffer png;
   png.open(QIODevice::WriteOnly);
   if (!image.save(&png, "PNG")) return fail(error, tr("Cannot write %1").arg(path));

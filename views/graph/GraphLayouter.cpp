@@ -31,12 +31,18 @@ QThread* sharedLayoutThread() {
 
 GraphLayouter::GraphLayouter(QObject* parent)
     : QObject(parent), m_latest(std::make_shared<std::atomic<quint64>>(0)) {
-  qRegisterMetaType<dfc::views::GraphLayout>();
+  qRegisterMetaType<dfc::views::SharedGraphLayout>();
   m_thread = sharedLayoutThread();
   m_worker = new GraphLayoutWorker(m_latest);
   m_worker->moveToThread(m_thread);
   connect(m_worker, &GraphLayoutWorker::finished, this, &GraphLayouter::onWorkerFinished,
           Qt::QueuedConnection);
+  connect(
+      m_worker, &GraphLayoutWorker::progress, this,
+      [this](quint64 generation, int done, int total) {
+        if (generation == m_latest->load()) emit layoutProgress(done, total);
+      },
+      Qt::QueuedConnection);
 }
 
 GraphLayouter::~GraphLayouter() {
@@ -46,19 +52,28 @@ GraphLayouter::~GraphLayouter() {
   m_worker->deleteLater();
 }
 
-quint64 GraphLayouter::requestLayout(GraphData data) {
+quint64 GraphLayouter::requestLayout(std::shared_ptr<const GraphData> data) {
+  return requestBuildAndLayout([data = std::move(data)] { return data; });
+}
+
+quint64 GraphLayouter::requestBuildAndLayout(GraphSource source) {
   const quint64 generation = m_latest->load() + 1;
   m_latest->store(generation);
   m_busy = true;
   GraphLayoutWorker* worker = m_worker;
   QMetaObject::invokeMethod(
-      m_worker, [worker, generation, data = std::move(data)] { worker->layout(generation, data); },
+      m_worker, [worker, generation, source = std::move(source)] { worker->layout(generation, source); },
       Qt::QueuedConnection);
   return generation;
 }
 
-void GraphLayouter::onWorkerFinished(const GraphLayout& layout) {
-  if (layout.generation != m_latest->load()) return;  // superseded while running
+void GraphLayouter::cancel() {
+  m_latest->store(m_latest->load() + 1);  // the running request sees it is stale and stops
+  m_busy = false;
+}
+
+void GraphLayouter::onWorkerFinished(const SharedGraphLayout& layout) {
+  if (layout->generation != m_latest->load()) return;  // superseded while running
   m_busy = false;
   emit layoutReady(layout);
 }

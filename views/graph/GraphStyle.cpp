@@ -111,7 +111,7 @@ QString colorKey(const GraphNode& node, GraphColorMode mode) {
 }
 
 QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const GraphOverlay* overlay) {
-  if (node.kind == GraphNodeKind::Input) return Qt::white;
+  if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) return Qt::white;
   if (const auto metric = overlayMetric(mode)) return overlay ? overlay->color(*metric, node) : QColor(0xe6, 0xe6, 0xe6);
   return keyColor(colorKey(node, mode), mode, identity);
 }
@@ -136,7 +136,7 @@ QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity
 }
 
 bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key) {
-  if (node.kind == GraphNodeKind::Input) return false;
+  if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) return false;
   return keyOps(node, mode).count(key) > 0;
 }
 
@@ -145,7 +145,7 @@ std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mod
   if (const auto metric = overlayMetric(mode)) return colorBarEntries(*metric, overlay);
   std::map<QString, int> ops;
   for (const GraphNode& node : data.nodes) {
-    if (node.kind == GraphNodeKind::Input) continue;
+    if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) continue;
     for (const auto& [key, count] : keyOps(node, mode)) ops[key] += count;
   }
   std::vector<LegendEntry> out;

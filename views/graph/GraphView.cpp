@@ -1,69 +1,107 @@
 #include "graph/GraphView.h"
 
-#include <QGraphicsPathItem>
 #include <QGraphicsSimpleTextItem>
+#include <QHash>
+#include <QHelpEvent>
 #include <QMouseEvent>
-#include <QPainterPath>
-#include <QScrollBar>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
 
 #include "graph/GraphLayouter.h"
+#include "graph/LayoutProgress.h"
 #include "style/Palette.h"
 
 namespace dfc::views {
 namespace {
 
-constexpr int kNodeIndexKey = 0;  // QGraphicsItem::data key holding the GraphData index
-constexpr int kClusterKey = 1;    // ... holding a hyperfunction frame's scope
-constexpr double kLabelMinZoom = 0.45;  // below this, text is unreadable: hide it
-
-QPainterPath edgePath(const LayoutEdge& edge) {
-  QPainterPath path;
-  if (edge.points.empty()) return path;
-  path.moveTo(edge.points[0]);
-  size_t i = 1;
-  for (; i + 2 < edge.points.size(); i += 3)
-    path.cubicTo(edge.points[i], edge.points[i + 1], edge.points[i + 2]);
-  for (; i < edge.points.size(); ++i) path.lineTo(edge.points[i]);
-  return path;
-}
-
-QPolygonF arrowHead(QPointF from, QPointF tip) {
-  const QPointF d = tip - from;
-  const double len = std::hypot(d.x(), d.y());
-  if (len < 1e-6) return {};
-  const QPointF u = d / len;
-  const QPointF n(-u.y(), u.x());
-  const double size = 7.0;
-  return QPolygonF({tip, tip - u * size + n * (size * 0.45), tip - u * size - n * (size * 0.45)});
+QString nodeToolTip(const GraphNode& node) {
+  if (node.kind == GraphNodeKind::Stub)
+    return GraphView::tr("%1 (%2), used all over the graph: drawn beside each use\ndouble-click to go to it")
+        .arg(node.name, node.op);
+  QString tip = GraphView::tr("%1 (%2)").arg(node.name, node.op);
+  if (node.kind == GraphNodeKind::Collapsed) {
+    tip += QLatin1Char('\n') +
+           GraphView::tr("%n section(s), %1 hypersection(s)", nullptr, static_cast<int>(node.sections.size()))
+               .arg(node.hypersectionOps.size());
+  } else if (node.section >= 0) {
+    tip +=
+        QLatin1Char('\n') + GraphView::tr("section %1, hypersection %2").arg(node.section).arg(node.hypersectionName);
+  }
+  if (!node.hyperfunction.isEmpty())
+    tip += QLatin1Char('\n') + GraphView::tr("hyperfunction %1").arg(node.hyperfunction);
+  QStringList roles;
+  for (const auto& [role, ops] : node.roleOps) roles << role;
+  if (!roles.isEmpty()) tip += QLatin1Char('\n') + GraphView::tr("role %1").arg(roles.join(QStringLiteral(", ")));
+  if (node.kind == GraphNodeKind::Collapsed) tip += QLatin1Char('\n') + GraphView::tr("double-click to unfold");
+  return tip;
 }
 
 }  // namespace
 
 GraphView::GraphView(QWidget* parent)
-    : QGraphicsView(parent), m_layouter(new GraphLayouter(this)), m_scene(new QGraphicsScene(this)) {
+    : QGraphicsView(parent),
+      m_layouter(new GraphLayouter(this)),
+      m_scene(new QGraphicsScene(this)),
+      m_canvas(new GraphCanvas),
+      m_data(std::make_shared<const GraphData>()),
+      m_layout(std::make_shared<const GraphLayout>()) {
+  m_scene->setItemIndexMethod(QGraphicsScene::NoIndex);  // one item: the canvas indexes its own contents
+  m_scene->addItem(m_canvas);
+  m_message = m_scene->addSimpleText(QString());
+  QFont font = m_message->font();
+  font.setPointSize(12);
+  m_message->setFont(font);
+  m_message->setBrush(QColor(0x66, 0x66, 0x66));
   setScene(m_scene);
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
-  setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+  setResizeAnchor(QGraphicsView::AnchorViewCenter);
+  setViewportUpdateMode(QGraphicsView::FullViewportUpdate);  // the canvas repaints what is exposed, cheaply
+  // The scene reaches far past the graph, so any point can be brought to any
+  // place on screen (fit, unfold in place); scrollbars over it would mislead.
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setBackgroundBrush(QColor(0xfb, 0xfb, 0xfb));
   qRegisterMetaType<dfc::views::NodeDetails>();
   connect(m_layouter, &GraphLayouter::layoutReady, this, &GraphView::onLayoutReady);
+  m_progress = new LayoutProgress(this);
+  connect(m_progress, &LayoutProgress::cancelRequested, this, &GraphView::cancelLayout);
+  connect(m_layouter, &GraphLayouter::layoutProgress, this, [this](int done, int total) {
+    m_progress->setProgress(done, total);
+    emit layoutProgress(done, total);
+  });
+  m_progressDelay.setSingleShot(true);
+  m_progressDelay.setInterval(kProgressDelayMs);
+  connect(&m_progressDelay, &QTimer::timeout, this, [this] {
+    if (m_pending) m_progress->showOver(viewport()->geometry());
+  });
   showMessage(tr("Open a PEF to see its operator graph"));
 }
 
 GraphView::~GraphView() = default;
 
-void GraphView::setGraph(GraphData data) {
-  m_data = std::move(data);
-  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(m_data));
-  m_hasLayout = false;
+// A fold keeps the picture so far (it pans, clicks work on it) until the
+// new layout lands; a new graph has none to keep.
+void GraphView::startLayout(GraphSource source, int ops, bool keepPicture) {
   m_pending = true;
-  showMessage(tr("Layout in progress (%n node(s))…", nullptr, static_cast<int>(m_data.nodes.size())));
+  if (!keepPicture || !m_hasLayout) {
+    m_hasLayout = false;
+    showMessage(tr("Layout in progress (%n node(s))…", nullptr, ops));
+  }
+  m_progress->setTitle(tr("Laying out %n node(s)…", nullptr, ops));
+  m_progress->setProgress(0, 0);
+  m_layouter->requestBuildAndLayout(std::move(source));
+  m_progressDelay.start();
+}
+
+void GraphView::setGraph(GraphData data) {
+  m_openingModel = true;
+  m_data = std::make_shared<const GraphData>(std::move(data));
+  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data));
   m_matches.clear();
-  m_layouter->requestLayout(m_data);
+  startLayout([data = m_data] { return data; }, static_cast<int>(m_data->nodes.size()), false);
   emit legendChanged();
 }
 
@@ -73,8 +111,8 @@ void GraphView::setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr
   m_plan = std::move(plan);
   m_options = std::move(options);
   m_hasLayout = false;
-  m_userMoved = false;
   m_autoFolded = false;
+  m_openingModel = true;
   if (m_ownIdentity && m_plan) m_identity = std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan, m_irGraph.get()));
   rebuildFromModel();
 }
@@ -93,29 +131,43 @@ const ColorIdentity& GraphView::colorIdentity() const {
   return m_identity ? *m_identity : kEmpty;
 }
 
+// Builds and lays out, on the layout thread, what the fold state now shows
+// (50k ops take a tenth of a second to build: not on the UI thread). A new
+// model's graph replaces the old one at once, so graph() never mixes them.
 void GraphView::rebuildFromModel() {
   if (!m_irGraph || !m_plan) return;
-  const bool keepView = m_hasLayout;
-  setGraph(buildGraphData(*m_irGraph, *m_plan, m_options));
-  m_options.collapsedScopes = m_data.collapsedScopes;  // from now on the user decides
-  m_hasLayout = keepView;  // keep zoom: onLayoutReady fits only the first layout
+  if (m_openingModel) {
+    m_data = std::make_shared<const GraphData>();
+    m_matches.clear();
+    emit legendChanged();
+  }
+  GraphSource build = [graph = m_irGraph, plan = m_plan, options = m_options] {
+    return std::make_shared<const GraphData>(buildGraphData(*graph, *plan, options));
+  };
+  startLayout(std::move(build), static_cast<int>(m_irGraph->nodes.size()), !m_openingModel);
+}
+
+std::set<QString> GraphView::requestedFold() const {
+  return m_options.collapsedScopes.value_or(m_data->collapsedScopes);
 }
 
 void GraphView::collapse(const QString& scope) {
-  if (!m_irGraph || scope.isEmpty() || isCollapsed(scope) || !m_data.scopes.count(scope)) return;
-  auto scopes = m_data.collapsedScopes;
+  auto scopes = requestedFold();
+  if (!m_irGraph || scope.isEmpty() || scopes.count(scope) || !m_data->scopes.count(scope)) return;
   scopes.insert(scope);
   m_options.collapsedScopes = scopes;
-  m_focusScope.clear();
+  m_anchor = anchorOn(scope);
+  m_fitted = false;
   rebuildFromModel();
 }
 
 void GraphView::expand(const QString& scope) {
-  if (!m_irGraph || !isCollapsed(scope)) return;
-  auto scopes = m_data.collapsedScopes;
+  auto scopes = requestedFold();
+  if (!m_irGraph || !scopes.count(scope)) return;
   scopes.erase(scope);
   m_options.collapsedScopes = scopes;
-  m_focusScope = scope;
+  m_anchor = anchorOn(scope);
+  m_fitted = false;
   rebuildFromModel();
 }
 
@@ -124,9 +176,25 @@ void GraphView::toggleCollapsed(const QString& scope) {
   else collapse(scope);
 }
 
+void GraphView::cancelLayout() {
+  if (!m_pending) return;
+  m_layouter->cancel();
+  m_pending = false;
+  m_progressDelay.stop();
+  m_progress->hide();
+  m_anchor = {};
+  if (!m_canvas->dataPtr()) {
+    showMessage(tr("Layout cancelled: fold hyperfunctions to see fewer nodes"));
+    return;
+  }
+  // Back to the fold state of the graph the picture shows.
+  m_options.collapsedScopes = m_data->collapsedScopes;
+  emit layoutShown();
+}
+
 void GraphView::setOverlay(std::shared_ptr<const GraphOverlay> overlay) {
   m_baseOverlay = std::move(overlay);
-  m_overlay = m_baseOverlay ? std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(m_data)) : nullptr;
+  m_overlay = m_baseOverlay ? std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data)) : nullptr;
   if (!overlayMetric(m_colorMode)) return;
   applyNodeStyles();
   emit legendChanged();
@@ -140,11 +208,11 @@ void GraphView::setColorMode(GraphColorMode mode) {
 }
 
 NodeDetails GraphView::nodeDetails(int index) const {
-  return describeNode(m_data, index, m_irGraph.get(), m_plan.get());
+  return describeNode(*m_data, index, m_irGraph.get(), m_plan.get());
 }
 
 void GraphView::selectNode(int index) {
-  if (index < 0 || static_cast<size_t>(index) >= m_data.nodes.size()) return;
+  if (index < 0 || static_cast<size_t>(index) >= m_data->nodes.size()) return;
   emit nodeSelected(nodeDetails(index));
 }
 
@@ -159,7 +227,8 @@ QList<int> GraphView::findNodes(const QString& text) {
       return (path ? name : name.section(QLatin1Char('/'), -1)).contains(needle, Qt::CaseInsensitive);
     };
     auto hit = [&](const QString& s) { return s.contains(needle, Qt::CaseInsensitive); };
-    for (const GraphNode& node : m_data.nodes) {
+    for (const GraphNode& node : m_data->nodes) {
+      if (node.kind == GraphNodeKind::Stub) continue;  // its value's own node is found
       bool match = hitName(node.name) || hit(node.op) ||
                    (node.kind == GraphNodeKind::Collapsed && hit(node.name));
       if (!match && m_irGraph && node.kind == GraphNodeKind::Collapsed) {
@@ -177,174 +246,131 @@ QList<int> GraphView::findNodes(const QString& text) {
     }
   }
   applyNodeStyles();
-  if (!m_matches.isEmpty() && m_hasLayout && static_cast<size_t>(m_matches.first()) < m_layout.nodeRects.size())
-    centerOn(m_layout.nodeRects[static_cast<size_t>(m_matches.first())].center());
+  if (!m_matches.isEmpty() && m_hasLayout && showsGraph()) {
+    userMoved();
+    centerOn(m_layout->nodeRects[static_cast<size_t>(m_matches.first())].center());
+  }
   return m_matches;
 }
 
 void GraphView::clear() {
   m_irGraph.reset();
   m_plan.reset();
-  m_data = {};
-  m_layout = {};
+  m_data = std::make_shared<const GraphData>();
+  m_layout = std::make_shared<const GraphLayout>();
   m_hasLayout = false;
   m_pending = false;
+  m_progressDelay.stop();
+  m_progress->hide();
   showMessage(tr("No graph"));
 }
 
 void GraphView::showMessage(const QString& text) {
-  m_scene->clear();
-  m_nodeItems.clear();
-  m_labelItems.clear();
-  auto* item = m_scene->addSimpleText(text);
-  QFont font = item->font();
-  font.setPointSize(12);
-  item->setFont(font);
-  item->setBrush(QColor(0x66, 0x66, 0x66));
-  m_scene->setSceneRect(item->boundingRect().adjusted(-20, -20, 20, 20));
+  m_canvas->setGraph(nullptr, nullptr);
+  m_message->setText(text);
+  m_message->show();
+  m_scene->setSceneRect(m_message->boundingRect().adjusted(-20, -20, 20, 20));
   resetTransform();
-  centerOn(item);
+  centerOn(m_message);
 }
 
-void GraphView::onLayoutReady(const GraphLayout& layout) {
+void GraphView::onLayoutReady(const std::shared_ptr<const GraphLayout>& layout) {
   m_pending = false;
-  if (!layout.error.isEmpty() || layout.nodeRects.size() != m_data.nodes.size()) {
-    const QString message = layout.error.isEmpty() ? tr("Layout does not match the graph") : layout.error;
+  m_progressDelay.stop();
+  m_progress->hide();
+  if (layout->source && layout->source != m_data) takeGraph(layout->source);
+  if (!layout->error.isEmpty() || layout->nodeRects.size() != m_data->nodes.size()) {
+    const QString message = layout->error.isEmpty() ? tr("Layout does not match the graph") : layout->error;
     showMessage(tr("Layout failed: %1").arg(message));
     emit layoutFailed(message);
     return;
   }
-  const bool first = !m_hasLayout;
-  const double keepZoom = zoom();
+  const bool opening = m_openingModel;
+  m_openingModel = false;
   m_layout = layout;
   m_hasLayout = true;
-  buildScene();
-  if (first) {
+  m_message->hide();
+  m_canvas->setGraph(m_data, m_layout);
+  updateSceneRect();
+  applyNodeStyles();
+  if (opening) {
+    m_anchor = {};
     m_initialViewPending = true;
+    if (m_data->collapsed) emit autoFolded();               // big: it opens folded by layer
     if (canShowInitialView() && showInitialView()) return;  // folding for readability: another layout comes
   } else {
-    setZoom(keepZoom);
+    restoreAnchor();
   }
-  if (!m_focusScope.isEmpty()) {
-    for (const LayoutCluster& cluster : m_layout.clusters)
-      if (cluster.label == m_focusScope || cluster.label.startsWith(m_focusScope + QLatin1Char('/'))) {
-        centerOn(cluster.rect.center());
-        break;
-      }
-    m_focusScope.clear();
-  }
-  updateLabelVisibility();
   emit layoutShown();
 }
 
-void GraphView::buildScene() {
-  m_scene->clear();
-  m_nodeItems.assign(m_data.nodes.size(), nullptr);
-  m_labelItems.clear();
-  QFont font;
-  font.setPixelSize(static_cast<int>(kLabelPx));
-  QFont clusterFont = font;
-  clusterFont.setBold(true);
-
-  for (const LayoutCluster& cluster : m_layout.clusters) {
-    auto* frame = m_scene->addRect(cluster.rect, QPen(QColor(0xb0, 0xb0, 0xc0), 1, Qt::DashLine),
-                                   QColor(0xf0, 0xf2, 0xf8));
-    frame->setZValue(-2);
-    frame->setData(kClusterKey, cluster.label);
-    frame->setToolTip(tr("%1: double-click to fold into one node").arg(cluster.label));
-    auto* label = m_scene->addSimpleText(cluster.label, clusterFont);
-    label->setBrush(QColor(0x55, 0x5a, 0x70));
-    label->setPos(cluster.rect.topLeft() + QPointF(6, 3));
-    label->setZValue(-1);
-  }
-
-  const QPen edgePen(QColor(0x60, 0x60, 0x60), 1.1);
-  for (const LayoutEdge& edge : m_layout.edges) {
-    if (edge.points.empty()) continue;
-    m_scene->addPath(edgePath(edge), edgePen)->setZValue(0);
-    if (edge.hasArrow) {
-      m_scene->addPolygon(arrowHead(edge.points.back(), edge.arrowTip), Qt::NoPen, QColor(0x60, 0x60, 0x60))
-          ->setZValue(0);
-    }
-  }
-
-  for (const GraphNode& node : m_data.nodes) {
-    const QRectF rect = m_layout.nodeRects[static_cast<size_t>(node.id)];
-    QPainterPath shape;
-    if (node.kind == GraphNodeKind::Input) {
-      shape.addEllipse(rect);
-    } else {
-      shape.addRoundedRect(rect, 6, 6);
-    }
-    auto* box = m_scene->addPath(shape, QPen(QColor(0x70, 0x70, 0x78), 1.2), Qt::NoBrush);
-    box->setZValue(1);
-    box->setData(kNodeIndexKey, node.id);
-    QString tip = tr("%1 (%2)").arg(node.name, node.op);
-    if (node.kind == GraphNodeKind::Collapsed) {
-      tip += QLatin1Char('\n') + tr("%n section(s), %1 hypersection(s)", nullptr, static_cast<int>(node.sections.size()))
-                                    .arg(node.hypersectionOps.size());
-    } else if (node.section >= 0) {
-      tip += QLatin1Char('\n') + tr("section %1, hypersection %2").arg(node.section).arg(node.hypersectionName);
-    }
-    if (!node.hyperfunction.isEmpty()) tip += QLatin1Char('\n') + tr("hyperfunction %1").arg(node.hyperfunction);
-    QStringList roles;
-    for (const auto& [role, ops] : node.roleOps) roles << role;
-    if (!roles.isEmpty()) tip += QLatin1Char('\n') + tr("role %1").arg(roles.join(QStringLiteral(", ")));
-    if (node.kind == GraphNodeKind::Collapsed) tip += QLatin1Char('\n') + tr("double-click to unfold");
-    box->setToolTip(tip);
-    auto* text = new QGraphicsSimpleTextItem(node.label, box);
-    text->setFont(font);
-    const QRectF tb = text->boundingRect();
-    text->setPos(rect.center() - QPointF(tb.width() / 2, tb.height() / 2));
-    m_nodeItems[static_cast<size_t>(node.id)] = box;
-    m_labelItems.push_back(text);
-  }
-  m_scene->setSceneRect(m_layout.bounds.adjusted(-20, -20, 20, 20));
-  applyNodeStyles();
+// The graph a layout was made for becomes the one graph() shows.
+void GraphView::takeGraph(std::shared_ptr<const GraphData> data) {
+  m_data = std::move(data);
+  if (m_baseOverlay) m_overlay = std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data));
+  m_matches.clear();
+  if (m_irGraph && !m_options.collapsedScopes)
+    m_options.collapsedScopes = m_data->collapsedScopes;  // from now on the user decides
+  emit legendChanged();
 }
 
 // Fill by colour mode; border: search match > highlighted section > plain.
 void GraphView::applyNodeStyles() {
+  const GraphData* shown = m_canvas->data();
+  if (!shown) return;
   const ColorIdentity& identity = colorIdentity();
-  for (QGraphicsItem* item : m_nodeItems) {
-    auto* box = static_cast<QGraphicsPathItem*>(item);
-    if (!box) continue;
-    const int index = box->data(kNodeIndexKey).toInt();
-    const GraphNode& node = m_data.nodes[static_cast<size_t>(index)];
-    const QRectF rect = box->path().boundingRect();
-    const QColor fill = nodeColor(node, m_colorMode, identity, m_overlay.get());
-    box->setBrush(nodeBrush(node, m_colorMode, identity, rect, m_overlay.get()));
-    for (QGraphicsItem* child : box->childItems())
-      static_cast<QGraphicsSimpleTextItem*>(child)->setBrush(textColorOn(fill));
-    const bool match = m_matches.contains(index);
+  std::vector<char> matched(shown->nodes.size(), 0);
+  if (showsGraph())
+    for (int i : m_matches) matched[static_cast<size_t>(i)] = 1;
+  std::vector<GraphCanvas::NodeStyle> styles(shown->nodes.size());
+  // A categorical colour depends on the node's key alone: look each key up once.
+  const bool byKey = !overlayMetric(m_colorMode);
+  QHash<QString, QColor> colourOfKey;
+  auto colourOf = [&](const GraphNode& node) {
+    if (!byKey || node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub)
+      return nodeColor(node, m_colorMode, identity, m_overlay.get());
+    const QString key = colorKey(node, m_colorMode);
+    auto it = colourOfKey.find(key);
+    if (it == colourOfKey.end()) it = colourOfKey.insert(key, nodeColor(node, m_colorMode, identity, m_overlay.get()));
+    return it.value();
+  };
+  for (const GraphNode& node : shown->nodes) {
+    GraphCanvas::NodeStyle& style = styles[static_cast<size_t>(node.id)];
+    const QColor fill = colourOf(node);
+    style.base = node.kind == GraphNodeKind::Stub ? QColor(0xd8, 0xd8, 0xe0) : fill;
+    style.fill = fill;
+    // Only a folded node mixes colours (stripes).
+    if (node.kind == GraphNodeKind::Collapsed)
+      style.stripes =
+          nodeBrush(node, m_colorMode, identity, m_layout->nodeRects[static_cast<size_t>(node.id)], m_overlay.get());
+    style.text = textColorOn(fill);
     const bool section = m_highlighted >= 0 && holdsSection(node, m_highlighted);
-    if (match) {
-      box->setPen(QPen(QColor(0xff, 0x8c, 0x00), 4.0));
-    } else if (section) {
-      box->setPen(QPen(QColor(0xd0, 0x20, 0x20), 3.0));
-    } else {
-      box->setPen(QPen(fill.darker(160), 1.2));
-    }
-    box->setZValue(match || section ? 2 : 1);
+    style.raised = matched[static_cast<size_t>(node.id)] || section;
+    if (matched[static_cast<size_t>(node.id)])
+      style.pen = QColor(0xff, 0x8c, 0x00), style.penWidth = 4;
+    else if (section)
+      style.pen = QColor(0xd0, 0x20, 0x20), style.penWidth = 3;
+    else if (node.kind == GraphNodeKind::Stub)
+      style.pen = QColor(0x90, 0x90, 0xa0), style.penWidth = 1, style.dashed = true;
+    else
+      style.pen = fill.darker(160);
   }
+  m_canvas->setStyles(std::move(styles));
 }
 
 bool GraphView::holdsSection(const GraphNode& node, int sectionId) const {
   return node.section == sectionId || node.sections.count(sectionId) > 0;
 }
 
-void GraphView::updateLabelVisibility() {
-  const bool visible = zoom() >= kLabelMinZoom;
-  if (visible == m_labelsVisible && !m_labelItems.empty() && m_labelItems.front()->isVisible() == visible) return;
-  m_labelsVisible = visible;
-  for (QGraphicsItem* label : m_labelItems) label->setVisible(visible);
+void GraphView::setZoom(double factor) {
+  userMoved();  // the user's zoom, not a fit: a resize keeps it
+  applyZoom(factor);
 }
 
-void GraphView::setZoom(double factor) {
-  factor = std::clamp(factor, 0.01, 8.0);
+void GraphView::applyZoom(double factor) {
+  factor = std::clamp(factor, 1e-4, 8.0);  // a 330-layer stack fits at 0.001
   const double current = zoom();
   if (current > 0) scale(factor / current, factor / current);
-  updateLabelVisibility();
   emit zoomChanged(factor);
 }
 
@@ -353,7 +379,7 @@ void GraphView::highlightSection(int sectionId, bool reveal) {
   applyNodeStyles();
   if (!reveal || sectionId < 0) return;
   QList<int> nodes;
-  for (const GraphNode& node : m_data.nodes)
+  for (const GraphNode& node : m_data->nodes)
     if (holdsSection(node, sectionId)) nodes.append(node.id);
   centreOnNodes(nodes);
 }
@@ -363,20 +389,39 @@ void GraphView::wheelEvent(QWheelEvent* event) {
   if (steps == 0) return;
   const double factor = std::pow(1.2, steps);
   const double current = transform().m11();
-  if ((current > 8 && factor > 1) || (current < 0.02 && factor < 1)) return;
+  if ((current > 8 && factor > 1) || (current < 2e-4 && factor < 1)) return;
   scale(factor, factor);  // AnchorUnderMouse keeps the point under the cursor fixed
-  m_userMoved = true;
-  updateLabelVisibility();
+  userMoved();
   emit zoomChanged(zoom());
   event->accept();
 }
 
 int GraphView::nodeAt(QPoint pos) const {
-  for (QGraphicsItem* item : items(pos)) {
-    for (QGraphicsItem* it = item; it; it = it->parentItem())
-      if (it->data(kNodeIndexKey).isValid()) return it->data(kNodeIndexKey).toInt();
-  }
-  return -1;
+  // While a new layout is on its way the picture is the old graph's: its
+  // nodes are not the ones graph() lists.
+  return showsGraph() ? m_canvas->nodeAt(mapToScene(pos)) : -1;
+}
+
+QString GraphView::toolTipAt(QPoint pos) const {
+  const GraphData* shown = m_canvas->data();
+  if (!shown) return {};
+  const QPointF at = mapToScene(pos);
+  const int node = m_canvas->nodeAt(at);
+  if (node >= 0) return nodeToolTip(shown->nodes[static_cast<size_t>(node)]);
+  const int frame = m_canvas->clusterAt(at);
+  if (frame < 0) return {};
+  return tr("%1: double-click to fold into one node").arg(m_layout->clusters[static_cast<size_t>(frame)].label);
+}
+
+bool GraphView::viewportEvent(QEvent* event) {
+  if (event->type() != QEvent::ToolTip) return QGraphicsView::viewportEvent(event);
+  auto* help = static_cast<QHelpEvent*>(event);
+  const QString tip = toolTipAt(help->pos());
+  if (tip.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(help->globalPos(), tip, viewport());
+  return true;
 }
 
 void GraphView::mousePressEvent(QMouseEvent* event) {
@@ -386,7 +431,7 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
 
 void GraphView::mouseReleaseEvent(QMouseEvent* event) {
   QGraphicsView::mouseReleaseEvent(event);
-  if ((event->pos() - m_pressPos).manhattanLength() > 3) m_userMoved = true;  // a pan
+  if ((event->pos() - m_pressPos).manhattanLength() > 3) userMoved();  // a pan
   // A click (not a drag) on a node shows its details.
   if (event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() <= 3) {
     const int index = nodeAt(event->pos());
@@ -396,30 +441,29 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void GraphView::toggleHighlighted(int index) {
-  if (index < 0 || static_cast<size_t>(index) >= m_data.nodes.size()) return;
+  if (index < 0 || static_cast<size_t>(index) >= m_data->nodes.size()) return;
   if (!m_matches.removeOne(index)) m_matches.append(index);
   applyNodeStyles();
 }
 
+// On a folded node: unfold it; on a frame: fold it; on a stub: go to its
+// value's node. The picture shown decides (also while a layout is coming).
 void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
-  const int index = nodeAt(event->pos());
+  const GraphData* shown = m_canvas->data();
+  const QPointF at = mapToScene(event->pos());
+  const int index = shown ? m_canvas->nodeAt(at) : -1;
   if (index >= 0) {
-    const GraphNode& node = m_data.nodes[static_cast<size_t>(index)];
-    if (node.kind == GraphNodeKind::Collapsed && m_irGraph) {
+    const GraphNode& node = shown->nodes[static_cast<size_t>(index)];
+    if (node.kind == GraphNodeKind::Collapsed && m_irGraph)
       expand(node.hyperfunction);
-    } else {
+    else if (node.kind == GraphNodeKind::Stub && showsGraph())
+      centreOnNodes({node.stubSource});
+    else if (showsGraph())
       emit nodeActivated(index);
-    }
     return;
   }
-  for (QGraphicsItem* item : items(event->pos())) {
-    if (item->data(kClusterKey).isValid()) {
-      // Fold the outermost hyperfunction of the frame ("h.3/attn" folds "h.3").
-      const QString scope = item->data(kClusterKey).toString();
-      collapse(scope.section(QLatin1Char('/'), 0, 0));
-      return;
-    }
-  }
+  const int frame = shown ? m_canvas->clusterAt(at) : -1;
+  if (frame >= 0 && m_irGraph) return collapse(m_layout->clusters[static_cast<size_t>(frame)].label);
   QGraphicsView::mouseDoubleClickEvent(event);
 }
 

@@ -1,29 +1,39 @@
 #pragma once
 // The operator graph: rounded boxes coloured by op type, section,
 // hypersection or hyperfunction (legendEntries() says which colour is what),
-// bezier edges with arrowheads, one frame per hyperfunction. Layout runs off
-// the UI thread; the view shows a notice meanwhile. Wheel zooms around the
-// cursor, drag pans, labels hide when zoomed out. Given the IR (setModel),
-// hyperfunctions fold into one node and unfold on double-click; only what is
-// shown is laid out.
+// bezier edges with arrowheads, one frame per unfolded hyperfunction. Layout
+// runs off the UI thread, group by group (HierarchicalLayout); a layout that
+// takes longer than half a second shows its progress and a Cancel button,
+// and the picture shown so far stays (and pans) meanwhile. One scene item
+// draws the graph (GraphCanvas) with culling and level of detail. Wheel zooms
+// around the cursor, drag pans. Given the IR (setModel), hyperfunctions fold
+// into one node and unfold on double-click, in place: the clicked node (or
+// frame) stays where it was on screen; only what is shown is laid out.
 // Readable on open: the first layout after a model is fitted once the view
 // is shown at its real size (a load while another screen shows must not fit
 // into a hidden, tiny viewport); when fitting the whole graph would make its
-// labels smaller than kReadableLabelPx, the graph folds by hyperfunction,
-// and if even that does not fit readably, it opens at the readable zoom at
-// its top. Until the user zooms or pans, a resize fits again.
+// labels smaller than kReadableLabelPx, the graph folds by hyperfunction
+// (once, on open only), and if even that does not fit readably, it opens at
+// the readable zoom at its top. After Fit, a resize fits again until the
+// user zooms or pans; otherwise a resize keeps the view's centre.
 #include <QGraphicsView>
+#include <QTimer>
 #include <memory>
 
+#include "graph/GraphCanvas.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
 #include "graph/GraphLayout.h"
+#include "graph/GraphLayoutWorker.h"
 #include "graph/GraphStyle.h"
 #include "style/ColorIdentity.h"
+
+class QGraphicsSimpleTextItem;
 
 namespace dfc::views {
 
 class GraphLayouter;
+class LayoutProgress;
 
 class GraphView : public QGraphicsView {
   Q_OBJECT
@@ -31,6 +41,7 @@ class GraphView : public QGraphicsView {
  public:
   static constexpr double kLabelPx = 10;          // node label font, in scene units
   static constexpr double kReadableLabelPx = 9;   // smallest label size a fit may leave
+  static constexpr int kProgressDelayMs = 500;    // a layout that takes longer shows progress and Cancel
 
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
@@ -51,17 +62,21 @@ class GraphView : public QGraphicsView {
   void setColorIdentity(SharedColorIdentity identity);
   const ColorIdentity& colorIdentity() const;
 
-  // Fit the whole graph (zoom capped at 1.5), or the matched / highlighted
-  // nodes; both keep labels readable when the graph allows.
+  // Fit the whole graph, or the matched / highlighted nodes: their bounding
+  // box fills the pane in one dimension (zoom capped at 1.5 for tiny graphs).
   void fitGraph();
   void fitSelection();
   // Fold every top-level hyperfunction / unfold everything.
   void collapseAll();
   void expandAll();
+  // Drops the layout in progress; the graph shown stays as it was.
+  void cancelLayout();
   // Screen size of a node label (px) at the current zoom.
   double labelPixelSize() const { return kLabelPx * zoom(); }
   // The drawn graph's bounding box in viewport pixels (empty without a layout).
   QRect visibleGraphRect() const;
+  // Operator nodes (not folded layers, inputs or stubs) whose box is inside the viewport.
+  int operatorsOnScreen() const;
   // Nodes whose colour key is `key` in the current mode (a legend entry):
   // highlighted like search matches and shown.
   QList<int> selectKey(const QString& key);
@@ -69,14 +84,17 @@ class GraphView : public QGraphicsView {
   QList<int> selectHypersection(const QString& name);
 
   // Folding (needs setModel). Each call relays out what is then shown.
-  bool isCollapsed(const QString& scope) const { return m_data.collapsedScopes.count(scope) > 0; }
+  // The fold state asked for (a layout for it may still be on its way).
+  bool isCollapsed(const QString& scope) const { return requestedFold().count(scope) > 0; }
   void collapse(const QString& scope);
   void expand(const QString& scope);
   void toggleCollapsed(const QString& scope);
 
   void setColorMode(GraphColorMode mode);
   GraphColorMode colorMode() const { return m_colorMode; }
-  std::vector<LegendEntry> legend() const { return legendEntries(m_data, m_colorMode, colorIdentity(), m_overlay.get()); }
+  std::vector<LegendEntry> legend() const {
+    return legendEntries(*m_data, m_colorMode, colorIdentity(), m_overlay.get());
+  }
   // The figures of the data overlay colour modes (from the schedule); null clears them.
   void setOverlay(std::shared_ptr<const GraphOverlay> overlay);
   const GraphOverlay* overlay() const { return m_overlay.get(); }
@@ -99,17 +117,19 @@ class GraphView : public QGraphicsView {
   bool exportSvg(const QString& path, QString* error = nullptr);
   bool exportPng(const QString& path, QString* error = nullptr);
 
-  const GraphData& graph() const { return m_data; }
+  const GraphData& graph() const { return *m_data; }
   bool isLayoutPending() const { return m_pending; }
   bool hasLayout() const { return m_hasLayout; }
-  const GraphLayout& currentLayout() const { return m_layout; }
-  bool labelsVisible() const { return m_labelsVisible; }
+  const GraphLayout& currentLayout() const { return *m_layout; }
+  const GraphCanvas::PaintStats& lastPaint() const { return m_canvas->lastPaint(); }
+  bool labelsVisible() const { return zoom() >= GraphCanvas::kLabelZoom; }
   double zoom() const { return transform().m11(); }
   void setZoom(double factor);
 
  signals:
   void layoutShown();
   void layoutFailed(const QString& message);
+  void layoutProgress(int done, int total);
   void nodeActivated(int graphNodeIndex);
   void nodeSelected(const dfc::views::NodeDetails& details);
   void legendChanged();
@@ -124,45 +144,67 @@ class GraphView : public QGraphicsView {
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void showEvent(QShowEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  bool viewportEvent(QEvent* event) override;
 
  private:
-  void onLayoutReady(const GraphLayout& layout);
+  // Where a fold or unfold keeps its place: a scope's node or frame (or a
+  // node by name) and where its top centre was in the viewport.
+  struct Anchor {
+    QString scope;
+    QPointF viewPos;
+    bool valid = false;
+  };
+
+  void onLayoutReady(const std::shared_ptr<const GraphLayout>& layout);
+  void startLayout(GraphSource source, int ops, bool keepPicture);
+  void takeGraph(std::shared_ptr<const GraphData> data);
+  std::set<QString> requestedFold() const;
   void showMessage(const QString& text);
-  void buildScene();
   void rebuildFromModel();
   void applyNodeStyles();
-  void updateLabelVisibility();
   int nodeAt(QPoint pos) const;
-  bool showInitialView();          // the readable-on-open rule; true when it folds (a new layout comes)
+  QString toolTipAt(QPoint pos) const;
+  bool showInitialView();           // the readable-on-open rule; true when it folds (a new layout comes)
   bool canShowInitialView() const;  // visible at a usable size
   void fitRect(const QRectF& sceneRect, bool readable);
+  void applyZoom(double factor);
   void centreOnNodes(const QList<int>& nodes);
   bool holdsSection(const GraphNode& node, int sectionId) const;
+  bool showsGraph() const { return m_canvas->data() == m_data.get(); }  // the picture is of graph()
+  void updateSceneRect();
+  Anchor anchorOn(const QString& scope) const;  // a scope's node or frame as it is shown now
+  Anchor anchorAtCentre() const;                // the top-level item nearest the view's centre
+  void restoreAnchor();
+  void userMoved();
 
   GraphLayouter* m_layouter = nullptr;
   QGraphicsScene* m_scene = nullptr;
-  GraphData m_data;
-  GraphLayout m_layout;
+  GraphCanvas* m_canvas = nullptr;
+  QGraphicsSimpleTextItem* m_message = nullptr;
+  LayoutProgress* m_progress = nullptr;
+  QTimer m_progressDelay;
+  // The graph shown (what graph() returns), or given by setGraph and on its
+  // way; a fold's new graph is built with its layout and replaces it then.
+  std::shared_ptr<const GraphData> m_data;
+  std::shared_ptr<const GraphLayout> m_layout;  // the layout shown (of m_canvas->data())
   std::shared_ptr<const ir::Graph> m_irGraph;
   std::shared_ptr<const partition::Plan> m_plan;
   GraphDataOptions m_options;
-  std::vector<QGraphicsItem*> m_nodeItems;
-  std::vector<QGraphicsItem*> m_labelItems;
   QList<int> m_matches;
   GraphColorMode m_colorMode = GraphColorMode::Section;
-  QString m_focusScope;  // centre on it after the next layout
+  Anchor m_anchor;                 // restored after the next layout
   SharedColorIdentity m_identity;  // shared with other views, or made from the plan
   bool m_ownIdentity = true;
   std::shared_ptr<const GraphOverlay> m_baseOverlay;  // as given
   std::shared_ptr<const GraphOverlay> m_overlay;      // its ramp fitted to the nodes shown
-  bool m_initialViewPending = false;  // fit when shown at full size / resized
-  bool m_userMoved = false;          // the user zoomed or panned since the load
-  bool m_autoFolded = false;         // this model was folded for readability once
+  bool m_initialViewPending = false;                  // fit when shown at full size
+  bool m_fitted = false;                              // the whole graph is fitted: a resize fits again
+  bool m_openingModel = false;  // the next layout is a model's first: it may fold to open readably
+  bool m_autoFolded = false;    // this model was folded for readability once
   QPoint m_pressPos;
   int m_highlighted = -1;
   bool m_pending = false;
   bool m_hasLayout = false;
-  bool m_labelsVisible = true;
 };
 
 }  // namespace dfc::views
