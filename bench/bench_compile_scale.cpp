@@ -1,4 +1,4 @@
-// Compile time and peak compiler memory at LLM scale: each case is one
+// Compile time and peak compiler memory at LLM scale (issues 36 and 37): each case is one
 // `dfc compile` run as a child process (wall time around it; its peak RSS from
 // wait4's rusage), then its PEF is read for the estimated chip time per step
 // and the share of the arch's peak FLOP/s that implies:
@@ -25,7 +25,11 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "arch/ArchSpec.h"
+#include "driver/DecodeCases.h"
+#include "estimate/PefEstimate.h"
 #include "pef/Pef.h"
 #include "support/SizeBudget.h"
 
@@ -37,46 +41,50 @@ namespace {
 struct Case {
   std::string label;
   double goalSeconds = 0;
-  std::string flags;  // dfc compile flags, whitespace separated
+  std::string flags;       // dfc compile flags, whitespace separated
+  std::string decodeCase;  // a published decode case (driver/DecodeCases.h): its plan-only estimate beside the PEF's
 };
 
-// Until the llama family is in the zoo, its shapes are gpt2's: a 4 x width MLP
-// (not Llama's SwiGLU 11008 / 28672) and full multi-head attention (no GQA).
-// --max-memory 1T: the zoo refuses a model whose fp32 weights exceed this
-// machine's memory (the host could not run it); compiling never allocates them
-// (weights are init recipes), as the peak RSS shows.
-// 70B: sections sized to one chip of the eight (--resources-scaling-factors
-// 0.125), so each section is placed and routed on one chip; sections spanning
-// all eight chips (the default) take minutes to route at this width.
+const std::string kLlama31_8b =
+    "--model llama --num-layers 32 --hidden-size 4096 --num-heads 32 --num-kv-heads 8 --intermediate-size 14336 "
+    "--vocab-size 128256";
+const std::string kLlama31_70b =
+    "--model llama --num-layers 80 --hidden-size 8192 --num-heads 64 --num-kv-heads 8 --intermediate-size 28672 "
+    "--vocab-size 128256";
+const std::string kLlama31_405b =
+    "--model llama --num-layers 126 --hidden-size 16384 --num-heads 128 --num-kv-heads 8 --intermediate-size 53248 "
+    "--vocab-size 128256";
+const std::string kServed = " -b 1 --arch sn40l --n-chips 16 -o3 --enable-hypersection";
+const std::string kDecode = " --inference --decode --kv-cache-len 2048" + kServed;
+
+// Default flags throughout: no --resources-scaling-factors and no --max-memory (a compile allocates no
+// weights: they are init recipes; the budget guards a run).
 const std::vector<Case> kCases = {
     // Depth alone (issue 36): a 1024-layer gpt2-mini in < 5 s, its time per layer flat from 256 layers on
     // (the memory planner was quadratic in buffers: 2.2 / 7.6 / 30.6 s).
-    {"gpt2-mini-256-layers", 2, "--model gpt2-mini --num-layers 256"},
-    {"gpt2-mini-512-layers", 3, "--model gpt2-mini --num-layers 512"},
-    {"gpt2-mini-1024-layers", 5, "--model gpt2-mini --num-layers 1024"},
+    {"gpt2-mini-256-layers", 2, "--model gpt2-mini --num-layers 256", ""},
+    {"gpt2-mini-512-layers", 3, "--model gpt2-mini --num-layers 512", ""},
+    {"gpt2-mini-1024-layers", 5, "--model gpt2-mini --num-layers 1024", ""},
+    // Issue 37: Llama 3.1 as SambaNova serves it, 16 SN40L, and GPT-2 XL training on 2 SN30.
+    {"llama3.1-8b-decode-x16", 10, kLlama31_8b + kDecode, "llama3.1-8b"},
+    {"llama3.1-8b-prefill-x16", 10, kLlama31_8b + " --inference --seq-len 2048" + kServed, ""},
+    {"llama3.1-70b-decode-x16", 30, kLlama31_70b + kDecode, "llama3.1-70b"},
+    {"llama3.1-405b-decode-x16", 60, kLlama31_405b + kDecode, ""},
+    {"gpt2-xl-train-sn30-x2", 30,
+     "--model gpt2 --num-layers 48 --hidden-size 1600 --num-heads 25 --seq-len 1024 -b 32 -o3 --enable-hypersection "
+     "--arch sn30 --n-chips 2", ""},
     {"gpt2-xl-train-sn30", 3,
      "--model gpt2 --num-layers 48 --hidden-size 1600 --num-heads 25 --seq-len 1024 -b 32 -o3 --enable-hypersection "
-     "--arch sn30"},
-    {"7b-shape-train-sn40l", 5,
-     "--model gpt2 --num-layers 32 --hidden-size 4096 --num-heads 32 --seq-len 4096 -b 1 -o3 --enable-hypersection "
-     "--arch sn40l --max-memory 1T"},
-    {"7b-shape-infer-sn40l", 5,
-     "--model gpt2 --num-layers 32 --hidden-size 4096 --num-heads 32 --seq-len 4096 -b 1 -o3 --enable-hypersection "
-     "--arch sn40l --inference --max-memory 1T"},
-    {"70b-shape-infer-sn40l-x8", 10,
-     "--model gpt2 --num-layers 80 --hidden-size 8192 --num-heads 64 --seq-len 4096 -b 1 -o3 --enable-hypersection "
-     "--arch sn40l --n-chips 8 --inference --resources-scaling-factors 0.125 0.125 0.125 --max-memory 1T"},
-    // The Llama family itself: RMSNorm, rotary, SwiGLU with its own intermediate size, grouped-query attention.
+     "--arch sn30", ""},
     {"llama2-7b-train-sn40l", 5,
      "--model llama --num-layers 32 --hidden-size 4096 --num-heads 32 --intermediate-size 11008 --seq-len 4096 -b 1 "
-     "-o3 --enable-hypersection --arch sn40l --max-memory 1T"},
+     "-o3 --enable-hypersection --arch sn40l", ""},
     {"llama2-7b-infer-sn40l", 5,
      "--model llama --num-layers 32 --hidden-size 4096 --num-heads 32 --intermediate-size 11008 --seq-len 4096 -b 1 "
-     "-o3 --enable-hypersection --arch sn40l --inference --max-memory 1T"},
+     "-o3 --enable-hypersection --arch sn40l --inference", ""},
     {"llama2-70b-infer-sn40l-x8", 10,
      "--model llama --num-layers 80 --hidden-size 8192 --num-heads 64 --num-kv-heads 8 --intermediate-size 28672 "
-     "--seq-len 4096 -b 1 -o3 --enable-hypersection --arch sn40l --n-chips 8 --inference "
-     "--resources-scaling-factors 0.125 0.125 0.125 --max-memory 1T"},
+     "--seq-len 4096 -b 1 -o3 --enable-hypersection --arch sn40l --n-chips 8 --inference", ""},
 };
 
 [[noreturn]] void die(const std::string& what) {
@@ -130,6 +138,28 @@ Measured runChild(const std::vector<std::string>& argv, const std::string& logPa
   return m;
 }
 
+// A published decode case: the PEF's estimate (what dfc estimate prints) and
+// the plan-only compile's (bench_decode_estimate's), which must be equal, beside the published figure.
+// Run after the children: a plan loaded here would count in the peak RSS of every child forked later.
+void printDecodeEstimates(const Case& c, const fs::path& work) {
+  auto pef = pef::readPef((work / c.label / (c.label + ".pef")).string(), pef::PefUse::View);
+  if (!pef) return;  // the compile failed (said above)
+  for (const driver::DecodeCase& d : driver::publishedDecodeCases()) {
+    if (d.label != c.decodeCase) continue;
+    auto planned = driver::compileDecodeCase(d, (work / (c.label + "-plan")).string());
+    if (!planned) die(planned.error().message());
+    auto sn40l = arch::loadArch("sn40l");
+    if (!sn40l) die(sn40l.error().message());
+    auto fromPlan = estimate::estimateStep(planned->graph, planned->plan, true, 1, *sn40l, driver::decodeEstimateOptions());
+    auto fromPef = estimate::estimatePef(*pef, estimate::PefEstimateRequest{});
+    if (!fromPlan || !fromPef) die(c.label + ": " + (!fromPlan ? fromPlan.error() : fromPef.error()).message());
+    std::printf("%s decode: %.1f tokens/s from the PEF, %.1f from the plan alone (%s); published %.0f as served%s\n",
+                c.label.c_str(), fromPef->throughput, fromPlan->throughput,
+                fromPef->stepUs == fromPlan->stepUs ? "equal" : "DIFFERENT", d.publishedTokensPerS,
+                d.draft.empty() ? "" : (" (speculative, " + d.draft + " drafting: bench_decode_estimate)").c_str());
+  }
+}
+
 void runCase(const Case& c, const std::string& dfc, const fs::path& work) {
   std::vector<std::string> flags = split(c.flags);
   std::vector<std::string> argv{dfc, "compile"};
@@ -143,7 +173,7 @@ void runCase(const Case& c, const std::string& dfc, const fs::path& work) {
     std::printf("%-26s FAILED (exit %d; see %s)\n", c.label.c_str(), m.status, log.c_str());
     return;
   }
-  auto pef = pef::readPef((out / (c.label + ".pef")).string());
+  auto pef = pef::readPef((out / (c.label + ".pef")).string(), pef::PefUse::View);
   if (!pef) die(c.label + ": " + pef.error().message());
   double flop = 0, chipUs = 0;
   for (int id : pef->plan.schedule) {
@@ -154,7 +184,7 @@ void runCase(const Case& c, const std::string& dfc, const fs::path& work) {
   for (const auto& s : pef->plan.sections) tiled += s.tiling.size();
   auto arch = arch::loadArch(flagValue(flags, "--arch", "native"));
   if (!arch) die(arch.error().message());
-  auto chips = arch::scaleArch(*arch, std::stoi(flagValue(flags, "--n-chips", "1")), 0);
+  auto chips = arch::scaleArch(*arch, std::stoi(flagValue(flags, "--n-chips", "1")), 0, arch::kMaxInferenceChips);
   if (!chips) die(chips.error().message());
   double share = flop / (chipUs * 1e-6) / (chips->peakTflops * 1e12);
   char goal[32];
@@ -167,7 +197,7 @@ void runCase(const Case& c, const std::string& dfc, const fs::path& work) {
               pef->plan.sections.size(), pef->plan.hypersections.size(), tiled, chipUs / 1e3, flop / 1e12,
               100.0 * share, layers > 0 ? m.seconds * 1e3 / layers : 0.0);
   std::fflush(stdout);
-  fs::remove_all(out);
+  if (c.decodeCase.empty()) fs::remove_all(out);  // decode cases: estimated after every child ran (below)
 }
 
 }  // namespace
@@ -184,7 +214,7 @@ int main(int argc, char** argv) {
     else if (a == "--case") {
       size_t p1 = v.find(';'), p2 = v.find(';', p1 == std::string::npos ? 0 : p1 + 1);
       if (p1 == std::string::npos || p2 == std::string::npos) die("--case wants 'LABEL;GOAL_S;FLAGS'");
-      cases.push_back({v.substr(0, p1), std::atof(v.substr(p1 + 1, p2 - p1 - 1).c_str()), v.substr(p2 + 1)});
+      cases.push_back({v.substr(0, p1), std::atof(v.substr(p1 + 1, p2 - p1 - 1).c_str()), v.substr(p2 + 1), ""});
     } else {
       die("unknown argument " + a);
     }
@@ -203,6 +233,9 @@ int main(int argc, char** argv) {
     std::printf("  %s\n", ("dfc compile " + c.flags).c_str());
     runCase(c, dfc, work);
   }
+  spdlog::set_level(spdlog::level::warn);
+  for (const Case& c : cases)
+    if (!c.decodeCase.empty() && (only.empty() || c.label == only)) printDecodeEstimates(c, work);
   fs::remove_all(work);
   return 0;
 }

@@ -61,11 +61,11 @@ Status checkHeads(const std::string& name, const Dims& d) {
   return {};
 }
 
-// The largest tensors the model declares (and the tables it fills now),
-// checked before any is built: --seq-len 1000000000 died of bad_alloc.
+// The largest tensors the model declares, checked before any is built:
+// --seq-len 1000000000 died of bad_alloc. The position ids are filled now
+// (the memory budget applies); the others are declared, or init recipes, only.
 Status checkTensorSizes(const std::string& name, const Dims& d) {
   const std::pair<const char*, ir::TensorType> largest[] = {
-      {"position ids", {ir::DType::I64, {d.batch, d.seq}}},
       {"attention scores", {ir::DType::F32, {d.batch, d.heads, d.seq, d.seq}}},
       {"logits", {ir::DType::F32, {d.batch, d.seq, d.vocab}}},
       {"token embedding", {ir::DType::F32, {d.vocab, d.hidden}}},
@@ -75,7 +75,9 @@ Status checkTensorSizes(const std::string& name, const Dims& d) {
                             std::to_string(d.seq) + ", hidden_size " + std::to_string(d.hidden) + ", num_heads " +
                             std::to_string(d.heads) + ", vocab_size " + std::to_string(d.vocab) + ")";
   for (const auto& [what, type] : largest)
-    if (auto st = ir::checkTensorBudget(what, type); !st) return st.error().withContext(sizes);
+    if (auto st = ir::checkTensorBound(what, type); !st) return st.error().withContext(sizes);
+  const ir::TensorType positions{ir::DType::I64, {d.batch, d.seq}};
+  if (auto st = ir::checkTensorBudget("position ids", positions); !st) return st.error().withContext(sizes);
   return {};
 }
 

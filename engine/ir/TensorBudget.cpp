@@ -25,12 +25,17 @@ std::string valueKindName(ValueKind kind) {
   return "value";
 }
 
-Status checkTensorBudget(const std::string& what, const TensorType& type) {
+Status checkTensorBound(const std::string& what, const TensorType& type) {
   auto bytes = checkedByteSize(type);
   if (!bytes || *bytes > kMaxTensorBytes)
     return makeError(what + " " + type.toString() + " is larger than the " + support::formatBytes(kMaxTensorBytes) +
                      " any tensor may have");
-  return support::checkBudget(what + " " + type.toString(), *bytes);
+  return {};
+}
+
+Status checkTensorBudget(const std::string& what, const TensorType& type) {
+  DFC_TRY(checkTensorBound(what, type));
+  return support::checkBudget(what + " " + type.toString(), *checkedByteSize(type));
 }
 
 Status checkGraphBudget(const Graph& g) {
@@ -52,12 +57,7 @@ Status checkGraphBudget(const Graph& g) {
 }
 
 Status checkCompileBudget(const Graph& g) {
-  for (const Value& v : g.values) {
-    auto bytes = checkedByteSize(v.type);
-    if (!bytes || *bytes > kMaxTensorBytes)
-      return makeError(valueKindName(v.kind) + " '" + v.name + "' " + v.type.toString() + " is larger than the " +
-                       support::formatBytes(kMaxTensorBytes) + " any tensor may have");
-  }
+  for (const Value& v : g.values) DFC_TRY(checkTensorBound(valueKindName(v.kind) + " '" + v.name + "'", v.type));
   uint64_t held = 0;
   for (const auto& [id, tensor] : g.initializers)
     if (!tensor.isDeferred()) held = support::checkedAdd(held, *checkedByteSize(g.value(id).type)).value_or(UINT64_MAX);

@@ -20,6 +20,8 @@ std::optional<uint64_t> checkedByteSize(const TensorType& type);
 
 // `what` ("param 'w'") of type `type` fits the budget and kMaxTensorBytes.
 Status checkTensorBudget(const std::string& what, const TensorType& type);
+// `what` of type `type` is within kMaxTensorBytes (declared, not allocated now: no budget).
+Status checkTensorBound(const std::string& what, const TensorType& type);
 
 // Every value of `g` fits, and so does the least memory running it takes.
 // What a run (or a reader that materializes weights) must check.

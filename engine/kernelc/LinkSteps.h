@@ -33,7 +33,9 @@ struct PlacedGraph {  // indexed like LoweredPlan::graphs; filled for its distin
   Routing routing;
   int64_t rowMajorHops = 0;  // the same graph placed naively, row-major (the log's baseline)
   double placeMs = 0, routeMs = 0;
-  bool retried = false;      // routed again (more passes, other seeds) for congestion
+  bool retried = false;      // routed again (other seeds, more passes) for congestion
+  int firstPasses = 0;       // router passes of the first routing
+  int retryPasses = 0;       // of the retries together: never more than firstPasses
 };
 
 // Called with the fraction of the step done (0..1), from any thread, serialized.

@@ -39,6 +39,7 @@ void retryCongested(const arch::ArchSpec& a, const lowering::KernelGraph& kg, co
     retry.stallIterations = std::min(retry.stallIterations, retry.maxIterations);
     Routing routing = routeOn(a, kg, on, retry);
     passesLeft -= routing.iterations;
+    best.retryPasses += routing.iterations;
     if (routing.overusedLinks >= best.routing.overusedLinks) return;
     if (placement) best.placement = std::move(*placement);
     best.routing = std::move(routing);
@@ -69,6 +70,7 @@ void routeGraphs(const arch::ArchSpec& a, const LoweredPlan& lowered, const Link
     const auto start = Clock::now();
     placed[i].routing = routeOn(a, lowered.graphs[i], placed[i].placement, router);
     placed[i].routeMs = msSince(start);
+    placed[i].firstPasses = placed[i].routing.iterations;
     retryCongested(a, lowered.graphs[i], link, router, placed[i]);
     return {};
   });

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "driver/DecodeCases.h"
+#include "estimate/PefEstimate.h"
 #include "e2e/TestEnv.h"
 
 using namespace dfc;
@@ -93,4 +94,34 @@ TEST_CASE("Llama 3.1 8B and 70B decode on 16 sn40l: estimate beside the publishe
     CHECK(e->residentBytes[H] == Approx(expected).epsilon(0.01));  // norm weights on top
     CHECK(e->residentBytes[D] == 0);
   }
+}
+
+TEST_CASE("dfc compile of the 8B decode case for 16 sn40l routes, and its PEF estimates as the plan alone does") {
+  // Issue 37: one source of truth. The full compile (placed, routed, written) and the plan-only compile of
+  // bench_decode_estimate give the same plan, so the same estimate, to the last bit.
+  test::ScratchDir dir("decode-pef-estimate");
+  const driver::DecodeCase c = driver::publishedDecodeCases().front();
+  auto planned = driver::compileDecodeCase(c, dir / "plan");
+  if (!planned) FAIL(planned.error().message());
+  const std::string flags = "--model llama --num-layers " + std::to_string(c.layers) + " --hidden-size " +
+                            std::to_string(c.hidden) + " --num-heads " + std::to_string(c.heads) + " --num-kv-heads " +
+                            std::to_string(c.kvHeads) + " --intermediate-size " + std::to_string(c.intermediate) +
+                            " --vocab-size " + std::to_string(c.vocab);
+  auto r = test::runDfc("compile " + flags + " --inference --decode --kv-cache-len 2048 -b 1 --arch sn40l --n-chips 16 "
+                        "-o3 --enable-hypersection --db - --pef-name full --output-folder " + dir / "full");
+  INFO(r.output);
+  REQUIRE(r.status == 0);  // routed legally: a PEF is written only then
+  auto full = pef::readPef(dir / "full/full.pef", pef::PefUse::View);
+  REQUIRE(full.ok());
+  auto arch = arch::loadArch("sn40l");
+  REQUIRE(arch);
+  const estimate::EstimateOptions options = driver::decodeEstimateOptions();
+  auto fromPlan = estimate::estimateStep(planned->graph, planned->plan, true, 1, *arch, options);
+  estimate::PefEstimateRequest request;
+  auto fromPef = estimate::estimatePef(*full, request);
+  REQUIRE(fromPlan.ok());
+  REQUIRE(fromPef.ok());
+  CHECK(fromPef->stepUs == fromPlan->stepUs);
+  CHECK(fromPef->throughput == fromPlan->throughput);
+  CHECK(fromPef->chips == 16);
 }

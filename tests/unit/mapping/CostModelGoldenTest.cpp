@@ -393,3 +393,31 @@ TEST_CASE("cost golden: under a PCU cap every op keeps its minimum and shares th
   // Under the cap the gelu runs on 3 PCUs: 393'216 FLOP / (3 * 64'000) = 2.048 us.
   CHECK(cost.sectionEstimate(t.g, nodes, 6).computeUs == Approx(2.048));
 }
+
+TEST_CASE("cost golden: a row lookup streams the rows it reads, its table stays off chip", "[cost]") {
+  // Issue 37: a 128256-row embedding held its table in PMUs and sized its PCUs by the table's elements.
+  Built t;
+  ir::ValueId table = t.b.paramUniform("table", {1000, 64}, 0.1);  // 256'000 B: 250 PMUs if it were resident
+  ir::ValueId ids = t.b.input("ids", {ir::DType::I64, {2, 8}});    // 128 B
+  ir::ValueId y = t.b.op(OpKind::Embedding, {table, ids}).front();  // [2, 8, 64]: 1'024 elements, 4'096 B
+  t.g.outputs = {y};
+  REQUIRE(t.b.status());
+  arch::CostModel cost(toyArch());
+  arch::OpCost c = cost.opCost(t.g, t.producer(y));
+  // FLOP: the output's 1'024 elements x 1 stage; bytes: ids + the rows read + the output.
+  CHECK(c.flop == 1024);
+  CHECK(c.bytes == 128 + 4096 + 4096);
+  CHECK(c.inputResident == std::vector<bool>{false, false});
+  CHECK(c.inputPmus == std::vector<int>{2, 2});
+  // One stage group: ceil(1'024 / (8 lanes x 4'096 cycles)) = 1 PCU.
+  CHECK(c.pcus == 1);
+  CHECK(c.pmus == 6);
+  partition::SectionEstimate e = cost.sectionEstimate(t.g, {t.node(y)});
+  CHECK(e.ddrBytes == 128 + 4096 + 4096);  // the table's rows read, not its 256'000 bytes
+}
+
+TEST_CASE("cost golden: one operator takes a share of the chips' PCUs, never more than one chip's", "[cost]") {
+  CHECK(arch::CostModel(toyArch(1)).maxOpPcus() == 25);    // 100 / 4
+  CHECK(arch::CostModel(toyArch(4)).maxOpPcus() == 100);   // 400 / 4 = one chip exactly
+  CHECK(arch::CostModel(toyArch(16)).maxOpPcus() == 100);  // 1'600 / 4, capped at one chip
+}

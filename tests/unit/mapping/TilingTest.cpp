@@ -73,3 +73,30 @@ TEST_CASE("the tiled dimension is the one moving the fewest extra bytes") {
   }
   CHECK(gemms > 0);
 }
+
+TEST_CASE("an operator whose resident data exceeds one chip is tiled, however many chips there are") {
+  // Issue 37: on 16 chips a vocabulary-sized head was held whole over four chips joined only by links, and its
+  // routing never converged. Each operator's resident data now fits one chip; the section may still span several.
+  ir::Graph g = test::trainingGraph("mlp", 32);
+  arch::ArchSpec a = test::smallPmuPreset();
+  for (int chips : {1, 2, 8}) {
+    auto scaled = arch::scaleArch(a, chips, 0);
+    REQUIRE(scaled.ok());
+    auto plan = test::mapGraph(g, *scaled, 1.0);
+    REQUIRE(plan.ok());
+    const int chipPmus = scaled->tiles * scaled->pmusPerTile;
+    arch::CostModel cost(*scaled);
+    INFO(chips << " chip(s)");
+    int tiled = 0;
+    for (const auto& sec : plan->sections)
+      for (const auto& t : sec.tiling) {
+        CHECK(t.pmusPerPass <= chipPmus);
+        CHECK(cost.opCost(g, g.node(t.node)).pmus > chipPmus);
+        ++tiled;
+      }
+    CHECK(tiled > 0);  // the first layer's weight (1'568 PMUs of 256 B) is more than a chip's 640 PMUs
+    for (const auto& sec : plan->sections)
+      for (ir::NodeId id : sec.nodes)
+        if (sec.tiling.empty()) CHECK(cost.opCost(g, g.node(id)).pmus <= chipPmus);  // untiled: fits a chip
+  }
+}
