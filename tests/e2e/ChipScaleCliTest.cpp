@@ -18,7 +18,7 @@ const std::string kLlama8b =
 
 }  // namespace
 
-TEST_CASE("a 30 GiB recipe-weight model compiles under --max-memory 1G; running it is refused", "[e2e]") {
+TEST_CASE("a 30 GiB recipe-weight model compiles under --max-memory 1G, and running it is refused", "[e2e]") {
   ScratchDir dir("recipes");
   auto compile = runDfc("compile " + kLlama8b +
                         " --inference --decode --kv-cache-len 2048 -b 1 --arch sn40l --n-chips 16 -o3 --enable-hypersection "

@@ -419,5 +419,5 @@ TEST_CASE("cost golden: a row lookup streams the rows it reads, its table stays 
 TEST_CASE("cost golden: one operator takes a share of the chips' PCUs, never more than one chip's", "[cost]") {
   CHECK(arch::CostModel(toyArch(1)).maxOpPcus() == 25);    // 100 / 4
   CHECK(arch::CostModel(toyArch(4)).maxOpPcus() == 100);   // 400 / 4 = one chip exactly
-  CHECK(arch::CostModel(toyArch(16)).maxOpPcus() == 100);  // 1'600 / 4, capped at one chip
+  CHECK(arch::CostModel(toyArch(8)).maxOpPcus() == 100);   // 800 / 4, capped at one chip
 }
