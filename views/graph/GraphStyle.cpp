@@ -19,8 +19,9 @@ QColor opColor(const QString& op) {
 
 // The keys a node stands for with their op counts: one for a plain op, the
 // contents of a folded one.
-std::map<QString, int> keyOps(const GraphNode& node, GraphColorMode mode) {
+std::map<QString, int> keyOps(const GraphNode& node, GraphColorMode mode, const GraphOverlay* overlay) {
   if (overlayMetric(mode)) return {};  // a ramp has no keys to select by
+  if (mode == GraphColorMode::Change) return overlay ? overlay->categoryCounts(node) : std::map<QString, int>{};
   if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Hypersection && !node.hypersectionOps.empty())
     return node.hypersectionOps;
   if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Section && !node.sections.empty()) {
@@ -31,9 +32,10 @@ std::map<QString, int> keyOps(const GraphNode& node, GraphColorMode mode) {
   return {{colorKey(node, mode), std::max(1, node.opCount)}};
 }
 
-QColor keyColor(const QString& key, GraphColorMode mode, const ColorIdentity& identity) {
+QColor keyColor(const QString& key, GraphColorMode mode, const ColorIdentity& identity, const GraphOverlay* overlay) {
   if (key.isEmpty()) return QColor::fromRgb(kNoneColor);
   switch (mode) {
+    case GraphColorMode::Change: return overlay ? overlay->categoryColor(key) : QColor::fromRgb(kNoneColor);
     case GraphColorMode::OpType: return opColor(key);
     case GraphColorMode::Section: return identity.section(key.toInt());
     case GraphColorMode::Hypersection: return identity.hypersection(key);
@@ -51,6 +53,18 @@ std::vector<LegendEntry> colorBarEntries(OverlayMetric metric, const GraphOverla
   }
   for (const auto& [value, color] : overlay->colorBar(metric, 7)) out.push_back({QString(), GraphOverlay::format(metric, value), color, 0});
   out.push_back({QString(), QCoreApplication::translate("GraphView", "no figure"), QColor(0xe6, 0xe6, 0xe6), 0});
+  return out;
+}
+
+// The overlay's categories in its order, with what the graph shown holds of each.
+std::vector<LegendEntry> categoryEntries(const std::map<QString, int>& counts, const GraphOverlay* overlay) {
+  std::vector<LegendEntry> out;
+  if (!overlay) return out;
+  for (const GraphOverlay::Category& c : overlay->categories()) {
+    const auto it = counts.find(c.key);
+    if (it == counts.end()) continue;
+    out.push_back({c.key, c.label, c.color, it->second});
+  }
   return out;
 }
 
@@ -76,6 +90,7 @@ QString colorModeName(GraphColorMode mode) {
     case GraphColorMode::MeasuredOverEstimate: return QCoreApplication::translate("GraphView", "Measured / estimated");
     case GraphColorMode::PcuUse: return QCoreApplication::translate("GraphView", "PCU use");
     case GraphColorMode::PmuUse: return QCoreApplication::translate("GraphView", "PMU use");
+    case GraphColorMode::Change: return QCoreApplication::translate("GraphView", "Section change");
   }
   return {};
 }
@@ -110,15 +125,23 @@ QString colorKey(const GraphNode& node, GraphColorMode mode) {
   return {};
 }
 
+bool colorsByKey(GraphColorMode mode) { return !overlayMetric(mode) && mode != GraphColorMode::Change; }
+
 QColor nodeColor(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const GraphOverlay* overlay) {
   if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) return Qt::white;
   if (const auto metric = overlayMetric(mode)) return overlay ? overlay->color(*metric, node) : QColor(0xe6, 0xe6, 0xe6);
-  return keyColor(colorKey(node, mode), mode, identity);
+  if (mode == GraphColorMode::Change) {  // a folded node's main colour: its commonest category
+    const auto counts = keyOps(node, mode, overlay);
+    const auto top = std::max_element(counts.begin(), counts.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    return top == counts.end() ? QColor::fromRgb(kNoneColor) : keyColor(top->first, mode, identity, overlay);
+  }
+  return keyColor(colorKey(node, mode), mode, identity, overlay);
 }
 
 QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity& identity, const QRectF& rect,
                  const GraphOverlay* overlay) {
-  const std::map<QString, int> mix = keyOps(node, mode);
+  const std::map<QString, int> mix = keyOps(node, mode, overlay);
   if (node.kind != GraphNodeKind::Collapsed || mix.size() < 2) return nodeColor(node, mode, identity, overlay);
   std::vector<std::pair<QString, int>> parts(mix.begin(), mix.end());
   std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return naturalLess(a.first, b.first); });
@@ -127,7 +150,7 @@ QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity
   QLinearGradient stripes(rect.topLeft(), rect.topRight());
   double at = 0;
   for (const auto& [key, ops] : parts) {
-    const QColor c = keyColor(key, mode, identity);
+    const QColor c = keyColor(key, mode, identity, overlay);
     stripes.setColorAt(at, c);
     at += ops / total;
     stripes.setColorAt(std::max(0.0, std::min(1.0, at) - 1e-6), c);  // hard edges between stripes
@@ -135,9 +158,9 @@ QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity
   return QBrush(stripes);
 }
 
-bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key) {
+bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key, const GraphOverlay* overlay) {
   if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) return false;
-  return keyOps(node, mode).count(key) > 0;
+  return keyOps(node, mode, overlay).count(key) > 0;
 }
 
 std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity,
@@ -146,13 +169,14 @@ std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mod
   std::map<QString, int> ops;
   for (const GraphNode& node : data.nodes) {
     if (node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub) continue;
-    for (const auto& [key, count] : keyOps(node, mode)) ops[key] += count;
+    for (const auto& [key, count] : keyOps(node, mode, overlay)) ops[key] += count;
   }
+  if (mode == GraphColorMode::Change) return categoryEntries(ops, overlay);
   std::vector<LegendEntry> out;
   for (const auto& [key, count] : ops) {
     LegendEntry entry;
     entry.key = key;
-    entry.color = keyColor(key, mode, identity);
+    entry.color = keyColor(key, mode, identity, overlay);
     entry.count = count;
     const QString name = key.isEmpty() ? QCoreApplication::translate("GraphView", "none") : mode == GraphColorMode::Section ? QCoreApplication::translate("GraphView", "section %1").arg(key) : key;
     const auto calls = data.hypersectionCalls.find(key);

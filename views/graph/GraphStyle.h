@@ -15,9 +15,11 @@
 
 namespace dfc::views {
 
-// The last four are data overlays (GraphOverlay): a continuous ramp, not categories.
+// MeasuredShare..PmuUse are data overlays (GraphOverlay): a continuous ramp,
+// not categories. Change colours by the overlay's section categories (how a
+// section changed between two compiles); it is offered where a comparison sets them.
 enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction, MeasuredShare, MeasuredOverEstimate, PcuUse,
-                            PmuUse };
+                            PmuUse, Change };
 std::optional<OverlayMetric> overlayMetric(GraphColorMode mode);
 
 struct LegendEntry {
@@ -45,6 +47,8 @@ QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity
 std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity,
                                        const GraphOverlay* overlay = nullptr);
 // True when a node belongs to a legend key (a folded node when any op does).
-bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key);
+bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key, const GraphOverlay* overlay = nullptr);
+// A node's colour depends on its colorKey alone (not an overlay's figures).
+bool colorsByKey(GraphColorMode mode);
 
 }  // namespace dfc::views

@@ -195,7 +195,7 @@ void GraphView::cancelLayout() {
 void GraphView::setOverlay(std::shared_ptr<const GraphOverlay> overlay) {
   m_baseOverlay = std::move(overlay);
   m_overlay = m_baseOverlay ? std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data)) : nullptr;
-  if (!overlayMetric(m_colorMode)) return;
+  if (colorsByKey(m_colorMode)) return;
   applyNodeStyles();
   emit legendChanged();
 }
@@ -324,7 +324,7 @@ void GraphView::applyNodeStyles() {
     for (int i : m_matches) matched[static_cast<size_t>(i)] = 1;
   std::vector<GraphCanvas::NodeStyle> styles(shown->nodes.size());
   // A categorical colour depends on the node's key alone: look each key up once.
-  const bool byKey = !overlayMetric(m_colorMode);
+  const bool byKey = colorsByKey(m_colorMode);
   QHash<QString, QColor> colourOfKey;
   auto colourOf = [&](const GraphNode& node) {
     if (!byKey || node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub)

@@ -82,6 +82,8 @@ class GraphView : public QGraphicsView {
   QList<int> selectKey(const QString& key);
   // Nodes holding ops of the hypersection `name` (compare: the other side's pick).
   QList<int> selectHypersection(const QString& name);
+  // Nodes holding ops of any of these sections (compare: a group of sections).
+  QList<int> selectSections(const std::set<int>& sections);
 
   // Folding (needs setModel). Each call relays out what is then shown.
   // The fold state asked for (a layout for it may still be on its way).
