@@ -6,6 +6,7 @@
 #include <map>
 
 #include "style/Palette.h"
+#include "style/Units.h"
 
 namespace dfc::views {
 namespace {
@@ -22,7 +23,7 @@ QColor opColor(const QString& op) {
 std::map<QString, int> keyOps(const GraphNode& node, GraphColorMode mode, const GraphOverlay* overlay) {
   if (overlayMetric(mode)) return {};  // a ramp has no keys to select by
   if (mode == GraphColorMode::Change) return overlay ? overlay->categoryCounts(node) : std::map<QString, int>{};
-  if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Hypersection && !node.hypersectionOps.empty())
+  if (node.kind == GraphNodeKind::Collapsed && byHypersection(mode) && !node.hypersectionOps.empty())
     return node.hypersectionOps;
   if (node.kind == GraphNodeKind::Collapsed && mode == GraphColorMode::Section && !node.sections.empty()) {
     std::map<QString, int> out;
@@ -38,7 +39,8 @@ QColor keyColor(const QString& key, GraphColorMode mode, const ColorIdentity& id
     case GraphColorMode::Change: return overlay ? overlay->categoryColor(key) : QColor::fromRgb(kNoneColor);
     case GraphColorMode::OpType: return opColor(key);
     case GraphColorMode::Section: return identity.section(key.toInt());
-    case GraphColorMode::Hypersection: return identity.hypersection(key);
+    case GraphColorMode::Hypersection:
+    case GraphColorMode::Cost: return identity.hypersection(key);
     case GraphColorMode::Hyperfunction: return identity.hyperfunction(key);
     default: return QColor::fromRgb(kNoneColor);
   }
@@ -68,6 +70,35 @@ std::vector<LegendEntry> categoryEntries(const std::map<QString, int>& counts, c
   return out;
 }
 
+// Costliest first, each with its time per step; past the palette one grey entry for the rest.
+std::vector<LegendEntry> costEntries(const std::map<QString, int>& ops, const GraphData& data, const ColorIdentity& identity) {
+  std::vector<LegendEntry> out, rest;
+  for (const auto& [key, count] : ops) {
+    if (key.isEmpty()) continue;
+    const auto cost = identity.costOf(key);
+    const auto calls = data.hypersectionCalls.find(key);
+    QString label = cost ? QCoreApplication::translate("GraphView", "%1 · %2/step").arg(key, formatDuration(*cost)) : key;
+    if (calls != data.hypersectionCalls.end())
+      label += QCoreApplication::translate("GraphView", " · %n call(s)", nullptr, calls->second);
+    LegendEntry entry{key, label, identity.hypersection(key), count};
+    const int index = identity.hypersectionIndex(key);
+    (index >= 0 && index < categoricalCount() ? out : rest).push_back(entry);
+  }
+  std::sort(out.begin(), out.end(), [&identity](const LegendEntry& a, const LegendEntry& b) {
+    return identity.hypersectionIndex(a.key) < identity.hypersectionIndex(b.key);
+  });
+  if (!rest.empty()) {
+    int restOps = 0;
+    for (const LegendEntry& e : rest) restOps += e.count;
+    out.push_back({QString(), QCoreApplication::translate("GraphView", "the rest: %n hypersection(s), cheaper", nullptr,
+                                                          static_cast<int>(rest.size())),
+                   QColor::fromRgb(kOtherColor), restOps});
+  }
+  if (const auto none = ops.find(QString()); none != ops.end())
+    out.push_back({QString(), QCoreApplication::translate("GraphView", "none"), QColor::fromRgb(kNoneColor), none->second});
+  return out;
+}
+
 }  // namespace
 
 std::optional<OverlayMetric> overlayMetric(GraphColorMode mode) {
@@ -91,12 +122,14 @@ QString colorModeName(GraphColorMode mode) {
     case GraphColorMode::PcuUse: return QCoreApplication::translate("GraphView", "PCU use");
     case GraphColorMode::PmuUse: return QCoreApplication::translate("GraphView", "PMU use");
     case GraphColorMode::Change: return QCoreApplication::translate("GraphView", "Section change");
+    case GraphColorMode::Cost: return QCoreApplication::translate("GraphView", "Cost (costliest hypersections)");
   }
   return {};
 }
 
 const std::vector<std::pair<GraphColorMode, QString>>& colorModeIds() {
   static const std::vector<std::pair<GraphColorMode, QString>> kIds = {
+      {GraphColorMode::Cost, QStringLiteral("cost")},
       {GraphColorMode::OpType, QStringLiteral("op-type")},
       {GraphColorMode::Section, QStringLiteral("section")},
       {GraphColorMode::Hypersection, QStringLiteral("hypersection")},
@@ -118,7 +151,8 @@ QString colorKey(const GraphNode& node, GraphColorMode mode) {
   switch (mode) {
     case GraphColorMode::OpType: return node.kind == GraphNodeKind::Collapsed ? QString() : node.op;
     case GraphColorMode::Section: return node.section < 0 ? QString() : QString::number(node.section);
-    case GraphColorMode::Hypersection: return node.section < 0 ? QString() : node.hypersectionName;
+    case GraphColorMode::Hypersection:
+    case GraphColorMode::Cost: return node.section < 0 ? QString() : node.hypersectionName;
     case GraphColorMode::Hyperfunction: return node.hyperfunction.section(QLatin1Char('/'), 0, 0);
     default: return {};
   }
@@ -172,6 +206,7 @@ std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mod
     for (const auto& [key, count] : keyOps(node, mode, overlay)) ops[key] += count;
   }
   if (mode == GraphColorMode::Change) return categoryEntries(ops, overlay);
+  if (mode == GraphColorMode::Cost) return costEntries(ops, data, identity);
   std::vector<LegendEntry> out;
   for (const auto& [key, count] : ops) {
     LegendEntry entry;
@@ -180,7 +215,7 @@ std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mod
     entry.count = count;
     const QString name = key.isEmpty() ? QCoreApplication::translate("GraphView", "none") : mode == GraphColorMode::Section ? QCoreApplication::translate("GraphView", "section %1").arg(key) : key;
     const auto calls = data.hypersectionCalls.find(key);
-    entry.label = mode == GraphColorMode::Hypersection && calls != data.hypersectionCalls.end()
+    entry.label = byHypersection(mode) && calls != data.hypersectionCalls.end()
                       ? QCoreApplication::translate("GraphView", "%1 · %n call(s)", nullptr, calls->second).arg(name)
                       : QCoreApplication::translate("GraphView", "%1 · %n op(s)", nullptr, count).arg(name);
     out.push_back(entry);

@@ -18,8 +18,15 @@ namespace dfc::views {
 // MeasuredShare..PmuUse are data overlays (GraphOverlay): a continuous ramp,
 // not categories. Change colours by the overlay's section categories (how a
 // section changed between two compiles); it is offered where a comparison sets them.
+// Cost colours hypersections as Hypersection does, its legend in cost order
+// with each one's time per step (the palette's order when the document's
+// ColorIdentity is by cost, ColorScheme::Cost).
 enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction, MeasuredShare, MeasuredOverEstimate, PcuUse,
-                            PmuUse, Change };
+                            PmuUse, Change, Cost };
+// Cost and Hypersection both colour by hypersection.
+constexpr bool byHypersection(GraphColorMode mode) {
+  return mode == GraphColorMode::Hypersection || mode == GraphColorMode::Cost;
+}
 std::optional<OverlayMetric> overlayMetric(GraphColorMode mode);
 
 struct LegendEntry {
