@@ -21,6 +21,7 @@
 #include "NodeDetailsHtml.h"
 #include "Session.h"
 #include "SessionBinding.h"
+#include "compare/CompareView.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
@@ -249,6 +250,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   connect(m_runs, &views::RunsPanel::refreshed, this, &MainWindow::checkIdle);
   connect(m_comparePage, &ComparePage::loadFailed, this, &MainWindow::showError);
   connect(m_comparePage, &ComparePage::sideLoaded, this, &MainWindow::checkIdle);
+  connect(m_comparePage->compareView(), &views::CompareView::layoutDone, this, &MainWindow::checkIdle);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
   });

@@ -99,7 +99,7 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
 
   if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {  // the menu as a person sees it
     QMenu* menu = decisions->buildMenu(graphNode(view, "conv2/conv2d"), &window);
-    menu->grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions-menu.png"));
+    menu->grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions_menu.png"));
     delete menu;
   }
   const QString file = dir.filePath(QStringLiteral("mine.yaml"));
@@ -119,6 +119,12 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   view->centerOn(view->currentLayout().nodeRects.at(static_cast<size_t>(graphNode(view, "fc1/matmul"))).center());
   QApplication::processEvents();
   CHECK(apptest::pixelCount(view->viewport()->grab().toImage(), 0xe8590c) > 10);
+  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {  // the badges, and the dialog a recompile asks with
+    const QString shots = qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR");
+    window.grab().save(shots + QStringLiteral("/decisions_badges.png"));
+    studio::RecompileDialog dialog(decisions->suggestedTargets(), static_cast<int>(decisions->draft().decisions.size()), &window);
+    dialog.grab().save(shots + QStringLiteral("/decisions_dialog.png"));
+  }
 
   // Exports leave the selection out (picked nodes' orange border, badges) unless asked.
   const QString plain = dir.filePath(QStringLiteral("plain.png")), marked = dir.filePath(QStringLiteral("marked.png"));
@@ -169,5 +175,5 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   CHECK(window.tabs()->currentIndex() == static_cast<int>(studio::MainWindow::Screen::Compare));
   CHECK(views::summarizeSide(*decided, nullptr).label == QStringLiteral("lenet -o0 (sn30), with decisions"));
   if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR"))
-    window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions-compare.png"));
+    window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions_compare.png"));
 }

@@ -218,3 +218,41 @@ TEST_CASE("A new PEF drops the selection made in the old one", "[gui][app][first
   CHECK(apptest::pixelCount(QImage(png), 0xd02020) == 0);  // the section outline's red
   CHECK(apptest::pixelCount(QImage(png), 0xff8c00) == 0);  // a search match's orange
 }
+
+TEST_CASE("Node details name the fused attention its section runs, with its tiles", "[gui][app][first-minute]") {
+  guitest::ensureApp();
+  QTemporaryDir dir;
+  driver::CompileOptions options;
+  options.model = "gpt2-mini";
+  options.outputFolder = dir.filePath(QStringLiteral("g3")).toStdString();
+  options.dbPath = "-";
+  auto compiled = driver::compile(options);  // -o3: the forward and the backward section each hold both attentions
+  REQUIRE(compiled);
+  studio::MainWindow window(studio::engineLoaders(), QStringLiteral("-"));
+  window.resize(1400, 900);
+  window.show();
+  window.openFile(QString::fromStdString(compiled->pefPath));
+  waitIdle(window);
+  views::GraphView* graph = window.graphView();
+  graph->expandAll();
+  waitIdle(window);
+  auto detailsOf = [&](const QString& name) {
+    for (const auto& node : graph->graph().nodes)
+      if (node.name == name) {
+        graph->selectNode(node.id);
+        return window.detailsPane()->toPlainText();
+      }
+    FAIL("no node " << name.toStdString());
+    return QString();
+  };
+  const QString softmax = detailsOf(QStringLiteral("h.0/attn/softmax"));
+  CHECK(softmax.contains(QStringLiteral("runs fused")));
+  CHECK(softmax.contains(QStringLiteral("attention h.0/attn (forward, FlashAttention-style), 64x128 tiles")));
+  CHECK(softmax.contains(QStringLiteral("attention h.1/attn (forward")));  // the section holds both layers'
+  // The optimizer's section runs no attention.
+  QString optimizerOp;
+  for (const auto& node : graph->graph().nodes)
+    if (node.role == QStringLiteral("optimizer") && node.kind == views::GraphNodeKind::Op) optimizerOp = node.name;
+  REQUIRE(!optimizerOp.isEmpty());
+  CHECK_FALSE(detailsOf(optimizerOp).contains(QStringLiteral("runs fused")));
+}

@@ -67,6 +67,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(body, 1);
   for (int side = 0; side < 2; ++side) connectSync(side);
+  for (GraphView* graph : {m_graphs[0], m_graphs[1], m_diff}) {
+    connect(graph, &GraphView::layoutShown, this, &CompareView::layoutDone);
+    connect(graph, &GraphView::layoutFailed, this, &CompareView::layoutDone);
+  }
   connect(m_diff, &GraphView::nodeSelected, this,
           [this](const NodeDetails& node) { selectGroup(groupOfNode(m_diff, 1, node.index)); });
 }
@@ -130,6 +134,10 @@ void CompareView::connectSync(int side) {
     graphTo->setZoom(factor);
     m_syncing = false;
   });
+}
+
+bool CompareView::isLayoutPending() const {
+  return m_graphs[0]->isLayoutPending() || m_graphs[1]->isLayoutPending() || m_diff->isLayoutPending();
 }
 
 void CompareView::showDiff() { m_tabs->setCurrentIndex(0); }

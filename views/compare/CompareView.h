@@ -49,9 +49,12 @@ class CompareView : public QWidget {
   // sections' nodes in both graphs and the diff; -1 clears.
   void selectGroup(int group);
   int selectedGroup() const { return m_selectedGroup; }
+  // A graph of either side or the diff is still being laid out.
+  bool isLayoutPending() const;
 
  signals:
   void groupSelected(int group);
+  void layoutDone();  // a graph of either side or the diff has shown its layout (or failed to)
 
  private:
   QWidget* buildSideBySide();
