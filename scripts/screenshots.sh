@@ -4,9 +4,14 @@
 # layout are done), so no X server is needed. Inputs: LeNet (-o0, trained on
 # a slice of Fashion-MNIST), gpt2 with hypersections (24 layers, -o3), ResNet-18
 # (-o3), the Llama-2-7B training shape (-o3, sn40l; its graph unfolded whole,
-# at fit and at a readable zoom), a cut-off copy of LeNet's trace, and a
+# at fit and at a readable zoom), gpt2-mini at -o1 and -o3 (each run a few
+# steps) for Compare and its graph diff, a cut-off copy of LeNet's trace, and a
 # PyTorch profiler trace when python3-torch is installed (skipped otherwise).
+# The first pictures open files as a user does, with no --screen: where each
+# kind of file lands. The recompile-with-decisions flow (menu, the dialog
+# asking where files go, badges, the compare) is drawn by its GUI test.
 #   scripts/screenshots.sh [OUT_DIR]     (default out/screenshots)
+#   ONLY='open_ compare' scripts/screenshots.sh   (only pictures whose name starts so)
 # Look at every picture: the gallery is index.html in OUT_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +30,12 @@ compile() {  # name, then dfc compile flags
   [ -f "$WORK/$name/$name.pef" ] || "$DFC" compile --pef-name "$name" --output-folder "$WORK/$name" --db "$DB" "$@" >/dev/null
 }
 compile lenet --model lenet -o0
+# gpt2-mini at -o1 (dozens of fused sections) and -o3 (forward, backward, optimizer), each run a few steps.
+for level in 1 3; do
+  compile "gpt2mini_o$level" --model gpt2-mini -o$level
+  [ -f "$WORK/gpt2mini_o$level/gpt2mini_o${level}_chrome_tracing_report.json" ] ||
+    "$DFC" run --pef "$WORK/gpt2mini_o$level/gpt2mini_o$level.pef" --train-limit 96 --test-limit 32 --db "$DB" >/dev/null
+done
 [ -f "$WORK/lenet/lenet_chrome_tracing_report.json" ] ||
   "$DFC" run --pef "$WORK/lenet/lenet.pef" --train-limit 3200 --test-limit 640 --db "$DB" >/dev/null
 compile gpt2 --model gpt2 --num-layers 24 -o3 --enable-hypersection
@@ -87,23 +98,51 @@ for step in range(6):
 json.dump({"schemaVersion": 1, "traceEvents": ev, "traceName": "pytorch_like"}, open(sys.argv[1], "w"), indent=1)
 PY
 
-shot() {  # picture name, screen, file, then more dfstudio flags
+wanted() {  # ONLY='a b': only pictures whose names start with a or b
+  [ -z "${ONLY:-}" ] && return 0
+  for prefix in $ONLY; do [[ $1 == "$prefix"* ]] && return 0; done
+  return 1
+}
+shot() {  # picture name, screen ("" = where the file opens by itself), file, then more dfstudio flags
   local name=$1 screen=$2 file=$3; shift 3
-  "$STUDIO" --db "$DB" --screen "$screen" --screenshot "$OUT/$name.png" "$@" "$file" 2>/dev/null || echo "failed: $name" >&2
+  wanted "$name" || return 0
+  local where=()
+  [ -n "$screen" ] && where=(--screen "$screen")
+  "$STUDIO" --db "$DB" "${where[@]}" --screenshot "$OUT/$name.png" "$@" "$file" 2>/dev/null || echo "failed: $name" >&2
   echo "$name"
 }
 : > "$OUT/list.txt"
+# Where each kind of file opens, as a user opens it: a PEF (with its run), a trace alone, a PEF never run.
+shot open_pef_lenet "" "$WORK/lenet/lenet.pef" >> "$OUT/list.txt"
+shot open_trace_alone "" "$WORK/lenet/lenet_chrome_tracing_report.json" >> "$OUT/list.txt"
+shot open_pef_never_run "" "$WORK/gpt2/gpt2.pef" >> "$OUT/list.txt"
+shot open_pef_compile_form compile "$WORK/gpt2mini_o1/gpt2mini_o1.pef" >> "$OUT/list.txt"
+# Compare by provenance: gpt2-mini -o1 against -o3, the table of section groups beside the graph diff, and the
+# two graphs side by side with the forward group selected on both.
+shot compare_o1_vs_o3_diff compare "$WORK/gpt2mini_o1/gpt2mini_o1.pef" \
+  --compare-with "$WORK/gpt2mini_o3/gpt2mini_o3.pef" --compare-view diff >> "$OUT/list.txt"
+shot compare_o1_vs_o3_sides compare "$WORK/gpt2mini_o1/gpt2mini_o1.pef" \
+  --compare-with "$WORK/gpt2mini_o3/gpt2mini_o3.pef" --compare-view sides --compare-group 0 >> "$OUT/list.txt"
+# Colour by cost against colour by identity on the 24-layer gpt2 (more hypersections than the palette).
+shot gpt2_cost_colours schedule "$WORK/gpt2/gpt2.pef" --color-by cost >> "$OUT/list.txt"
+shot gpt2_identity_colours schedule "$WORK/gpt2/gpt2.pef" --color-by hypersection >> "$OUT/list.txt"
+# The recompile-with-decisions flow (its GUI test draws each step into OUT).
+if wanted decisions_ && [ -x "$BUILD/tests/test_gui" ]; then
+  DFC_GUI_SCREENSHOT_DIR=$OUT "$BUILD/tests/test_gui" "[decisions]" >/dev/null 2>&1 || echo "failed: decisions flow" >&2
+  for name in decisions_menu decisions_badges decisions_dialog decisions_compare; do
+    [ -f "$OUT/$name.png" ] && echo "$name" >> "$OUT/list.txt"
+  done
+fi
 for input in lenet gpt2 resnet18; do
   for screen in compile graph schedule runs compare; do
     shot "${input}_$screen" "$screen" "$WORK/$input/$input.pef" >> "$OUT/list.txt"
   done
 done
-"$STUDIO" --db "$DB" --compare-with "$WORK/lenet_o3/lenet_o3.pef" --screenshot "$OUT/lenet_o0_vs_o3_compare.png" \
-  "$WORK/lenet/lenet.pef" 2>/dev/null && echo lenet_o0_vs_o3_compare >> "$OUT/list.txt"
+shot lenet_o0_vs_o3_compare compare "$WORK/lenet/lenet.pef" --compare-with "$WORK/lenet_o3/lenet_o3.pef" >> "$OUT/list.txt"
 # Human decisions (--mac-human-decision): LeNet -o0 against the same with conv layers pinned together and a cut.
 compile lenet_decided --model lenet -o0 --mac-human-decision tests/data/decisions/lenet.yaml
-"$STUDIO" --db "$DB" --compare-with "$WORK/lenet_decided/lenet_decided.pef" --screenshot \
-  "$OUT/lenet_o0_vs_decided_compare.png" "$WORK/lenet/lenet.pef" 2>/dev/null && echo lenet_o0_vs_decided_compare >> "$OUT/list.txt"
+shot lenet_o0_vs_decided_compare compare "$WORK/lenet/lenet.pef" \
+  --compare-with "$WORK/lenet_decided/lenet_decided.pef" >> "$OUT/list.txt"
 # The data overlays: chip use of each node's sections (placed, else estimated).
 shot lenet_pcu_use graph "$WORK/lenet/lenet.pef" --color-by pcu-use >> "$OUT/list.txt"
 shot gpt2_pmu_use graph "$WORK/gpt2/gpt2.pef" --color-by pmu-use >> "$OUT/list.txt"

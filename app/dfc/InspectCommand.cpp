@@ -8,6 +8,7 @@
 #include "driver/CompileReport.h"
 #include "driver/CompilerConfig.h"
 #include "driver/ConvAlgoReport.h"
+#include "driver/FusedAttentionReport.h"
 #include "driver/DataParallelCompile.h"
 #include "driver/HumanDecisions.h"
 #include "driver/HostBreakdown.h"
@@ -181,6 +182,7 @@ int inspectCommand(const std::vector<std::string>& args) {
   for (const std::string& line : driver::describeDecisions(pef->meta.decisions)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeSpatialTiling(pef->meta.spatialTiling)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeConvAlgorithms(*pef, convAlgo)) std::printf("%s\n", line.c_str());
+  for (const std::string& line : driver::describeFusedAttention(*pef)) std::printf("%s\n", line.c_str());
   if (p.has("--report")) std::printf("\n%s\n", pef->reportJson.c_str());
   if (p.has("--config")) printCompilerConfig(pef->meta.compilerConfig);
   return 0;

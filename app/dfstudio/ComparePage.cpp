@@ -115,7 +115,9 @@ void ComparePage::loadTrace(int side, const QString& tracePath) {
       });
 }
 
-bool ComparePage::isBusy() const { return m_sideJob[0]->isBusy() || m_sideJob[1]->isBusy(); }
+bool ComparePage::isBusy() const {
+  return m_sideJob[0]->isBusy() || m_sideJob[1]->isBusy() || m_view->isLayoutPending();
+}
 
 void ComparePage::loadSide(int side, const QString& pefPath) {
   if (side < 0 || side > 1 || pefPath.isEmpty()) return;

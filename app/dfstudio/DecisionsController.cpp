@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QDir>
 #include <QMenu>
+#include <QSettings>
 #include <algorithm>
 
 #include "CompileFlags.h"
@@ -35,14 +36,20 @@ DecisionsController::DecisionsController(views::GraphView* view, Session* sessio
     menu->popup(m_view->viewport()->mapToGlobal(pos));
   });
   connect(m_session, &Session::compileFinished, this, &DecisionsController::onCompileFinished);
+  m_chooser = [this](const RecompileTargets& suggested) -> std::optional<RecompileTargets> {
+    RecompileDialog dialog(suggested, static_cast<int>(m_draft.decisions.size()), m_view->window());
+    if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+    return dialog.targets();
+  };
 }
 
 void DecisionsController::setPef(const QString& path, std::shared_ptr<const pef::Pef> pef) {
   const bool ours = !m_recompileTo.isEmpty() && QFileInfo(path) == QFileInfo(m_recompileTo);
-  const bool sameModel = m_pef && pef && pef->meta.model == m_pef->meta.model;
-  if (!ours && !(sameModel && path == m_pefPath)) clear();
+  const bool keep = ours || (m_pef && pef && pef->meta.model == m_pef->meta.model && path == m_pefPath);
   m_pefPath = path;
   m_pef = std::move(pef);
+  if (!keep) clear();
+  updateMarks();
 }
 
 QList<int> DecisionsController::pickedNodes(int clickedNode) const {
@@ -80,7 +87,7 @@ QMenu* DecisionsController::buildMenu(int clickedNode, QWidget* parent) {
         QString error;
         if (!path.isEmpty() && !save(path, &error)) emit message(error);
       });
-  add(menu, tr("Recompile with decisions"), "decisionRecompile", haveDraft && havePef && !m_session->isBusy(),
+  add(menu, tr("Recompile with decisions..."), "decisionRecompile", haveDraft && havePef && !m_session->isBusy(),
       [this] { recompile(); });
   add(menu, tr("Clear decisions"), "decisionClear", haveDraft, [this] { clear(); });
   return menu;
@@ -95,6 +102,7 @@ void DecisionsController::addDecisions(views::DecisionAction action, const QList
     m_draft.decisions.push_back(std::move(d));
   }
   m_savedPath.clear();
+  updateMarks();
   emit message(tr("%n decision(s) for the next compile: %1", nullptr, static_cast<int>(m_draft.decisions.size()))
                    .arg(fromStd(std::string(mapping::decisionKindName(m_draft.decisions.back().kind))) + " " +
                         fromStd(mapping::patternText(m_draft.decisions.back()))));
@@ -103,6 +111,21 @@ void DecisionsController::addDecisions(views::DecisionAction action, const QList
 void DecisionsController::clear() {
   m_draft.decisions.clear();
   m_savedPath.clear();
+  updateMarks();
+}
+
+void DecisionsController::updateMarks() {
+  std::map<ir::NodeId, QString> notes;
+  if (m_pef)
+    for (const mapping::Decision& d : m_draft.decisions) {
+      QString what = fromStd(std::string(mapping::decisionKindName(d.kind))).replace(QLatin1Char('_'), QLatin1Char(' '));
+      if (d.kind == mapping::DecisionKind::Chip) what += QStringLiteral(" %1").arg(d.chip);
+      for (ir::NodeId n : mapping::matchDecision(m_pef->graph, d)) {
+        QString& note = notes[n];
+        if (!note.split(QStringLiteral(", ")).contains(what)) note += (note.isEmpty() ? QString() : QStringLiteral(", ")) + what;
+      }
+    }
+  m_view->setDecisionMarks(std::move(notes));
 }
 
 bool DecisionsController::save(const QString& path, QString* error) {
@@ -120,16 +143,16 @@ bool DecisionsController::save(const QString& path, QString* error) {
   return true;
 }
 
-Expected<driver::CompileOptions> DecisionsController::recompileOptions(const QString& decisionsPath) const {
+Expected<driver::CompileOptions> DecisionsController::recompileOptions(const RecompileTargets& targets) const {
   const auto& args = m_pef->meta.args;
   if (args.size() < 2 || args[1] != "compile")
     return makeError(m_pefPath.toStdString() + ": the PEF does not record the command line it was compiled with");
   auto options = cli::parseCompileOptions({args.begin() + 2, args.end()});
   if (!options) return options.error().withContext(m_pefPath.toStdString());
-  options->pefName = withoutSuffix(m_pef->meta.pefName) + kDecidedSuffix;
-  const QDir parent = QFileInfo(QFileInfo(m_pefPath).absolutePath()).dir();
-  options->outputFolder = parent.filePath(fromStd(options->pefName)).toStdString();
-  options->macHumanDecision = decisionsPath.toStdString();
+  const QFileInfo pef(targets.pefPath);
+  options->pefName = pef.completeBaseName().toStdString();
+  options->outputFolder = pef.absolutePath().toStdString();
+  options->macHumanDecision = targets.decisionsPath.toStdString();
   int chips = 0;
   for (const auto& d : m_draft.decisions) chips = std::max(chips, d.chip + 1);
   options->modelParallel = chips > 0;
@@ -138,7 +161,30 @@ Expected<driver::CompileOptions> DecisionsController::recompileOptions(const QSt
   return options;
 }
 
+RecompileTargets DecisionsController::suggestedTargets() const {
+  const QString base = m_pef ? fromStd(withoutSuffix(m_pef->meta.pefName)) : QStringLiteral("model");
+  const QDir beside = QFileInfo(m_pefPath).dir();
+  const QSettings settings;
+  const QString decisionsDir = settings.value(QStringLiteral("decisions/decisionsFolder"), beside.absolutePath()).toString();
+  // The new PEF in a folder of its own, as dfc compile makes one: <parent>/<name>_decided/<name>_decided.pef.
+  const QString pefParent = settings.value(QStringLiteral("decisions/pefParentFolder"),
+                                           QFileInfo(beside.absolutePath()).absolutePath()).toString();
+  const QString decided = base + QString::fromLatin1(kDecidedSuffix);
+  return {QDir(decisionsDir).filePath(base + QStringLiteral("_decisions.yaml")),
+          QDir(QDir(pefParent).filePath(decided)).filePath(decided + QStringLiteral(".pef"))};
+}
+
 bool DecisionsController::recompile(QString* error) {
+  if (!m_pef || m_draft.empty()) return recompileTo({}, error);  // says why
+  const auto targets = m_chooser ? m_chooser(suggestedTargets()) : std::optional<RecompileTargets>(suggestedTargets());
+  if (!targets) {
+    if (error) *error = tr("Cancelled");
+    return false;
+  }
+  return recompileTo(*targets, error);
+}
+
+bool DecisionsController::recompileTo(const RecompileTargets& targets, QString* error) {
   auto fail = [&](const QString& why) {
     if (error) *error = why;
     emit recompileFailed(why);
@@ -146,15 +192,15 @@ bool DecisionsController::recompile(QString* error) {
   };
   if (!m_pef || m_draft.empty()) return fail(tr("Pick nodes and add decisions first."));
   if (m_session->isBusy()) return fail(tr("A compile or run is in progress; try again when it ends."));
-  QString path = m_savedPath;
-  if (path.isEmpty()) {
-    const QString name = fromStd(withoutSuffix(m_pef->meta.pefName)) + QStringLiteral("_decisions.yaml");
-    path = QFileInfo(m_pefPath).dir().filePath(name);
-    QString why;
-    if (!save(path, &why)) return fail(why);
-  }
-  auto options = recompileOptions(path);
+  if (targets.decisionsPath.isEmpty() || !targets.pefPath.endsWith(QStringLiteral(".pef"), Qt::CaseInsensitive))
+    return fail(tr("Give a decisions file and a new PEF (a path ending in .pef)."));
+  QString why;
+  if (!save(targets.decisionsPath, &why)) return fail(why);
+  auto options = recompileOptions(targets);
   if (!options) return fail(fromStd(options.error().message()));
+  QSettings settings;  // the next recompile suggests these folders
+  settings.setValue(QStringLiteral("decisions/decisionsFolder"), QFileInfo(targets.decisionsPath).absolutePath());
+  settings.setValue(QStringLiteral("decisions/pefParentFolder"), QFileInfo(QFileInfo(targets.pefPath).absolutePath()).absolutePath());
   m_recompileFrom = m_pefPath;
   m_recompileTo = QDir(fromStd(options->outputFolder)).filePath(fromStd(options->pefName) + QStringLiteral(".pef"));
   if (m_session->compile(*options)) return true;

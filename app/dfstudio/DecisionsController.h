@@ -2,13 +2,19 @@
 // Steering the mapper from the Graph screen: nodes picked in the graph
 // (Ctrl+click, a search or a legend pick; else the node right-clicked) become
 // decisions through the graph's context menu ("Put in one section", "Cut
-// before", "Assign to chip N"); "Save decisions..." writes them as a
-// --mac-human-decision file and "Recompile with decisions" compiles the open
-// PEF's model again with them (its recorded command line, through the
+// before", "Assign to chip N"); the operators they name carry a badge in the
+// graph until the next compile. "Save decisions..." writes them as a
+// --mac-human-decision file and "Recompile with decisions..." asks where the
+// decisions file and the new PEF go (remembering the folders), compiles the
+// open PEF's model again with them (its recorded command line, through the
 // Session), then asks for the two PEFs side by side on the Compare screen.
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
+#include <optional>
+
+#include "RecompileDialog.h"
 
 #include "driver/CompileOptions.h"
 #include "graph/GraphDecisions.h"
@@ -30,6 +36,8 @@ class DecisionsController : public QObject {
 
  public:
   static constexpr int kMenuChips = 4;  // "Assign to chip" offers chips 0..3
+  // Asks where a recompile writes, from a suggestion; empty: cancelled.
+  using TargetChooser = std::function<std::optional<RecompileTargets>(const RecompileTargets& suggested)>;
 
   DecisionsController(views::GraphView* view, Session* session, QString dbPath, QObject* parent = nullptr);
 
@@ -45,9 +53,16 @@ class DecisionsController : public QObject {
   const mapping::DecisionFile& draft() const { return m_draft; }
 
   bool save(const QString& path, QString* error = nullptr);
-  // Saves the draft beside the PEF (unless saved already) and starts the compile;
-  // a failure to start is also signalled (recompileFailed).
+  // Where a recompile would write: in the folders chosen last time (QSettings),
+  // else beside the open PEF; named after its model.
+  RecompileTargets suggestedTargets() const;
+  // The dialog by default; tests answer without one.
+  void setTargetChooser(TargetChooser chooser) { m_chooser = std::move(chooser); }
+  // Asks where to write (the chooser), then recompileTo; false when cancelled.
   bool recompile(QString* error = nullptr);
+  // Saves the draft to targets.decisionsPath and compiles the model into
+  // targets.pefPath; a failure to start is also signalled (recompileFailed).
+  bool recompileTo(const RecompileTargets& targets, QString* error = nullptr);
 
  signals:
   void message(const QString& text);  // for the status bar
@@ -56,7 +71,8 @@ class DecisionsController : public QObject {
   void recompileFailed(const QString& message);
 
  private:
-  Expected<driver::CompileOptions> recompileOptions(const QString& decisionsPath) const;
+  Expected<driver::CompileOptions> recompileOptions(const RecompileTargets& targets) const;
+  void updateMarks();  // the badges on the operators the draft names
   void onCompileFinished(bool ok, const QString& pefPath, const QString& message);
 
   views::GraphView* m_view = nullptr;
@@ -69,6 +85,7 @@ class DecisionsController : public QObject {
   QString m_recompileFrom;  // the PEF a running recompile started from ("" : none running)
   QString m_recompileTo;    // the PEF it writes
   QString m_lastFailure;    // why the last recompile failed
+  TargetChooser m_chooser;
 };
 
 }  // namespace dfc::studio

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -16,16 +17,18 @@ namespace dfc::studio {
 
 GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   m_view = new views::GraphView(this);
-  m_legend = new views::GraphLegend(this);
-  m_legend->setToolTip(tr("Which colour is what, with the number of nodes of each"));
-  m_legend->attach(m_view);
+  m_legend = new views::LegendBox(this);
+  m_legend->list()->setToolTip(tr("Which colour is what, with the number of nodes of each"));
+  m_legend->list()->attach(m_view);
 
   m_colorMode = new QComboBox(this);
   for (const auto& [mode, id] : views::colorModeIds()) m_colorMode->addItem(views::colorModeName(mode), static_cast<int>(mode));
   m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(m_view->colorMode())));
   m_colorMode->setToolTip(tr("What the node colours show"));
   connect(m_colorMode, &QComboBox::currentIndexChanged, this, [this] {
-    m_view->setColorMode(static_cast<views::GraphColorMode>(m_colorMode->currentData().toInt()));
+    const auto mode = static_cast<views::GraphColorMode>(m_colorMode->currentData().toInt());
+    m_view->setColorMode(mode);
+    if (!m_settingMode) emit colorModeChosen(mode);
   });
 
   m_search = new QLineEdit(this);
@@ -51,10 +54,12 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
       button(tr("Fit selection"), tr("Fit the found or highlighted nodes"), &views::GraphView::fitSelection);
   QToolButton* fold = button(tr("Fold all"), tr("Fold every hyperfunction into one node"), &views::GraphView::collapseAll);
   QToolButton* unfold = button(tr("Unfold all"), tr("Show every operation"), &views::GraphView::expandAll);
-  // Folded to open readably: a node spans many sections, so colour by layer.
-  connect(m_view, &views::GraphView::autoFolded, this,
-          [this] { setColorMode(views::GraphColorMode::Hyperfunction); });
-  connect(m_legend, &views::GraphLegend::keyClicked, this,
+  // Folded to open readably: a node spans many sections, which a section or op colour cannot show.
+  connect(m_view, &views::GraphView::autoFolded, this, [this] {
+    if (m_view->colorMode() == views::GraphColorMode::Section || m_view->colorMode() == views::GraphColorMode::OpType)
+      setColorMode(views::GraphColorMode::Cost);
+  });
+  connect(m_legend->list(), &views::GraphLegend::keyClicked, this,
           [this](const QString& key) { emit legendKeyClicked(m_view->colorMode(), key); });
 
   auto* colourLabel = new QLabel(tr("C&olour by:"), this);
@@ -75,8 +80,13 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   m_split->setStretchFactor(0, 1);
   m_split->setStretchFactor(1, 0);
   m_split->setSizes({480, 200});
-  // The legend takes the width its names need (up to its cap) when they change.
-  connect(m_view, &views::GraphView::legendChanged, this, [this] { m_legend->fitInto(m_split); });
+  // The legend takes the width its names need (up to its cap) when they change,
+  // and says how cost colours were chosen.
+  connect(m_view, &views::GraphView::legendChanged, this, [this] {
+    m_legend->setNote(m_view->colorMode() == views::GraphColorMode::Cost ? m_view->colorIdentity().schemeNote()
+                                                                           : QString());
+    m_legend->fitInto(m_split);
+  });
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -86,8 +96,35 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
 }
 
 void GraphPane::setColorMode(views::GraphColorMode mode) {
+  if (!isModeAvailable(mode)) {
+    emit notice(tr("%1 needs a recorded run of this PEF; colouring by cost instead").arg(views::colorModeName(mode)));
+    mode = views::GraphColorMode::Cost;
+  }
+  m_settingMode = true;
   m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(mode)));
+  m_settingMode = false;
   m_view->setColorMode(mode);
+}
+
+views::GraphLegend* GraphPane::legend() const { return m_legend->list(); }
+
+bool GraphPane::isModeAvailable(views::GraphColorMode mode) const {
+  const auto metric = views::overlayMetric(mode);
+  if (!metric || views::isUnitUse(*metric)) return true;  // estimates and placement come with every PEF
+  return m_view->overlay() && m_view->overlay()->hasMeasured();
+}
+
+void GraphPane::updateModeAvailability() {
+  auto* model = qobject_cast<QStandardItemModel*>(m_colorMode->model());
+  for (int i = 0; model && i < m_colorMode->count(); ++i) {
+    const auto mode = static_cast<views::GraphColorMode>(m_colorMode->itemData(i).toInt());
+    const bool available = isModeAvailable(mode);
+    QStandardItem* item = model->item(i);
+    item->setEnabled(available);
+    item->setToolTip(available ? QString()
+                               : tr("Needs a recorded run of this PEF: run it (Build > Run) or open its trace's run"));
+  }
+  if (!isModeAvailable(m_view->colorMode())) setColorMode(m_view->colorMode());  // says so, falls back
 }
 
 void GraphPane::setSelectionState(views::SelectionState* selection) {

@@ -13,12 +13,15 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QVBoxLayout>
 
 #include "ComparePage.h"
 #include "DecisionsController.h"
 #include "GraphPane.h"
+#include "NodeDetailsHtml.h"
 #include "Session.h"
 #include "SessionBinding.h"
+#include "compare/CompareView.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
@@ -133,29 +136,41 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_details = new QTextBrowser(this);
   m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
 
-  auto* top = new QSplitter(Qt::Horizontal);
-  top->addWidget(m_graphPane);
-  top->addWidget(m_timelinePanel);
-  top->setStretchFactor(0, 2);
-  top->setStretchFactor(1, 3);
-  top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
-  auto* outer = new QSplitter(Qt::Vertical);
+  m_top = new QSplitter(Qt::Horizontal);
+  m_top->addWidget(m_graphPane);
+  m_top->addWidget(m_timelinePanel);
+  m_top->setStretchFactor(0, 2);
+  m_top->setStretchFactor(1, 3);
+  m_top->setSizes({700, 800});  // stretch factors alone leave the graph a sliver
+  m_outer = new QSplitter(Qt::Vertical);
   // Below: a slice's or node's details, or the table of a selected time range.
   m_rangePanel = new views::RangeTablePanel(this);
   m_rangePanel->attach(m_timeline);
   m_bottom = new QStackedWidget(this);
   m_bottom->addWidget(m_details);
   m_bottom->addWidget(m_rangePanel);
-  outer->addWidget(top);
-  outer->addWidget(m_bottom);
-  outer->setStretchFactor(0, 4);
-  outer->setStretchFactor(1, 1);
-  outer->setSizes({680, 220});  // node details run to a dozen lines
+  m_outer->addWidget(m_top);
+  m_outer->addWidget(m_bottom);
+  m_outer->setStretchFactor(0, 1);
+  m_outer->setStretchFactor(1, 0);
+  m_outer->setChildrenCollapsible(false);
+  // In place of an empty pane: one line saying what would fill it.
+  m_paneHint = new QLabel(this);
+  m_paneHint->setStyleSheet(QStringLiteral("QLabel { background: #eef3fb; color: #23395d; padding: 3px 6px; }"));
+  m_paneHint->setTextFormat(Qt::RichText);
+  m_paneHint->setVisible(false);
+  connect(m_paneHint, &QLabel::linkActivated, this, &MainWindow::onPaneHintLink);
+  auto* graphScreen = new QWidget(this);
+  auto* graphLayout = new QVBoxLayout(graphScreen);
+  graphLayout->setContentsMargins(0, 0, 0, 0);
+  graphLayout->setSpacing(0);
+  graphLayout->addWidget(m_paneHint);
+  graphLayout->addWidget(m_outer, 1);
 
   m_tabs = new QTabWidget(this);
   m_tabs->setDocumentMode(true);
   m_tabs->addTab(m_compile, tr("&Compile"));
-  m_tabs->addTab(outer, tr("&Graph && Timeline"));
+  m_tabs->addTab(graphScreen, tr("&Graph && Timeline"));
   m_tabs->addTab(m_schedule, tr("&Schedule"));
   m_tabs->addTab(m_runs, tr("R&uns"));
   m_tabs->addTab(m_comparePage, tr("Com&pare"));
@@ -168,9 +183,18 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   createMenus();
 
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
-  connect(m_timeline, &views::TimelineView::selectionCleared, m_details, &QTextBrowser::clear);
-  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this] { m_bottom->setCurrentWidget(m_rangePanel); });
-  connect(m_timeline, &views::TimelineView::rangeCleared, this, [this] { m_bottom->setCurrentWidget(m_details); });
+  connect(m_timeline, &views::TimelineView::selectionCleared, this, [this] {
+    m_details->clear();
+    collapseDetails();
+  });
+  connect(m_timeline, &views::TimelineView::rangeSelected, this, [this] {
+    m_bottom->setCurrentWidget(m_rangePanel);
+    growDetails();
+  });
+  connect(m_timeline, &views::TimelineView::rangeCleared, this, [this] {
+    m_bottom->setCurrentWidget(m_details);
+    if (m_details->toPlainText().isEmpty()) collapseDetails();
+  });
   connect(m_rangePanel, &views::RangeTablePanel::rowActivated, this, [this](const QString& key, profile::GroupBy by) {
     if (by == profile::GroupBy::Section && m_timeline->isLinked())
       m_selection->selectSection(key.section(QLatin1Char(' '), 0, 0).toInt());
@@ -188,8 +212,14 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   });
   // A hypersection picked in the graph's legend: its slices are found on the timeline.
   connect(m_graphPane, &GraphPane::legendKeyClicked, this, [this](views::GraphColorMode mode, const QString& key) {
-    if (mode == views::GraphColorMode::Hypersection && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
+    if (views::byHypersection(mode) && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
   });
+  // Cost and Hypersection in the graph's selector are the two colour schemes of every view.
+  connect(m_graphPane, &GraphPane::colorModeChosen, this, [this](views::GraphColorMode mode) {
+    if (mode == views::GraphColorMode::Cost) setColorScheme(views::ColorScheme::Cost);
+    else if (mode == views::GraphColorMode::Hypersection) setColorScheme(views::ColorScheme::Identity);
+  });
+  connect(m_graphPane, &GraphPane::notice, this, [this](const QString& text) { statusBar()->showMessage(text, 10000); });
   connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
           [this](int id) { m_selection->selectSection(id); });
 
@@ -220,6 +250,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   connect(m_runs, &views::RunsPanel::refreshed, this, &MainWindow::checkIdle);
   connect(m_comparePage, &ComparePage::loadFailed, this, &MainWindow::showError);
   connect(m_comparePage, &ComparePage::sideLoaded, this, &MainWindow::checkIdle);
+  connect(m_comparePage->compareView(), &views::CompareView::layoutDone, this, &MainWindow::checkIdle);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
   });
@@ -231,6 +262,8 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/screen"), 0).toInt());
   m_runs->setDbPath(m_dbPath);
   updateActions();
+  updatePanes();
+  collapseDetails();
 }
 
 void MainWindow::connectSession() {
@@ -269,6 +302,7 @@ void MainWindow::openFile(const QString& path) {
     openModel(path);
   } else {
     openPef(path);
+    showScreen(Screen::GraphTimeline);  // its graph, schedule and run are what a PEF is opened for
   }
 }
 
@@ -283,6 +317,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
       [this, path](PefLoad result) {
         if (!result.error.isEmpty()) return showError(result.error);
         m_pefPath = path;
+        m_pef = result.pef;
         m_pefHash = fromStd(result.pef->contentHash);
         // A section, range or slice picked in the old PEF's views names nothing in this one.
         m_selection->clearSection();
@@ -292,22 +327,25 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
         m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
         m_details->clear();
-        // One set of colours for this PEF's graph, timeline and schedule.
-        m_identity = std::make_shared<const views::ColorIdentity>(views::ColorIdentity::fromPlan(result.pef->plan, &result.pef->graph));
-        m_graph->setColorIdentity(m_identity);
-        m_timeline->setColorIdentity(m_identity);
-        m_schedule->setColorIdentity(m_identity);
+        collapseDetails();
+        fillCompileForm(*result.pef, path);
+        m_schedule->setData(std::move(result.schedule));
         // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
         m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
                           std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
-        // Folded, a node spans many sections: colour by hyperfunction instead.
-        if (m_graph->graph().collapsed) m_graphPane->setColorMode(views::GraphColorMode::Hyperfunction);
-        m_schedule->setData(std::move(result.schedule));
+        applyColorIdentity();  // one set of colours for this PEF's graph, timeline and schedule
         m_graph->setOverlay(std::make_shared<const views::GraphOverlay>(views::GraphOverlay::fromSchedule(m_schedule->data())));
+        m_graphPane->updateModeAvailability();
+        // By cost where a run or an estimate exists (every PEF has estimates); an overlay or op colours stay chosen.
+        if (m_graph->colorMode() == views::GraphColorMode::Section || views::byHypersection(m_graph->colorMode()) ||
+            m_graph->colorMode() == views::GraphColorMode::Hyperfunction)
+          m_graphPane->setColorMode(m_colorScheme == views::ColorScheme::Cost ? views::GraphColorMode::Cost
+                                                                            : views::GraphColorMode::Hypersection);
         updateTracePairing();
         if (!result.tracePath.isEmpty()) openTrace(result.tracePath);
         else statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
         updateActions();
+        updatePanes();
       });
 }
 
@@ -325,6 +363,7 @@ void MainWindow::openTrace(const QString& path) {
                                                    .arg(QFileInfo(path).fileName()), 8000);
                       for (const std::string& warning : warnings) showWarning(fromStd(warning));
                       updateActions();
+                      updatePanes();
                     });
 }
 
@@ -358,6 +397,7 @@ void MainWindow::showMessageBox(int icon, const QString& message) {
 void MainWindow::showSlice(const views::SliceInfo& slice) {
   m_bottom->setCurrentWidget(m_details);
   m_details->setHtml(views::sliceDetailsHtml(slice, m_timeline->data().startUs));
+  growDetails();
 }
 
 void MainWindow::updateTracePairing() {
@@ -385,58 +425,8 @@ void MainWindow::updateTracePairing() {
 void MainWindow::showNode(const views::NodeDetails& node) {
   if (!node.isValid()) return;
   m_bottom->setCurrentWidget(m_details);
-  QString html = QStringLiteral("<h3>%1</h3><table>").arg(node.name.toHtmlEscaped());
-  auto row = [&html](const QString& key, const QString& value) {
-    html += QStringLiteral("<tr><td valign=\"top\"><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
-                .arg(key.toHtmlEscaped(), value.toHtmlEscaped());
-  };
-  row(tr("op"), node.opCount > 1 ? tr("%1 (%2 ops folded into it)").arg(node.op).arg(node.opCount) : node.op);
-  const views::GraphNode* shown = node.index >= 0 && static_cast<size_t>(node.index) < m_graph->graph().nodes.size()
-                                      ? &m_graph->graph().nodes[static_cast<size_t>(node.index)]
-                                      : nullptr;
-  if (shown && shown->kind == views::GraphNodeKind::Collapsed) {
-    // A folded node tells what is inside: ops per role, its sections and hypersections.
-    QStringList roles, hypersections;
-    for (const auto& [role, ops] : shown->roleOps) roles << tr("%1 %2").arg(ops).arg(views::roleDisplayName(role));
-    for (const auto& [name, ops] : shown->hypersectionOps) hypersections << tr("%1 (%n op(s))", nullptr, ops).arg(name);
-    row(tr("roles"), roles.join(QStringLiteral(", ")));
-    row(tr("sections"), tr("%n section(s)", nullptr, static_cast<int>(shown->sections.size())));
-    row(tr("hypersections"), hypersections.join(QStringLiteral("\n")));
-  } else if (!node.role.isEmpty()) {
-    row(tr("role"), views::roleDisplayName(node.role));
-  }
-  if (!node.hyperfunction.isEmpty()) row(tr("hyperfunction"), node.hyperfunction);
-  for (const auto& [key, value] : node.attributes) row(key, value);
-  if (!node.inputShapes.isEmpty()) row(tr("inputs"), node.inputShapes.join(QStringLiteral("\n")));
-  if (!node.outputShapes.isEmpty()) row(tr("outputs"), node.outputShapes.join(QStringLiteral("\n")));
-  if (!shown || shown->kind != views::GraphNodeKind::Collapsed) row(tr("section"), node.section < 0 ? tr("none")
-                     : node.sectionName.isEmpty() ? QString::number(node.section)
-                                                  : QStringLiteral("%1 (%2)").arg(node.section).arg(node.sectionName));
-  if (!shown || shown->kind != views::GraphNodeKind::Collapsed) row(tr("hypersection"), node.hypersection < 0 ? tr("none")
-                          : node.hypersectionName.isEmpty()
-                              ? QString::number(node.hypersection)
-                              : QStringLiteral("%1 (%2)").arg(node.hypersection).arg(node.hypersectionName));
-  // Estimate against measurement for the node's section (the latest recorded run).
-  if (const views::ScheduleSection* s = m_schedule->data().section(node.section); s && node.opCount <= 1) {
-    row(tr("est. latency per call"), views::formatDuration(s->estLatencyUs));
-    row(tr("measured mean per call"), s->measuredMeanUs ? tr("%1 over %n call(s)", nullptr, static_cast<int>(s->calls))
-                                                             .arg(views::formatDuration(*s->measuredMeanUs))
-                                                       : tr("not run"));
-    if (s->measuredMeanUs && s->estLatencyUs > 0)
-      row(tr("measured / estimated"), QStringLiteral("×%1").arg(QLocale().toString(*s->measuredMeanUs / s->estLatencyUs, 'g', 3)));
-  }
-  if (node.hasEstimate) {
-    row(tr("est. PCUs"), QString::number(node.pcus));
-    row(tr("est. PMUs"), QString::number(node.pmus));
-    row(tr("est. latency"), views::formatDuration(node.latencyUs));
-    if (node.flop > 0) row(tr("GFLOP"), QString::number(node.flop / 1e9, 'g', 4));
-  } else {
-    row(tr("estimate"), tr("none (not in a section)"));
-  }
-  html += QStringLiteral("</table>");
-  // Multi-line cells (shapes) keep their line breaks.
-  html.replace(QStringLiteral("\n"), QStringLiteral("<br>"));
-  m_details->setHtml(html);
+  m_details->setHtml(nodeDetailsHtml(node, m_graph->graph(), m_schedule->data()));
+  growDetails();
 }
 
 }  // namespace dfc::studio

@@ -12,6 +12,7 @@
 
 class QAction;
 class QLabel;
+class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class QTextBrowser;
@@ -44,11 +45,19 @@ class MainWindow : public QMainWindow {
 
   explicit MainWindow(DocumentLoaders loaders, QString dbPath = {}, QWidget* parent = nullptr);
 
-  void openFile(const QString& path);  // *.json: trace; *.onnx, *.dfir: model to compile; else PEF
-  void openPef(const QString& path);   // also opens the trace of its newest run
+  // Each kind of file opens where it is seen: *.json(.gz): a trace, on Graph &
+  // Timeline; *.onnx, *.dfir: a model, on Compile; else a PEF, on Graph & Timeline.
+  void openFile(const QString& path);
+  // Also opens the trace of its newest run, and fills the Compile form with
+  // the settings it was compiled with.
+  void openPef(const QString& path);
   void openTrace(const QString& path);
-  // A .onnx or .dfir file: into the Compile screen's model field, which is shown.
+  // A .onnx or .dfir file: the Compile form, reset to the defaults for it, is shown.
   void openModel(const QString& path);
+
+  // Hypersection colours in every view: by cost (the default) or by identity.
+  void setColorScheme(views::ColorScheme scheme);
+  views::ColorScheme colorScheme() const { return m_colorScheme; }
 
   // "compile", "graph" (or "timeline"), "schedule", "runs", "compare"; false if unknown.
   bool showScreen(const QString& name);
@@ -75,6 +84,12 @@ class MainWindow : public QMainWindow {
   // Selected time range, section and zoom history, shared by timeline and graph.
   views::SelectionState* selection() const { return m_selection; }
   QTabWidget* tabs() const { return m_tabs; }
+  // The Graph & Timeline screen's panes: graph | timeline above, details below,
+  // and the one-line hint shown in place of an empty pane.
+  QSplitter* paneSplitter() const { return m_top; }
+  QSplitter* detailsSplitter() const { return m_outer; }
+  QLabel* paneHint() const { return m_paneHint; }
+  QAction* exportSelectionAction() const { return m_exportWithSelection; }
   QString pefPath() const { return m_pefPath; }
   QString tracePath() const { return m_tracePath; }
 
@@ -103,6 +118,13 @@ class MainWindow : public QMainWindow {
   // (its `pef_hash` is the PEF's content hash); else says whose trace it is.
   void updateTracePairing();
   void showNode(const views::NodeDetails& node);
+  void fillCompileForm(const pef::Pef& pef, const QString& path);
+  void applyColorIdentity();
+  // Shows the panes that have something (an empty one gives way to a one-line hint).
+  void updatePanes();
+  void growDetails();     // the details pane takes the height its contents need
+  void collapseDetails(); // ... or a thin strip while nothing is selected
+  void onPaneHintLink(const QString& link);
   void showAbout();
   void updateActions();
   void checkIdle();
@@ -111,6 +133,8 @@ class MainWindow : public QMainWindow {
   DocumentLoaders m_loaders;
   QString m_dbPath;
   QString m_pefPath;
+  std::shared_ptr<const pef::Pef> m_pef;
+  views::ColorScheme m_colorScheme = views::ColorScheme::Cost;
   QString m_pefHash;  // the open PEF's content hash (pef::Pef::contentHash)
   QString m_tracePath;
   Session* m_session = nullptr;
@@ -132,6 +156,9 @@ class MainWindow : public QMainWindow {
   QTextBrowser* m_details = nullptr;
   views::RangeTablePanel* m_rangePanel = nullptr;
   QStackedWidget* m_bottom = nullptr;
+  QSplitter* m_top = nullptr;
+  QSplitter* m_outer = nullptr;
+  QLabel* m_paneHint = nullptr;
   QLabel* m_summary = nullptr;
   QAction* m_openPef = nullptr;
   QAction* m_openTrace = nullptr;
@@ -144,6 +171,8 @@ class MainWindow : public QMainWindow {
   QAction* m_exportTrace = nullptr;
   QAction* m_exportReport = nullptr;
   QAction* m_exportGraph[3] = {nullptr, nullptr, nullptr};  // DOT, SVG, PNG
+  QAction* m_exportWithSelection = nullptr;  // graph exports show the selection
+  QAction* m_colorByCost = nullptr;
   QAction* m_quit = nullptr;
 };
 

@@ -125,6 +125,20 @@ void MainWindow::createActions() {
       else showError(error);
     });
   }
+  m_exportWithSelection = new QAction(tr("Graph exports show the &selection"), this);
+  m_exportWithSelection->setCheckable(true);
+  m_exportWithSelection->setStatusTip(tr("Off: exported graphs leave out the highlight, the section outline and the "
+                                         "decision badges"));
+  connect(m_exportWithSelection, &QAction::toggled, this, [this](bool on) { m_graph->setExportsSelection(on); });
+  m_colorByCost = new QAction(tr("Colour hypersections by &cost"), this);
+  m_colorByCost->setCheckable(true);
+  m_colorByCost->setChecked(m_colorScheme == views::ColorScheme::Cost);
+  m_colorByCost->setStatusTip(tr("On: the palette goes to the costliest hypersections (measured time per step, else "
+                                 "estimated), the rest grey; off: by identity (hypersection id order). Every view follows."));
+  connect(m_colorByCost, &QAction::toggled, this, [this](bool on) {
+    if (on != (m_colorScheme == views::ColorScheme::Cost))
+      setColorScheme(on ? views::ColorScheme::Cost : views::ColorScheme::Identity);
+  });
   m_quit = new QAction(tr("&Quit"), this);
   m_quit->setShortcut(QKeySequence(tr("Ctrl+Q")));  // QKeySequence::Quit is empty on some platforms
   connect(m_quit, &QAction::triggered, this, &QWidget::close);
@@ -144,6 +158,7 @@ void MainWindow::createMenus() {
   exportMenu->addAction(m_exportReport);
   exportMenu->addSeparator();
   for (QAction* a : m_exportGraph) exportMenu->addAction(a);
+  exportMenu->addAction(m_exportWithSelection);
   file->addSeparator();
   file->addAction(m_quit);
 
@@ -158,6 +173,8 @@ void MainWindow::createMenus() {
     QAction* go = view->addAction(labels[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
     go->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
   }
+  view->addSeparator();
+  view->addAction(m_colorByCost);
   view->addSeparator();
   view->addAction(m_find);
   view->addAction(m_fitGraph);
@@ -192,7 +209,7 @@ void MainWindow::updateActions() {
 }
 
 void MainWindow::openModel(const QString& path) {
-  m_compile->modelBox()->setCurrentText(QDir::toNativeSeparators(path));
+  m_compile->resetForModel(QDir::toNativeSeparators(path));  // its own settings, not the open PEF's
   showScreen(Screen::Compile);
   statusBar()->showMessage(tr("Model %1 is set; press Compile").arg(QFileInfo(path).fileName()), 8000);
 }

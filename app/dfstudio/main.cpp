@@ -1,6 +1,6 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
 //          [--find TEXT] [--select-slice NAME] [--unfold-all] [--graph-zoom fit|readable|FACTOR]
-//          [--screenshot FILE]
+//          [--compare-with PEF [--compare-view diff|sides] [--compare-group N]] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLineEdit>
@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ComparePage.h"
+#include "compare/CompareView.h"
 #include "GraphPane.h"
 #include "MainWindow.h"
 #include "Translations.h"
@@ -34,6 +35,14 @@ struct Options {
   QCommandLineOption compare{QStringLiteral("compare-with"),
                              QApplication::translate("main", "Open the Compare screen with the given PEF on the left and PEF on the right."),
                              QStringLiteral("PEF")};
+  QCommandLineOption compareView{QStringLiteral("compare-view"),
+                                 QApplication::translate("main", "Compare's right half: diff (the graph diff) or sides "
+                                                                 "(both graphs and timelines)."),
+                                 QStringLiteral("VIEW")};
+  QCommandLineOption compareGroup{QStringLiteral("compare-group"),
+                                  QApplication::translate("main", "Select Compare's N-th row (0: the biggest change) once "
+                                                                  "both sides are loaded."),
+                                  QStringLiteral("N")};
   QCommandLineOption colorBy{QStringLiteral("color-by"),
                              QApplication::translate("main", "Graph colours once loaded: %1.")
                                  .arg(modeIds().join(QStringLiteral(", "))),
@@ -71,6 +80,8 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.db);
   parser.addOption(options.screen);
   parser.addOption(options.compare);
+  parser.addOption(options.compareView);
+  parser.addOption(options.compareGroup);
   parser.addOption(options.colorBy);
   parser.addOption(options.pin);
   parser.addOption(options.find);
@@ -98,8 +109,17 @@ void showFirstLayer(dfc::views::GraphView* view, double zoom) {
 // --color-by, --pin-row, --unfold-all and --graph-zoom, applied whenever
 // loading ends (a load resets them); unfolding lays out again and ends anew.
 void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
-  if (const auto mode = dfc::views::colorModeFromId(parser.value(options.colorBy)))
-    window.graphPane()->setColorMode(*mode);
+  if (const auto mode = dfc::views::colorModeFromId(parser.value(options.colorBy))) {
+    // Cost and hypersection are the colour schemes of every view, not of the graph alone.
+    if (*mode == dfc::views::GraphColorMode::Cost) window.setColorScheme(dfc::views::ColorScheme::Cost);
+    else if (*mode == dfc::views::GraphColorMode::Hypersection) window.setColorScheme(dfc::views::ColorScheme::Identity);
+    else window.graphPane()->setColorMode(*mode);
+  }
+  dfc::views::CompareView* compare = window.comparePage()->compareView();
+  if (parser.value(options.compareView) == QStringLiteral("sides")) compare->showSideBySide();
+  bool isGroup = false;
+  const int group = parser.value(options.compareGroup).toInt(&isGroup);
+  if (isGroup && compare->match() && compare->selectedGroup() != group) compare->selectGroup(group);
   dfc::views::GraphView* graph = window.graphView();
   if (parser.isSet(options.unfold) && !graph->graph().collapsedScopes.empty()) return graph->expandAll();
   if (parser.value(options.zoom) == QStringLiteral("fit")) graph->fitGraph();

@@ -47,10 +47,12 @@ std::vector<SectionReportRow> sectionReportRows(const pef::Pef& pef, const Measu
 std::string sectionReportCsv(const std::vector<SectionReportRow>& rows) {
   std::string csv = sectionReportHeader() + "\n";
   for (const SectionReportRow& r : rows) {
+    // A section never run has no measurement: its calls and mean stay blank, not 0.
+    char measured[64] = ",";
+    if (r.calls > 0) std::snprintf(measured, sizeof measured, "%lld,%.4f", r.calls, r.measuredMeanUs);
     char numbers[320];
-    std::snprintf(numbers, sizeof numbers, "%d,%d,%.4f,%.9f,%lld,%.4f,%lld,%lld,%lld,%.4f,%.4f\n", r.pcus, r.pmus,
-                  r.estLatencyUs, r.tflop, r.calls, r.measuredMeanUs, r.placedPcus, r.placedPmus, r.placedHops,
-                  r.minLatencyUs, r.maxLatencyUs);
+    std::snprintf(numbers, sizeof numbers, "%d,%d,%.4f,%.9f,%s,%lld,%lld,%lld,%.4f,%.4f\n", r.pcus, r.pmus, r.estLatencyUs,
+                  r.tflop, measured, r.placedPcus, r.placedPmus, r.placedHops, r.minLatencyUs, r.maxLatencyUs);
     csv += std::to_string(r.id) + "," + r.name + "," + r.type + "," + r.hyperfunction + "," + r.hypersection + "," +
            numbers;
   }

@@ -10,6 +10,9 @@
 
 #include "TestEnv.h"
 #include "pef/Pef.h"
+#include "profile/RunStore.h"
+
+#include <cmath>
 
 using namespace dfc;
 using test::runDfc;
@@ -190,4 +193,22 @@ TEST_CASE("dfc compile's summary counts only the section roles the compile has",
   INFO(infer.output);
   CHECK(infer.output.find(" forward)") != std::string::npos);
   CHECK(infer.output.find("backward") == std::string::npos);
+}
+
+TEST_CASE("dfc compile prints the compile time the run store records", "[e2e][cli][store]") {
+  test::ScratchDir dir("compile-time");
+  const std::string db = dir / "runs.sqlite";
+  auto r = runDfc("compile --model lenet -o0 --pef-name l0 --output-folder " + (dir / "l0") + " --db " + db);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const size_t at = r.output.find("compile time ");
+  REQUIRE(at != std::string::npos);
+  const double printed = std::stod(r.output.substr(at + 13));
+  auto store = profile::RunStore::open(db);
+  REQUIRE(store);
+  auto compiles = store->listCompiles();
+  REQUIRE(compiles);
+  REQUIRE(compiles->size() == 1);
+  // One figure: the CLI rounds to whole milliseconds, as the Runs table shows it.
+  CHECK(printed == Approx(std::round(compiles->front().durationMs)).margin(0.5));
 }

@@ -90,3 +90,28 @@ TEST_CASE("dfc report writes section_report.csv with the shared header", "[e2e][
   CHECK(bad.status == 2);
   CHECK(bad.output.find(dir / "r.csv") != std::string::npos);
 }
+
+TEST_CASE("dfc inspect lists the attentions that run as one fused kernel with their tiles", "[e2e][cli][inspect]") {
+  test::ScratchDir dir("inspect-attention");
+  auto compiled = runDfc("compile --db - --model gpt2-mini -o3 --pef-name g3 --output-folder " + (dir / "g3"));
+  INFO(compiled.output);
+  REQUIRE(compiled.status == 0);
+  auto r = runDfc("inspect " + (dir / "g3/g3.pef"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("fused attention on the host (FlashAttention-style") != std::string::npos);
+  CHECK(r.output.find(": 2 in 2 section(s)") != std::string::npos);
+  // Both layers' attention, forward in section 0 and backward in 1, 64 queries x 128 keys a tile.
+  for (const char* layer : {"h.0/attn/softmax", "h.1/attn/softmax"}) {
+    const size_t at = r.output.find(layer);
+    REQUIRE(at != std::string::npos);
+    const std::string line = r.output.substr(r.output.rfind('\n', at) + 1, r.output.find('\n', at) - r.output.rfind('\n', at) - 1);
+    CHECK(line.find("0+1") != std::string::npos);
+    CHECK(line.find("64x128") != std::string::npos);
+    CHECK(line.find("causal") != std::string::npos);
+  }
+  // One op per section (-o0): nothing runs fused, so nothing is listed.
+  auto o0 = runDfc("compile --db - --model gpt2-mini -o0 --pef-name g0 --output-folder " + (dir / "g0"));
+  REQUIRE(o0.status == 0);
+  CHECK(runDfc("inspect " + (dir / "g0/g0.pef")).output.find("fused attention") == std::string::npos);
+}

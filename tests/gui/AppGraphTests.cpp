@@ -62,9 +62,9 @@ TEST_CASE("Graph screen opens a gpt2-mini training PEF folded by hyperfunction a
   CHECK(view->isCollapsed(scope));
   const size_t foldedCount = view->graph().nodes.size();
 
-  // Folded, it colours by hyperfunction; the legend follows the selector.
+  // Folded, it colours by cost (each layer striped by the hypersections in it); the legend follows the selector.
   studio::GraphPane* pane = window.graphPane();
-  CHECK(view->colorMode() == views::GraphColorMode::Hyperfunction);
+  CHECK(view->colorMode() == views::GraphColorMode::Cost);
   pane->colorModeBox()->setCurrentIndex(pane->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::OpType)));
   CHECK(view->colorMode() == views::GraphColorMode::OpType);
   pane->colorModeBox()->setCurrentIndex(pane->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::Hyperfunction)));

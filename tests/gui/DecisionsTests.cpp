@@ -2,7 +2,9 @@
 // from its context menu make the decisions file; "Recompile with decisions"
 // compiles again honouring it and opens both compiles side by side.
 #include <QAction>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -14,6 +16,7 @@
 
 #include "ComparePage.h"
 #include "DecisionsController.h"
+#include "AppTestSupport.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "driver/Compiler.h"
@@ -96,7 +99,7 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
 
   if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {  // the menu as a person sees it
     QMenu* menu = decisions->buildMenu(graphNode(view, "conv2/conv2d"), &window);
-    menu->grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions-menu.png"));
+    menu->grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions_menu.png"));
     delete menu;
   }
   const QString file = dir.filePath(QStringLiteral("mine.yaml"));
@@ -110,12 +113,54 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   CHECK(saved->decisions[1].kind == mapping::DecisionKind::CutBefore);
   CHECK(saved->decisions[1].patterns == std::vector<std::string>{"fc1/matmul"});
 
-  // Recompile: the new PEF honours the file; both compiles open side by side.
+  // Pending decisions carry a badge on their nodes (and say so in the tooltip), others none.
+  for (const char* name : {"conv1/conv2d", "conv1/relu", "fc1/matmul"}) CHECK(view->isMarked(graphNode(view, name)));
+  CHECK_FALSE(view->isMarked(graphNode(view, "conv2/conv2d")));
+  view->centerOn(view->currentLayout().nodeRects.at(static_cast<size_t>(graphNode(view, "fc1/matmul"))).center());
+  QApplication::processEvents();
+  CHECK(apptest::pixelCount(view->viewport()->grab().toImage(), 0xe8590c) > 10);
+  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {  // the badges, and the dialog a recompile asks with
+    const QString shots = qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR");
+    window.grab().save(shots + QStringLiteral("/decisions_badges.png"));
+    studio::RecompileDialog dialog(decisions->suggestedTargets(), static_cast<int>(decisions->draft().decisions.size()), &window);
+    dialog.grab().save(shots + QStringLiteral("/decisions_dialog.png"));
+  }
+
+  // Exports leave the selection out (picked nodes' orange border, badges) unless asked.
+  const QString plain = dir.filePath(QStringLiteral("plain.png")), marked = dir.filePath(QStringLiteral("marked.png"));
+  REQUIRE(view->exportPng(plain));
+  window.exportSelectionAction()->setChecked(true);
+  REQUIRE(view->exportPng(marked));
+  window.exportSelectionAction()->setChecked(false);
+  CHECK(apptest::pixelCount(QImage(plain), 0xe8590c) == 0);
+  CHECK(apptest::pixelCount(QImage(plain), 0xff8c00) == 0);
+  CHECK(apptest::pixelCount(QImage(marked), 0xe8590c) > 10);
+  CHECK(apptest::pixelCount(QImage(marked), 0xff8c00) > 10);
+  CHECK(view->highlightedNodes().size() == 3);  // the selection on screen is kept
+
+  // Recompile asks where the decisions file and the new PEF go (here: answered without the dialog).
   QSignalSpy ready(decisions, &studio::DecisionsController::compareReady);
   QSignalSpy sides(window.comparePage(), &studio::ComparePage::sideLoaded);
+  studio::RecompileTargets asked;
+  const studio::RecompileTargets chosen{dir.filePath(QStringLiteral("chosen/lenet_decisions.yaml")),
+                                        dir.filePath(QStringLiteral("built/lenet_decided/lenet_decided.pef"))};
+  QDir(dir.path()).mkpath(QStringLiteral("chosen"));
+  decisions->setTargetChooser([&](const studio::RecompileTargets& suggested) {
+    asked = suggested;
+    return std::optional<studio::RecompileTargets>(chosen);
+  });
   REQUIRE(decisions->recompile());
+  CHECK(asked.decisionsPath.endsWith(QStringLiteral("lenet_decisions.yaml")));
+  CHECK(asked.pefPath.endsWith(QStringLiteral("lenet_decided/lenet_decided.pef")));
+  CHECK(QFile::exists(chosen.decisionsPath));
+  // Nothing written beside the source PEF without asking.
+  CHECK_FALSE(QFile::exists(QFileInfo(QString::fromStdString(compiled->pefPath)).dir().filePath(QStringLiteral("lenet_decisions.yaml"))));
+  // The folders chosen are remembered for the next recompile.
+  CHECK(QFileInfo(decisions->suggestedTargets().decisionsPath).absolutePath() == QFileInfo(chosen.decisionsPath).absolutePath());
+  CHECK(QFileInfo(decisions->suggestedTargets().pefPath).absolutePath() == QFileInfo(chosen.pefPath).absolutePath());
   REQUIRE((ready.count() > 0 || ready.wait(180000)));
   const QString after = ready.first().at(1).toString();
+  CHECK(QFileInfo(after) == QFileInfo(chosen.pefPath));
   CHECK(ready.first().at(0).toString() == QString::fromStdString(compiled->pefPath));
   auto decided = pef::readPef(after.toStdString());
   REQUIRE(decided.ok());
@@ -123,12 +168,12 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   CHECK(sectionHolding(*decided, "conv1/conv2d").nodes.size() == 3);
   CHECK(sectionHolding(*decided, "conv1/relu").id == sectionHolding(*decided, "conv1/conv2d").id);
   CHECK(sectionHolding(*decided, "fc1/matmul").nodes.front() == decided->graph.findNode("fc1/matmul"));
-  CHECK(decided->meta.decisions.find("mine.yaml") != std::string::npos);
+  CHECK(decided->meta.decisions.find("lenet_decisions.yaml") != std::string::npos);
   while (sides.count() < 2 && sides.wait(60000)) {
   }
   CHECK(sides.count() >= 2);
   CHECK(window.tabs()->currentIndex() == static_cast<int>(studio::MainWindow::Screen::Compare));
   CHECK(views::summarizeSide(*decided, nullptr).label == QStringLiteral("lenet -o0 (sn30), with decisions"));
   if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR"))
-    window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions-compare.png"));
+    window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions_compare.png"));
 }

@@ -3,6 +3,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QSet>
+#include <QValueAxis>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -181,4 +183,30 @@ TEST_CASE("Runs screen shows the selected measure-performance run's host time by
   REQUIRE(selectPef(QStringLiteral("plain")));
   CHECK(ops->rowCount() == 0);
   CHECK(panel.opProfile()->caption()->text().contains(QStringLiteral("--op-profile")));
+}
+
+TEST_CASE("The performance chart's value axes label every tick differently", "[gui][runs]") {
+  guitest::ensureApp();
+  auto labels = [](const QValueAxis* axis) {
+    QStringList out;
+    const int ticks = axis->tickCount();
+    for (int i = 0; i < ticks; ++i) {
+      const double value = axis->min() + (axis->max() - axis->min()) * i / (ticks - 1);
+      out << QString::asprintf(axis->labelFormat().toLatin1().constData(), value);
+    }
+    return out;
+  };
+  views::PerformanceChart chart;  // empty: nothing measured yet
+  for (int points = 0; points < 2; ++points) {
+    if (points == 1)
+      chart.setPoints({{QStringLiteral("lenet"), QDateTime::currentDateTimeUtc(), 0.7, 0.3, 0.45},
+                       {QStringLiteral("lenet"), QDateTime::currentDateTimeUtc().addSecs(60), 2.4, 0.2, 0.3}});
+    const auto axes = chart.chart()->axes(Qt::Vertical);
+    REQUIRE(axes.size() == 2);
+    for (QAbstractAxis* a : axes) {
+      const QStringList shown = labels(qobject_cast<QValueAxis*>(a));
+      INFO(a->titleText().toStdString() << ": " << shown.join(QStringLiteral(" ")).toStdString());
+      CHECK(QSet<QString>(shown.begin(), shown.end()).size() == shown.size());
+    }
+  }
 }

@@ -55,6 +55,10 @@ CompilePanel::CompilePanel(QWidget* parent) : QWidget(parent) {
   m_progress->setValue(0);
   m_progress->setFormat(tr("idle"));
   m_progress->setTextVisible(true);
+  m_source = new QLabel(this);
+  m_source->setWordWrap(true);
+  m_source->setStyleSheet(QStringLiteral("QLabel { background: #e8f0fe; color: #1a3a6b; padding: 4px; }"));
+  m_source->setVisible(false);
   m_status = new QLabel(this);
   m_status->setWordWrap(true);
   m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -72,6 +76,7 @@ CompilePanel::CompilePanel(QWidget* parent) : QWidget(parent) {
 
   auto* forms = new QWidget;
   auto* formsLayout = new QVBoxLayout(forms);
+  formsLayout->addWidget(m_source);
   formsLayout->addWidget(buildModelForm());
   formsLayout->addWidget(buildRunForm());
   formsLayout->addStretch(1);
@@ -294,6 +299,37 @@ driver::RunOptions CompilePanel::runOptions() const {
   o.inference = m_inference->isChecked();
   o.dbPath = m_dbPath.toStdString();
   return o;
+}
+
+void CompilePanel::setOptions(const driver::CompileOptions& o, const QString& from) {
+  m_model->setCurrentText(fromStd(o.model));
+  m_pefName->setText(fromStd(o.pefName));
+  m_outputFolder->setText(fromStd(o.outputFolder));
+  m_inference->setChecked(o.inference);
+  m_batch->setValue(static_cast<int>(o.batchSize));
+  m_optLevel->setCurrentIndex(m_optLevel->findData(fromStd(std::string(partition::optLevelName(o.level)))));
+  m_arch->setCurrentText(fromStd(o.arch));
+  if (const int i = m_optimizer->findData(fromStd(o.optimizer)); i >= 0) m_optimizer->setCurrentIndex(i);
+  m_lr->setValue(o.learningRate);
+  m_seed->setValue(static_cast<int>(std::min<uint64_t>(o.seed, INT_MAX)));
+  m_debug->setChecked(o.debug);
+  m_o1Rules->setCurrentText(o.o1RuleList.empty() ? QStringLiteral("default") : fromStd(o.o1RuleList));
+  m_hypersection->setChecked(o.enableHypersection);
+  m_nChips->setValue(o.nChips);
+  if (const int i = m_numTiles->findData(o.numTiles); i >= 0) m_numTiles->setCurrentIndex(i);
+  QStringList factors, params;
+  for (const auto& f : o.scalingFactors) factors << fromStd(f);
+  m_scaling->setText(factors.join(QLatin1Char(' ')));
+  for (const auto& [name, value] : o.modelParams) params << QStringLiteral("%1=%2").arg(fromStd(name)).arg(value);
+  m_modelParams->setText(params.join(QLatin1Char(' ')));
+  m_source->setText(from);
+  m_source->setVisible(!from.isEmpty());
+}
+
+void CompilePanel::resetForModel(const QString& model) {
+  driver::CompileOptions defaults;
+  defaults.model = model.toStdString();
+  setOptions(defaults, tr("A new compile of %1 with the default settings").arg(QFileInfo(model).fileName()));
 }
 
 Expected<std::map<std::string, int64_t>> CompilePanel::parseModelParams(const QString& text) {

@@ -35,6 +35,12 @@ class CompilePanel : public QWidget {
   // "num_layers=2 hidden_size=64" -> map; an error names the bad entry.
   static Expected<std::map<std::string, int64_t>> parseModelParams(const QString& text);
   driver::RunOptions runOptions() const;
+  // Fills the form with these options (an open PEF's recorded command line,
+  // ready to compile again with a change); `from` says where they came from.
+  void setOptions(const driver::CompileOptions& options, const QString& from = {});
+  // Back to the defaults with `model` set (a model file just opened).
+  void resetForModel(const QString& model);
+  QLabel* sourceLabel() const { return m_source; }  // "Settings of lenet.pef"
 
   QString lastPefPath() const { return m_lastPef; }
 
@@ -118,6 +124,7 @@ class CompilePanel : public QWidget {
   QPushButton* m_cancel = nullptr;
   QProgressBar* m_progress = nullptr;
   QLabel* m_status = nullptr;
+  QLabel* m_source = nullptr;
   QPlainTextEdit* m_log = nullptr;
   bool m_cancelRequested = false;
 };

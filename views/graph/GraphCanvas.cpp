@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -12,6 +13,7 @@ const QColor kFrameFill(0xf0, 0xf2, 0xf8);
 const QColor kFramePen(0xb0, 0xb0, 0xc0);
 const QColor kFrameTitle(0x55, 0x5a, 0x70);
 const QColor kEdge(0x60, 0x60, 0x60);
+const QColor kDecisionBadge(0xe8, 0x59, 0x0c);
 
 QPainterPath edgePath(const std::vector<QPointF>& points) {
   QPainterPath path;
@@ -286,11 +288,22 @@ void GraphCanvas::paintNodes(QPainter* p, const QRectF& area, const std::vector<
       p->drawRoundedRect(r, 4, 4);
     else
       p->drawRoundedRect(r, 6, 6);
+    if (style.marked) paintDecisionBadge(p, r);
     if (!labels) continue;
     p->setPen(style.text);
     p->drawText(r, Qt::AlignCenter, node.label);
     ++m_stats.labels;
   }
+}
+
+// A pending decision: an orange disc with a white rim on the node's top right corner.
+void GraphCanvas::paintDecisionBadge(QPainter* p, const QRectF& node) {
+  const double radius = std::clamp(node.height() * 0.22, 4.0, 8.0);
+  p->save();
+  p->setPen(QPen(Qt::white, radius * 0.35));
+  p->setBrush(kDecisionBadge);
+  p->drawEllipse(QPointF(node.right() - radius * 0.6, node.top() + radius * 0.6), radius, radius);
+  p->restore();
 }
 
 int GraphCanvas::nodeAt(QPointF scenePos) const {

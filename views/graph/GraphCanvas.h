@@ -35,6 +35,7 @@ class GraphCanvas : public QGraphicsItem {
     float penWidth = 1.2f;
     bool dashed = false;
     bool raised = false;  // a search match or the highlighted section: drawn last, on top
+    bool marked = false;  // a pending decision names it: a badge at its top right corner
   };
   // What the last paint drew (the tests and the benchmark read it).
   struct PaintStats {
@@ -68,6 +69,7 @@ class GraphCanvas : public QGraphicsItem {
   void paintEdges(QPainter* p, const QRectF& area, const std::vector<char>& summary, bool detailed, bool arrows);
   void paintSummaries(QPainter* p, const QRectF& area, const std::vector<char>& summary, double scale);
   void paintNodes(QPainter* p, const QRectF& area, const std::vector<char>& summary, bool detailed, bool labels);
+  static void paintDecisionBadge(QPainter* p, const QRectF& node);
   bool hidden(int cluster, const std::vector<char>& summary) const {
     return cluster >= 0 && summary[static_cast<size_t>(cluster)];
   }

@@ -62,6 +62,18 @@ bool GraphView::exportDot(const QString& path, QString* error) const {
   return writeExportFile(path, dotSource().toUtf8(), error);
 }
 
+void GraphView::renderForExport(QPainter* painter, const QRectF& target, const QRectF& source) {
+  m_plainStyles = !m_exportSelection;
+  if (m_plainStyles) applyNodeStyles();
+  m_canvas->setFullDetail(true);
+  m_scene->render(painter, target, source);
+  m_canvas->setFullDetail(false);
+  if (m_plainStyles) {
+    m_plainStyles = false;
+    applyNodeStyles();
+  }
+}
+
 // Both renderings draw the whole graph with every label, whatever the zoom on screen.
 bool GraphView::exportSvg(const QString& path, QString* error) {
   if (!m_hasLayout) return fail(error, tr("The graph has no layout yet"));
@@ -75,9 +87,7 @@ bool GraphView::exportSvg(const QString& path, QString* error) {
   generator.setTitle(m_irGraph ? QString::fromStdString(m_irGraph->name) : QStringLiteral("graph"));
   QPainter painter;
   if (!painter.begin(&generator)) return fail(error, tr("Cannot write %1").arg(path));
-  m_canvas->setFullDetail(true);
-  m_scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
-  m_canvas->setFullDetail(false);
+  renderForExport(&painter, QRectF(QPointF(0, 0), source.size()), source);
   painter.end();
   if (svg.data().isEmpty()) return fail(error, tr("Cannot write %1").arg(path));
   return writeExportFile(path, svg.data(), error);
@@ -93,9 +103,7 @@ bool GraphView::exportPng(const QString& path, QString* error) {
   {
     QPainter painter(&image);
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    m_canvas->setFullDetail(true);
-    m_scene->render(&painter, QRectF(QPointF(0, 0), image.size()), source);
-    m_canvas->setFullDetail(false);
+    renderForExport(&painter, QRectF(QPointF(0, 0), image.size()), source);
   }
   QBuffer png;
   png.open(QIODevice::WriteOnly);

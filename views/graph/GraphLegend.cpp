@@ -1,8 +1,10 @@
 #include "graph/GraphLegend.h"
 
+#include <QLabel>
 #include <QPainter>
 #include <QPixmap>
 #include <QSplitter>
+#include <QVBoxLayout>
 
 #include "graph/GraphView.h"
 
@@ -17,8 +19,8 @@ GraphLegend::GraphLegend(QWidget* parent) : QListWidget(parent) {
   setSelectionMode(QAbstractItemView::SingleSelection);
   setFocusPolicy(Qt::NoFocus);
   setIconSize(QSize(14, 14));
-  setTextElideMode(Qt::ElideNone);
-  setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  setTextElideMode(Qt::ElideRight);  // fitTexts elides names in the middle; this only if figures alone overflow
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setUniformItemSizes(true);
   connect(this, &QListWidget::itemClicked, this,
           [this](QListWidgetItem* item) { emit keyClicked(item->data(kKeyRole).toString()); });
@@ -43,24 +45,71 @@ void GraphLegend::setEntries(const std::vector<LegendEntry>& entries) {
     }
     auto* item = new QListWidgetItem(QIcon(swatch), entry.label);
     item->setData(kKeyRole, entry.key);
-    item->setToolTip(tr("Click to select these nodes"));
+    item->setData(kFullTextRole, entry.label);
+    item->setToolTip(entry.key.isEmpty() ? entry.label : tr("%1\nClick to select these nodes").arg(entry.label));
     addItem(item);
   }
+  fitTexts();
   updateGeometry();
+}
+
+void GraphLegend::resizeEvent(QResizeEvent* event) {
+  QListWidget::resizeEvent(event);
+  fitTexts();
+}
+
+void GraphLegend::fitTexts() {
+  const QFontMetrics metrics = fontMetrics();
+  const int available = viewport()->width() - iconSize().width() - 14;
+  const QString separator = QStringLiteral(" · ");
+  for (int i = 0; i < count(); ++i) {
+    QListWidgetItem* it = item(i);
+    const QString full = it->data(kFullTextRole).toString();
+    const qsizetype cut = full.indexOf(separator);
+    if (metrics.horizontalAdvance(full) <= available || cut < 0) {
+      it->setText(full);
+      continue;
+    }
+    // Short of room: the first figure alone (the time per step), then the name elided in its middle.
+    const qsizetype second = full.indexOf(separator, cut + separator.size());
+    const QString figure = second < 0 ? full.mid(cut) : full.mid(cut, second - cut);
+    const int room = std::max(metrics.horizontalAdvance(QStringLiteral("hs00…0000")),
+                              available - metrics.horizontalAdvance(figure));
+    it->setText(metrics.elidedText(full.left(cut), Qt::ElideMiddle, room) + figure);
+  }
 }
 
 QSize GraphLegend::sizeHint() const {
   int width = 120;
-  for (int i = 0; i < count(); ++i) width = std::max(width, fontMetrics().horizontalAdvance(item(i)->text()) + 48);
-  return {std::min(width, 320), QListWidget::sizeHint().height()};
+  for (int i = 0; i < count(); ++i)
+    width = std::max(width, fontMetrics().horizontalAdvance(item(i)->data(kFullTextRole).toString()) + 48);
+  return {std::min(width, kMaxWidth), QListWidget::sizeHint().height()};
 }
 
-void GraphLegend::fitInto(QSplitter* split) const {
+LegendBox::LegendBox(QWidget* parent) : QWidget(parent) {
+  m_list = new GraphLegend(this);
+  m_note = new QLabel(this);
+  m_note->setWordWrap(true);
+  m_note->setStyleSheet(QStringLiteral("QLabel { color: #555; font-style: italic; padding: 2px 4px; }"));
+  m_note->setVisible(false);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(m_note);
+  layout->addWidget(m_list, 1);
+}
+
+void LegendBox::setNote(const QString& text) {
+  m_note->setText(text);
+  m_note->setVisible(!text.isEmpty());
+}
+
+void LegendBox::fitInto(QSplitter* split) const {
   const QList<int> sizes = split->sizes();
   int total = 0;
   for (int size : sizes) total += size;
   if (total <= 0 || sizes.size() < 2) return;
-  const int legend = std::min(sizeHint().width(), total / 3);
+  const int legend = std::min(m_list->sizeHint().width(), total / 3);
   QList<int> fitted = sizes;
   fitted.last() = legend;
   fitted.first() += sizes.last() - legend;

@@ -137,6 +137,26 @@ std::vector<std::pair<double, QColor>> GraphOverlay::colorBar(OverlayMetric metr
   return out;
 }
 
+void GraphOverlay::setSectionCategories(std::map<int, QString> categoryOfSection, std::vector<Category> categories) {
+  m_categoryOfSection = std::move(categoryOfSection);
+  m_categories = std::move(categories);
+}
+
+std::map<QString, int> GraphOverlay::categoryCounts(const GraphNode& node) const {
+  std::map<QString, int> out;
+  for (int id : sectionsOf(node)) {
+    const auto it = m_categoryOfSection.find(id);
+    ++out[it == m_categoryOfSection.end() ? QString() : it->second];
+  }
+  return out;
+}
+
+QColor GraphOverlay::categoryColor(const QString& key) const {
+  for (const Category& c : m_categories)
+    if (c.key == key) return c.color;
+  return QColor(0xe6, 0xe6, 0xe6);
+}
+
 QColor rampColor(double position) {
   // Sequential, light to dark (pale yellow, orange, dark red): more reads darker.
   static const QColor kStops[] = {QColor(0xff, 0xf5, 0xc8), QColor(0xf6, 0xa0, 0x4d), QColor(0xd9, 0x4a, 0x2b),

@@ -44,6 +44,19 @@ class GraphOverlay {
   std::vector<std::pair<double, QColor>> colorBar(OverlayMetric metric, int stops) const;
   bool hasMeasured() const { return m_totalMeasuredUs > 0; }
 
+  // Categories of sections, each with its colour (compare's graph diff: how
+  // each section changed), in legend order; a section without one is "".
+  struct Category {
+    QString key;    // what the legend selects by ("merged")
+    QString label;  // what it says ("merged: several left sections became one")
+    QColor color;
+  };
+  void setSectionCategories(std::map<int, QString> categoryOfSection, std::vector<Category> categories);
+  const std::vector<Category>& categories() const { return m_categories; }
+  // Per category, the sections of the node in it (a plain op: its one section).
+  std::map<QString, int> categoryCounts(const GraphNode& node) const;
+  QColor categoryColor(const QString& key) const;
+
  private:
   struct Figures {
     double estUs = 0;                  // per step: estimate x calls in the schedule
@@ -60,6 +73,8 @@ class GraphOverlay {
   std::map<int, Figures> m_sections;
   double m_totalMeasuredUs = 0;
   std::array<Range, 4> m_ranges{};  // by OverlayMetric
+  std::map<int, QString> m_categoryOfSection;
+  std::vector<Category> m_categories;
 };
 
 QColor rampColor(double position);  // 0..1, pale yellow to dark red

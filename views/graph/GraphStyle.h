@@ -15,9 +15,18 @@
 
 namespace dfc::views {
 
-// The last four are data overlays (GraphOverlay): a continuous ramp, not categories.
+// MeasuredShare..PmuUse are data overlays (GraphOverlay): a continuous ramp,
+// not categories. Change colours by the overlay's section categories (how a
+// section changed between two compiles); it is offered where a comparison sets them.
+// Cost colours hypersections as Hypersection does, its legend in cost order
+// with each one's time per step (the palette's order when the document's
+// ColorIdentity is by cost, ColorScheme::Cost).
 enum class GraphColorMode { OpType, Section, Hypersection, Hyperfunction, MeasuredShare, MeasuredOverEstimate, PcuUse,
-                            PmuUse };
+                            PmuUse, Change, Cost };
+// Cost and Hypersection both colour by hypersection.
+constexpr bool byHypersection(GraphColorMode mode) {
+  return mode == GraphColorMode::Hypersection || mode == GraphColorMode::Cost;
+}
 std::optional<OverlayMetric> overlayMetric(GraphColorMode mode);
 
 struct LegendEntry {
@@ -45,6 +54,8 @@ QBrush nodeBrush(const GraphNode& node, GraphColorMode mode, const ColorIdentity
 std::vector<LegendEntry> legendEntries(const GraphData& data, GraphColorMode mode, const ColorIdentity& identity,
                                        const GraphOverlay* overlay = nullptr);
 // True when a node belongs to a legend key (a folded node when any op does).
-bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key);
+bool nodeHasKey(const GraphNode& node, GraphColorMode mode, const QString& key, const GraphOverlay* overlay = nullptr);
+// A node's colour depends on its colorKey alone (not an overlay's figures).
+bool colorsByKey(GraphColorMode mode);
 
 }  // namespace dfc::views

@@ -6,6 +6,7 @@
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 #include "graph/GraphLayouter.h"
@@ -113,6 +114,7 @@ void GraphView::setModel(std::shared_ptr<const ir::Graph> graph, std::shared_ptr
   m_hasLayout = false;
   m_autoFolded = false;
   m_openingModel = true;
+  m_highlighted = -1;  // a section of the previous graph names nothing here
   if (m_ownIdentity && m_plan) m_identity = std::make_shared<const ColorIdentity>(ColorIdentity::fromPlan(*m_plan, m_irGraph.get()));
   rebuildFromModel();
 }
@@ -195,7 +197,7 @@ void GraphView::cancelLayout() {
 void GraphView::setOverlay(std::shared_ptr<const GraphOverlay> overlay) {
   m_baseOverlay = std::move(overlay);
   m_overlay = m_baseOverlay ? std::make_shared<const GraphOverlay>(m_baseOverlay->fittedTo(*m_data)) : nullptr;
-  if (!overlayMetric(m_colorMode)) return;
+  if (colorsByKey(m_colorMode)) return;
   applyNodeStyles();
   emit legendChanged();
 }
@@ -320,11 +322,11 @@ void GraphView::applyNodeStyles() {
   if (!shown) return;
   const ColorIdentity& identity = colorIdentity();
   std::vector<char> matched(shown->nodes.size(), 0);
-  if (showsGraph())
+  if (showsGraph() && !m_plainStyles)
     for (int i : m_matches) matched[static_cast<size_t>(i)] = 1;
   std::vector<GraphCanvas::NodeStyle> styles(shown->nodes.size());
   // A categorical colour depends on the node's key alone: look each key up once.
-  const bool byKey = !overlayMetric(m_colorMode);
+  const bool byKey = colorsByKey(m_colorMode);
   QHash<QString, QColor> colourOfKey;
   auto colourOf = [&](const GraphNode& node) {
     if (!byKey || node.kind == GraphNodeKind::Input || node.kind == GraphNodeKind::Stub)
@@ -344,8 +346,9 @@ void GraphView::applyNodeStyles() {
       style.stripes =
           nodeBrush(node, m_colorMode, identity, m_layout->nodeRects[static_cast<size_t>(node.id)], m_overlay.get());
     style.text = textColorOn(fill);
-    const bool section = m_highlighted >= 0 && holdsSection(node, m_highlighted);
-    style.raised = matched[static_cast<size_t>(node.id)] || section;
+    const bool section = !m_plainStyles && m_highlighted >= 0 && holdsSection(node, m_highlighted);
+    style.marked = !m_plainStyles && showsGraph() && isMarked(node.id);
+    style.raised = matched[static_cast<size_t>(node.id)] || section || style.marked;
     if (matched[static_cast<size_t>(node.id)])
       style.pen = QColor(0xff, 0x8c, 0x00), style.penWidth = 4;
     else if (section)
@@ -356,6 +359,19 @@ void GraphView::applyNodeStyles() {
       style.pen = fill.darker(160);
   }
   m_canvas->setStyles(std::move(styles));
+}
+
+void GraphView::setDecisionMarks(std::map<ir::NodeId, QString> notes) {
+  m_decisionNotes = std::move(notes);
+  applyNodeStyles();
+}
+
+bool GraphView::isMarked(int index) const {
+  if (m_decisionNotes.empty() || index < 0 || static_cast<size_t>(index) >= m_data->nodes.size()) return false;
+  const GraphNode& node = m_data->nodes[static_cast<size_t>(index)];
+  if (node.kind == GraphNodeKind::Collapsed)
+    return std::any_of(node.members.begin(), node.members.end(), [this](ir::NodeId n) { return m_decisionNotes.count(n) > 0; });
+  return node.kind == GraphNodeKind::Op && m_decisionNotes.count(node.irNode) > 0;
 }
 
 bool GraphView::holdsSection(const GraphNode& node, int sectionId) const {
@@ -407,10 +423,21 @@ QString GraphView::toolTipAt(QPoint pos) const {
   if (!shown) return {};
   const QPointF at = mapToScene(pos);
   const int node = m_canvas->nodeAt(at);
-  if (node >= 0) return nodeToolTip(shown->nodes[static_cast<size_t>(node)]);
+  if (node >= 0) return nodeToolTip(shown->nodes[static_cast<size_t>(node)]) + decisionNote(node);
   const int frame = m_canvas->clusterAt(at);
   if (frame < 0) return {};
   return tr("%1: double-click to fold into one node").arg(m_layout->clusters[static_cast<size_t>(frame)].label);
+}
+
+// "\npending decision: cut before" for a marked node of the picture shown.
+QString GraphView::decisionNote(int index) const {
+  if (!showsGraph() || !isMarked(index)) return {};
+  const GraphNode& node = m_data->nodes[static_cast<size_t>(index)];
+  QStringList notes;
+  if (node.kind == GraphNodeKind::Op) notes << m_decisionNotes.at(node.irNode);
+  for (ir::NodeId n : node.members)
+    if (const auto it = m_decisionNotes.find(n); it != m_decisionNotes.end() && !notes.contains(it->second)) notes << it->second;
+  return QLatin1Char('\n') + tr("pending decision (next recompile): %1").arg(notes.join(QStringLiteral(", ")));
 }
 
 bool GraphView::viewportEvent(QEvent* event) {

@@ -82,6 +82,8 @@ class GraphView : public QGraphicsView {
   QList<int> selectKey(const QString& key);
   // Nodes holding ops of the hypersection `name` (compare: the other side's pick).
   QList<int> selectHypersection(const QString& name);
+  // Nodes holding ops of any of these sections (compare: a group of sections).
+  QList<int> selectSections(const std::set<int>& sections);
 
   // Folding (needs setModel). Each call relays out what is then shown.
   // The fold state asked for (a layout for it may still be on its way).
@@ -110,6 +112,15 @@ class GraphView : public QGraphicsView {
   const QList<int>& highlightedNodes() const { return m_matches; }
   void toggleHighlighted(int index);
   int nodeAtViewPos(QPoint pos) const { return nodeAt(pos); }
+
+  // Operators a pending decision names, each with what it says ("cut before"):
+  // their nodes (a folded layer when it holds one) carry a badge, the tooltip the note.
+  void setDecisionMarks(std::map<ir::NodeId, QString> notes);
+  bool isMarked(int index) const;  // a node of graph() carries the badge
+  // Exports leave the selection (highlight, section outline, decision badges)
+  // out unless this is on.
+  void setExportsSelection(bool on) { m_exportSelection = on; }
+  bool exportsSelection() const { return m_exportSelection; }
 
   // Exports what is shown. False (and `error` set) if the file cannot be written.
   QString dotSource() const;
@@ -164,6 +175,7 @@ class GraphView : public QGraphicsView {
   void applyNodeStyles();
   int nodeAt(QPoint pos) const;
   QString toolTipAt(QPoint pos) const;
+  QString decisionNote(int index) const;
   bool showInitialView();           // the readable-on-open rule; true when it folds (a new layout comes)
   bool canShowInitialView() const;  // visible at a usable size
   void fitRect(const QRectF& sceneRect, bool readable);
@@ -176,6 +188,8 @@ class GraphView : public QGraphicsView {
   Anchor anchorAtCentre() const;                // the top-level item nearest the view's centre
   void restoreAnchor();
   void userMoved();
+  // Renders `source` of the scene with every label, without the selection unless exports show it.
+  void renderForExport(QPainter* painter, const QRectF& target, const QRectF& source);
 
   GraphLayouter* m_layouter = nullptr;
   QGraphicsScene* m_scene = nullptr;
@@ -203,6 +217,9 @@ class GraphView : public QGraphicsView {
   bool m_autoFolded = false;    // this model was folded for readability once
   QPoint m_pressPos;
   int m_highlighted = -1;
+  std::map<ir::NodeId, QString> m_decisionNotes;
+  bool m_exportSelection = false;
+  bool m_plainStyles = false;  // styles without selection (while an export renders)
   bool m_pending = false;
   bool m_hasLayout = false;
 };

@@ -143,7 +143,19 @@ void GraphView::expandAll() {
 QList<int> GraphView::selectKey(const QString& key) {
   m_matches.clear();
   for (const GraphNode& node : m_data->nodes)
-    if (nodeHasKey(node, m_colorMode, key)) m_matches.append(node.id);
+    if (nodeHasKey(node, m_colorMode, key, m_overlay.get())) m_matches.append(node.id);
+  applyNodeStyles();
+  centreOnNodes(m_matches);
+  return m_matches;
+}
+
+QList<int> GraphView::selectSections(const std::set<int>& sections) {
+  m_matches.clear();
+  for (const GraphNode& node : m_data->nodes) {
+    const bool holds = sections.count(node.section) > 0 ||
+                       std::any_of(node.sections.begin(), node.sections.end(), [&](int s) { return sections.count(s) > 0; });
+    if (holds && node.kind != GraphNodeKind::Stub) m_matches.append(node.id);
+  }
   applyNodeStyles();
   centreOnNodes(m_matches);
   return m_matches;

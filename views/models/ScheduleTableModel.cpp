@@ -1,5 +1,7 @@
 #include "models/ScheduleTableModel.h"
 
+#include "style/Units.h"
+
 #include <QLocale>
 
 #include "graph/GraphData.h"
@@ -36,7 +38,9 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
     return index.column() >= Pcus ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
   }
   if (role == Qt::ToolTipRole && index.column() == Section) {
-    return tr("Section %1 (%2)\nhyperfunction: %3").arg(s.id).arg(s.name, s.hyperfunction.isEmpty() ? tr("top level") : s.hyperfunction);
+    QString tip = tr("Section %1 (%2)\nhyperfunction: %3").arg(s.id).arg(s.name, s.hyperfunction.isEmpty() ? tr("top level") : s.hyperfunction);
+    if (!s.fusedKernels.isEmpty()) tip += QLatin1Char('\n') + tr("fused on the host: %1").arg(s.fusedKernels.join(QStringLiteral("; ")));
+    return tip;
   }
   if (role == Qt::ToolTipRole && index.column() == MeasuredLatency && !s.measuredMeanUs) {
     return tr("No recorded run of this PEF");
@@ -67,7 +71,7 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
     case PlacedPmus: return s.placedPmus ? QLocale().toString(*s.placedPmus) : QString();
     case EstLatency: return formatDuration(s.estLatencyUs);
     case MeasuredLatency: return s.measuredMeanUs ? formatDuration(*s.measuredMeanUs) : QString();
-    case Tflop: return QLocale().toString(s.tflop, 'g', 4);
+    case Tflop: return formatFlop(s.tflop * 1e12);
     default: return {};
   }
 }
@@ -84,7 +88,7 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
     case PlacedPmus: return tr("Placed PMUs");
     case EstLatency: return tr("Est. latency");
     case MeasuredLatency: return tr("Measured mean");
-    case Tflop: return tr("TFLOP");
+    case Tflop: return tr("Work per call");
     default: return {};
   }
 }

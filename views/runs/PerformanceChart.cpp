@@ -5,6 +5,7 @@
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 #include "style/Palette.h"
 
@@ -23,12 +24,19 @@ QLineSeries* newSeries(const QString& name, const QColor& color, Qt::PenStyle st
   return s;
 }
 
-// A value axis from 0 to a little above `max`.
-QValueAxis* valueAxis(const QString& title, double max, const char* format) {
+// A value axis from 0 to a little above `max`, on round numbers, its labels
+// with as many decimals as its ticks need to differ ("0 0 1 1 1" was 0..1 in
+// steps of 0.25 printed with none; an empty chart's axis reads 0.00 ... 1.00).
+QValueAxis* valueAxis(const QString& title, double max) {
   auto* axis = new QValueAxis;
   axis->setTitleText(title);
   axis->setRange(0, max > 0 ? max * 1.1 : 1.0);
-  axis->setLabelFormat(QString::fromLatin1(format));
+  axis->applyNiceNumbers();
+  const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+  int decimals = 0;
+  while (decimals < 6 && std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+    ++decimals;
+  axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
   return axis;
 }
 
@@ -84,8 +92,8 @@ void PerformanceChart::setPoints(std::vector<PerformancePoint> points) {
                       ? tr("No measure-performance runs here yet: dfc measure-performance --pef P.pef")
                       : tr("measure-performance runs over time (%n run(s))", nullptr, static_cast<int>(points.size())));
   QDateTimeAxis* time = timeAxis(points);
-  QValueAxis* rate = valueAxis(tr("samples/s"), maxRate, "%.0f");
-  QValueAxis* ms = valueAxis(tr("ms per step"), maxMs, "%.1f");
+  QValueAxis* rate = valueAxis(tr("samples/s"), maxRate);
+  QValueAxis* ms = valueAxis(tr("ms per step"), maxMs);
   chart->addAxis(time, Qt::AlignBottom);
   chart->addAxis(rate, Qt::AlignLeft);
   chart->addAxis(ms, Qt::AlignRight);

@@ -1,9 +1,12 @@
 #include "schedule/ScheduleData.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <set>
 
 #include "arch/ArchSpec.h"
+#include "driver/FusedAttentionReport.h"
 #include "estimate/PefEstimate.h"
 #include "pef/PlacedSections.h"
 
@@ -35,6 +38,28 @@ std::vector<HypersectionRow> groupByHypersection(const ScheduleData& data) {
   return rows;
 }
 
+CostRanking rankByCost(const ScheduleData& data) {
+  CostRanking ranking;
+  std::vector<HypersectionRow> rows = groupByHypersection(data);
+  ranking.measured = std::any_of(rows.begin(), rows.end(), [](const HypersectionRow& r) { return r.measuredPerStepUs; });
+  // Measured before unmeasured, each by its time: host and chip times are never mixed in one order.
+  std::stable_sort(rows.begin(), rows.end(), [&ranking](const HypersectionRow& a, const HypersectionRow& b) {
+    if (ranking.measured && a.measuredPerStepUs.has_value() != b.measuredPerStepUs.has_value())
+      return a.measuredPerStepUs.has_value();
+    const double x = ranking.measured && a.measuredPerStepUs ? *a.measuredPerStepUs : a.estPerStepUs;
+    const double y = ranking.measured && b.measuredPerStepUs ? *b.measuredPerStepUs : b.estPerStepUs;
+    return x > y;
+  });
+  for (const HypersectionRow& r : rows)
+    ranking.order.emplace_back(r.name, ranking.measured ? r.measuredPerStepUs.value_or(0.0) : r.estPerStepUs);
+  return ranking;
+}
+
+QString CostRanking::basis() const {
+  return measured ? QCoreApplication::translate("ScheduleData", "measured time per step")
+                  : QCoreApplication::translate("ScheduleData", "estimated time per step");
+}
+
 const ScheduleSection* ScheduleData::section(int id) const {
   if (id >= 0 && static_cast<size_t>(id) < sections.size() && sections[static_cast<size_t>(id)].id == id)
     return &sections[static_cast<size_t>(id)];
@@ -56,6 +81,24 @@ int compiledInt(const pef::PefMeta& meta, const std::string& flag, int fallback)
     }
   }
   return fallback;
+}
+
+// Each fused attention named in the sections that run it (forward, and backward when fused too).
+void addFusedKernels(ScheduleData& data, const pef::Pef& pef) {
+  for (const driver::FusedAttention& a : driver::findFusedAttention(pef)) {
+    const QString scope = QString::fromStdString(a.softmax).section(QLatin1Char('/'), 0, -2);
+    auto add = [&](int section, const char* pass) {
+      for (ScheduleSection& s : data.sections)
+        if (s.id == section)
+          s.fusedKernels << QCoreApplication::translate("ScheduleData", "attention %1 (%2, FlashAttention-style), %3x%4 tiles "
+                                                                        "of queries x keys")
+                                .arg(scope, QLatin1String(pass))
+                                .arg(a.queryTile)
+                                .arg(a.keyTile);
+    };
+    add(a.forwardSection, "forward");
+    if (a.backwardSection >= 0) add(a.backwardSection, "backward");
+  }
 }
 
 }  // namespace
@@ -102,6 +145,7 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
     data.sections.push_back(std::move(row));
   }
   data.schedule = pef.plan.schedule;
+  addFusedKernels(data, pef);
   return data;
 }
 

@@ -2,6 +2,7 @@
 // Plain data behind the section schedule screen, built from a PEF plus the
 // measured section times of its latest run (if any) and the arch's capacity.
 #include <QString>
+#include <QStringList>
 #include <map>
 #include <optional>
 #include <utility>
@@ -27,6 +28,8 @@ struct ScheduleSection {
   long long calls = 0;                   // measured calls
   double tflop = 0;
   int tiledPasses = 0;                   // > 0: an operator too big for a section runs in this many passes
+  // Kernels the host runs fused in it: "attention h.0/attn (forward), 64x128 tiles" (driver/FusedAttentionReport.h)
+  QStringList fusedKernels;
 };
 
 struct ScheduleData {
@@ -56,6 +59,16 @@ struct HypersectionRow {
 };
 // In order of the first call in the schedule.
 std::vector<HypersectionRow> groupByHypersection(const ScheduleData& data);
+
+// Hypersections by cost, costliest first, with their time per step: measured
+// where the latest run measured any (one never measured comes after those,
+// by its estimate), else the estimate. `measured` says which.
+struct CostRanking {
+  std::vector<std::pair<QString, double>> order;  // (hypersection, us per step)
+  bool measured = false;
+  QString basis() const;  // "measured time per step" or "estimated time per step", translated
+};
+CostRanking rankByCost(const ScheduleData& data);
 
 // section id -> (sum of measured microseconds, number of calls)
 using MeasuredSections = driver::MeasuredSections;

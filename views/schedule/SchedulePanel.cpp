@@ -121,12 +121,15 @@ QString estimateText(const estimate::StepEstimate& e) {
   auto pct = [](double share) { return QString::number(100 * share, 'f', 1) + QLatin1Char('%'); };
   QString where = e.chips > 1 ? SchedulePanel::tr("%1 x %2, tensor parallel").arg(e.chips).arg(QString::fromStdString(e.arch))
                               : QString::fromStdString(e.arch);
+  // A tier the arch does not have is left out, not shown as "0 us" beside the others.
+  const QString tiers = e.tierGbps[H] > 0 ? SchedulePanel::tr("HBM %1, DDR %2").arg(ms(e.tierUs[H]), ms(e.tierUs[D]))
+                                          : SchedulePanel::tr("DDR %1; no HBM").arg(ms(e.tierUs[D]));
   QString text = SchedulePanel::tr("Step estimate (dfc estimate; %1, %2 fusion): <b>%3 %4</b>, step %5 = compute %6, "
-                                   "memory %7 (HBM %8, DDR %9), communication %10, call overhead %11. Bound: <b>%12</b>.")
+                                   "memory %7 (%8), communication %9, call overhead %10. Bound: <b>%11</b>.")
                      .arg(where, QString::fromLatin1(estimate::fusionName(e.fusion)),
                           QString::number(e.throughput, 'f', 1), QString::fromStdString(e.unit), ms(e.stepUs),
-                          ms(e.computeUs), ms(e.memoryUs), ms(e.tierUs[H]), ms(e.tierUs[D]))
-                     .arg(ms(e.commUs), ms(e.overheadUs), QString::fromStdString(e.bound));
+                          ms(e.computeUs), ms(e.memoryUs), tiers, ms(e.commUs))
+                     .arg(ms(e.overheadUs), QString::fromStdString(e.bound));
   QString shares = SchedulePanel::tr(" Share of peak: %1 of %2 TFLOP/s").arg(pct(e.flopShare)).arg(e.peakTflops);
   if (e.tierGbps[H] > 0) shares += SchedulePanel::tr(", HBM %1 of %2 GB/s").arg(pct(e.tierShare[H])).arg(e.tierGbps[H]);
   shares += SchedulePanel::tr(", DDR %1 of %2 GB/s").arg(pct(e.tierShare[D])).arg(e.tierGbps[D]);

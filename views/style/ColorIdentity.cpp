@@ -1,5 +1,6 @@
 #include "style/ColorIdentity.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 #include <set>
 
@@ -41,6 +42,39 @@ ColorIdentity ColorIdentity::fromPlan(const partition::Plan& plan, const ir::Gra
   ColorIdentity identity;
   identity.addPlan(plan, graph);
   return identity;
+}
+
+ColorIdentity ColorIdentity::byCost(const partition::Plan& plan, const ir::Graph* graph,
+                                    const std::vector<std::pair<QString, double>>& costOrder, const QString& basis,
+                                    const QString& what) {
+  ColorIdentity identity;
+  identity.m_scheme = ColorScheme::Cost;
+  identity.m_costBasis = basis;
+  identity.m_costWhat = what.isEmpty() ? QCoreApplication::translate("ColorIdentity", "hypersections") : what;
+  for (const auto& [name, us] : costOrder) {
+    identity.addHypersection(name);
+    identity.m_costs[name] = us;
+  }
+  identity.addPlan(plan, graph);
+  return identity;
+}
+
+std::optional<double> ColorIdentity::costOf(const QString& hypersection) const {
+  const auto alias = m_hypersectionAliases.find(hypersection);
+  const auto it = m_costs.find(alias == m_hypersectionAliases.end() ? hypersection : alias->second);
+  return it == m_costs.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+QString ColorIdentity::schemeNote() const {
+  if (m_scheme != ColorScheme::Cost) return {};
+  const int ranked = static_cast<int>(m_costs.size());
+  if (ranked <= categoricalCount())
+    return QCoreApplication::translate("ColorIdentity", "Colour by cost: %1 in order of %2, costliest first")
+        .arg(m_costWhat, m_costBasis);
+  return QCoreApplication::translate("ColorIdentity", "Colour by cost: the %1 costliest of %2 %3 (%4) in colour, the rest grey")
+      .arg(categoricalCount())
+      .arg(ranked)
+      .arg(m_costWhat, m_costBasis);
 }
 
 void ColorIdentity::addPlan(const partition::Plan& plan, const ir::Graph* graph) {

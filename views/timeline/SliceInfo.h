@@ -5,6 +5,8 @@
 #include <QMetaType>
 #include <QPair>
 #include <QString>
+
+#include "style/Units.h"
 #include <cstdint>
 
 namespace dfc::views {
@@ -38,8 +40,6 @@ struct SliceInfo {
   QString arg(const QString& key) const;  // "" if absent
 };
 
-// "12.5 us", "3.20 ms", "1.500 s"
-QString formatDuration(double us);
 // The details pane's table for a slice: row, category, start (from
 // `traceStartUs`), duration, self time, parent, children, args, and a
 // section call's figures.

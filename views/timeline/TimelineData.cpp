@@ -1,5 +1,7 @@
 #include "timeline/TimelineData.h"
 
+#include <QCoreApplication>
+
 #include <QColor>
 #include <algorithm>
 
@@ -278,7 +280,16 @@ TimelineData buildTimelineData(std::shared_ptr<const profile::TraceIndex> index)
 void applyColorIdentity(TimelineData& data, SharedColorIdentity identity) {
   // The given colours first (a PEF's hypersections), then the trace's other
   // keys (host phases, others' names) after them, busiest first.
-  auto combined = identity ? std::make_shared<ColorIdentity>(*identity) : std::make_shared<ColorIdentity>();
+  std::shared_ptr<ColorIdentity> combined;
+  if (identity) {
+    combined = std::make_shared<ColorIdentity>(*identity);
+  } else {  // a trace alone: by cost, its own time per key
+    std::vector<std::pair<QString, double>> order;
+    for (const TimelineKey& key : data.keys) order.emplace_back(key.key, key.totalUs);
+    combined = std::make_shared<ColorIdentity>(ColorIdentity::byCost(
+        {}, nullptr, order, QCoreApplication::translate("TimelineData", "time in this trace"),
+        QCoreApplication::translate("TimelineData", "slice names")));
+  }
   for (const TimelineKey& key : data.keys) combined->addHypersection(key.key);
   identity = std::move(combined);
   data.identity = identity;

@@ -39,16 +39,17 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   m_notice->setWordWrap(true);
   m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; padding: 4px; }"));
   m_notice->setVisible(false);
-  m_legend = new GraphLegend(this);
-  m_legend->setToolTip(tr("Slice colours, busiest first; click one to find its slices"));
+  m_legend = new LegendBox(this);
+  m_legend->list()->setToolTip(tr("Slice colours, busiest first; click one to find its slices"));
   auto* legendButton = new QToolButton(this);
   auto* split = new QSplitter(Qt::Horizontal, this);
   connect(m_view, &TimelineView::legendChanged, m_legend, [this, legendButton, split] {
-    m_legend->setEntries(m_view->legend());
-    m_legend->setVisible(legendButton->isChecked() && m_legend->count() > 0);  // no trace, no legend
+    m_legend->list()->setEntries(m_view->legend());
+    m_legend->setNote(m_view->legendNote());
+    m_legend->setVisible(legendButton->isChecked() && legend()->count() > 0);  // no trace, no legend
     m_legend->fitInto(split);
   });
-  connect(m_legend, &GraphLegend::keyClicked, this, [this](const QString& key) {
+  connect(m_legend->list(), &GraphLegend::keyClicked, this, [this](const QString& key) {
     m_find->setText(key);
     step(true);
   });
@@ -56,7 +57,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   legendButton->setCheckable(true);
   legendButton->setChecked(true);
   legendButton->setAutoRaise(true);
-  connect(legendButton, &QToolButton::toggled, m_legend, [this](bool on) { m_legend->setVisible(on && m_legend->count() > 0); });
+  connect(legendButton, &QToolButton::toggled, m_legend, [this](bool on) { m_legend->setVisible(on && legend()->count() > 0); });
   m_legend->setVisible(false);
 
   auto* bar = new QHBoxLayout;
@@ -79,6 +80,8 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
   find();
 }
+
+GraphLegend* TimelinePanel::legend() const { return m_legend->list(); }
 
 void TimelinePanel::focusFind() {
   m_find->setFocus(Qt::ShortcutFocusReason);

@@ -12,6 +12,7 @@ class QToolButton;
 namespace dfc::views {
 
 class GraphLegend;
+class LegendBox;
 class TimelineView;
 
 class TimelinePanel : public QWidget {
@@ -23,7 +24,8 @@ class TimelinePanel : public QWidget {
   TimelineView* view() const { return m_view; }
   QLineEdit* findBox() const { return m_find; }
   QLabel* matchLabel() const { return m_matches; }
-  GraphLegend* legend() const { return m_legend; }
+  GraphLegend* legend() const;
+  LegendBox* legendBox() const { return m_legend; }
   void focusFind();  // Ctrl+F on the timeline
   // A line above the timeline (the trace is of another PEF...); "" hides it.
   void setNotice(const QString& text);
@@ -39,7 +41,7 @@ class TimelinePanel : public QWidget {
   QLabel* m_matches = nullptr;
   QToolButton* m_previous = nullptr;
   QToolButton* m_next = nullptr;
-  GraphLegend* m_legend = nullptr;
+  LegendBox* m_legend = nullptr;
   QLabel* m_notice = nullptr;
 };
 

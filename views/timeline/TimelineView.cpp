@@ -93,6 +93,8 @@ std::vector<LegendEntry> TimelineView::legend() const {
   return out;
 }
 
+QString TimelineView::legendNote() const { return m_data.identity ? m_data.identity->schemeNote() : QString(); }
+
 void TimelineView::zoomToFit() {
   const double span = std::max(m_data.endUs - m_data.startUs, 1.0);
   setVisibleRange(m_data.startUs - span * 0.01, span * 1.02);

@@ -50,6 +50,7 @@ class TimelineView : public QWidget, public TimelineMetrics {
   void setColorIdentity(SharedColorIdentity identity);
   // Colour legend: the trace's keys with their colours, most time first.
   std::vector<LegendEntry> legend() const;
+  QString legendNote() const;  // how the colours were chosen (by cost...), "" if not said
 
   void setVisibleRange(double startUs, double durationUs);
   void zoomToFit();
