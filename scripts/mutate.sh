@@ -3,7 +3,7 @@
 # scratch copy of the tree, rebuilds the test targets that should notice it,
 # runs those tests, and tabulates which mutants the suite kills.
 #
-# Usage: scripts/mutate.sh [--list FILE] [--only ID[,ID...]] [--dir DIR] [--timeout S] [--jobs N]
+# Usage: scripts/mutate.sh [--list FILE] [--only ID[,ID...]] [--dir DIR] [--timeout S] [--jobs N] [--gui]
 #   --list     the mutants (default scripts/mutants.txt; the format is described there)
 #   --only     run just these mutant ids
 #   --dir      scratch folder (default $DFC_MUTATE_DIR or .mutate/ in this tree, which
@@ -12,6 +12,10 @@
 #              your own build/ when both lie under ccache's base_dir
 #   --timeout  seconds per test (default 600; a mutant that hangs a test is killed)
 #   --jobs     build and test parallelism (default 2)
+#   --gui      build the GUI too (its own scratch build, DIR/src/build-gui), so mutants
+#              can be planted in views/ and app/dfstudio and killed by the "gui" tests
+# Every binary a test may execute is rebuilt with each mutant (the dfc CLI always,
+# dfstudio with --gui), and every failing test is recorded, not only the first.
 # Your working tree is only read: the copy under DIR/src is what gets mutated,
 # and a trap restores the mutated file there on any exit.
 set -euo pipefail
@@ -21,6 +25,7 @@ only=""
 dir=${DFC_MUTATE_DIR:-$root/.mutate}
 timeout=600
 jobs=2
+gui=OFF
 while [ $# -gt 0 ]; do
   case $1 in
     --list) list=$(realpath "$2"); shift 2 ;;
@@ -28,12 +33,14 @@ while [ $# -gt 0 ]; do
     --dir) dir=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --gui) gui=ON; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "mutate.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 src=$dir/src
 build=$src/build
+[ "$gui" = ON ] && build=$src/build-gui
 results=$dir/results.tsv
 mkdir -p "$src" "$build"
 
@@ -64,14 +71,17 @@ echo "== copying the tree to $src"
 restore_dirty
 
 echo "== configuring $build"
-cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDFC_BUILD_GUI=OFF -DDFC_WERROR=ON >/dev/null
+cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDFC_BUILD_GUI=$gui -DDFC_WERROR=ON >/dev/null
 
-# "unit/partition" -> test_unit_partition; e2e and the CLI tests also run the dfc binary.
+# "unit/partition" -> test_unit_partition. Any test may run the dfc binary (e2e,
+# the CLI and driver tests, the hostile and node suites) and the GUI tests may
+# start dfstudio, so those are rebuilt whatever the areas: a stale binary would
+# let a mutant survive unseen.
 targets_for() {
-  local t out=""
+  local t out=" dfc"
+  [ "$gui" = ON ] && out+=" dfstudio"
   for t in $(tr ',' '\n' <<<"$1" | sed 's/:.*//' | sort -u); do
     out+=" test_${t//\//_}"
-    case $t in e2e|unit/cli|unit/driver) out+=" dfc" ;; esac
   done
   tr ' ' '\n' <<<"$out" | sed '/^$/d' | sort -u | tr '\n' ' '
 }
@@ -81,11 +91,12 @@ regex_for() {
 }
 
 build_targets() { ninja -C "$build" -j"$jobs" $1 >"$dir/build.log" 2>&1; }
-# The first failing test is enough to call a mutant killed.
+# Every selected test runs, so the results name every test that kills a mutant
+# (which tests guard which code), not only the first.
 run_tests() {
-  (cd "$build" && ctest -R "$1" -j"$jobs" --timeout "$timeout" --stop-on-failure --output-on-failure >"$dir/test.log" 2>&1)
+  (cd "$build" && ctest -R "$1" -j"$jobs" --timeout "$timeout" --output-on-failure >"$dir/test.log" 2>&1)
 }
-failed_tests() { sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \([A-Za-z ]+\)$/\1/p' "$dir/test.log" | paste -sd';' | cut -c1-160; }
+failed_tests() { sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \([A-Za-z ]+\)$/\1/p' "$dir/test.log" | paste -sd'|'; }
 
 all_tests=$(cut -d$'\x1f' -f5 <<<"$records" | paste -sd, | tr ',' '\n' | sed 's/^ *//' | sort -u | paste -sd,)
 echo "== baseline: building $(targets_for "$all_tests")"
@@ -123,6 +134,7 @@ build_targets "$(targets_for "$all_tests")" || true
 echo
 echo "== results ($results)"
 column -t -s $'\t' "$results" | cut -c1-220
+echo "(the killed-by column lists every failing test, '|'-separated; see $results)"
 total=$((killed + survived))
 score=$(python3 -c "print(f'{100 * $killed / $total:.1f}' if $total else 'n/a')")
 echo
