@@ -190,32 +190,33 @@ int inspectCommand(const std::vector<std::string>& args) {
 
 namespace {
 
-// Measured times of `pefPath`'s latest finished run in the store at `dbPath`
-// into `measured`; returns where they came from. A store that cannot be read
-// is an error, not "no recorded run".
+// Measured times of `pefPath`'s latest finished run that measured its sections
+// (a measure-performance run without --op-profile records none) into
+// `measured`; returns where they came from. A store that cannot be read is an
+// error, not "no recorded run".
 Expected<std::string> measuredTimesOf(const std::string& dbPath, const std::string& pefPath,
                                       driver::MeasuredSections& measured) {
   auto store = driver::openStore(dbPath);
   if (!store) return store.error();
   auto latest = store->latestRunForPef(pefPath);
   if (!latest) return latest.error();
-  auto finished = store->latestFinishedRunForPef(pefPath);
-  if (!finished) return finished.error();
+  auto used = store->latestMeasuredRunForPef(pefPath);
+  if (!used) return used.error();
   if (!latest->has_value()) return std::string("no recorded run");
   if ((*latest)->status != "finished")
     std::printf("note: the latest run (#%lld, started %s) did not finish (%s); %s\n",
                 static_cast<long long>((*latest)->id), (*latest)->startedAt.c_str(), (*latest)->status.c_str(),
-                finished->has_value() ? ("using run #" + std::to_string((*finished)->id) + ", the latest that finished").c_str()
-                                      : "no run of this PEF finished, so no measured times");
-  if (!finished->has_value()) return std::string("no measured times");
-  auto calls = store->sectionCalls((*finished)->id);
+                used->has_value() ? ("using run #" + std::to_string((*used)->id) + ", the latest that measured its sections").c_str()
+                                  : "no finished run of this PEF measured its sections");
+  if (!used->has_value()) return std::string("no measured times");
+  auto calls = store->sectionCalls((*used)->id);
   if (!calls) return calls.error();
   for (const auto& c : *calls) {
     auto& m = measured[c.sectionId];
     m.first += c.durationUs;
     m.second += 1;
   }
-  return "measured times from run #" + std::to_string((*finished)->id);
+  return "measured times from run #" + std::to_string((*used)->id);
 }
 
 }  // namespace

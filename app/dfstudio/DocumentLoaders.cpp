@@ -9,9 +9,11 @@
 namespace dfc::studio {
 namespace {
 
-// The latest run that finished: a killed or failed run has a partial record and no trace.
+// The latest run that finished and measured the PEF's sections: a killed or
+// failed run has a partial record and no trace, and a measure-performance run
+// (without --op-profile) records no section calls, so neither hides the run before it.
 std::optional<profile::RunRecord> latestRun(profile::RunStore& store, const std::string& pefPath) {
-  auto run = store.latestFinishedRunForPef(pefPath);
+  auto run = store.latestMeasuredRunForPef(pefPath);
   if (!run || !run->has_value()) return std::nullopt;
   return **run;
 }

@@ -150,10 +150,15 @@ struct RunStore::Impl {
     return tx->commit();
   }
 
-  Expected<std::optional<RunRecord>> latestRun(const std::string& pefPath, bool finishedOnly) {
+  enum class Which { Any, Finished, Measured };
+  Expected<std::optional<RunRecord>> latestRun(const std::string& pefPath, Which which) {
     std::lock_guard lock(mutex);
-    auto q = db.prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE pef_path=?" +
-                        (finishedOnly ? " AND status='finished'" : "") + " ORDER BY id DESC LIMIT 1");
+    const char* filter = which == Which::Any        ? ""
+                         : which == Which::Finished ? " AND status='finished'"
+                                                    : " AND status='finished' AND EXISTS "
+                                                      "(SELECT 1 FROM section_calls c WHERE c.run_id=runs.id)";
+    auto q = db.prepare(std::string("SELECT ") + kRunColumns + " FROM runs WHERE pef_path=?" + filter +
+                        " ORDER BY id DESC LIMIT 1");
     DFC_TRY(q);
     q->bind(1, pefPath);
     auto row = q->step();
@@ -398,11 +403,15 @@ Expected<std::optional<int64_t>> RunStore::latestCompileForPef(const std::string
 }
 
 Expected<std::optional<RunRecord>> RunStore::latestRunForPef(const std::string& pefPath) {
-  return m_impl->latestRun(pefPath, false);
+  return m_impl->latestRun(pefPath, Impl::Which::Any);
 }
 
 Expected<std::optional<RunRecord>> RunStore::latestFinishedRunForPef(const std::string& pefPath) {
-  return m_impl->latestRun(pefPath, true);
+  return m_impl->latestRun(pefPath, Impl::Which::Finished);
+}
+
+Expected<std::optional<RunRecord>> RunStore::latestMeasuredRunForPef(const std::string& pefPath) {
+  return m_impl->latestRun(pefPath, Impl::Which::Measured);
 }
 
 Expected<std::vector<SectionCallRecord>> RunStore::sectionCalls(int64_t runId) {

@@ -102,6 +102,10 @@ class RunStore {
   Expected<std::optional<int64_t>> latestCompileForPef(const std::string& pefPath);
   Expected<std::optional<RunRecord>> latestRunForPef(const std::string& pefPath);
   Expected<std::optional<RunRecord>> latestFinishedRunForPef(const std::string& pefPath);
+  // The latest finished run that measured the PEF's sections (a training or
+  // inference run, or measure-performance with --op-profile): a plain
+  // measure-performance run records no section calls and must not hide one.
+  Expected<std::optional<RunRecord>> latestMeasuredRunForPef(const std::string& pefPath);
   Expected<std::vector<SectionCallRecord>> sectionCalls(int64_t runId);
   Expected<std::vector<MetricRecord>> metrics(int64_t runId);
   Expected<int> schemaVersion();

@@ -21,6 +21,7 @@
 #include "MainWindow.h"
 #include "driver/Compiler.h"
 #include "compare/CompareSummary.h"
+#include "compare/CompareView.h"
 #include "graph/GraphView.h"
 #include "pef/Pef.h"
 
@@ -141,6 +142,7 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   // Recompile asks where the decisions file and the new PEF go (here: answered without the dialog).
   QSignalSpy ready(decisions, &studio::DecisionsController::compareReady);
   QSignalSpy sides(window.comparePage(), &studio::ComparePage::sideLoaded);
+  QSignalSpy laidOut(window.comparePage()->compareView(), &views::CompareView::layoutDone);
   studio::RecompileTargets asked;
   const studio::RecompileTargets chosen{dir.filePath(QStringLiteral("chosen/lenet_decisions.yaml")),
                                         dir.filePath(QStringLiteral("built/lenet_decided/lenet_decided.pef"))};
@@ -174,6 +176,11 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   CHECK(sides.count() >= 2);
   CHECK(window.tabs()->currentIndex() == static_cast<int>(studio::MainWindow::Screen::Compare));
   CHECK(views::summarizeSide(*decided, nullptr).label == QStringLiteral("lenet -o0 (sn30), with decisions"));
-  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR"))
+  if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {
+    // The picture shows the graph diff laid out, not "Layout in progress".
+    while (laidOut.count() < 1 && laidOut.wait(30000)) {
+    }
+    QTest::qWait(100);
     window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/decisions_compare.png"));
+  }
 }

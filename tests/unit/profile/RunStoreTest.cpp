@@ -456,3 +456,31 @@ TEST_CASE("SQLite errors say whose fault they are: a damaged file is bad input")
   CHECK(m.error().kind() == dfc::ErrorKind::BadInput);
   CHECK_THAT(m.error().message(), Catch::StartsWith(path) && Catch::Contains("no such column"));
 }
+
+TEST_CASE("The latest measured run skips runs that measured no section and runs that did not finish", "[profile][runstore]") {
+  TempDir dir;
+  auto store = RunStore::open(dir.file("runs.sqlite"));
+  REQUIRE(store.ok());
+  const std::string pef = "/tmp/measured.pef";
+  CHECK_FALSE(store->latestMeasuredRunForPef(pef)->has_value());  // empty store
+  auto run = [&](const std::string& status, int calls) {
+    RunRecord r;
+    r.pefPath = pef;
+    auto id = store->beginRun(r);
+    REQUIRE(id.ok());
+    std::vector<SectionCallRecord> recorded(static_cast<size_t>(calls));
+    for (int i = 0; i < calls; ++i) recorded[static_cast<size_t>(i)].callIndex = i;
+    if (calls > 0) REQUIRE(store->addSectionCalls(*id, recorded).ok());
+    if (status != "running") REQUIRE(store->finishRun(*id, status, std::nullopt, std::nullopt).ok());
+    return *id;
+  };
+  const int64_t trained = run("finished", 3);
+  CHECK(store->latestMeasuredRunForPef(pef)->value().id == trained);
+  const int64_t timed = run("finished", 0);  // measure-performance without --op-profile
+  run("failed", 2);
+  CHECK(store->latestFinishedRunForPef(pef)->value().id == timed);
+  CHECK(store->latestMeasuredRunForPef(pef)->value().id == trained);
+  const int64_t profiled = run("finished", 1);  // exactly one call is enough
+  CHECK(store->latestMeasuredRunForPef(pef)->value().id == profiled);
+  CHECK_FALSE(store->latestMeasuredRunForPef("/tmp/other.pef")->has_value());
+}
