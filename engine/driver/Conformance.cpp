@@ -81,8 +81,13 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
   InferenceCompileOptions co;
   co.level = options.level;
   co.batchSize = inputs.empty() || inputs[0].shape().empty() ? 1 : inputs[0].shape()[0];
+  co.inputShapes = options.inputShapes;
+  co.ignoreUnknownInputShapes = true;  // test data may name values the graph does not take
   for (size_t k = 0; k < inputs.size(); ++k)
-    if (!inputNames[k].empty()) co.operandValues.emplace(inputNames[k], inputs[k]);
+    if (!inputNames[k].empty()) {
+      co.operandValues.emplace(inputNames[k], inputs[k]);
+      co.inputShapes.emplace(inputNames[k], inputs[k].shape());  // --input-shape wins
+    }
   auto pef = compileForInference((fs::path(caseDir) / "model.onnx").string(), co);
   if (!pef) return unsupported(pef.error().message());
   auto got = runInference(*pef, remainingInputs(pef->graph, std::move(inputs), inputNames));

@@ -5,9 +5,11 @@
 // compared with the expected one (float32: |got - want| <= atol + rtol |want|,
 // integers and booleans exactly).
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "ir/Tensor.h"
 #include "partition/Plan.h"
 #include "support/Error.h"
 
@@ -25,6 +27,9 @@ struct ConformanceOptions {
   double rtol = 1e-3, atol = 1e-7;  // the ONNX backend test runner's defaults
   std::string filter;  // substring of case names to run ("" = all)
   partition::OptLevel level = partition::OptLevel::O0;
+  // --input-shape: input shapes by name; an input not named here takes the
+  // shape of its test input (input_N.pb).
+  std::map<std::string, ir::Shape> inputShapes;
 };
 
 struct ConformanceSummary {

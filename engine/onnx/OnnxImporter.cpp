@@ -11,6 +11,7 @@
 
 #include "ir/TensorBudget.h"
 #include "onnx/ImportContext.h"
+#include "onnx/InputShapes.h"
 #include "onnx/OnnxPrecheck.h"
 #include "support/SafePath.h"
 
@@ -160,6 +161,10 @@ class Importer {
   }
 
   Status addInputs(const ::onnx::GraphProto& g) {
+    auto bound = bindInputShapes(g, m_options.inputShapes, m_options.batchSize, m_label,
+                                 !m_options.ignoreUnknownInputShapes);
+    if (!bound) return bound.error();
+    const InputShapeMap& shapes = *bound;
     for (const auto& in : g.input()) {
       if (m_ctx.names().count(in.name())) continue;  // an initializer (a default value): stays constant
       const std::string label = m_label + ": input '" + in.name() + "'";
@@ -174,11 +179,9 @@ class Importer {
       if (!dtypeFromOnnx(tt.elem_type(), type.dtype))
         return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, int64, int32, bool)");
       if (!tt.has_shape()) return makeError(label + " has no shape");
-      for (const auto& d : tt.shape().dim()) {
-        if (d.has_dim_value() && d.dim_value() > 0) type.shape.push_back(d.dim_value());
-        else if (d.has_dim_value()) return makeError(label + " has an empty dimension (not supported)");
-        else type.shape.push_back(m_options.batchSize);  // symbolic/unknown: bound by -b
-      }
+      type.shape = shapes.at(in.name());
+      for (int64_t d : type.shape)
+        if (d < 1) return makeError(label + " has an empty dimension (not supported)");
       if (auto st = ir::checkTensorBudget(label, type); !st) return st.error();
       ValueId v = m_graph.addInput(m_ctx.uniqueValueName(in.name()), type);
       m_ctx.names()[in.name()] = v;
