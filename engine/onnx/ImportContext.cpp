@@ -53,7 +53,8 @@ Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::st
   ir::TensorType type{dt, {}};
   if (auto st = checkDeclaredSize(t); !st) return makeError(label + ": " + st.error().message());
   type.shape.assign(t.dims().begin(), t.dims().end());
-  if (type.numElements() == 0) return makeError(label + ": empty tensors are not supported");
+  // Empty tensors (Resize's empty roi, empty axes) are read; the importer keeps
+  // them as constants, which only shape arithmetic and optional operands read.
   const size_t bytes = type.byteSize();
   const int64_t n = type.numElements();
   // The data present must match the declared size before the tensor is allocated.

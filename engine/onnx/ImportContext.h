@@ -51,6 +51,8 @@ class ImportContext {
   int64_t opset() const { return m_opset; }
   void setNode(const ::onnx::NodeProto* node, std::string irName, std::string scope);
   const ::onnx::NodeProto& node() const { return *m_node; }
+  // The same node in another form (an older version rewritten): name and scope stay.
+  void retarget(const ::onnx::NodeProto* node) { m_node = node; }
 
   // "node 'name' (OpType, opset N): what"; the node is the one being mapped.
   Error error(const std::string& what) const;

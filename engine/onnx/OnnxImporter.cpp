@@ -6,13 +6,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <filesystem>
 #include <set>
 
 #include "ir/TensorBudget.h"
 #include "onnx/ImportContext.h"
 #include "onnx/InputShapes.h"
+#include "onnx/OlderOpsets.h"
 #include "onnx/OnnxPrecheck.h"
+#include "onnx/TopoSort.h"
 #include "support/SafePath.h"
 
 namespace dfc::onnx {
@@ -24,18 +27,8 @@ namespace {
 // The mappers implement the operators as opsets 11-17 define them. An older
 // model imports when each of its operators is still the version opset 11 has
 // (And-7, Elu-6, GlobalAveragePool-1 ...); others are refused by name.
+// Which older versions are accepted, rewritten or refused: onnx/OlderOpsets.h.
 constexpr int64_t kMinOpset = 1, kMinNativeOpset = 11, kMaxOpset = 17;
-
-// "" when `op` at `opset` means what it means at opset 11, else why not.
-std::string olderVersionProblem(const std::string& op, int64_t opset) {
-  const auto* old = ::onnx::OpSchemaRegistry::Schema(op, static_cast<int>(opset));
-  const auto* native = ::onnx::OpSchemaRegistry::Schema(op, static_cast<int>(kMinNativeOpset));
-  if (old == nullptr) return "is not defined at opset " + std::to_string(opset);
-  if (native != nullptr && native->since_version() == old->since_version()) return {};
-  return "is version " + std::to_string(old->since_version()) + " at opset " + std::to_string(opset) +
-         ", whose semantics dfc does not implement (opsets " + std::to_string(kMinNativeOpset) + "-" +
-         std::to_string(kMaxOpset) + "; re-export with a newer opset)";
-}
 
 const OpTable& opTable() {
   static const OpTable table = [] {
@@ -114,6 +107,9 @@ class Importer {
       auto it = m_ctx.names().find(o.name());
       if (it == m_ctx.names().end()) return makeError(m_label + ": graph output '" + o.name() + "' is not computed");
       ValueId v = it->second;
+      if (m_graph.value(v).type.numElements() == 0)
+        return makeError(m_label + ": graph output '" + o.name() + "' is empty (" + m_graph.value(v).type.toString() +
+                         "; empty outputs are not supported)");
       // The runtime hands back values that nodes compute: a graph output that is
       // an input, a constant (folded at import) or another output gets a copy.
       bool repeated = std::find(m_graph.outputs.begin(), m_graph.outputs.end(), v) != m_graph.outputs.end();
@@ -139,7 +135,7 @@ class Importer {
       auto tensor = tensorFromProto(t, m_ctx.baseDir());
       if (!tensor) return tensor.error().withContext(m_label + ": initializer");
       std::string name = m_ctx.uniqueValueName(t.name());
-      ValueId v = tensor->dtype() == ir::DType::F32 && trainable.count(t.name())
+      ValueId v = tensor->dtype() == ir::DType::F32 && tensor->numElements() > 0 && trainable.count(t.name())
                       ? m_graph.addParam(name, std::move(*tensor))
                       : m_graph.addConst(name, std::move(*tensor));
       m_ctx.names()[t.name()] = v;
@@ -208,9 +204,7 @@ class Importer {
         return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
       auto it = opTable().find(n.op_type());
       if (it == opTable().end()) return m_ctx.error("unsupported op").withContext(m_label);
-      if (m_ctx.opset() < kMinNativeOpset)
-        if (auto problem = olderVersionProblem(n.op_type(), m_ctx.opset()); !problem.empty())
-          return m_ctx.error(n.op_type() + " " + problem).withContext(m_label);
+      if (m_ctx.opset() < kMinNativeOpset) DFC_TRY(mapOlderVersion(n));
       for (int i = 0; i < n.input_size(); ++i)
         if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
           return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
@@ -218,6 +212,23 @@ class Importer {
       for (int i = 0; i < n.output_size(); ++i)
         if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
           return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
+    }
+    return {};
+  }
+
+  // A node of an older version than the mappers implement: refused, or
+  // rewritten into opset 11's form (the copy is then the node being mapped).
+  Status mapOlderVersion(const ::onnx::NodeProto& n) {
+    auto make = [this](ir::Tensor data, const std::string& hint) {
+      std::string name = "dfc.older/" + std::to_string(m_rewritten.size()) + "/" + hint;
+      m_ctx.names()[name] = m_ctx.constant(std::move(data), hint);
+      return name;
+    };
+    OlderNode older = checkOlderNode(n, m_ctx.opset(), make);
+    if (!older.problem.empty()) return m_ctx.error(n.op_type() + " " + older.problem).withContext(m_label);
+    if (older.rewritten) {
+      m_rewritten.push_back(std::move(older.node));
+      m_ctx.retarget(&m_rewritten.back());
     }
     return {};
   }
@@ -258,11 +269,31 @@ class Importer {
   ImportOptions m_options;
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int> m_instances;
+  std::deque<::onnx::NodeProto> m_rewritten;  // older nodes in opset 11's form, mapped in their place
 };
 
 }  // namespace
 
 namespace {
+
+// The checker on a model changed since it was read (its nodes sorted), with
+// external data resolved in `baseDir` as check_model(path) resolves it.
+void checkInMemory(const ::onnx::ModelProto& model, const std::string& baseDir) {
+  if (model.ir_version() < 3 || model.ir_version() > ::onnx::IR_VERSION || model.opset_import_size() == 0) {
+    // refused (or, below IR 3, checked no further) by check_model(model) as by check_model(path)
+    ::onnx::checker::check_model(model);
+    return;
+  }
+  ::onnx::checker::CheckerContext ctx;
+  ctx.set_ir_version(static_cast<int>(model.ir_version()));
+  std::unordered_map<std::string, int> opsets;
+  for (const auto& o : model.opset_import()) opsets[o.domain()] = static_cast<int>(o.version());
+  ctx.set_opset_imports(opsets);
+  ctx.set_model_dir(baseDir);
+  ::onnx::checker::LexicalScopeContext lex;
+  ::onnx::checker::check_graph(model.graph(), ctx, lex);
+  if (model.ir_version() >= 8) ::onnx::checker::check_model_local_functions(model, ctx, lex);
+}
 
 // checkPath: the model file, so that the checker resolves external data next to
 // it ("" = check the parsed model; external data then resolves against the cwd).
@@ -273,8 +304,10 @@ Expected<ir::Graph> importChecked(const std::string& bytes, const std::string& b
   if (!model.has_graph()) return makeError(label + ": not a valid ONNX model (no graph)");
   // Before libonnx: its checker and shape inference trust strides, kernels and functions.
   DFC_TRY(precheckModel(model, baseDir, label));
+  const bool reordered = sortNodesTopologically(model);
   try {
-    if (checkPath.empty()) ::onnx::checker::check_model(model);
+    if (reordered) checkInMemory(model, baseDir);
+    else if (checkPath.empty()) ::onnx::checker::check_model(model);
     else ::onnx::checker::check_model(checkPath);
   } catch (const std::exception& e) {
     std::string what = e.what();
