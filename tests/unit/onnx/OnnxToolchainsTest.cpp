@@ -190,3 +190,46 @@ TEST_CASE("a graph whose nodes are out of topological order is sorted and runs a
   REQUIRE_FALSE(cyclic);
   CHECK(cyclic.error().message().rfind("cycle.onnx: ONNX checker:", 0) == 0);
 }
+
+TEST_CASE("an empty tensor as Resize's roi and as ReduceSum's axes imports as the operand left out") {
+  // Opset 13 Resize as exporters write it: roi an empty initializer, scales 2x.
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {1, 1, 2, 3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {1, 1, 4, 6});
+  addTensorValue(m.mutable_graph()->add_output(), "s", kFloat, {1, 1, 1, 1});
+  test::addFloatInitializer(m, "roi", {0}, {});
+  test::addFloatInitializer(m, "scales", {4}, {1, 1, 2, 2});
+  auto* r = addNode(m, "Resize", "/up/Resize", {"x", "roi", "scales"}, {"y"});
+  auto* mode = r->add_attribute();
+  mode->set_name("mode");
+  mode->set_type(::onnx::AttributeProto::STRING);
+  mode->set_s("nearest");
+  auto* axes = m.mutable_graph()->add_initializer();  // empty axes: every axis
+  axes->set_name("axes");
+  axes->set_data_type(::onnx::TensorProto::INT64);
+  axes->add_dims(0);
+  addNode(m, "ReduceSum", "sum", {"x", "axes"}, {"s"});
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {1, 1, 2, 3}});
+  for (int64_t i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i);
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  REQUIRE((*out)[0].shape() == ir::Shape{1, 1, 4, 6});
+  for (int64_t row = 0; row < 4; ++row)  // half_pixel, round_prefer_floor: source index = destination / 2
+    for (int64_t col = 0; col < 6; ++col)
+      CHECK((*out)[0].data<float>()[row * 6 + col] == static_cast<float>((row / 2) * 3 + col / 2));
+  CHECK((*out)[1].data<float>()[0] == 15.0f);
+
+  // An empty graph output is still refused, by name.
+  auto e = test::makeModel(13);
+  addTensorValue(e.mutable_graph()->add_input(), "x", kFloat, {2});
+  addTensorValue(e.mutable_graph()->add_output(), "y", kFloat, {0});
+  auto* z = e.mutable_graph()->add_initializer();
+  z->set_name("z");
+  z->set_data_type(::onnx::TensorProto::FLOAT);
+  z->add_dims(0);
+  addNode(e, "Identity", "id", {"z"}, {"y"});
+  auto g = dfc::onnx::importOnnxBytes(serialize(e), ".", "empty.onnx");
+  REQUIRE_FALSE(g);
+  CHECK(g.error().message() == "empty.onnx: graph output 'y' is empty (f32[0]; empty outputs are not supported)");
+}
