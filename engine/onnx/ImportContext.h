@@ -51,6 +51,13 @@ class ImportContext {
   int64_t opset() const { return m_opset; }
   void setNode(const ::onnx::NodeProto* node, std::string irName, std::string scope);
   const ::onnx::NodeProto& node() const { return *m_node; }
+  // The node being mapped, its IR name and scope: saved around a subgraph's nodes.
+  struct Frame {
+    const ::onnx::NodeProto* node;
+    std::string irName, scope;
+  };
+  Frame frame() const { return {m_node, m_irName, m_scope}; }
+  void restore(const Frame& f) { setNode(f.node, f.irName, f.scope); }
   // The same node in another form (an older version rewritten): name and scope stay.
   void retarget(const ::onnx::NodeProto* node) { m_node = node; }
 

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "ir/TensorBudget.h"
+#include "onnx/ControlFlow.h"
 #include "onnx/ImportContext.h"
 #include "onnx/InputShapes.h"
 #include "onnx/OlderOpsets.h"
@@ -69,6 +70,7 @@ bool shapingPosition(const std::string& op, int index) {
   if (op.rfind("Reduce", 0) == 0) return index == 1;
   if (op == "ConstantOfShape") return index == 0;
   if (op == "LSTM" || op == "GRU" || op == "RNN") return index == 4;  // sequence_lens: the unrolled length
+  if (op == "Loop") return index <= 1;  // trip count and condition: the unrolled length
   return false;
 }
 
@@ -202,6 +204,10 @@ class Importer {
       }
       if (!n.domain().empty() && n.domain() != "ai.onnx")
         return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
+      if (n.op_type() == "If" || n.op_type() == "Loop") {
+        DFC_TRY(mapControlFlow(n));
+        continue;
+      }
       auto it = opTable().find(n.op_type());
       if (it == opTable().end()) return m_ctx.error("unsupported op").withContext(m_label);
       if (m_ctx.opset() < kMinNativeOpset) DFC_TRY(mapOlderVersion(n));
@@ -214,6 +220,75 @@ class Importer {
           return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
     }
     return {};
+  }
+
+  // If and Loop (onnx/ControlFlow.h): their bodies are mapped through mapBody.
+  Status mapControlFlow(const ::onnx::NodeProto& n) {
+    for (int i = 0; i < n.input_size(); ++i)
+      if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
+        return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
+    MapBody body = [this](const ::onnx::GraphProto& g, const std::string& prefix, const std::vector<ValueId>& inputs) {
+      return mapBody(g, prefix, inputs);
+    };
+    auto st = n.op_type() == "If" ? mapIf(m_ctx, body) : mapLoop(m_ctx, body);
+    if (!st) return st.error().withContext(m_label);
+    for (int i = 0; i < n.output_size(); ++i)
+      if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
+        return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
+    return {};
+  }
+
+  // A subgraph's nodes mapped in place: its inputs bound, the names it defines
+  // (inputs, initializers, node outputs) under `prefix`, outer names as they are.
+  Expected<std::vector<ValueId>> mapBody(const ::onnx::GraphProto& g, const std::string& prefix,
+                                         const std::vector<ValueId>& inputs) {
+    const ImportContext::Frame frame = m_ctx.frame();
+    if (static_cast<size_t>(g.input_size()) != inputs.size())
+      return m_ctx.error("its body takes " + std::to_string(g.input_size()) + " inputs, " +
+                         std::to_string(inputs.size()) + " given");
+    std::map<std::string, std::string> rename;
+    for (int k = 0; k < g.input_size(); ++k) {
+      rename[g.input(k).name()] = prefix + g.input(k).name();
+      m_ctx.names()[prefix + g.input(k).name()] = inputs[static_cast<size_t>(k)];
+    }
+    for (const auto& t : g.initializer()) {
+      auto tensor = tensorFromProto(t, m_ctx.baseDir());
+      if (!tensor) return tensor.error().withContext(m_label + ": subgraph initializer");
+      rename[t.name()] = prefix + t.name();
+      m_ctx.names()[prefix + t.name()] = m_graph.addConst(m_ctx.uniqueValueName(prefix + t.name()), std::move(*tensor));
+    }
+    ::onnx::GraphProto copy;
+    for (const auto& n : g.node())
+      for (const auto& out : n.output())
+        if (!out.empty()) rename[out] = prefix + out;
+    for (const auto& n : g.node()) renamed(*copy.add_node() = n, rename);
+    DFC_TRY(mapNodes(copy.node(), prefix, frame.scope));
+    m_ctx.restore(frame);
+    std::vector<ValueId> out;
+    for (const auto& o : g.output()) {
+      auto r = rename.find(o.name());
+      auto it = m_ctx.names().find(r != rename.end() ? r->second : o.name());
+      if (it == m_ctx.names().end()) return m_ctx.error("its body output '" + o.name() + "' is not computed");
+      out.push_back(it->second);
+    }
+    return out;
+  }
+
+  // n with the names in `rename` replaced, in nested subgraphs too.
+  static void renamed(::onnx::NodeProto& n, const std::map<std::string, std::string>& rename) {
+    auto apply = [&](std::string* name) {
+      if (auto it = rename.find(*name); it != rename.end()) *name = it->second;
+    };
+    for (auto& in : *n.mutable_input()) apply(&in);
+    for (auto& out : *n.mutable_output()) apply(&out);
+    auto inGraph = [&](::onnx::GraphProto& g) {
+      for (auto& inner : *g.mutable_node()) renamed(inner, rename);
+      for (auto& o : *g.mutable_output()) apply(o.mutable_name());
+    };
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) inGraph(*a.mutable_g());
+      for (auto& g : *a.mutable_graphs()) inGraph(g);
+    }
   }
 
   // A node of an older version than the mappers implement: refused, or

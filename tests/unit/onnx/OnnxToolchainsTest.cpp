@@ -34,18 +34,11 @@ void setDims(::onnx::ValueInfoProto* v, const std::vector<std::string>& dims) {
   }
 }
 
-[[maybe_unused]] void intAttr(::onnx::NodeProto* n, const std::string& name, int64_t v) {
+void intAttr(::onnx::NodeProto* n, const std::string& name, int64_t v) {
   auto* a = n->add_attribute();
   a->set_name(name);
   a->set_type(::onnx::AttributeProto::INT);
   a->set_i(v);
-}
-
-[[maybe_unused]] void intsAttr(::onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(::onnx::AttributeProto::INTS);
-  for (int64_t x : v) a->add_ints(x);
 }
 
 ir::Tensor ramp(ir::Shape shape, float scale = 0.25f) {
@@ -232,4 +225,146 @@ TEST_CASE("an empty tensor as Resize's roi and as ReduceSum's axes imports as th
   auto g = dfc::onnx::importOnnxBytes(serialize(e), ".", "empty.onnx");
   REQUIRE_FALSE(g);
   CHECK(g.error().message() == "empty.onnx: graph output 'y' is empty (f32[0]; empty outputs are not supported)");
+}
+
+namespace {
+
+::onnx::GraphProto* graphAttr(::onnx::NodeProto* n, const std::string& name) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(::onnx::AttributeProto::GRAPH);
+  a->mutable_g()->set_name(name);
+  return a->mutable_g();
+}
+
+::onnx::NodeProto* bodyNode(::onnx::GraphProto* g, const std::string& op, const std::vector<std::string>& in,
+                            const std::vector<std::string>& out) {
+  auto* n = g->add_node();
+  n->set_op_type(op);
+  n->set_name(g->name() + "_" + op + "_" + std::to_string(g->node_size()));
+  for (const auto& i : in) n->add_input(i);
+  for (const auto& o : out) n->add_output(o);
+  return n;
+}
+
+// y = If(cond) then Relu(x) * 2 else -x, x [2, 3]; `cond` written by `makeCond`.
+::onnx::ModelProto ifModel(const std::function<void(::onnx::ModelProto&)>& makeCond, ir::Shape elseShape = {2, 3}) {
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {2, 3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {2, 3});
+  test::addFloatInitializer(m, "two", {1}, {2});
+  makeCond(m);
+  auto* n = addNode(m, "If", "/head/If", {"cond"}, {"y"});
+  auto* thenG = graphAttr(n, "then_branch");
+  bodyNode(thenG, "Relu", {"x"}, {"r"});
+  bodyNode(thenG, "Mul", {"r", "two"}, {"t"});
+  addTensorValue(thenG->add_output(), "t", kFloat, {2, 3});
+  auto* elseG = graphAttr(n, "else_branch");
+  if (elseShape == ir::Shape{2, 3}) {
+    bodyNode(elseG, "Neg", {"x"}, {"e"});
+  } else {
+    bodyNode(elseG, "ReduceSum", {"x"}, {"e"});
+    intAttr(elseG->mutable_node(0), "keepdims", 0);
+  }
+  addTensorValue(elseG->add_output(), "e", kFloat, elseShape);
+  return m;
+}
+
+float thenValue(float x) { return 2 * std::max(0.0f, x); }
+
+}  // namespace
+
+TEST_CASE("an If on a condition of shapes folds to its branch, a data-dependent If runs both and picks with Where") {
+  // cond = shape(x)[1] > 2: constant once shapes are known; only then_branch is imported.
+  auto folded = ifModel([](::onnx::ModelProto& m) {
+    addNode(m, "Shape", "shape", {"x"}, {"s"});
+    auto* idx = m.mutable_graph()->add_initializer();
+    idx->set_name("one");
+    idx->set_data_type(::onnx::TensorProto::INT64);
+    idx->add_int64_data(1);
+    auto* lim = m.mutable_graph()->add_initializer();
+    lim->set_name("lim");
+    lim->set_data_type(::onnx::TensorProto::INT64);
+    lim->add_int64_data(2);
+    addNode(m, "Gather", "g", {"s", "one"}, {"d"});
+    addNode(m, "Greater", "gt", {"d", "lim"}, {"cond"});
+  });
+  auto g = dfc::onnx::importOnnxBytes(serialize(folded), ".", "if.onnx");
+  REQUIRE(g);
+  for (const auto& n : g->nodes) CHECK(n.op != ir::OpKind::Where);
+  ir::Tensor x = ramp({2, 3}, 0.5f);
+  auto out = importAndRun(folded, {x});
+  REQUIRE(out);
+  for (int64_t i = 0; i < 6; ++i) CHECK(out->front().data<float>()[i] == Approx(thenValue(x.data<float>()[i])));
+
+  // cond = sum(x) > 0, known at run time only.
+  auto dynamic = ifModel([](::onnx::ModelProto& m) {
+    test::addFloatInitializer(m, "zero", {}, {0});
+    addNode(m, "ReduceSum", "sum", {"x"}, {"total"});
+    intAttr(m.mutable_graph()->mutable_node(0), "keepdims", 0);
+    addNode(m, "Greater", "gt", {"total", "zero"}, {"cond"});
+  });
+  for (float sign : {1.0f, -1.0f}) {
+    ir::Tensor v(ir::TensorType{ir::DType::F32, {2, 3}});
+    for (int64_t i = 0; i < 6; ++i) v.data<float>()[i] = sign * (static_cast<float>(i) - 1.5f);
+    auto r = importAndRun(dynamic, {v});
+    INFO((r ? "" : r.error().message()));
+    REQUIRE(r);
+    for (int64_t i = 0; i < 6; ++i) {
+      const float xi = v.data<float>()[i];
+      CHECK(r->front().data<float>()[i] == Approx(sign > 0 ? thenValue(xi) : -xi));
+    }
+  }
+
+  // Branches whose outputs differ in shape cannot be selected by Where.
+  auto mismatched = ifModel([](::onnx::ModelProto& m) {
+    test::addFloatInitializer(m, "zero", {}, {0});
+    addNode(m, "ReduceMax", "max", {"x"}, {"top"});
+    intAttr(m.mutable_graph()->mutable_node(0), "keepdims", 0);
+    addNode(m, "Greater", "gt", {"top", "zero"}, {"cond"});
+  }, {});
+  auto refused = dfc::onnx::importOnnxBytes(serialize(mismatched), ".", "if.onnx");
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message() ==
+        "if.onnx: node '/head/If' (If, opset 13): the condition is computed at run time, so both branches run and Where "
+        "picks each output; output 0 is f32[2,3] in then_branch and f32[] in else_branch (they must agree)");
+}
+
+TEST_CASE("a Loop of a constant trip count unrolls, its scan output stacked") {
+  // for i in 0..2: acc = acc + x * i; scan out acc.
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {3});
+  addTensorValue(m.mutable_graph()->add_output(), "acc_final", kFloat, {3});
+  addTensorValue(m.mutable_graph()->add_output(), "accs", kFloat, {3, 3});
+  auto* trips = m.mutable_graph()->add_initializer();
+  trips->set_name("M");
+  trips->set_data_type(::onnx::TensorProto::INT64);
+  trips->add_int64_data(3);
+  test::addFloatInitializer(m, "acc0", {3}, {1, 1, 1});
+  auto* loop = addNode(m, "Loop", "/body/Loop", {"M", "", "acc0"}, {"acc_final", "accs"});
+  auto* body = graphAttr(loop, "body");
+  addTensorValue(body->add_input(), "i", ::onnx::TensorProto::INT64, {});
+  addTensorValue(body->add_input(), "c", ::onnx::TensorProto::BOOL, {});
+  addTensorValue(body->add_input(), "acc", kFloat, {3});
+  auto* cast = bodyNode(body, "Cast", {"i"}, {"fi"});
+  intAttr(cast, "to", kFloat);
+  bodyNode(body, "Mul", {"x", "fi"}, {"step"});
+  bodyNode(body, "Add", {"acc", "step"}, {"acc_out"});
+  bodyNode(body, "Identity", {"c"}, {"c_out"});
+  bodyNode(body, "Identity", {"acc_out"}, {"scan"});
+  addTensorValue(body->add_output(), "c_out", ::onnx::TensorProto::BOOL, {});
+  addTensorValue(body->add_output(), "acc_out", kFloat, {3});
+  addTensorValue(body->add_output(), "scan", kFloat, {3});
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {3}});
+  for (int64_t i = 0; i < 3; ++i) x.data<float>()[i] = static_cast<float>(i + 1);
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  REQUIRE((*out)[1].shape() == ir::Shape{3, 3});
+  for (int64_t j = 0; j < 3; ++j) {
+    const float xj = static_cast<float>(j + 1);
+    CHECK((*out)[0].data<float>()[j] == Approx(1 + 3 * xj));  // 1 + x (0 + 1 + 2)
+    for (int64_t it = 0; it < 3; ++it)
+      CHECK((*out)[1].data<float>()[it * 3 + j] == Approx(1 + xj * static_cast<float>(it * (it + 1) / 2)));
+  }
 }
