@@ -102,6 +102,7 @@ class Importer {
                        std::to_string(kMinOpset) + "-" + std::to_string(kMaxOpset) + ")");
     m_ctx.setOpset(opset);
     for (const auto& f : m_model.functions()) m_functions[f.domain() + ":" + f.name()] = &f;
+    collectHalfValues(g);
     DFC_TRY(addInitializers(g));
     DFC_TRY(addInputs(g));
     DFC_TRY(mapNodes(g.node(), {}, ""));
@@ -175,7 +176,7 @@ class Importer {
       const auto& tt = in.type().tensor_type();
       ir::TensorType type;
       if (!dtypeFromOnnx(tt.elem_type(), type.dtype))
-        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, int64, int32, bool)");
+        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, double, float16, int64, int32, bool)");
       if (!tt.has_shape()) return makeError(label + " has no shape");
       type.shape = shapes.at(in.name());
       for (int64_t d : type.shape)
@@ -218,8 +219,32 @@ class Importer {
       for (int i = 0; i < n.output_size(); ++i)
         if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
           return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
+      DFC_TRY(roundHalfOutputs(n));
     }
     return {};
+  }
+
+  // Outputs of float16 type (ONNX shape inference's or the declared type),
+  // computed in f32, are rounded to float16 as the node leaves them.
+  Status roundHalfOutputs(const ::onnx::NodeProto& n) {
+    if (m_halfValues.empty()) return {};
+    for (const auto& out : n.output()) {
+      if (out.empty() || !m_halfValues.count(out)) continue;
+      ValueId v = m_ctx.names().at(out);
+      if (m_graph.value(v).type.dtype != ir::DType::F32) continue;
+      auto rounded = m_ctx.unary("round_f16", v);
+      if (!rounded) return rounded.error().withContext(m_label);
+      m_ctx.names()[out] = *rounded;
+    }
+    return {};
+  }
+
+  void collectHalfValues(const ::onnx::GraphProto& g) {
+    auto add = [&](const ::onnx::ValueInfoProto& v) {
+      if (v.type().tensor_type().elem_type() == ::onnx::TensorProto::FLOAT16) m_halfValues.insert(v.name());
+    };
+    for (const auto& v : g.value_info()) add(v);
+    for (const auto& v : g.output()) add(v);
   }
 
   // If and Loop (onnx/ControlFlow.h): their bodies are mapped through mapBody.
@@ -344,7 +369,8 @@ class Importer {
   ImportOptions m_options;
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int> m_instances;
-  std::deque<::onnx::NodeProto> m_rewritten;  // older nodes in opset 11's form, mapped in their place
+  std::deque<::onnx::NodeProto> m_rewritten;
+  std::set<std::string> m_halfValues;  // values of float16 type, rounded where they are computed  // older nodes in opset 11's form, mapped in their place
 };
 
 }  // namespace

@@ -3,13 +3,16 @@
 // here with the protobuf API; refusals are one line naming the culprit.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <functional>
 #include <sys/wait.h>
 
 #include "OnnxModelBuilder.h"
 #include "driver/Inference.h"
 #include "onnx/InputShapes.h"
 #include "onnx/OnnxImporter.h"
+#include "support/Half.h"
 
 using namespace dfc;
 using dfc::test::addNode;
@@ -366,5 +369,40 @@ TEST_CASE("a Loop of a constant trip count unrolls, its scan output stacked") {
     CHECK((*out)[0].data<float>()[j] == Approx(1 + 3 * xj));  // 1 + x (0 + 1 + 2)
     for (int64_t it = 0; it < 3; ++it)
       CHECK((*out)[1].data<float>()[it * 3 + j] == Approx(1 + xj * static_cast<float>(it * (it + 1) / 2)));
+  }
+}
+
+TEST_CASE("a float16 model is computed in f32 and rounded to float16 where its values have that type") {
+  CHECK(support::floatToHalf(1.0f) == 0x3C00);
+  CHECK(support::floatToHalf(65504.0f) == 0x7BFF);
+  CHECK(support::floatToHalf(65520.0f) == 0x7C00);  // rounds past the largest half: inf
+  CHECK(support::floatToHalf(0.1f) == 0x2E66);
+  CHECK(support::floatToHalf(std::ldexp(1.0f, -24)) == 0x0001);
+  CHECK(support::halfToFloat(0x0001) == std::ldexp(1.0f, -24));
+  CHECK(support::halfToFloat(0xC000) == -2.0f);
+
+  // y = (x + c) * x, x and c float16: x + c is rounded before the product.
+  constexpr int kHalf = ::onnx::TensorProto::FLOAT16;
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kHalf, {3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kHalf, {3});
+  auto* c = m.mutable_graph()->add_initializer();
+  c->set_name("c");
+  c->set_data_type(kHalf);
+  c->add_dims(3);
+  for (float v : {0.1f, 1000.0f, -3.0f}) c->add_int32_data(support::floatToHalf(v));
+  addNode(m, "Add", "add", {"x", "c"}, {"s"});
+  addNode(m, "Mul", "mul", {"s", "x"}, {"y"});
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {3}});
+  const float xs[3] = {0.3f, 1.0f / 3.0f, 7.0f};
+  for (int i = 0; i < 3; ++i) x.data<float>()[i] = support::roundToHalf(xs[i]);
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  const float cs[3] = {0.1f, 1000.0f, -3.0f};
+  for (int i = 0; i < 3; ++i) {
+    const float xi = x.data<float>()[i];
+    const float sum = support::roundToHalf(xi + support::roundToHalf(cs[i]));
+    CHECK(out->front().data<float>()[i] == support::roundToHalf(sum * xi));
   }
 }
