@@ -37,7 +37,15 @@ bool dtypeFromOnnx(int elemType, DType& out) {
     case ::onnx::TensorProto::FLOAT16:  // computed as f32, rounded to float16 where a value has that type
       out = DType::F32;
       return true;
-    case ::onnx::TensorProto::INT64: out = DType::I64; return true;
+    case ::onnx::TensorProto::INT64:
+    case ::onnx::TensorProto::INT8:  // the narrow integers are computed as int64, wrapped where a value has their type
+    case ::onnx::TensorProto::UINT8:
+    case ::onnx::TensorProto::INT16:
+    case ::onnx::TensorProto::UINT16:
+    case ::onnx::TensorProto::UINT32:
+    case ::onnx::TensorProto::UINT64:
+      out = DType::I64;
+      return true;
     case ::onnx::TensorProto::INT32: out = DType::I32; return true;
     case ::onnx::TensorProto::BOOL: out = DType::Bool; return true;
     default: return false;
@@ -56,11 +64,34 @@ namespace {
 size_t storedSize(int elemType) {
   switch (elemType) {
     case ::onnx::TensorProto::DOUBLE:
-    case ::onnx::TensorProto::INT64: return 8;
-    case ::onnx::TensorProto::FLOAT16: return 2;
-    case ::onnx::TensorProto::BOOL: return 1;
+    case ::onnx::TensorProto::INT64:
+    case ::onnx::TensorProto::UINT64: return 8;
+    case ::onnx::TensorProto::FLOAT16:
+    case ::onnx::TensorProto::INT16:
+    case ::onnx::TensorProto::UINT16: return 2;
+    case ::onnx::TensorProto::BOOL:
+    case ::onnx::TensorProto::INT8:
+    case ::onnx::TensorProto::UINT8: return 1;
     default: return 4;
   }
+}
+
+// A stored integer of a type narrower (or unsigned) than the IR's int64.
+int64_t narrowInt(const char* p, int elemType) {
+  switch (elemType) {
+    case ::onnx::TensorProto::INT8: return static_cast<int8_t>(*p);
+    case ::onnx::TensorProto::UINT8: return static_cast<uint8_t>(*p);
+    case ::onnx::TensorProto::INT16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case ::onnx::TensorProto::UINT16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case ::onnx::TensorProto::UINT32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<int64_t>(v); }  // UINT64
+  }
+}
+
+bool isNarrowInt(int elemType) {
+  return elemType == ::onnx::TensorProto::INT8 || elemType == ::onnx::TensorProto::UINT8 ||
+         elemType == ::onnx::TensorProto::INT16 || elemType == ::onnx::TensorProto::UINT16 ||
+         elemType == ::onnx::TensorProto::UINT32 || elemType == ::onnx::TensorProto::UINT64;
 }
 
 // The proto's bytes (raw or external), or "" with `found` false when the values are in typed fields.
@@ -107,6 +138,9 @@ void decodeRaw(const std::string& raw, int elemType, ir::Tensor& out) {
       std::memcpy(&h, raw.data() + i * 2, 2);
       out.data<float>()[i] = support::halfToFloat(h);
     }
+  } else if (isNarrowInt(elemType)) {
+    const size_t size = storedSize(elemType);
+    for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = narrowInt(raw.data() + i * size, elemType);
   } else {
     std::memcpy(out.bytes(), raw.data(), raw.size());
   }
@@ -117,7 +151,9 @@ int typedCount(const ::onnx::TensorProto& t) {
     case ::onnx::TensorProto::FLOAT: return t.float_data_size();
     case ::onnx::TensorProto::DOUBLE: return t.double_data_size();
     case ::onnx::TensorProto::INT64: return t.int64_data_size();
-    default: return t.int32_data_size();  // int32, bool, float16 (its bits)
+    case ::onnx::TensorProto::UINT32:
+    case ::onnx::TensorProto::UINT64: return t.uint64_data_size();
+    default: return t.int32_data_size();  // int32, bool, float16 (its bits), int8/uint8/int16/uint16
   }
 }
 
@@ -131,6 +167,12 @@ void decodeFields(const ::onnx::TensorProto& t, ir::Tensor& out) {
         break;
       case ::onnx::TensorProto::INT64: out.data<int64_t>()[i] = t.int64_data(i); break;
       case ::onnx::TensorProto::BOOL: out.data<bool>()[i] = t.int32_data(i) != 0; break;
+      case ::onnx::TensorProto::UINT32:
+      case ::onnx::TensorProto::UINT64: out.data<int64_t>()[i] = static_cast<int64_t>(t.uint64_data(i)); break;
+      case ::onnx::TensorProto::INT8:
+      case ::onnx::TensorProto::UINT8:
+      case ::onnx::TensorProto::INT16:
+      case ::onnx::TensorProto::UINT16: out.data<int64_t>()[i] = t.int32_data(i); break;
       default: out.data<int32_t>()[i] = t.int32_data(i); break;
     }
 }
@@ -142,7 +184,7 @@ Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::st
   DType dt{};
   if (!dtypeFromOnnx(t.data_type(), dt))
     return makeError(label + ": element type " + onnxTypeName(t.data_type()) +
-                     " is not supported (float, double, float16, int64, int32, bool)");
+                     " is not supported (float, double, float16, int64, int32, the narrow integers, bool)");
   ir::TensorType type{dt, {}};
   if (auto st = checkDeclaredSize(t); !st) return makeError(label + ": " + st.error().message());
   type.shape.assign(t.dims().begin(), t.dims().end());

@@ -102,7 +102,7 @@ class Importer {
                        std::to_string(kMinOpset) + "-" + std::to_string(kMaxOpset) + ")");
     m_ctx.setOpset(opset);
     for (const auto& f : m_model.functions()) m_functions[f.domain() + ":" + f.name()] = &f;
-    collectHalfValues(g);
+    collectNarrowValues(g);
     DFC_TRY(addInitializers(g));
     DFC_TRY(addInputs(g));
     DFC_TRY(mapNodes(g.node(), {}, ""));
@@ -176,7 +176,7 @@ class Importer {
       const auto& tt = in.type().tensor_type();
       ir::TensorType type;
       if (!dtypeFromOnnx(tt.elem_type(), type.dtype))
-        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, double, float16, int64, int32, bool)");
+        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, double, float16, int64, int32, the narrow integers, bool)");
       if (!tt.has_shape()) return makeError(label + " has no shape");
       type.shape = shapes.at(in.name());
       for (int64_t d : type.shape)
@@ -219,29 +219,62 @@ class Importer {
       for (int i = 0; i < n.output_size(); ++i)
         if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
           return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
-      DFC_TRY(roundHalfOutputs(n));
+      DFC_TRY(narrowOutputs(n));
     }
     return {};
   }
 
   // Outputs of float16 type (ONNX shape inference's or the declared type),
-  // computed in f32, are rounded to float16 as the node leaves them.
-  Status roundHalfOutputs(const ::onnx::NodeProto& n) {
-    if (m_halfValues.empty()) return {};
+  // computed in f32, are rounded to float16 as the node leaves them; those of a
+  // narrow integer type, computed in int64, wrap into its range.
+  Status narrowOutputs(const ::onnx::NodeProto& n) {
+    if (m_narrowValues.empty()) return {};
     for (const auto& out : n.output()) {
-      if (out.empty() || !m_halfValues.count(out)) continue;
-      ValueId v = m_ctx.names().at(out);
-      if (m_graph.value(v).type.dtype != ir::DType::F32) continue;
-      auto rounded = m_ctx.unary("round_f16", v);
-      if (!rounded) return rounded.error().withContext(m_label);
-      m_ctx.names()[out] = *rounded;
+      auto type = out.empty() ? m_narrowValues.end() : m_narrowValues.find(out);
+      if (type == m_narrowValues.end()) continue;
+      auto narrowed = narrowValue(m_ctx.names().at(out), type->second);
+      if (!narrowed) return narrowed.error().withContext(m_label);
+      m_ctx.names()[out] = *narrowed;
     }
     return {};
   }
 
-  void collectHalfValues(const ::onnx::GraphProto& g) {
+  Expected<ValueId> narrowValue(ValueId v, int elemType) {
+    const ir::DType dt = m_graph.value(v).type.dtype;
+    if (elemType == ::onnx::TensorProto::FLOAT16) return dt == ir::DType::F32 ? m_ctx.unary("round_f16", v) : v;
+    int bits = 0;
+    bool isSigned = false;
+    switch (elemType) {
+      case ::onnx::TensorProto::INT8: bits = 8; isSigned = true; break;
+      case ::onnx::TensorProto::UINT8: bits = 8; break;
+      case ::onnx::TensorProto::INT16: bits = 16; isSigned = true; break;
+      case ::onnx::TensorProto::UINT16: bits = 16; break;
+      case ::onnx::TensorProto::UINT32: bits = 32; break;
+      default: return v;  // uint64: int64's bits
+    }
+    if (dt != ir::DType::I64) return v;
+    auto scalar = [&](int64_t x) {
+      ir::Tensor t(ir::TensorType{ir::DType::I64, {}});
+      t.data<int64_t>()[0] = x;
+      return m_ctx.constant(std::move(t), "wrap");
+    };
+    const int64_t range = int64_t{1} << bits, half = isSigned ? range / 2 : 0;
+    ValueId x = v;
+    if (half) {
+      DFC_TRY_ASSIGN(shifted, m_ctx.binary("add", x, scalar(half)));
+      x = shifted;
+    }
+    DFC_TRY_ASSIGN(wrapped, m_ctx.binary("mod", x, scalar(range)));
+    if (!half) return wrapped;
+    return m_ctx.binary("sub", wrapped, scalar(half));
+  }
+
+  void collectNarrowValues(const ::onnx::GraphProto& g) {
     auto add = [&](const ::onnx::ValueInfoProto& v) {
-      if (v.type().tensor_type().elem_type() == ::onnx::TensorProto::FLOAT16) m_halfValues.insert(v.name());
+      const int t = v.type().tensor_type().elem_type();
+      if (t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::INT8 || t == ::onnx::TensorProto::UINT8 ||
+          t == ::onnx::TensorProto::INT16 || t == ::onnx::TensorProto::UINT16 || t == ::onnx::TensorProto::UINT32)
+        m_narrowValues[v.name()] = t;
     };
     for (const auto& v : g.value_info()) add(v);
     for (const auto& v : g.output()) add(v);
@@ -370,7 +403,7 @@ class Importer {
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int> m_instances;
   std::deque<::onnx::NodeProto> m_rewritten;
-  std::set<std::string> m_halfValues;  // values of float16 type, rounded where they are computed  // older nodes in opset 11's form, mapped in their place
+  std::map<std::string, int> m_narrowValues;  // float16 and narrow integer values: their ONNX type  // older nodes in opset 11's form, mapped in their place
 };
 
 }  // namespace

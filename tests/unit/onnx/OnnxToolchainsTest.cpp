@@ -406,3 +406,34 @@ TEST_CASE("a float16 model is computed in f32 and rounded to float16 where its v
     CHECK(out->front().data<float>()[i] == support::roundToHalf(sum * xi));
   }
 }
+
+TEST_CASE("uint8 and int8 values are computed as int64 and wrap into their type's range where a node leaves them") {
+  auto m = test::makeModel(14);  // Add takes uint8 from version 14
+  addTensorValue(m.mutable_graph()->add_input(), "x", ::onnx::TensorProto::UINT8, {3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", ::onnx::TensorProto::UINT8, {3});
+  addTensorValue(m.mutable_graph()->add_output(), "z", ::onnx::TensorProto::INT8, {3});
+  auto* c = m.mutable_graph()->add_initializer();
+  c->set_name("c");
+  c->set_data_type(::onnx::TensorProto::UINT8);
+  c->add_dims(3);
+  c->set_raw_data(std::string("\x64\x64\xff", 3));  // 100, 100, 255
+  addNode(m, "Add", "add", {"x", "c"}, {"y"});
+  auto* cast = addNode(m, "Cast", "cast", {"y"}, {"z"});
+  intAttr(cast, "to", ::onnx::TensorProto::INT8);
+  ir::Tensor x(ir::TensorType{ir::DType::I64, {3}});
+  const int64_t xs[3] = {200, 27, 1};
+  for (int i = 0; i < 3; ++i) x.data<int64_t>()[i] = xs[i];
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  const int64_t y[3] = {44, 127, 0}, z[3] = {44, 127, 0};  // 300 -> 44, 127, 256 -> 0
+  for (int i = 0; i < 3; ++i) {
+    CHECK((*out)[0].data<int64_t>()[i] == y[i]);
+    CHECK((*out)[1].data<int64_t>()[i] == z[i]);
+  }
+  x.data<int64_t>()[1] = 100;  // 200 as uint8, -56 as int8
+  auto again = importAndRun(m, {x});
+  REQUIRE(again);
+  CHECK((*again)[0].data<int64_t>()[1] == 200);
+  CHECK((*again)[1].data<int64_t>()[1] == -56);
+}
