@@ -225,6 +225,12 @@ Status ImportContext::checkSize(const ir::TensorType& type, const std::string& w
   return {};
 }
 
+int ImportContext::inputElemType(int i) const {
+  if (i >= m_node->input_size() || m_node->input(i).empty()) return 0;
+  auto it = m_elemTypes.find(m_node->input(i));
+  return it == m_elemTypes.end() ? 0 : it->second;
+}
+
 ValueId ImportContext::input(int i) const {
   if (i >= m_node->input_size() || m_node->input(i).empty()) return ir::kNoValue;
   auto it = m_names.find(m_node->input(i));

@@ -87,6 +87,12 @@ class ImportContext {
   // Split, Squeeze and Slice of a scalar reading past an empty shape).
   Expected<int64_t> dimAxis(int64_t a, int64_t rank) const;
 
+  // ONNX element types of the graph's values (initializers, inputs, shape
+  // inference's value_info, outputs): what the IR's wider compute type hides
+  // (a uint8 and an int8 zero point are both int64 here). 0 when unknown.
+  std::map<std::string, int>& elemTypes() { return m_elemTypes; }
+  int inputElemType(int i) const;
+
   // Attributes.
   const ::onnx::AttributeProto* attr(const std::string& name) const;
   int64_t attrInt(const std::string& name, int64_t fallback) const;
@@ -117,6 +123,7 @@ class ImportContext {
   ir::Graph& m_graph;
   std::string m_baseDir;
   std::map<std::string, ir::ValueId> m_names;  // ONNX value name -> IR value
+  std::map<std::string, int> m_elemTypes;      // ONNX value name -> ONNX element type
   std::set<std::string> m_valueNames, m_nodeNames;
   const ::onnx::NodeProto* m_node = nullptr;
   std::string m_irName, m_scope;
@@ -130,6 +137,12 @@ ir::ValueId indicesAlong(ImportContext& c, int64_t count, size_t rank, size_t ax
 // int32/int64 indices into an axis of `extent` as int64 in [0, extent): negative
 // ones count from the end; constant ones are range-checked at import.
 Expected<ir::ValueId> wrapNegativeIndices(ImportContext& c, ir::ValueId index, int64_t extent);
+// MapNn.cpp: ONNX MatMul (numpy broadcasting) and the node's Conv attributes
+// (pads, strides, dilations, group) applied to f32 x and w, plus an f32 bias.
+Expected<ir::ValueId> onnxMatMul(ImportContext& c, ir::ValueId a, ir::ValueId b);
+Expected<ir::ValueId> onnxConv(ImportContext& c, ir::ValueId x, ir::ValueId w, ir::ValueId bias);
+void registerQuantOps(OpTable& table);  // MapQuant.cpp
+
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);
 

@@ -193,6 +193,15 @@ Status mapConv(ImportContext& c) {
   DFC_TRY_ASSIGN(x0, c.requireInput(0));
   DFC_TRY_ASSIGN(w0, c.requireInput(1));
   DFC_TRY(needFloat(c, x0));
+  DFC_TRY_ASSIGN(y, onnxConv(c, x0, w0, c.input(2)));
+  c.setOutput(0, y);
+  return {};
+}
+
+}  // namespace
+
+// The node's Conv attributes applied to f32 x and w, plus bias when given.
+Expected<ValueId> onnxConv(ImportContext& c, ValueId x0, ValueId w0, ValueId bias) {
   DFC_TRY_ASSIGN(lx, liftTo4d(c, x0));
   auto [x, lifted] = lx;
   ValueId w = w0;
@@ -216,14 +225,14 @@ Status mapConv(ImportContext& c) {
                                          {"group", group}});
   if (!y) return y.error();
   ValueId out = *y;
-  if (ValueId b = c.input(2); b != ir::kNoValue) {
-    DFC_TRY_ASSIGN(yb, c.emit(OpKind::BiasAdd, {out, b}));
+  if (bias != ir::kNoValue) {
+    DFC_TRY_ASSIGN(yb, c.emit(OpKind::BiasAdd, {out, bias}));
     out = yb;
   }
-  DFC_TRY_ASSIGN(res, unlift(c, out, lifted));
-  c.setOutput(0, res);
-  return {};
+  return unlift(c, out, lifted);
 }
+
+namespace {
 
 // ConvTranspose is the input gradient of a convolution: conv2d_grad_input.
 Status mapConvTranspose(ImportContext& c) {

@@ -42,6 +42,7 @@ const OpTable& opTable() {
     registerScatterOps(t);
     registerRecurrentOps(t);
     registerLayoutOps(t);
+    registerQuantOps(t);
     return t;
   }();
   return table;
@@ -272,12 +273,15 @@ class Importer {
   void collectNarrowValues(const ::onnx::GraphProto& g) {
     auto add = [&](const ::onnx::ValueInfoProto& v) {
       const int t = v.type().tensor_type().elem_type();
+      if (t != 0) m_ctx.elemTypes()[v.name()] = t;
       if (t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::INT8 || t == ::onnx::TensorProto::UINT8 ||
           t == ::onnx::TensorProto::INT16 || t == ::onnx::TensorProto::UINT16 || t == ::onnx::TensorProto::UINT32)
         m_narrowValues[v.name()] = t;
     };
     for (const auto& v : g.value_info()) add(v);
     for (const auto& v : g.output()) add(v);
+    for (const auto& v : g.input()) m_ctx.elemTypes()[v.name()] = v.type().tensor_type().elem_type();
+    for (const auto& t : g.initializer()) m_ctx.elemTypes()[t.name()] = t.data_type();
   }
 
   // If and Loop (onnx/ControlFlow.h): their bodies are mapped through mapBody.

@@ -3,6 +3,7 @@
 // here with the protobuf API; refusals are one line naming the culprit.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -436,4 +437,70 @@ TEST_CASE("uint8 and int8 values are computed as int64 and wrap into their type'
   REQUIRE(again);
   CHECK((*again)[0].data<int64_t>()[1] == 200);
   CHECK((*again)[1].data<int64_t>()[1] == -56);
+}
+
+namespace {
+
+void byteInitializer(::onnx::ModelProto& m, const std::string& name, int type, const std::vector<int64_t>& dims,
+                     const std::vector<int>& values) {
+  auto* t = m.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(type);
+  for (int64_t d : dims) t->add_dims(d);
+  std::string raw;
+  for (int v : values) raw.push_back(static_cast<char>(v));
+  t->set_raw_data(raw);
+}
+
+// A quantized 2x2 conv over a [1,1,3,3] image, in QDQ form (Quantize/Dequantize
+// around a float Conv) or QLinear form (QLinearConv). Scales are powers of two,
+// so both forms compute the same exact values.
+::onnx::ModelProto quantizedConv(bool qlinear) {
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {1, 1, 3, 3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {1, 1, 2, 2});
+  test::addFloatInitializer(m, "sx", {}, {0.5f});
+  test::addFloatInitializer(m, "sw", {}, {0.25f});
+  test::addFloatInitializer(m, "sy", {}, {0.5f});
+  byteInitializer(m, "zx", ::onnx::TensorProto::UINT8, {}, {10});
+  byteInitializer(m, "zw", ::onnx::TensorProto::INT8, {}, {0});
+  byteInitializer(m, "zy", ::onnx::TensorProto::UINT8, {}, {128});
+  byteInitializer(m, "wq", ::onnx::TensorProto::INT8, {1, 1, 2, 2}, {1, -2, 3, -1});
+  addNode(m, "QuantizeLinear", "qx", {"x", "sx", "zx"}, {"xq"});
+  if (qlinear) {
+    addNode(m, "QLinearConv", "conv", {"xq", "sx", "zx", "wq", "sw", "zw", "sy", "zy"}, {"yq"});
+  } else {
+    addNode(m, "DequantizeLinear", "dqx", {"xq", "sx", "zx"}, {"xd"});
+    addNode(m, "DequantizeLinear", "dqw", {"wq", "sw", "zw"}, {"wd"});
+    addNode(m, "Conv", "conv", {"xd", "wd"}, {"c"});
+    addNode(m, "QuantizeLinear", "qy", {"c", "sy", "zy"}, {"yq"});
+  }
+  addNode(m, "DequantizeLinear", "dqy", {"yq", "sy", "zy"}, {"y"});
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a quantized conv in QDQ and in QLinear form matches hand-computed integer arithmetic") {
+  const float xs[9] = {0.3f, -1.2f, 2.6f, 40.0f, -7.1f, 0.76f, 1.25f, 3.9f, -0.4f};
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {1, 1, 3, 3}});
+  for (int i = 0; i < 9; ++i) x.data<float>()[i] = xs[i];
+  int qx[9];
+  for (int i = 0; i < 9; ++i) qx[i] = std::clamp(static_cast<int>(std::nearbyint(xs[i] / 0.5f)) + 10, 0, 255) - 10;
+  const int w[4] = {1, -2, 3, -1};
+  float want[4];
+  for (int r = 0; r < 2; ++r)
+    for (int col = 0; col < 2; ++col) {
+      const int acc = qx[r * 3 + col] * w[0] + qx[r * 3 + col + 1] * w[1] + qx[(r + 1) * 3 + col] * w[2] +
+                      qx[(r + 1) * 3 + col + 1] * w[3];
+      const int yq = std::clamp(static_cast<int>(std::nearbyint(acc * 0.5 * 0.25 / 0.5)) + 128, 0, 255);
+      want[r * 2 + col] = static_cast<float>(yq - 128) * 0.5f;
+    }
+  for (bool qlinear : {false, true}) {
+    INFO((qlinear ? "QLinearConv" : "QDQ"));
+    auto out = importAndRun(quantizedConv(qlinear), {x});
+    INFO((out ? "" : out.error().message()));
+    REQUIRE(out);
+    for (int i = 0; i < 4; ++i) CHECK(out->front().data<float>()[i] == want[i]);
+  }
 }
