@@ -141,7 +141,8 @@ Expected<ir::ValueId> wrapNegativeIndices(ImportContext& c, ir::ValueId index, i
 // (pads, strides, dilations, group) applied to f32 x and w, plus an f32 bias.
 Expected<ir::ValueId> onnxMatMul(ImportContext& c, ir::ValueId a, ir::ValueId b);
 Expected<ir::ValueId> onnxConv(ImportContext& c, ir::ValueId x, ir::ValueId w, ir::ValueId bias);
-void registerQuantOps(OpTable& table);  // MapQuant.cpp
+void registerQuantOps(OpTable& table);   // MapQuant.cpp
+void registerMatrixOps(OpTable& table);  // MapMatrix.cpp
 
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);

@@ -43,6 +43,7 @@ const OpTable& opTable() {
     registerRecurrentOps(t);
     registerLayoutOps(t);
     registerQuantOps(t);
+    registerMatrixOps(t);
     return t;
   }();
   return table;

@@ -504,3 +504,33 @@ TEST_CASE("a quantized conv in QDQ and in QLinear form matches hand-computed int
     for (int i = 0; i < 4; ++i) CHECK(out->front().data<float>()[i] == want[i]);
   }
 }
+
+TEST_CASE("CumSum sums along its axis, exclusive and reversed as asked") {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool exclusive = variant & 1, reverse = variant & 2;
+    auto m = test::makeModel(14);
+    addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {2, 3});
+    addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {2, 3});
+    auto* axis = m.mutable_graph()->add_initializer();
+    axis->set_name("axis");
+    axis->set_data_type(::onnx::TensorProto::INT64);
+    axis->add_int64_data(-1);
+    auto* n = addNode(m, "CumSum", "cs", {"x", "axis"}, {"y"});
+    intAttr(n, "exclusive", exclusive);
+    intAttr(n, "reverse", reverse);
+    ir::Tensor x(ir::TensorType{ir::DType::F32, {2, 3}});
+    for (int i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i + 1);  // rows 1 2 3, 4 5 6
+    auto out = importAndRun(m, {x});
+    INFO("exclusive " << exclusive << " reverse " << reverse << (out ? "" : out.error().message()));
+    REQUIRE(out);
+    for (int r = 0; r < 2; ++r)
+      for (int j = 0; j < 3; ++j) {
+        float want = 0;
+        for (int k = 0; k < 3; ++k) {
+          const bool in = reverse ? (exclusive ? k > j : k >= j) : (exclusive ? k < j : k <= j);
+          if (in) want += x.data<float>()[r * 3 + k];
+        }
+        CHECK(out->front().data<float>()[r * 3 + j] == want);
+      }
+  }
+}
