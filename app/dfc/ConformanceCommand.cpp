@@ -55,6 +55,10 @@ int conformanceCommand(const std::vector<std::string>& args) {
     std::fflush(stdout);
   });
   if (!summary) return reportError(summary.error());
+  if (summary->unsupported > 0) {  // before the summary, which stays the last line
+    std::printf("unsupported cases by reason:\n");
+    for (const auto& [n, reason] : driver::unsupportedByReason(*summary)) std::printf("%6d  %s\n", n, reason.c_str());
+  }
   std::printf("%d passed, %d failed, %d unsupported\n", summary->passed, summary->failed, summary->unsupported);
   return summary->failed == 0 ? 0 : 1;
 }

@@ -41,6 +41,11 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
 // Cases are the subfolders holding a model.onnx, in name order; `onCase` sees each result.
 Expected<ConformanceSummary> runConformance(const std::string& dir, const ConformanceOptions& options = {},
                                             const std::function<void(const CaseResult&)>& onCase = {});
+// An unsupported case's detail without the names and numbers of the case
+// ("node 'If_1' (If, opset 11): unsupported op" -> "If: unsupported op").
+std::string unsupportedReason(const std::string& detail);
+// The unsupported cases counted by reason, most frequent first.
+std::vector<std::pair<int, std::string>> unsupportedByReason(const ConformanceSummary& summary);
 std::string formatCaseLine(const CaseResult& result);  // "PASS name", "FAIL name: ...", "UNSUPPORTED name: ..."
 
 }  // namespace dfc::driver
