@@ -32,6 +32,7 @@ Status mapCumSum(ImportContext& c) {
   const int64_t n = c.shape(x)[static_cast<size_t>(axis)];
   if (n > kMaxCumSumLength)
     return c.error("an axis of " + std::to_string(n) + " is longer than the " + std::to_string(kMaxCumSumLength) + " supported");
+  DFC_TRY(c.checkSize(ir::TensorType{DType::F32, {n, n}}, "triangle of ones"));
   std::vector<int64_t> perm;  // the summed axis last
   for (int64_t d = 0; d < rank; ++d)
     if (d != axis) perm.push_back(d);

@@ -306,6 +306,9 @@ class Importer {
   Expected<std::vector<ValueId>> mapBody(const ::onnx::GraphProto& g, const std::string& prefix,
                                          const std::vector<ValueId>& inputs) {
     const ImportContext::Frame frame = m_ctx.frame();
+    m_bodyNodes += g.node_size();  // unrolled loops and nested bodies, together
+    if (m_bodyNodes > kMaxExpandedNodes)
+      return m_ctx.error("its bodies expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
     if (static_cast<size_t>(g.input_size()) != inputs.size())
       return m_ctx.error("its body takes " + std::to_string(g.input_size()) + " inputs, " +
                          std::to_string(inputs.size()) + " given");
@@ -407,8 +410,9 @@ class Importer {
   ImportOptions m_options;
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int> m_instances;
-  std::deque<::onnx::NodeProto> m_rewritten;
-  std::map<std::string, int> m_narrowValues;  // float16 and narrow integer values: their ONNX type  // older nodes in opset 11's form, mapped in their place
+  std::deque<::onnx::NodeProto> m_rewritten;  // older nodes in opset 11's form, mapped in their place
+  std::map<std::string, int> m_narrowValues;  // float16 and narrow integer values: their ONNX type
+  int64_t m_bodyNodes = 0;                    // nodes mapped from If/Loop bodies so far
 };
 
 }  // namespace
