@@ -1,5 +1,6 @@
 #include "onnx/ControlFlow.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace dfc::onnx {
@@ -71,25 +72,98 @@ Status mapIf(ImportContext& c, const MapBody& mapBody) {
 
 namespace {
 
-// The scan outputs of every iteration, stacked along a new first axis.
-Status stackScanOutputs(ImportContext& c, const std::vector<std::vector<ValueId>>& scans, size_t firstOutput) {
+// The scan outputs of every iteration, stacked along a new axis (axes[k],
+// default 0), in reverse iteration order where reverse[k] is set.
+Status stackScanOutputs(ImportContext& c, const std::vector<std::vector<ValueId>>& scans, size_t firstOutput,
+                        const std::vector<int64_t>& axes = {}, const std::vector<int64_t>& reverse = {}) {
   if (scans.empty()) return {};
   for (size_t k = 0; k < scans.front().size(); ++k) {
+    const int64_t rank = c.rank(scans.front()[k]) + 1;
+    DFC_TRY_ASSIGN(axis, c.axis(k < axes.size() ? axes[k] : 0, rank));
     std::vector<ValueId> parts;
     for (const auto& iteration : scans) {
       ir::Shape s = c.shape(iteration[k]);
-      s.insert(s.begin(), 1);
+      s.insert(s.begin() + axis, 1);
       DFC_TRY_ASSIGN(part, c.reshape(iteration[k], s));
       parts.push_back(part);
     }
+    if (k < reverse.size() && reverse[k] != 0) std::reverse(parts.begin(), parts.end());
     DFC_TRY_ASSIGN(stacked, parts.size() == 1 ? c.unary("identity", parts[0])
-                                              : c.emit(OpKind::Concat, parts, {{"axis", int64_t{0}}}));
+                                              : c.emit(OpKind::Concat, parts, {{"axis", axis}}));
     c.setOutput(static_cast<int>(firstOutput + k), stacked);
   }
   return {};
 }
 
+// Slice t of x along axis, that axis dropped.
+Expected<ValueId> sliceAt(ImportContext& c, ValueId x, int64_t axis, int64_t t) {
+  DFC_TRY_ASSIGN(s, c.emit(OpKind::Slice, {x}, {{"axis", axis}, {"start", t}, {"end", t + 1}}));
+  ir::Shape shape = c.shape(s);
+  shape.erase(shape.begin() + axis);
+  return c.reshape(s, shape);
+}
+
+struct ScanInputs {
+  std::vector<ValueId> states, scans;
+  std::vector<int64_t> axes;      // per scan input, normalized
+  std::vector<bool> reversed;     // per scan input
+  int64_t length = 0;             // iterations
+};
+
+Expected<ScanInputs> scanInputs(ImportContext& c) {
+  const int64_t m = c.attrInt("num_scan_inputs", -1);
+  if (m < 1 || m > c.numInputs()) return c.error("num_scan_inputs must be in 1.." + std::to_string(c.numInputs()));
+  ScanInputs in;
+  const int64_t n = c.numInputs() - m;
+  const auto axes = c.attrInts("scan_input_axes"), dirs = c.attrInts("scan_input_directions");
+  for (int64_t k = 0; k < c.numInputs(); ++k) {
+    DFC_TRY_ASSIGN(v, c.requireInput(static_cast<int>(k)));
+    if (k < n) {
+      in.states.push_back(v);
+      continue;
+    }
+    const size_t j = static_cast<size_t>(k - n);
+    DFC_TRY_ASSIGN(axis, c.dimAxis(j < axes.size() ? axes[j] : 0, c.rank(v)));
+    const int64_t len = c.shape(v)[static_cast<size_t>(axis)];
+    if (j > 0 && len != in.length) return c.error("scan inputs differ in length along their scan axes");
+    in.length = len;
+    in.scans.push_back(v);
+    in.axes.push_back(axis);
+    in.reversed.push_back(j < dirs.size() && dirs[j] != 0);
+  }
+  return in;
+}
+
 }  // namespace
+
+// Scan (opset 9 and later) unrolled over its scan axis.
+Status mapScan(ImportContext& c, const MapBody& mapBody) {
+  if (c.opset() < 9) return c.error("Scan-8 (a batch axis and sequence_lens) is not supported (opset 9 or newer)");
+  const auto* body = graphAttr(c, "body");
+  if (!body) return c.error("needs a body graph");
+  DFC_TRY_ASSIGN(in, scanInputs(c));
+  if (in.length > kMaxUnrolledIterations)
+    return c.error("a scan of " + std::to_string(in.length) + " steps is longer than the " +
+                   std::to_string(kMaxUnrolledIterations) + " unrolled");
+  const size_t n = in.states.size();
+  if (static_cast<size_t>(body->output_size()) < n) return c.error("body gives fewer outputs than the scan carries states");
+  const std::string prefix = sanitizeName(c.node().name().empty() ? "Scan" : c.node().name());
+  std::vector<std::vector<ValueId>> scans;
+  std::vector<ValueId> state = in.states;
+  for (int64_t t = 0; t < in.length; ++t) {
+    std::vector<ValueId> args = state;
+    for (size_t j = 0; j < in.scans.size(); ++j) {
+      DFC_TRY_ASSIGN(slice, sliceAt(c, in.scans[j], in.axes[j], in.reversed[j] ? in.length - 1 - t : t));
+      args.push_back(slice);
+    }
+    DFC_TRY_ASSIGN(out, mapBody(*body, prefix + "/step" + std::to_string(t) + "/", args));
+    state.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
+    scans.emplace_back(out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
+  }
+  for (size_t k = 0; k < n; ++k) c.setOutput(static_cast<int>(k), state[k]);
+  if (scans.empty() && static_cast<size_t>(body->output_size()) > n) return c.error("no step runs: its scan outputs would be empty");
+  return stackScanOutputs(c, scans, n, c.attrInts("scan_output_axes"), c.attrInts("scan_output_directions"));
+}
 
 Status mapLoop(ImportContext& c, const MapBody& mapBody) {
   const auto* body = graphAttr(c, "body");

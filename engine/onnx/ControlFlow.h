@@ -5,7 +5,8 @@
 //     Where, when the branches' outputs agree in element type and shape
 //     (refused naming the output otherwise);
 //   - Loop with a constant trip count (and a condition that stays constant):
-//     the body unrolled, scan outputs stacked along a new first axis.
+//     the body unrolled, scan outputs stacked along a new first axis;
+//   - Scan (opset 9 and later): unrolled over the scan axis of its inputs.
 #include <functional>
 #include <map>
 #include <string>
@@ -24,5 +25,6 @@ constexpr int64_t kMaxUnrolledIterations = 1024;
 
 Status mapIf(ImportContext& c, const MapBody& mapBody);
 Status mapLoop(ImportContext& c, const MapBody& mapBody);
+Status mapScan(ImportContext& c, const MapBody& mapBody);
 
 }  // namespace dfc::onnx

@@ -73,8 +73,15 @@ Status mapPow(ImportContext& c) {
   DFC_TRY_ASSIGN(a, c.requireInput(0));
   DFC_TRY_ASSIGN(b, c.requireInput(1));
   DType da = c.type(a).dtype, db = c.type(b).dtype;
+  if (da != db && db == DType::F32) {  // an integer base, a float exponent: pow in f32, truncated to the base's type
+    DFC_TRY_ASSIGN(af, c.cast(a, DType::F32));
+    DFC_TRY_ASSIGN(p, c.binary("pow", af, b));
+    DFC_TRY_ASSIGN(y, c.cast(p, da));
+    c.setOutput(0, y);
+    return {};
+  }
   if (da != db) {
-    if (da != DType::F32) return c.error("Pow of an integer base with a float exponent is not supported");
+    if (da != DType::F32) return c.error("Pow of an integer base with a " + std::string(ir::dtypeName(db)) + " exponent is not supported");
     DFC_TRY_ASSIGN(bc, c.cast(b, da));
     b = bc;
   }

@@ -207,7 +207,7 @@ class Importer {
       }
       if (!n.domain().empty() && n.domain() != "ai.onnx")
         return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
-      if (n.op_type() == "If" || n.op_type() == "Loop") {
+      if (n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan") {
         DFC_TRY(mapControlFlow(n));
         continue;
       }
@@ -285,7 +285,7 @@ class Importer {
     for (const auto& t : g.initializer()) m_ctx.elemTypes()[t.name()] = t.data_type();
   }
 
-  // If and Loop (onnx/ControlFlow.h): their bodies are mapped through mapBody.
+  // If, Loop and Scan (onnx/ControlFlow.h): their bodies are mapped through mapBody.
   Status mapControlFlow(const ::onnx::NodeProto& n) {
     for (int i = 0; i < n.input_size(); ++i)
       if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
@@ -293,7 +293,7 @@ class Importer {
     MapBody body = [this](const ::onnx::GraphProto& g, const std::string& prefix, const std::vector<ValueId>& inputs) {
       return mapBody(g, prefix, inputs);
     };
-    auto st = n.op_type() == "If" ? mapIf(m_ctx, body) : mapLoop(m_ctx, body);
+    auto st = n.op_type() == "If" ? mapIf(m_ctx, body) : n.op_type() == "Loop" ? mapLoop(m_ctx, body) : mapScan(m_ctx, body);
     if (!st) return st.error().withContext(m_label);
     for (int i = 0; i < n.output_size(); ++i)
       if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))

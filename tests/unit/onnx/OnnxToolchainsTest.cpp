@@ -534,3 +534,67 @@ TEST_CASE("CumSum sums along its axis, exclusive and reversed as asked") {
       }
   }
 }
+
+TEST_CASE("a Scan unrolls over its scan axis, carrying its state") {
+  // state s [2]; for each row x_t of x [3, 2]: s = s + x_t, emit s (forward) and x_t * 2 (stacked in reverse).
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {3, 2});
+  addTensorValue(m.mutable_graph()->add_output(), "s_final", kFloat, {2});
+  addTensorValue(m.mutable_graph()->add_output(), "sums", kFloat, {3, 2});
+  addTensorValue(m.mutable_graph()->add_output(), "doubled", kFloat, {3, 2});
+  test::addFloatInitializer(m, "s0", {2}, {10, 20});
+  test::addFloatInitializer(m, "two", {}, {2});
+  auto* scan = addNode(m, "Scan", "/rnn/Scan", {"s0", "x"}, {"s_final", "sums", "doubled"});
+  intAttr(scan, "num_scan_inputs", 1);
+  auto* dirs = scan->add_attribute();
+  dirs->set_name("scan_output_directions");
+  dirs->set_type(::onnx::AttributeProto::INTS);
+  dirs->add_ints(0);
+  dirs->add_ints(1);
+  auto* body = graphAttr(scan, "body");
+  addTensorValue(body->add_input(), "s", kFloat, {2});
+  addTensorValue(body->add_input(), "xt", kFloat, {2});
+  bodyNode(body, "Add", {"s", "xt"}, {"s_next"});
+  bodyNode(body, "Identity", {"s_next"}, {"emit"});
+  bodyNode(body, "Mul", {"xt", "two"}, {"d"});
+  addTensorValue(body->add_output(), "s_next", kFloat, {2});
+  addTensorValue(body->add_output(), "emit", kFloat, {2});
+  addTensorValue(body->add_output(), "d", kFloat, {2});
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {3, 2}});
+  for (int i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i + 1);  // rows (1,2) (3,4) (5,6)
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  CHECK((*out)[0].data<float>()[0] == 19.0f);
+  CHECK((*out)[0].data<float>()[1] == 32.0f);
+  const float sums[6] = {11, 22, 14, 26, 19, 32}, doubled[6] = {10, 12, 6, 8, 2, 4};
+  for (int i = 0; i < 6; ++i) {
+    CHECK((*out)[1].data<float>()[i] == sums[i]);
+    CHECK((*out)[2].data<float>()[i] == doubled[i]);
+  }
+}
+
+TEST_CASE("Einsum of three operands contracts two at a time") {
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "a", kFloat, {2, 3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {2, 2});
+  test::addFloatInitializer(m, "b", {3, 4}, {1, 0, 2, -1, 0, 1, 1, 3, -2, 1, 0, 1});
+  test::addFloatInitializer(m, "c", {4, 2}, {1, 2, -1, 0, 0.5f, 1, 2, -3});
+  auto* n = addNode(m, "Einsum", "e", {"a", "b", "c"}, {"y"});
+  auto* eq = n->add_attribute();
+  eq->set_name("equation");
+  eq->set_type(::onnx::AttributeProto::STRING);
+  eq->set_s("ij,jk,kl->il");
+  ir::Tensor a = ramp({2, 3}, 0.5f);
+  auto out = importAndRun(m, {a});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  const float b[12] = {1, 0, 2, -1, 0, 1, 1, 3, -2, 1, 0, 1}, cm[8] = {1, 2, -1, 0, 0.5f, 1, 2, -3};
+  for (int i = 0; i < 2; ++i)
+    for (int l = 0; l < 2; ++l) {
+      float want = 0;
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 4; ++k) want += a.data<float>()[i * 3 + j] * b[j * 4 + k] * cm[k * 2 + l];
+      CHECK(out->front().data<float>()[i * 2 + l] == Approx(want));
+    }
+}
