@@ -1,5 +1,8 @@
 // Ops built from constant matrices: CumSum (a product with a triangular
-// matrix of ones along the summed axis) and EyeLike (a constant).
+// matrix of ones along the summed axis), EyeLike and the window functions
+// (constants), LRN (a sum of shifted squares) and MeanVarianceNormalization.
+#include <cmath>
+
 #include "onnx/ImportContext.h"
 
 namespace dfc::onnx {
@@ -73,11 +76,101 @@ Status mapEyeLike(ImportContext& c) {
   return {};
 }
 
+// HannWindow, HammingWindow, BlackmanWindow of a constant size: a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N),
+// N the size (periodic, the default) or size - 1 (symmetric).
+MapFn windowOp(double a0, double a1, double a2) {
+  return [a0, a1, a2](ImportContext& c) -> Status {
+    DFC_TRY_ASSIGN(sizeIn, c.requireInput(0));
+    DFC_TRY_ASSIGN(sizes, c.constInts(sizeIn, "size"));
+    if (sizes.size() != 1 || sizes[0] < 1) return c.error("size must be one positive value");
+    DType dt = DType::F32;
+    if (!dtypeFromOnnx(static_cast<int>(c.attrInt("output_datatype", ::onnx::TensorProto::FLOAT)), dt))
+      return c.error("output_datatype is not supported");
+    const int64_t n = sizes[0];
+    DFC_TRY(c.checkSize(ir::TensorType{dt, {n}}, "output"));
+    const double period = c.attrInt("periodic", 1) != 0 ? static_cast<double>(n) : static_cast<double>(n - 1);
+    ir::Tensor w(ir::TensorType{DType::F32, {n}});
+    for (int64_t i = 0; i < n; ++i) {
+      const double t = period > 0 ? 2 * M_PI * static_cast<double>(i) / period : 0;
+      w.data<float>()[i] = static_cast<float>(a0 - a1 * std::cos(t) + a2 * std::cos(2 * t));
+    }
+    DFC_TRY_ASSIGN(y, c.cast(c.constant(std::move(w), "window"), dt));
+    c.setOutput(0, y);
+    return {};
+  };
+}
+
+// MeanVarianceNormalization: (x - mean) / sqrt(var + 1e-9) over axes (default 0, 2, 3).
+Status mapMeanVarianceNormalization(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  std::vector<int64_t> axes = c.attr("axes") ? c.attrInts("axes") : std::vector<int64_t>{0, 2, 3};
+  for (auto& a : axes) {
+    DFC_TRY_ASSIGN(n, c.dimAxis(a, c.rank(x)));
+    a = n;
+  }
+  const ir::Attributes mean{{"fn", std::string("mean")}, {"axes", axes}, {"keepdims", int64_t{1}}};
+  DFC_TRY_ASSIGN(mu, c.emit(ir::OpKind::Reduce, {x}, mean));
+  DFC_TRY_ASSIGN(d, c.binary("sub", x, mu));
+  DFC_TRY_ASSIGN(d2, c.binary("mul", d, d));
+  DFC_TRY_ASSIGN(var, c.emit(ir::OpKind::Reduce, {d2}, mean));
+  DFC_TRY_ASSIGN(ve, c.binary("add", var, c.scalarF32(1e-9f)));
+  DFC_TRY_ASSIGN(sd, c.unary("sqrt", ve));
+  DFC_TRY_ASSIGN(y, c.binary("div", d, sd));
+  c.setOutput(0, y);
+  return {};
+}
+
+// LRN: x / (bias + alpha / size * sum of x^2 over the `size` channels around c)^beta.
+Status mapLrn(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  const ir::Shape s = c.shape(x);
+  const int64_t size = c.attrInt("size", 0);
+  if (s.size() < 3 || size < 1 || size > 1024) return c.error("needs an input [N, C, ...] and a size in 1..1024");
+  const int64_t before = (size - 1) / 2, after = size - 1 - before;
+  DFC_TRY_ASSIGN(sq, c.binary("mul", x, x));
+  std::vector<ValueId> parts;
+  for (int64_t pad : {before, after}) {
+    ir::Shape zs = s;
+    zs[1] = pad;
+    if (pad > 0) parts.push_back(c.constant(ir::Tensor(ir::TensorType{DType::F32, zs}), "zeros"));
+  }
+  parts.insert(parts.begin() + (before > 0 ? 1 : 0), sq);
+  ValueId padded = sq;
+  if (parts.size() > 1) {
+    DFC_TRY_ASSIGN(cat, c.emit(ir::OpKind::Concat, parts, {{"axis", int64_t{1}}}));
+    padded = cat;
+  }
+  ValueId sum = ir::kNoValue;
+  for (int64_t k = 0; k < size; ++k) {
+    DFC_TRY_ASSIGN(part, c.emit(ir::OpKind::Slice, {padded}, {{"axis", int64_t{1}}, {"start", k}, {"end", k + s[1]}}));
+    if (sum == ir::kNoValue) {
+      sum = part;
+      continue;
+    }
+    DFC_TRY_ASSIGN(acc, c.binary("add", sum, part));
+    sum = acc;
+  }
+  const double alpha = c.attrFloat("alpha", 1e-4), beta = c.attrFloat("beta", 0.75), bias = c.attrFloat("bias", 1.0);
+  DFC_TRY_ASSIGN(scaled, c.binary("mul", sum, c.scalarF32(static_cast<float>(alpha / static_cast<double>(size)))));
+  DFC_TRY_ASSIGN(based, c.binary("add", scaled, c.scalarF32(static_cast<float>(bias))));
+  DFC_TRY_ASSIGN(denom, c.binary("pow", based, c.scalarF32(static_cast<float>(beta))));
+  DFC_TRY_ASSIGN(y, c.binary("div", x, denom));
+  c.setOutput(0, y);
+  return {};
+}
+
 }  // namespace
 
 void registerMatrixOps(OpTable& t) {
   t["CumSum"] = mapCumSum;
   t["EyeLike"] = mapEyeLike;
+  t["HannWindow"] = windowOp(0.5, 0.5, 0);
+  t["HammingWindow"] = windowOp(25.0 / 46.0, 21.0 / 46.0, 0);
+  t["BlackmanWindow"] = windowOp(0.42, 0.5, 0.08);
+  t["MeanVarianceNormalization"] = mapMeanVarianceNormalization;
+  t["LRN"] = mapLrn;
 }
 
 }  // namespace dfc::onnx

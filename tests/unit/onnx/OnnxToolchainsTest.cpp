@@ -598,3 +598,35 @@ TEST_CASE("Einsum of three operands contracts two at a time") {
       CHECK(out->front().data<float>()[i * 2 + l] == Approx(want));
     }
 }
+
+TEST_CASE("a Hann window of a constant size and LRN over channels match their formulas") {
+  auto m = test::makeModel(17);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {1, 3, 1, 2});
+  addTensorValue(m.mutable_graph()->add_output(), "w", kFloat, {4});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {1, 3, 1, 2});
+  auto* size = m.mutable_graph()->add_initializer();
+  size->set_name("size");
+  size->set_data_type(::onnx::TensorProto::INT64);
+  size->add_int64_data(4);
+  addNode(m, "HannWindow", "hann", {"size"}, {"w"});
+  auto* lrn = addNode(m, "LRN", "lrn", {"x"}, {"y"});
+  intAttr(lrn, "size", 3);
+  auto* alpha = lrn->add_attribute();
+  alpha->set_name("alpha");
+  alpha->set_type(::onnx::AttributeProto::FLOAT);
+  alpha->set_f(0.3f);
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {1, 3, 1, 2}});
+  for (int i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i + 1);  // channels (1,2) (3,4) (5,6)
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  const float hann[4] = {0, 0.5f, 1, 0.5f};  // periodic: 0.5 - 0.5 cos(2 pi n / 4)
+  for (int i = 0; i < 4; ++i) CHECK((*out)[0].data<float>()[i] == Approx(hann[i]).margin(1e-6));
+  for (int ch = 0; ch < 3; ++ch)
+    for (int p = 0; p < 2; ++p) {
+      float sq = 0;
+      for (int k = std::max(0, ch - 1); k <= std::min(2, ch + 1); ++k) sq += x.data<float>()[k * 2 + p] * x.data<float>()[k * 2 + p];
+      const float want = x.data<float>()[ch * 2 + p] / std::pow(1.0f + 0.3f / 3 * sq, 0.75f);
+      CHECK((*out)[1].data<float>()[ch * 2 + p] == Approx(want));
+    }
+}
