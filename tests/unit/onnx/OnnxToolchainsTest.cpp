@@ -630,3 +630,28 @@ TEST_CASE("a Hann window of a constant size and LRN over channels match their fo
       CHECK((*out)[1].data<float>()[ch * 2 + p] == Approx(want));
     }
 }
+
+TEST_CASE("MaxPool gives the flat index of each window's first maximum") {
+  auto m = test::makeModel(12);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {1, 1, 3, 3});
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {1, 1, 2, 2});
+  addTensorValue(m.mutable_graph()->add_output(), "i", ::onnx::TensorProto::INT64, {1, 1, 2, 2});
+  auto* n = addNode(m, "MaxPool", "pool", {"x"}, {"y", "i"});
+  auto* k = n->add_attribute();
+  k->set_name("kernel_shape");
+  k->set_type(::onnx::AttributeProto::INTS);
+  k->add_ints(2);
+  k->add_ints(2);
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {1, 1, 3, 3}});
+  const float xs[9] = {1, 5, 2, 5, 0, 7, 3, 4, 7};  // windows: {1,5,5,0} {5,2,0,7} {5,0,3,4} {0,7,4,7}
+  for (int i = 0; i < 9; ++i) x.data<float>()[i] = xs[i];
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  const float y[4] = {5, 7, 5, 7};
+  const int64_t idx[4] = {1, 5, 3, 5};  // ties: the first in row-major order
+  for (int o = 0; o < 4; ++o) {
+    CHECK((*out)[0].data<float>()[o] == y[o]);
+    CHECK((*out)[1].data<int64_t>()[o] == idx[o]);
+  }
+}
