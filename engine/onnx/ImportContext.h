@@ -141,6 +141,9 @@ Expected<ir::ValueId> wrapNegativeIndices(ImportContext& c, ir::ValueId index, i
 // (pads, strides, dilations, group) applied to f32 x and w, plus an f32 bias.
 Expected<ir::ValueId> onnxMatMul(ImportContext& c, ir::ValueId a, ir::ValueId b);
 Expected<ir::ValueId> onnxConv(ImportContext& c, ir::ValueId x, ir::ValueId w, ir::ValueId bias);
+// MapMatrix.cpp: MaxPool's Indices for y = MaxPool(x) over a 2-D window (pads [t, l, b, r]).
+Expected<ir::ValueId> onnxMaxPoolIndices(ImportContext& c, ir::ValueId x, ir::ValueId y, const std::vector<int64_t>& kernel,
+                                         const std::vector<int64_t>& strides, const std::vector<int64_t>& pads);
 void registerQuantOps(OpTable& table);   // MapQuant.cpp
 void registerMatrixOps(OpTable& table);  // MapMatrix.cpp
 

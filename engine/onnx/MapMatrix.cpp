@@ -1,6 +1,7 @@
 // Ops built from constant matrices: CumSum (a product with a triangular
 // matrix of ones along the summed axis), EyeLike and the window functions
-// (constants), LRN (a sum of shifted squares) and MeanVarianceNormalization.
+// (constants), LRN (a sum of shifted squares), MeanVarianceNormalization and
+// MaxPool's Indices (gathered window offsets against a constant index image).
 #include <cmath>
 
 #include "onnx/ImportContext.h"
@@ -161,7 +162,71 @@ Status mapLrn(ImportContext& c) {
   return {};
 }
 
+// v [N, C, H, W] with `before`/`after` rows (axis 2) or columns (axis 3) of `fill` on either side.
+Expected<ValueId> padWith(ImportContext& c, ValueId v, int64_t axis, int64_t before, int64_t after, float fill) {
+  auto block = [&](int64_t n) {
+    ir::Shape s = c.shape(v);
+    s[static_cast<size_t>(axis)] = n;
+    ir::Tensor t(ir::TensorType{DType::F32, s});
+    for (float& f : t.span<float>()) f = fill;
+    return c.constant(std::move(t), "pad");
+  };
+  std::vector<ValueId> parts;
+  if (before > 0) parts.push_back(block(before));
+  parts.push_back(v);
+  if (after > 0) parts.push_back(block(after));
+  if (parts.size() == 1) return v;
+  return c.emit(ir::OpKind::Concat, parts, {{"axis", axis}});
+}
+
 }  // namespace
+
+// MaxPool's Indices (storage_order picks row- or column-major planes): for each
+// output, the flat input index of the first window element equal to the maximum y.
+Expected<ValueId> onnxMaxPoolIndices(ImportContext& c, ValueId x, ValueId y, const std::vector<int64_t>& kernel,
+                                     const std::vector<int64_t>& strides, const std::vector<int64_t>& pads) {
+  const ir::Shape xs = c.shape(x), ys = c.shape(y);
+  const bool columnMajor = c.attrInt("storage_order", 0) != 0;  // (h, w) flattened as w * H + h
+  if (xs[0] * xs[1] * xs[2] * xs[3] > (int64_t{1} << 24)) return c.error("the Indices output of an input over 2^24 elements");
+  ir::Tensor flat(ir::TensorType{DType::F32, xs});
+  const int64_t plane = xs[2] * xs[3];
+  for (int64_t i = 0; i < flat.numElements(); ++i) {
+    const int64_t h = (i % plane) / xs[3], w = i % xs[3];
+    flat.data<float>()[i] = static_cast<float>(i - i % plane + (columnMajor ? w * xs[2] + h : h * xs[3] + w));
+  }
+  ValueId px = x, pi = c.constant(std::move(flat), "flat_index");
+  for (int64_t axis : {2, 3}) {
+    const size_t a = static_cast<size_t>(axis - 2);
+    DFC_TRY_ASSIGN(nx, padWith(c, px, axis, pads[a], pads[a + 2], -INFINITY));
+    DFC_TRY_ASSIGN(ni, padWith(c, pi, axis, pads[a], pads[a + 2], -1.0f));
+    px = nx;
+    pi = ni;
+  }
+  auto positions = [&](int64_t offset, size_t a) {  // offset + stride * o for each output o
+    ir::Tensor t(ir::TensorType{DType::I64, {ys[a + 2]}});
+    for (int64_t o = 0; o < ys[a + 2]; ++o) t.data<int64_t>()[o] = offset + strides[a] * o;
+    return c.constant(std::move(t), "window_rows");
+  };
+  ValueId result = ir::kNoValue;
+  for (int64_t i = kernel[0] - 1; i >= 0; --i)  // the last offset first: the first match wins
+    for (int64_t j = kernel[1] - 1; j >= 0; --j) {
+      ValueId at[2] = {px, pi};
+      for (ValueId& v : at) {
+        DFC_TRY_ASSIGN(rows, c.emit(ir::OpKind::Gather, {v, positions(i, 0)}, {{"axis", int64_t{2}}}));
+        DFC_TRY_ASSIGN(cols, c.emit(ir::OpKind::Gather, {rows, positions(j, 1)}, {{"axis", int64_t{3}}}));
+        v = cols;
+      }
+      if (result == ir::kNoValue) {
+        result = at[1];
+        continue;
+      }
+      DFC_TRY_ASSIGN(hit, c.binary("equal", at[0], y));
+      DFC_TRY_ASSIGN(picked, c.emit(ir::OpKind::Where, {hit, at[1], result}));
+      result = picked;
+    }
+  return c.cast(result, DType::I64);
+}
+
 
 void registerMatrixOps(OpTable& t) {
   t["CumSum"] = mapCumSum;

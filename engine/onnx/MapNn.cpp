@@ -287,71 +287,14 @@ Status mapConvTranspose(ImportContext& c) {
 
 Expected<ValueId> poolF32(ImportContext& c, ValueId x0, bool isMax);
 
-// v [N, C, H, W] with `before`/`after` rows (axis 2) or columns (axis 3) of `fill` on either side.
-Expected<ValueId> padWith(ImportContext& c, ValueId v, int64_t axis, int64_t before, int64_t after, float fill) {
-  auto block = [&](int64_t n) {
-    Shape s = c.shape(v);
-    s[static_cast<size_t>(axis)] = n;
-    ir::Tensor t(ir::TensorType{DType::F32, s});
-    for (float& f : t.span<float>()) f = fill;
-    return c.constant(std::move(t), "pad");
-  };
-  std::vector<ValueId> parts;
-  if (before > 0) parts.push_back(block(before));
-  parts.push_back(v);
-  if (after > 0) parts.push_back(block(after));
-  if (parts.size() == 1) return v;
-  return c.emit(OpKind::Concat, parts, {{"axis", axis}});
-}
-
-// MaxPool's Indices (2-D, no dilation or ceil_mode; storage_order picks row- or
-// column-major planes): for each output,
-// the flat input index of the first window element equal to the maximum y.
+// MaxPool's Indices output (MapMatrix.cpp computes it from the window).
 Expected<ValueId> maxPoolIndices(ImportContext& c, ValueId x, ValueId y) {
-  const Shape xs = c.shape(x), ys = c.shape(y);
+  const Shape xs = c.shape(x);
   if (xs.size() != 4 || c.attrInt("ceil_mode", 0) != 0)
     return c.error("the Indices output is supported for 2-D pooling without ceil_mode");
-  const bool columnMajor = c.attrInt("storage_order", 0) != 0;  // (h, w) flattened as w * H + h
   DFC_TRY_ASSIGN(win, windowAttrs(c, xs, c.attrInts("kernel_shape"), false, false));
   if (win.dilations != std::vector<int64_t>{1, 1}) return c.error("the Indices output of a dilated MaxPool is not supported");
-  if (xs[0] * xs[1] * xs[2] * xs[3] > (int64_t{1} << 24)) return c.error("the Indices output of an input over 2^24 elements");
-  ir::Tensor flat(ir::TensorType{DType::F32, xs});
-  const int64_t plane = xs[2] * xs[3];
-  for (int64_t i = 0; i < flat.numElements(); ++i) {
-    const int64_t h = (i % plane) / xs[3], w = i % xs[3];
-    flat.data<float>()[i] = static_cast<float>(i - i % plane + (columnMajor ? w * xs[2] + h : h * xs[3] + w));
-  }
-  ValueId px = x, pi = c.constant(std::move(flat), "flat_index");
-  for (int64_t axis : {2, 3}) {
-    const size_t a = static_cast<size_t>(axis - 2);
-    DFC_TRY_ASSIGN(nx, padWith(c, px, axis, win.pads[a], win.pads[a + 2], -INFINITY));
-    DFC_TRY_ASSIGN(ni, padWith(c, pi, axis, win.pads[a], win.pads[a + 2], -1.0f));
-    px = nx;
-    pi = ni;
-  }
-  auto positions = [&](int64_t offset, size_t a) {  // offset + stride * o for each output o
-    ir::Tensor t(ir::TensorType{DType::I64, {ys[a + 2]}});
-    for (int64_t o = 0; o < ys[a + 2]; ++o) t.data<int64_t>()[o] = offset + win.strides[a] * o;
-    return c.constant(std::move(t), "window_rows");
-  };
-  ValueId result = ir::kNoValue;
-  for (int64_t i = win.kernel[0] - 1; i >= 0; --i)  // the last offset first: the first match wins
-    for (int64_t j = win.kernel[1] - 1; j >= 0; --j) {
-      ValueId at[2] = {px, pi};
-      for (ValueId& v : at) {
-        DFC_TRY_ASSIGN(rows, c.emit(OpKind::Gather, {v, positions(i, 0)}, {{"axis", int64_t{2}}}));
-        DFC_TRY_ASSIGN(cols, c.emit(OpKind::Gather, {rows, positions(j, 1)}, {{"axis", int64_t{3}}}));
-        v = cols;
-      }
-      if (result == ir::kNoValue) {
-        result = at[1];
-        continue;
-      }
-      DFC_TRY_ASSIGN(hit, c.binary("equal", at[0], y));
-      DFC_TRY_ASSIGN(picked, c.emit(OpKind::Where, {hit, at[1], result}));
-      result = picked;
-    }
-  return c.cast(result, DType::I64);
+  return onnxMaxPoolIndices(c, x, y, win.kernel, win.strides, win.pads);
 }
 
 MapFn poolOp(bool isMax) {
