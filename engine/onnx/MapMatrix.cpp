@@ -1,7 +1,7 @@
 // Ops built from constant matrices: CumSum (a product with a triangular
 // matrix of ones along the summed axis), EyeLike and the window functions
-// (constants), LRN (a sum of shifted squares), MeanVarianceNormalization and
-// MaxPool's Indices (gathered window offsets against a constant index image).
+// (constants), LRN (a sum of shifted squares), MeanVarianceNormalization,
+// ReverseSequence (gathers) and MaxPool's Indices (gathered window offsets against a constant index image).
 #include <cmath>
 
 #include "onnx/ImportContext.h"
@@ -179,6 +179,36 @@ Expected<ValueId> padWith(ImportContext& c, ValueId v, int64_t axis, int64_t bef
   return c.emit(ir::OpKind::Concat, parts, {{"axis", axis}});
 }
 
+// ReverseSequence with constant sequence_lens: each batch entry's first
+// len steps along time_axis reversed (a gather), the entries joined again.
+Status mapReverseSequence(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY_ASSIGN(lensIn, c.requireInput(1));
+  DFC_TRY_ASSIGN(lens, c.constInts(lensIn, "sequence_lens"));
+  const ir::Shape s = c.shape(x);
+  if (s.size() < 2) return c.error("needs an input of rank >= 2");
+  const int64_t timeAxis = c.attrInt("time_axis", 0), batchAxis = c.attrInt("batch_axis", 1);
+  if ((timeAxis != 0 || batchAxis != 1) && (timeAxis != 1 || batchAxis != 0))
+    return c.error("time_axis and batch_axis must be 0 and 1");
+  const int64_t steps = s[static_cast<size_t>(timeAxis)], batch = s[static_cast<size_t>(batchAxis)];
+  if (static_cast<int64_t>(lens.size()) != batch) return c.error("sequence_lens needs one length per batch entry");
+  if (batch > 4096) return c.error("a batch of more than 4096 entries is not supported");
+  std::vector<ValueId> parts;
+  for (int64_t b = 0; b < batch; ++b) {
+    const int64_t len = lens[static_cast<size_t>(b)];
+    if (len < 0 || len > steps) return c.error("sequence length " + std::to_string(len) + " is outside [0, " + std::to_string(steps) + "]");
+    DFC_TRY_ASSIGN(entry, c.emit(ir::OpKind::Slice, {x}, {{"axis", batchAxis}, {"start", b}, {"end", b + 1}}));
+    ir::Tensor order(ir::TensorType{DType::I64, {steps}});
+    for (int64_t t = 0; t < steps; ++t) order.data<int64_t>()[t] = t < len ? len - 1 - t : t;
+    DFC_TRY_ASSIGN(reversed, c.emit(ir::OpKind::Gather, {entry, c.constant(std::move(order), "order")}, {{"axis", timeAxis}}));
+    parts.push_back(reversed);
+  }
+  DFC_TRY_ASSIGN(y, parts.size() == 1 ? c.unary("identity", parts[0])
+                                      : c.emit(ir::OpKind::Concat, parts, {{"axis", batchAxis}}));
+  c.setOutput(0, y);
+  return {};
+}
+
 }  // namespace
 
 // MaxPool's Indices (storage_order picks row- or column-major planes): for each
@@ -236,6 +266,7 @@ void registerMatrixOps(OpTable& t) {
   t["BlackmanWindow"] = windowOp(0.42, 0.5, 0.08);
   t["MeanVarianceNormalization"] = mapMeanVarianceNormalization;
   t["LRN"] = mapLrn;
+  t["ReverseSequence"] = mapReverseSequence;
 }
 
 }  // namespace dfc::onnx

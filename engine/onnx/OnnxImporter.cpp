@@ -73,6 +73,7 @@ bool shapingPosition(const std::string& op, int index) {
   if (op == "ConstantOfShape") return index == 0;
   if (op == "LSTM" || op == "GRU" || op == "RNN") return index == 4;  // sequence_lens: the unrolled length
   if (op == "Loop") return index <= 1;  // trip count and condition: the unrolled length
+  if (op == "ReverseSequence") return index == 1;  // sequence_lens: which steps move
   if (op == "Dropout") return index >= 1;  // ratio and training_mode: the mapper needs them known
   if (op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow") return index == 0;  // size
   return false;

@@ -655,3 +655,23 @@ TEST_CASE("MaxPool gives the flat index of each window's first maximum") {
     CHECK((*out)[1].data<int64_t>()[o] == idx[o]);
   }
 }
+
+TEST_CASE("ReverseSequence reverses each batch entry's first steps") {
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {3, 2});  // [time, batch]
+  addTensorValue(m.mutable_graph()->add_output(), "y", kFloat, {3, 2});
+  auto* lens = m.mutable_graph()->add_initializer();
+  lens->set_name("lens");
+  lens->set_data_type(::onnx::TensorProto::INT64);
+  lens->add_dims(2);
+  lens->add_int64_data(3);
+  lens->add_int64_data(2);
+  addNode(m, "ReverseSequence", "rev", {"x", "lens"}, {"y"});
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {3, 2}});
+  for (int i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i);  // column 0: 0 2 4, column 1: 1 3 5
+  auto out = importAndRun(m, {x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  const float want[6] = {4, 3, 2, 1, 0, 5};  // column 0 reversed whole, column 1 its first two
+  for (int i = 0; i < 6; ++i) CHECK(out->front().data<float>()[i] == want[i]);
+}
