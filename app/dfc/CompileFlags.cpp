@@ -32,6 +32,9 @@ ArgParser compileFlags() {
          "with --decode: tokens of a sequence each step takes, at consecutive positions (default 1; 1..64): "
          "the target of speculative decoding (`dfc run --decode --draft-pef`) checks T - 1 draft tokens a step"});
   p.add({{"-b", "--batch-size"}, "N", 1, "batch size baked into the PEF (default 32)"});
+  p.add({{"--input-shape"}, "NAME=DxD...", 1,
+         ".onnx models: the shape of input NAME (repeatable), e.g. images=1x3x640x640; a named dynamic dimension "
+         "it binds applies to every input; a dynamic first dimension left unbound takes -b, any other is refused"});
   p.add({{"-o0"}, "", 0, "one operator per section"});
   p.add({{"-o1"}, "", 0, "fusion by rule list (--o1-rule-list); repeated fused subgraphs compile once"});
   p.add({{"-o3"}, "", 0, "whole graph, cut into sections that fit the chip (default)"});
@@ -151,6 +154,7 @@ Expected<driver::CompileOptions> compileOptionsFrom(const ArgParser& p, const st
   DFC_TRY(setInt(p, "--kv-cache-len", o.kvCacheLen));
   DFC_TRY(setInt(p, "--decode-tokens", o.decodeTokens));
   DFC_TRY(setInt(p, "--batch-size", o.batchSize, "-b/--batch-size"));
+  o.inputShapes = p.getAll("--input-shape");
   DFC_TRY(setLevel(p, o));
   o.enableHypersection = p.has("--enable-hypersection");
   o.compilerMode = p.get("--compiler-mode");

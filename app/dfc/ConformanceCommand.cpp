@@ -3,6 +3,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "driver/Conformance.h"
+#include "onnx/InputShapes.h"
 
 namespace dfc::cli {
 
@@ -15,6 +16,8 @@ int conformanceCommand(const std::vector<std::string>& args) {
   p.add({{"--filter"}, "TEXT", 1, "run only the cases whose name contains TEXT"});
   p.add({{"--rtol"}, "X", 1, "relative tolerance for float32 (default 1e-3, as the ONNX backend tests)"});
   p.add({{"--atol"}, "X", 1, "absolute tolerance for float32 (default 1e-7, as the ONNX backend tests)"});
+  p.add({{"--input-shape"}, "NAME=DxD...", 1,
+         "the shape of input NAME (repeatable; default: the shape of the case's test input)"});
   p.add({{"-o0"}, "", 0, "compile one operator per section (default)"});
   p.add({{"-o1"}, "", 0, "compile with -o1 fusion"});
   p.add({{"-o3"}, "", 0, "compile with -o3 sections"});
@@ -41,6 +44,9 @@ int conformanceCommand(const std::vector<std::string>& args) {
     if (!v) return reportError(v.error());
     o.atol = *v;
   }
+  auto shapes = onnx::parseInputShapes(p.getAll("--input-shape"));
+  if (!shapes) return reportError(shapes.error());
+  o.inputShapes = std::move(*shapes);
   if (p.has("-o1")) o.level = partition::OptLevel::O1;
   if (p.has("-o3")) o.level = partition::OptLevel::O3;
   const bool quiet = p.has("--quiet");
@@ -49,6 +55,10 @@ int conformanceCommand(const std::vector<std::string>& args) {
     std::fflush(stdout);
   });
   if (!summary) return reportError(summary.error());
+  if (summary->unsupported > 0) {  // before the summary, which stays the last line
+    std::printf("unsupported cases by reason:\n");
+    for (const auto& [n, reason] : driver::unsupportedByReason(*summary)) std::printf("%6d  %s\n", n, reason.c_str());
+  }
   std::printf("%d passed, %d failed, %d unsupported\n", summary->passed, summary->failed, summary->unsupported);
   return summary->failed == 0 ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "driver/MeasurePerformance.h"
+#include "onnx/InputShapes.h"
 #include "support/Logging.h"
 
 namespace dfc::cli {
@@ -28,6 +29,8 @@ ArgParser measureFlags() {
          "time every kernel of the timed steps and print the host time per step by kernel (op, or what fusion made "
          "of a group: 'matmul + bias_add', 'elementwise chain (fused)', 'attention forward (fused)') and by op "
          "family, also in the JSON summary; adds two clock reads per kernel"});
+  p.add({{"--input-shape"}, "NAME=DxD...", 1,
+         "the shape of input NAME (repeatable): checked against the PEF, whose shapes `dfc compile --input-shape` fixes"});
   p.add({{"--debug"}, "", 0, "debug logging"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
@@ -53,6 +56,9 @@ Status readOptions(const ArgParser& p, driver::MeasureOptions& o) {
   o.inference = p.has("--inference");
   o.opProfile = p.has("--op-profile");
   o.summaryPath = p.get("--summary");
+  auto shapes = onnx::parseInputShapes(p.getAll("--input-shape"));
+  if (!shapes) return shapes.error();
+  o.inputShapes = std::move(*shapes);
   o.dbPath = p.get("--db");
   return {};
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "frontend/ModelZoo.h"
+#include "onnx/InputShapes.h"
 
 namespace dfc::driver {
 namespace fs = std::filesystem;
@@ -107,6 +108,9 @@ Status checkDecode(const CompileOptions& o) {
 Status checkValues(const CompileOptions& o) {
   if (o.model.empty()) return makeError("--model is required (a zoo name: logreg, mlp, lenet; or a .dfir file)");
   if (o.batchSize < 1) return makeError("-b/--batch-size must be at least 1");
+  if (!o.inputShapes.empty() && !o.model.ends_with(".onnx"))
+    return makeError("--input-shape applies to .onnx models (model '" + o.model + "' has fixed input shapes)");
+  if (auto shapes = onnx::parseInputShapes(o.inputShapes); !shapes) return shapes.error();
   if (o.level != partition::OptLevel::O0 && o.level != partition::OptLevel::O1 && o.level != partition::OptLevel::O3)
     return makeError("unknown optimization level (use -o0, -o1 or -o3)");
   if (!(o.learningRate > 0) || !std::isfinite(o.learningRate)) return makeError("--lr must be a positive finite number");
@@ -216,6 +220,7 @@ std::vector<std::string> CompileOptions::toArgs() const {
     if (decodeTokens != 1) addValue(out, "--decode-tokens", std::to_string(decodeTokens));
   }
   addValue(out, "-b", std::to_string(batchSize));
+  for (const std::string& spec : inputShapes) addValue(out, "--input-shape", spec);
   out.push_back("-" + std::string(partition::optLevelName(level)));
   if (level == partition::OptLevel::O1 && !o1RuleList.empty()) addValue(out, "--o1-rule-list", o1RuleList);
   if (!compilerMode.empty()) addValue(out, "--compiler-mode", compilerMode);

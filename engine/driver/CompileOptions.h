@@ -48,6 +48,9 @@ struct CompileOptions {
   // positions (a speculative decoding target checks T - 1 draft tokens plus one).
   int64_t decodeTokens = 1;
   int64_t batchSize = 32;
+  // --input-shape NAME=DxDx... (repeatable), .onnx models: the shapes of inputs
+  // with dynamic dimensions (onnx/InputShapes.h).
+  std::vector<std::string> inputShapes;
   partition::OptLevel level = partition::OptLevel::O3;
   std::string o1RuleList;            // -o1: built-in fusion rule list name or YAML file ("": the mode's default); else unused
   // --compiler-mode: "" (generic) or "nlp" (transformers; partition/CompilerMode.h lists what it changes:

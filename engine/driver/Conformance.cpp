@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <regex>
 #include <sstream>
 
 #include "driver/Inference.h"
@@ -81,8 +83,13 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
   InferenceCompileOptions co;
   co.level = options.level;
   co.batchSize = inputs.empty() || inputs[0].shape().empty() ? 1 : inputs[0].shape()[0];
+  co.inputShapes = options.inputShapes;
+  co.ignoreUnknownInputShapes = true;  // test data may name values the graph does not take
   for (size_t k = 0; k < inputs.size(); ++k)
-    if (!inputNames[k].empty()) co.operandValues.emplace(inputNames[k], inputs[k]);
+    if (!inputNames[k].empty()) {
+      co.operandValues.emplace(inputNames[k], inputs[k]);
+      co.inputShapes.emplace(inputNames[k], inputs[k].shape());  // --input-shape wins
+    }
   auto pef = compileForInference((fs::path(caseDir) / "model.onnx").string(), co);
   if (!pef) return unsupported(pef.error().message());
   auto got = runInference(*pef, remainingInputs(pef->graph, std::move(inputs), inputNames));
@@ -154,6 +161,30 @@ Expected<ConformanceSummary> runConformance(const std::string& dir, const Confor
     summary.cases.push_back(std::move(r));
   }
   return summary;
+}
+
+std::string unsupportedReason(const std::string& detail) {
+  std::string d = detail;
+  for (const char* file : {".onnx: ", ".pb: "})  // the case's file names
+    if (auto at = d.rfind(file); at != std::string::npos) d = d.substr(at + std::string(file).size());
+  static const std::pair<std::regex, const char*> kRules[] = {
+      {std::regex(R"(node '[^']*' \(([A-Za-z0-9]+), opset [0-9]+\))"), "$1"},
+      {std::regex(R"((tensor|input|output|initializer) '[^']*')"), "$1"},
+      {std::regex(R"(tensor: tensor)"), "tensor"},
+      {std::regex(R"(\b[0-9]+(\.[0-9]+)?\b)"), "N"},
+  };
+  for (const auto& [pattern, replacement] : kRules) d = std::regex_replace(d, pattern, replacement);
+  return d;
+}
+
+std::vector<std::pair<int, std::string>> unsupportedByReason(const ConformanceSummary& summary) {
+  std::map<std::string, int> counts;
+  for (const auto& c : summary.cases)
+    if (c.status == CaseStatus::Unsupported) ++counts[unsupportedReason(c.detail)];
+  std::vector<std::pair<int, std::string>> out;
+  for (const auto& [reason, n] : counts) out.emplace_back(n, reason);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  return out;
 }
 
 std::string formatCaseLine(const CaseResult& r) {

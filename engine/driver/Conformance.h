@@ -5,9 +5,11 @@
 // compared with the expected one (float32: |got - want| <= atol + rtol |want|,
 // integers and booleans exactly).
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "ir/Tensor.h"
 #include "partition/Plan.h"
 #include "support/Error.h"
 
@@ -25,6 +27,9 @@ struct ConformanceOptions {
   double rtol = 1e-3, atol = 1e-7;  // the ONNX backend test runner's defaults
   std::string filter;  // substring of case names to run ("" = all)
   partition::OptLevel level = partition::OptLevel::O0;
+  // --input-shape: input shapes by name; an input not named here takes the
+  // shape of its test input (input_N.pb).
+  std::map<std::string, ir::Shape> inputShapes;
 };
 
 struct ConformanceSummary {
@@ -36,6 +41,11 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
 // Cases are the subfolders holding a model.onnx, in name order; `onCase` sees each result.
 Expected<ConformanceSummary> runConformance(const std::string& dir, const ConformanceOptions& options = {},
                                             const std::function<void(const CaseResult&)>& onCase = {});
+// An unsupported case's detail without the names and numbers of the case
+// ("node 'If_1' (If, opset 11): unsupported op" -> "If: unsupported op").
+std::string unsupportedReason(const std::string& detail);
+// The unsupported cases counted by reason, most frequent first.
+std::vector<std::pair<int, std::string>> unsupportedByReason(const ConformanceSummary& summary);
 std::string formatCaseLine(const CaseResult& result);  // "PASS name", "FAIL name: ...", "UNSUPPORTED name: ..."
 
 }  // namespace dfc::driver

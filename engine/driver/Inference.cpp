@@ -44,6 +44,8 @@ Expected<pef::Pef> compileForInference(const std::string& modelPath, const Infer
     onnx::ImportOptions io;
     io.batchSize = options.batchSize;
     io.operandValues = options.operandValues;
+    io.inputShapes = options.inputShapes;
+    io.ignoreUnknownInputShapes = options.ignoreUnknownInputShapes;
     auto g = onnx::importOnnxFile(modelPath, io);
     if (!g) return g.error();
     graph = std::move(*g);

@@ -14,7 +14,10 @@
 namespace dfc::driver {
 
 struct InferenceCompileOptions {
-  int64_t batchSize = 1;  // binds dynamic input dimensions
+  int64_t batchSize = 1;  // binds a dynamic first input dimension
+  // ONNX only: input shapes by name (onnx::ImportOptions::inputShapes).
+  std::map<std::string, ir::Shape> inputShapes;
+  bool ignoreUnknownInputShapes = false;
   partition::OptLevel level = partition::OptLevel::O0;
   std::string arch = "native";
   // ONNX only: values for inputs that feed shaping operands (onnx::ImportOptions).

@@ -11,6 +11,8 @@
 #include <string_view>
 
 #include "driver/StoreRecords.h"
+#include "onnx/ImportContext.h"
+#include "onnx/InputShapes.h"
 #include "pef/Pef.h"
 #include "runtime/Executor.h"
 #include "support/FileUtil.h"
@@ -174,6 +176,26 @@ std::vector<OpTime> opProfileFromMetrics(const std::vector<profile::MetricRecord
   return out;
 }
 
+namespace {
+
+// Each --input-shape against the PEF's input of that name.
+Status checkInputShapes(const pef::Pef& pef, const MeasureOptions& o) {
+  for (const auto& [name, shape] : o.inputShapes) {
+    ir::ValueId v = ir::kNoValue;
+    for (ir::ValueId in : pef.graph.inputs)
+      if (pef.graph.value(in).name == name || pef.graph.value(in).name == onnx::sanitizeName(name)) v = in;
+    if (v == ir::kNoValue) return makeError(o.pefPath + ": --input-shape " + name + ": the PEF has no input '" + name + "'");
+    const ir::Shape& have = pef.graph.value(v).type.shape;
+    if (have != shape)
+      return makeError(o.pefPath + ": --input-shape " + name + "=" + onnx::formatShape(shape) + ": the PEF was compiled for " +
+                       name + "=" + onnx::formatShape(have) + " (compile with --input-shape " + name + "=" +
+                       onnx::formatShape(shape) + " to measure that shape)");
+  }
+  return {};
+}
+
+}  // namespace
+
 Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {
   DFC_TRY(checkOptions(o));
   MeasureResult r;
@@ -184,6 +206,7 @@ Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {
   if (auto target = support::checkOutputFile(r.summaryPath, "--summary"); !target) return target.error();
   auto pef = pef::readPef(o.pefPath);
   if (!pef) return pef.error();
+  DFC_TRY(checkInputShapes(*pef, o));
   runtime::ExecutorOptions eo;
   eo.threads = o.threads;
   eo.profileKernels = o.opProfile;

@@ -5,10 +5,12 @@
 // per-step latency beside the cost model's chip estimate. The figures go to a
 // JSON summary and, as a run with metrics, to the run store.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "profile/RunStore.h"
+#include "ir/Tensor.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
@@ -23,6 +25,10 @@ struct MeasureOptions {
   int threads = 0;          // runtime thread pool; <= 0: the machine's hardware threads
   uint64_t seed = 1;        // synthetic inputs
   bool opProfile = false;   // time every kernel of the timed steps (MeasureResult::ops)
+  // --input-shape: the input shapes the caller means to measure. A PEF's shapes
+  // are fixed when it is compiled, so each must equal the PEF's input; one that
+  // does not is refused naming the compile flag that makes such a PEF.
+  std::map<std::string, ir::Shape> inputShapes;
   std::vector<std::string> args;
 };
 

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "ir/DfirFile.h"
+#include "onnx/InputShapes.h"
 #include "onnx/OnnxImporter.h"
 
 namespace dfc::driver {
@@ -50,9 +51,13 @@ std::string onnxTask(const ir::TensorType& input, const ir::TensorType& logits) 
 }
 
 // An ONNX model: the first graph input is the batch, the first output the logits.
-Expected<frontend::Model> loadOnnxModel(const std::string& path, int64_t batchSize, bool inference) {
+Expected<frontend::Model> loadOnnxModel(const std::string& path, const CompileOptions& o) {
+  const bool inference = o.inference;
   onnx::ImportOptions io;
-  io.batchSize = batchSize;
+  io.batchSize = o.batchSize;
+  auto shapes = onnx::parseInputShapes(o.inputShapes);
+  if (!shapes) return shapes.error();
+  io.inputShapes = std::move(*shapes);
   auto graph = onnx::importOnnxFile(path, io);
   if (!graph) return graph.error();
   frontend::Model m;
@@ -73,7 +78,7 @@ Expected<frontend::Model> loadOnnxModel(const std::string& path, int64_t batchSi
 }  // namespace
 
 Expected<frontend::Model> loadModel(const CompileOptions& o) {
-  if (o.model.ends_with(".onnx")) return loadOnnxModel(o.model, o.batchSize, o.inference);
+  if (o.model.ends_with(".onnx")) return loadOnnxModel(o.model, o);
   if (o.model.ends_with(".dfir")) return loadDfirModel(o.model, o.seed);
   frontend::ZooOptions zoo;
   zoo.batchSize = o.batchSize;

@@ -8,6 +8,7 @@
 #include "ir/ShapeInference.h"
 #include "ir/TensorBudget.h"
 #include "onnx/OnnxPrecheck.h"
+#include "support/Half.h"
 #include "runtime/Kernels.h"
 
 namespace dfc::onnx {
@@ -31,8 +32,20 @@ std::string sanitizeName(const std::string& name) {
 
 bool dtypeFromOnnx(int elemType, DType& out) {
   switch (elemType) {
-    case ::onnx::TensorProto::FLOAT: out = DType::F32; return true;
-    case ::onnx::TensorProto::INT64: out = DType::I64; return true;
+    case ::onnx::TensorProto::FLOAT:
+    case ::onnx::TensorProto::DOUBLE:   // computed as f32
+    case ::onnx::TensorProto::FLOAT16:  // computed as f32, rounded to float16 where a value has that type
+      out = DType::F32;
+      return true;
+    case ::onnx::TensorProto::INT64:
+    case ::onnx::TensorProto::INT8:  // the narrow integers are computed as int64, wrapped where a value has their type
+    case ::onnx::TensorProto::UINT8:
+    case ::onnx::TensorProto::INT16:
+    case ::onnx::TensorProto::UINT16:
+    case ::onnx::TensorProto::UINT32:
+    case ::onnx::TensorProto::UINT64:
+      out = DType::I64;
+      return true;
     case ::onnx::TensorProto::INT32: out = DType::I32; return true;
     case ::onnx::TensorProto::BOOL: out = DType::Bool; return true;
     default: return false;
@@ -45,20 +58,46 @@ std::string onnxTypeName(int elemType) {
   return "type " + std::to_string(elemType);
 }
 
-Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::string& baseDir) {
-  const std::string label = "tensor '" + t.name() + "'";
-  DType dt{};
-  if (!dtypeFromOnnx(t.data_type(), dt))
-    return makeError(label + ": element type " + onnxTypeName(t.data_type()) + " is not supported (float, int64, int32, bool)");
-  ir::TensorType type{dt, {}};
-  if (auto st = checkDeclaredSize(t); !st) return makeError(label + ": " + st.error().message());
-  type.shape.assign(t.dims().begin(), t.dims().end());
-  if (type.numElements() == 0) return makeError(label + ": empty tensors are not supported");
-  const size_t bytes = type.byteSize();
-  const int64_t n = type.numElements();
-  // The data present must match the declared size before the tensor is allocated.
-  std::string raw;
-  bool haveRaw = false;
+namespace {
+
+// Bytes per element as the proto stores it.
+size_t storedSize(int elemType) {
+  switch (elemType) {
+    case ::onnx::TensorProto::DOUBLE:
+    case ::onnx::TensorProto::INT64:
+    case ::onnx::TensorProto::UINT64: return 8;
+    case ::onnx::TensorProto::FLOAT16:
+    case ::onnx::TensorProto::INT16:
+    case ::onnx::TensorProto::UINT16: return 2;
+    case ::onnx::TensorProto::BOOL:
+    case ::onnx::TensorProto::INT8:
+    case ::onnx::TensorProto::UINT8: return 1;
+    default: return 4;
+  }
+}
+
+// A stored integer of a type narrower (or unsigned) than the IR's int64.
+int64_t narrowInt(const char* p, int elemType) {
+  switch (elemType) {
+    case ::onnx::TensorProto::INT8: return static_cast<int8_t>(*p);
+    case ::onnx::TensorProto::UINT8: return static_cast<uint8_t>(*p);
+    case ::onnx::TensorProto::INT16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case ::onnx::TensorProto::UINT16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case ::onnx::TensorProto::UINT32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<int64_t>(v); }  // UINT64
+  }
+}
+
+bool isNarrowInt(int elemType) {
+  return elemType == ::onnx::TensorProto::INT8 || elemType == ::onnx::TensorProto::UINT8 ||
+         elemType == ::onnx::TensorProto::INT16 || elemType == ::onnx::TensorProto::UINT16 ||
+         elemType == ::onnx::TensorProto::UINT32 || elemType == ::onnx::TensorProto::UINT64;
+}
+
+// The proto's bytes (raw or external), or "" with `found` false when the values are in typed fields.
+Expected<std::string> storedBytes(const ::onnx::TensorProto& t, const std::string& baseDir, size_t bytes, bool& found,
+                                  const std::string& label, const std::string& typeText) {
+  found = true;
   if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
     // Only a file inside the model's folder, read where and as far as the numbers say.
     auto ext = externalDataOf(t, baseDir, bytes);
@@ -66,40 +105,105 @@ Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::st
     std::ifstream in(ext->path, std::ios::binary);
     if (!in) return makeError(label + ": external data file " + ext->path + " cannot be opened");
     in.seekg(static_cast<std::streamoff>(ext->offset));
-    raw.resize(static_cast<size_t>(ext->length));
+    std::string raw(static_cast<size_t>(ext->length), '\0');
     in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
     if (static_cast<size_t>(in.gcount()) != raw.size())
       return makeError(label + ": external data file " + ext->path + " is shorter than the tensor");
-    haveRaw = true;
-  } else if (t.has_raw_data()) {
-    raw = t.raw_data();
-    haveRaw = true;
+    if (raw.size() != bytes)
+      return makeError(label + ": holds " + std::to_string(raw.size()) + " bytes, " + typeText + " needs " + std::to_string(bytes));
+    return raw;
   }
-  if (haveRaw && raw.size() != bytes)
-    return makeError(label + ": holds " + std::to_string(raw.size()) + " bytes, " + type.toString() + " needs " +
+  if (!t.has_raw_data()) {
+    found = false;
+    return std::string();
+  }
+  if (t.raw_data().size() != bytes)
+    return makeError(label + ": holds " + std::to_string(t.raw_data().size()) + " bytes, " + typeText + " needs " +
                      std::to_string(bytes));
-  const int have = dt == DType::F32 ? t.float_data_size() : dt == DType::I64 ? t.int64_data_size() : t.int32_data_size();
-  if (!haveRaw && have != n)
-    return makeError(label + ": holds " + std::to_string(have) + " values, shape needs " + std::to_string(n));
+  return t.raw_data();
+}
+
+// Element i of the stored bytes, as the IR value.
+void decodeRaw(const std::string& raw, int elemType, ir::Tensor& out) {
+  const int64_t n = out.numElements();
+  if (elemType == ::onnx::TensorProto::DOUBLE) {
+    for (int64_t i = 0; i < n; ++i) {
+      double d;
+      std::memcpy(&d, raw.data() + i * 8, 8);
+      out.data<float>()[i] = static_cast<float>(d);
+    }
+  } else if (elemType == ::onnx::TensorProto::FLOAT16) {
+    for (int64_t i = 0; i < n; ++i) {
+      uint16_t h;
+      std::memcpy(&h, raw.data() + i * 2, 2);
+      out.data<float>()[i] = support::halfToFloat(h);
+    }
+  } else if (isNarrowInt(elemType)) {
+    const size_t size = storedSize(elemType);
+    for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = narrowInt(raw.data() + i * size, elemType);
+  } else {
+    std::memcpy(out.bytes(), raw.data(), raw.size());
+  }
+}
+
+int typedCount(const ::onnx::TensorProto& t) {
+  switch (t.data_type()) {
+    case ::onnx::TensorProto::FLOAT: return t.float_data_size();
+    case ::onnx::TensorProto::DOUBLE: return t.double_data_size();
+    case ::onnx::TensorProto::INT64: return t.int64_data_size();
+    case ::onnx::TensorProto::UINT32:
+    case ::onnx::TensorProto::UINT64: return t.uint64_data_size();
+    default: return t.int32_data_size();  // int32, bool, float16 (its bits), int8/uint8/int16/uint16
+  }
+}
+
+void decodeFields(const ::onnx::TensorProto& t, ir::Tensor& out) {
+  const int64_t n = out.numElements();
+  for (int i = 0; i < n; ++i) switch (t.data_type()) {
+      case ::onnx::TensorProto::FLOAT: out.data<float>()[i] = t.float_data(i); break;
+      case ::onnx::TensorProto::DOUBLE: out.data<float>()[i] = static_cast<float>(t.double_data(i)); break;
+      case ::onnx::TensorProto::FLOAT16:
+        out.data<float>()[i] = support::halfToFloat(static_cast<uint16_t>(t.int32_data(i)));
+        break;
+      case ::onnx::TensorProto::INT64: out.data<int64_t>()[i] = t.int64_data(i); break;
+      case ::onnx::TensorProto::BOOL: out.data<bool>()[i] = t.int32_data(i) != 0; break;
+      case ::onnx::TensorProto::UINT32:
+      case ::onnx::TensorProto::UINT64: out.data<int64_t>()[i] = static_cast<int64_t>(t.uint64_data(i)); break;
+      case ::onnx::TensorProto::INT8:
+      case ::onnx::TensorProto::UINT8:
+      case ::onnx::TensorProto::INT16:
+      case ::onnx::TensorProto::UINT16: out.data<int64_t>()[i] = t.int32_data(i); break;
+      default: out.data<int32_t>()[i] = t.int32_data(i); break;
+    }
+}
+
+}  // namespace
+
+Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::string& baseDir) {
+  const std::string label = "tensor '" + t.name() + "'";
+  DType dt{};
+  if (!dtypeFromOnnx(t.data_type(), dt))
+    return makeError(label + ": element type " + onnxTypeName(t.data_type()) +
+                     " is not supported (float, double, float16, int64, int32, the narrow integers, bool)");
+  ir::TensorType type{dt, {}};
+  if (auto st = checkDeclaredSize(t); !st) return makeError(label + ": " + st.error().message());
+  type.shape.assign(t.dims().begin(), t.dims().end());
+  // Empty tensors (Resize's empty roi, empty axes) are read; the importer keeps
+  // them as constants, which only shape arithmetic and optional operands read.
+  const int64_t n = type.numElements();
+  const size_t bytes = static_cast<size_t>(n) * storedSize(t.data_type());
+  // The data present must match the declared size before the tensor is allocated.
+  const std::string typeText = storedSize(t.data_type()) == ir::dtypeSize(dt)
+                                   ? type.toString()
+                                   : onnxTypeName(t.data_type()) + type.toString().substr(type.toString().find('['));
+  bool haveRaw = false;
+  auto raw = storedBytes(t, baseDir, bytes, haveRaw, label, typeText);
+  if (!raw) return raw.error();
+  if (!haveRaw && typedCount(t) != n)
+    return makeError(label + ": holds " + std::to_string(typedCount(t)) + " values, shape needs " + std::to_string(n));
   ir::Tensor out(type);
-  if (haveRaw) {
-    std::memcpy(out.bytes(), raw.data(), bytes);
-    return out;
-  }
-  switch (dt) {
-    case DType::F32:
-      for (int64_t i = 0; i < n; ++i) out.data<float>()[i] = t.float_data(static_cast<int>(i));
-      break;
-    case DType::I64:
-      for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = t.int64_data(static_cast<int>(i));
-      break;
-    case DType::I32:
-      for (int64_t i = 0; i < n; ++i) out.data<int32_t>()[i] = t.int32_data(static_cast<int>(i));
-      break;
-    case DType::Bool:
-      for (int64_t i = 0; i < n; ++i) out.data<bool>()[i] = t.int32_data(static_cast<int>(i)) != 0;
-      break;
-  }
+  if (haveRaw) decodeRaw(*raw, t.data_type(), out);
+  else decodeFields(t, out);
   return out;
 }
 
@@ -119,6 +223,12 @@ Error ImportContext::error(const std::string& what) const {
 Status ImportContext::checkSize(const ir::TensorType& type, const std::string& what) const {
   if (auto st = ir::checkTensorBudget(what, type); !st) return error(st.error().message());
   return {};
+}
+
+int ImportContext::inputElemType(int i) const {
+  if (i >= m_node->input_size() || m_node->input(i).empty()) return 0;
+  auto it = m_elemTypes.find(m_node->input(i));
+  return it == m_elemTypes.end() ? 0 : it->second;
 }
 
 ValueId ImportContext::input(int i) const {

@@ -51,6 +51,15 @@ class ImportContext {
   int64_t opset() const { return m_opset; }
   void setNode(const ::onnx::NodeProto* node, std::string irName, std::string scope);
   const ::onnx::NodeProto& node() const { return *m_node; }
+  // The node being mapped, its IR name and scope: saved around a subgraph's nodes.
+  struct Frame {
+    const ::onnx::NodeProto* node;
+    std::string irName, scope;
+  };
+  Frame frame() const { return {m_node, m_irName, m_scope}; }
+  void restore(const Frame& f) { setNode(f.node, f.irName, f.scope); }
+  // The same node in another form (an older version rewritten): name and scope stay.
+  void retarget(const ::onnx::NodeProto* node) { m_node = node; }
 
   // "node 'name' (OpType, opset N): what"; the node is the one being mapped.
   Error error(const std::string& what) const;
@@ -77,6 +86,12 @@ class ImportContext {
   // An axis whose dimension is then read: a scalar has none (fuzzing found
   // Split, Squeeze and Slice of a scalar reading past an empty shape).
   Expected<int64_t> dimAxis(int64_t a, int64_t rank) const;
+
+  // ONNX element types of the graph's values (initializers, inputs, shape
+  // inference's value_info, outputs): what the IR's wider compute type hides
+  // (a uint8 and an int8 zero point are both int64 here). 0 when unknown.
+  std::map<std::string, int>& elemTypes() { return m_elemTypes; }
+  int inputElemType(int i) const;
 
   // Attributes.
   const ::onnx::AttributeProto* attr(const std::string& name) const;
@@ -108,6 +123,7 @@ class ImportContext {
   ir::Graph& m_graph;
   std::string m_baseDir;
   std::map<std::string, ir::ValueId> m_names;  // ONNX value name -> IR value
+  std::map<std::string, int> m_elemTypes;      // ONNX value name -> ONNX element type
   std::set<std::string> m_valueNames, m_nodeNames;
   const ::onnx::NodeProto* m_node = nullptr;
   std::string m_irName, m_scope;
@@ -121,6 +137,16 @@ ir::ValueId indicesAlong(ImportContext& c, int64_t count, size_t rank, size_t ax
 // int32/int64 indices into an axis of `extent` as int64 in [0, extent): negative
 // ones count from the end; constant ones are range-checked at import.
 Expected<ir::ValueId> wrapNegativeIndices(ImportContext& c, ir::ValueId index, int64_t extent);
+// MapNn.cpp: ONNX MatMul (numpy broadcasting) and the node's Conv attributes
+// (pads, strides, dilations, group) applied to f32 x and w, plus an f32 bias.
+Expected<ir::ValueId> onnxMatMul(ImportContext& c, ir::ValueId a, ir::ValueId b);
+Expected<ir::ValueId> onnxConv(ImportContext& c, ir::ValueId x, ir::ValueId w, ir::ValueId bias);
+// MapMatrix.cpp: MaxPool's Indices for y = MaxPool(x) over a 2-D window (pads [t, l, b, r]).
+Expected<ir::ValueId> onnxMaxPoolIndices(ImportContext& c, ir::ValueId x, ir::ValueId y, const std::vector<int64_t>& kernel,
+                                         const std::vector<int64_t>& strides, const std::vector<int64_t>& pads);
+void registerQuantOps(OpTable& table);   // MapQuant.cpp
+void registerMatrixOps(OpTable& table);  // MapMatrix.cpp
+
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);
 

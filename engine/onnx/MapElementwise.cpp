@@ -73,8 +73,15 @@ Status mapPow(ImportContext& c) {
   DFC_TRY_ASSIGN(a, c.requireInput(0));
   DFC_TRY_ASSIGN(b, c.requireInput(1));
   DType da = c.type(a).dtype, db = c.type(b).dtype;
+  if (da != db && db == DType::F32) {  // an integer base, a float exponent: pow in f32, truncated to the base's type
+    DFC_TRY_ASSIGN(af, c.cast(a, DType::F32));
+    DFC_TRY_ASSIGN(p, c.binary("pow", af, b));
+    DFC_TRY_ASSIGN(y, c.cast(p, da));
+    c.setOutput(0, y);
+    return {};
+  }
   if (da != db) {
-    if (da != DType::F32) return c.error("Pow of an integer base with a float exponent is not supported");
+    if (da != DType::F32) return c.error("Pow of an integer base with a " + std::string(ir::dtypeName(db)) + " exponent is not supported");
     DFC_TRY_ASSIGN(bc, c.cast(b, da));
     b = bc;
   }
@@ -100,12 +107,70 @@ Status mapNot(ImportContext& c) {
   return {};
 }
 
+// IsInf: x == +inf and/or x == -inf, as detect_positive / detect_negative ask.
+Status mapIsInf(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  const bool pos = c.attrInt("detect_positive", 1) != 0, neg = c.attrInt("detect_negative", 1) != 0;
+  DFC_TRY_ASSIGN(isPos, c.binary("equal", x, c.scalarF32(INFINITY)));
+  DFC_TRY_ASSIGN(isNeg, c.binary("equal", x, c.scalarF32(-INFINITY)));
+  if (pos != neg) {
+    c.setOutput(0, pos ? isPos : isNeg);
+    return {};
+  }
+  DFC_TRY_ASSIGN(y, c.binary(pos ? "or" : "and", isPos, isNeg));  // neither: and, never true
+  c.setOutput(0, y);
+  return {};
+}
+
+// IsNaN: x != x.
+Status mapIsNaN(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  DFC_TRY_ASSIGN(same, c.binary("equal", x, x));
+  DFC_TRY_ASSIGN(y, c.unary("not", same));
+  c.setOutput(0, y);
+  return {};
+}
+
+// BitShift of unsigned integers: x * 2^y (LEFT) or x / 2^y (RIGHT); the
+// result wraps into x's type where the node leaves it.
+Status mapBitShift(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY_ASSIGN(y, c.requireInput(1));
+  if (c.type(x).dtype != DType::I64 || c.type(y).dtype != DType::I64) return c.error("needs unsigned integer inputs");
+  const std::string direction = c.attrString("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") return c.error("direction must be LEFT or RIGHT");
+  ir::Tensor two(ir::TensorType{DType::I64, {}});
+  two.data<int64_t>()[0] = 2;
+  DFC_TRY_ASSIGN(factor, c.binary("pow", c.constant(std::move(two), "two"), y));
+  DFC_TRY_ASSIGN(out, c.binary(direction == "LEFT" ? "mul" : "div", x, factor));
+  c.setOutput(0, out);
+  return {};
+}
+
+// Integers: max(x, min) then min(., max) in their own type; no bound: x itself.
+Status clipIntegers(ImportContext& c, ValueId x, const ValueId (&bounds)[2]) {
+  ValueId y = x;
+  for (int i = 0; i < 2; ++i) {
+    if (bounds[i] == ir::kNoValue) continue;
+    if (c.type(bounds[i]).numElements() != 1) return c.error("min/max must be scalars");
+    DFC_TRY_ASSIGN(bound, c.cast(bounds[i], c.type(x).dtype));
+    DFC_TRY_ASSIGN(scalar, c.rank(bound) == 0 ? Expected<ValueId>(bound) : c.reshape(bound, {}));
+    DFC_TRY_ASSIGN(bounded, c.binary(i == 0 ? "max" : "min", y, scalar));
+    y = bounded;
+  }
+  c.setOutput(0, y);
+  return {};
+}
+
 // Constant bounds fold into one clip; with a bound computed at run time (a
 // graph input) it is max(x, min) then min(., max), so min > max gives max.
 Status mapClip(ImportContext& c) {
   DFC_TRY_ASSIGN(x, c.requireInput(0));
-  DFC_TRY(needFloat(c, x));
   const ValueId bounds[2] = {c.input(1), c.input(2)};
+  if (c.type(x).dtype == DType::I64 || c.type(x).dtype == DType::I32) return clipIntegers(c, x, bounds);
+  DFC_TRY(needFloat(c, x));
   bool runtimeBound = false;
   for (ValueId v : bounds) {
     if (v == ir::kNoValue) continue;
@@ -235,6 +300,9 @@ void registerElementwiseOps(OpTable& t) {
   t["ThresholdedRelu"] = unaryOp("thresholded_relu", 1.0, 0, "alpha");
   t["Shrink"] = unaryOp("shrink", 0.5, 0.0, "lambd", "bias");
   t["Clip"] = mapClip;
+  t["IsInf"] = mapIsInf;
+  t["IsNaN"] = mapIsNaN;
+  t["BitShift"] = mapBitShift;
   t["PRelu"] = mapPRelu;
   t["Where"] = mapWhere;
   t["Cast"] = mapCast;

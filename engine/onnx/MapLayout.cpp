@@ -180,17 +180,80 @@ MapFn signOp(bool abs) {
   };
 }
 
-// Einsum with two operands, no ellipsis, no repeated letters in a term:
-// batch letters (both inputs and output), contracted letters (both inputs
-// only), free letters (one input and output) -> transpose, batched matmul,
-// transpose. One operand: a transpose and/or a sum.
-Status mapEinsum(ImportContext& c) {
+// Einsum: no ellipsis, no repeated letters in a term. Operands are contracted
+// left to right, two at a time: batch letters (both operands and needed later),
+// contracted letters (both, not needed later), free letters (one operand) ->
+// transpose, batched matmul. Letters needed by no one later are summed first.
+// An equation without "->" outputs its letters that appear once, sorted.
+struct EinsumTerm {
+  ValueId value;
+  std::string letters;
+};
+
+bool hasLetter(const std::string& s, char ch) { return s.find(ch) != std::string::npos; }
+
+Expected<ValueId> permuteLetters(ImportContext& c, ValueId v, const std::string& from, const std::string& to) {
+  std::vector<int64_t> perm;
+  for (char ch : to) perm.push_back(static_cast<int64_t>(from.find(ch)));
+  return c.transpose(v, perm);
+}
+
+// Sums the letters of t that `keep` does not hold.
+Expected<EinsumTerm> sumLetters(ImportContext& c, EinsumTerm t, const std::string& keep) {
+  std::vector<int64_t> axes;
+  std::string rest;
+  for (size_t k = 0; k < t.letters.size(); ++k) {
+    if (hasLetter(keep, t.letters[k])) rest += t.letters[k];
+    else axes.push_back(static_cast<int64_t>(k));
+  }
+  if (axes.empty()) return t;
+  DFC_TRY_ASSIGN(v, c.emit(OpKind::Reduce, {t.value}, {{"fn", std::string("sum")}, {"axes", axes}, {"keepdims", int64_t{0}}}));
+  return EinsumTerm{v, rest};
+}
+
+// a x b keeping the letters in `keep`; the result's letters are batch + m + n.
+Expected<EinsumTerm> contractPair(ImportContext& c, EinsumTerm a0, EinsumTerm b0, const std::string& keep,
+                                  std::map<char, int64_t>& dim) {
+  DFC_TRY_ASSIGN(a, sumLetters(c, a0, keep + b0.letters));
+  DFC_TRY_ASSIGN(b, sumLetters(c, b0, keep + a.letters));
+  std::string batch, m, n, k;
+  for (char ch : a.letters) (hasLetter(b.letters, ch) ? (hasLetter(keep, ch) ? batch : k) : m) += ch;
+  for (char ch : b.letters)
+    if (!hasLetter(a.letters, ch)) n += ch;
+  auto size = [&](const std::string& s) {
+    int64_t p = 1;
+    for (char ch : s) p *= dim[ch];
+    return p;
+  };
+  DFC_TRY_ASSIGN(at, permuteLetters(c, a.value, a.letters, batch + m + k));
+  DFC_TRY_ASSIGN(bt, permuteLetters(c, b.value, b.letters, batch + k + n));
+  Shape as{size(m), size(k)}, bs{size(k), size(n)};
+  if (!batch.empty()) {
+    as.insert(as.begin(), size(batch));
+    bs.insert(bs.begin(), size(batch));
+  }
+  DFC_TRY_ASSIGN(a2, c.reshape(at, as));
+  DFC_TRY_ASSIGN(b2, c.reshape(bt, bs));
+  DFC_TRY_ASSIGN(mm, onnxMatMul(c, a2, b2));
+  Shape full;
+  const std::string order = batch + m + n;
+  for (char ch : order) full.push_back(dim[ch]);
+  DFC_TRY_ASSIGN(r, c.reshape(mm, full));
+  return EinsumTerm{r, order};
+}
+
+// The equation's terms and output ("ij,jk" alone outputs "ik").
+Expected<std::pair<std::vector<std::string>, std::string>> parseEinsum(ImportContext& c) {
   std::string eq = c.attrString("equation", "");
   eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
   if (eq.find("...") != std::string::npos) return c.error("ellipsis in the equation is not supported");
   auto arrow = eq.find("->");
-  if (arrow == std::string::npos) return c.error("implicit-output equations are not supported");
-  std::string lhs = eq.substr(0, arrow), out = eq.substr(arrow + 2);
+  std::string lhs = eq.substr(0, arrow), out;
+  if (arrow != std::string::npos) out = eq.substr(arrow + 2);
+  else
+    for (char ch : lhs)
+      if (ch != ',' && std::count(lhs.begin(), lhs.end(), ch) == 1) out += ch;
+  if (arrow == std::string::npos) std::sort(out.begin(), out.end());
   std::vector<std::string> terms;
   for (size_t at = 0;;) {
     auto comma = lhs.find(',', at);
@@ -198,6 +261,12 @@ Status mapEinsum(ImportContext& c) {
     if (comma == std::string::npos) break;
     at = comma + 1;
   }
+  return std::pair{terms, out};
+}
+
+Status mapEinsum(ImportContext& c) {
+  DFC_TRY_ASSIGN(parsed, parseEinsum(c));
+  const auto& [terms, out] = parsed;
   if (static_cast<int>(terms.size()) != c.numInputs()) return c.error("equation and inputs differ in count");
   auto unique = [](const std::string& t) {
     std::string s = t;
@@ -208,7 +277,7 @@ Status mapEinsum(ImportContext& c) {
     if (!unique(t)) return c.error("repeated letters in a term (diagonals) are not supported");
   if (!unique(out)) return c.error("repeated letters in the output");
   std::map<char, int64_t> dim;
-  std::vector<ValueId> ins;
+  std::vector<EinsumTerm> ins;
   for (size_t i = 0; i < terms.size(); ++i) {
     DFC_TRY_ASSIGN(v, c.requireInput(static_cast<int>(i)));
     if (c.type(v).dtype != DType::F32) return c.error("only float Einsum is supported");
@@ -217,67 +286,23 @@ Status mapEinsum(ImportContext& c) {
       auto [it, fresh] = dim.emplace(terms[i][k], c.shape(v)[k]);
       if (!fresh && it->second != c.shape(v)[k]) return c.error("letter sizes differ (broadcast is not supported)");
     }
-    ins.push_back(v);
+    ins.push_back({v, terms[i]});
   }
-  auto has = [](const std::string& s, char ch) { return s.find(ch) != std::string::npos; };
-  auto permute = [&](ValueId v, const std::string& from, const std::string& to) -> Expected<ValueId> {
-    std::vector<int64_t> perm;
-    for (char ch : to) perm.push_back(static_cast<int64_t>(from.find(ch)));
-    return c.transpose(v, perm);
-  };
-  auto sumOut = [&](ValueId v, std::string& term, const std::string& keep) -> Expected<ValueId> {
-    std::vector<int64_t> axes;
-    std::string rest;
-    for (size_t k = 0; k < term.size(); ++k) {
-      if (has(keep, term[k])) rest += term[k];
-      else axes.push_back(static_cast<int64_t>(k));
-    }
-    term = rest;
-    if (axes.empty()) return v;
-    return c.emit(OpKind::Reduce, {v}, {{"fn", std::string("sum")}, {"axes", axes}, {"keepdims", int64_t{0}}});
-  };
   for (char ch : out)
     if (!dim.count(ch)) return c.error("output letter not in the inputs");
-  if (terms.size() == 1) {
-    std::string t = terms[0];
-    DFC_TRY_ASSIGN(s, sumOut(ins[0], t, out));
-    DFC_TRY_ASSIGN(y, permute(s, t, out));
-    if (y == ins[0]) {
-      DFC_TRY_ASSIGN(copy, c.unary("identity", y));
-      y = copy;
-    }
-    c.setOutput(0, y);
-    return {};
+  EinsumTerm acc = ins[0];
+  for (size_t i = 1; i < ins.size(); ++i) {
+    std::string keep = out;  // letters the output or a later operand needs
+    for (size_t j = i + 1; j < ins.size(); ++j) keep += ins[j].letters;
+    DFC_TRY_ASSIGN(next, contractPair(c, acc, ins[i], keep, dim));
+    acc = next;
   }
-  if (terms.size() != 2) return c.error("Einsum with more than two operands is not supported");
-  std::string ta = terms[0], tb = terms[1];
-  // Letters in only one input and not the output are summed there first.
-  DFC_TRY_ASSIGN(a, sumOut(ins[0], ta, out + tb));
-  DFC_TRY_ASSIGN(b, sumOut(ins[1], tb, out + ta));
-  std::string batch, m, n, k;
-  for (char ch : ta) (has(tb, ch) ? (has(out, ch) ? batch : k) : m) += ch;
-  for (char ch : tb)
-    if (!has(ta, ch)) n += ch;
-  auto size = [&](const std::string& s) {
-    int64_t p = 1;
-    for (char ch : s) p *= dim[ch];
-    return p;
-  };
-  DFC_TRY_ASSIGN(at, permute(a, ta, batch + m + k));
-  DFC_TRY_ASSIGN(bt, permute(b, tb, batch + k + n));
-  Shape as{size(m), size(k)}, bs{size(k), size(n)};
-  if (!batch.empty()) {
-    as.insert(as.begin(), size(batch));
-    bs.insert(bs.begin(), size(batch));
+  DFC_TRY_ASSIGN(summed, sumLetters(c, acc, out));
+  DFC_TRY_ASSIGN(y, permuteLetters(c, summed.value, summed.letters, out));
+  if (y == ins[0].value) {
+    DFC_TRY_ASSIGN(copy, c.unary("identity", y));
+    y = copy;
   }
-  DFC_TRY_ASSIGN(a2, c.reshape(at, as));
-  DFC_TRY_ASSIGN(b2, c.reshape(bt, bs));
-  DFC_TRY_ASSIGN(mm, onnxMatMul(c, a2, b2));
-  Shape full;
-  std::string order = batch + m + n;
-  for (char ch : order) full.push_back(dim[ch]);
-  DFC_TRY_ASSIGN(r, c.reshape(mm, full));
-  DFC_TRY_ASSIGN(y, permute(r, order, out));
   c.setOutput(0, y);
   return {};
 }

@@ -3,6 +3,7 @@
 // (conv2d, maxpool2d, matmul, batch_matmul, softmax, layer_norm: they have
 // BLAS kernels and gradients); the rest to the general ops.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "ir/GeneralOps.h"
@@ -193,6 +194,15 @@ Status mapConv(ImportContext& c) {
   DFC_TRY_ASSIGN(x0, c.requireInput(0));
   DFC_TRY_ASSIGN(w0, c.requireInput(1));
   DFC_TRY(needFloat(c, x0));
+  DFC_TRY_ASSIGN(y, onnxConv(c, x0, w0, c.input(2)));
+  c.setOutput(0, y);
+  return {};
+}
+
+}  // namespace
+
+// The node's Conv attributes applied to f32 x and w, plus bias when given.
+Expected<ValueId> onnxConv(ImportContext& c, ValueId x0, ValueId w0, ValueId bias) {
   DFC_TRY_ASSIGN(lx, liftTo4d(c, x0));
   auto [x, lifted] = lx;
   ValueId w = w0;
@@ -216,14 +226,14 @@ Status mapConv(ImportContext& c) {
                                          {"group", group}});
   if (!y) return y.error();
   ValueId out = *y;
-  if (ValueId b = c.input(2); b != ir::kNoValue) {
-    DFC_TRY_ASSIGN(yb, c.emit(OpKind::BiasAdd, {out, b}));
+  if (bias != ir::kNoValue) {
+    DFC_TRY_ASSIGN(yb, c.emit(OpKind::BiasAdd, {out, bias}));
     out = yb;
   }
-  DFC_TRY_ASSIGN(res, unlift(c, out, lifted));
-  c.setOutput(0, res);
-  return {};
+  return unlift(c, out, lifted);
 }
+
+namespace {
 
 // ConvTranspose is the input gradient of a convolution: conv2d_grad_input.
 Status mapConvTranspose(ImportContext& c) {
@@ -275,32 +285,60 @@ Status mapConvTranspose(ImportContext& c) {
   return {};
 }
 
+Expected<ValueId> poolF32(ImportContext& c, ValueId x0, bool isMax);
+
+// MaxPool's Indices output (MapMatrix.cpp computes it from the window).
+Expected<ValueId> maxPoolIndices(ImportContext& c, ValueId x, ValueId y) {
+  const Shape xs = c.shape(x);
+  if (xs.size() != 4 || c.attrInt("ceil_mode", 0) != 0)
+    return c.error("the Indices output is supported for 2-D pooling without ceil_mode");
+  DFC_TRY_ASSIGN(win, windowAttrs(c, xs, c.attrInts("kernel_shape"), false, false));
+  if (win.dilations != std::vector<int64_t>{1, 1}) return c.error("the Indices output of a dilated MaxPool is not supported");
+  return onnxMaxPoolIndices(c, x, y, win.kernel, win.strides, win.pads);
+}
+
 MapFn poolOp(bool isMax) {
   return [isMax](ImportContext& c) -> Status {
-    DFC_TRY_ASSIGN(x0, c.requireInput(0));
-    DFC_TRY(needFloat(c, x0));
-    if (c.outputWanted(1)) return c.error("the Indices output is not supported");
-    if (isMax && c.attrInt("storage_order", 0) != 0) return c.error("storage_order 1 is not supported");
-    DFC_TRY_ASSIGN(lx, liftTo4d(c, x0));
-    auto [x, lifted] = lx;
-    auto k = c.attrInts("kernel_shape");
-    if (lifted && k.size() == 1) k.insert(k.begin(), 1);
-    const bool ceil = c.attrInt("ceil_mode", 0) != 0;
-    DFC_TRY_ASSIGN(win, windowAttrs(c, c.shape(x), k, lifted, ceil));
-    const bool includePad = c.attrInt("count_include_pad", 0) != 0;
-    const bool simple = isMax && !ceil && win.dilations == std::vector<int64_t>{1, 1} && win.pads[0] == win.pads[2] &&
-                        win.pads[1] == win.pads[3] && win.pads[0] < k[0] && win.pads[1] < k[1];
-    Expected<ValueId> y = simple
-        ? c.emit(OpKind::MaxPool2d, {x}, {{"kernel", k}, {"stride", win.strides},
-                                           {"pad", std::vector<int64_t>{win.pads[0], win.pads[1]}}})
-        : c.emit(OpKind::Pool, {x}, {{"fn", std::string(isMax ? "max" : "avg")}, {"kernel", k},
-                                     {"strides", win.strides}, {"pads", win.pads}, {"dilations", win.dilations},
-                                     {"ceil_mode", int64_t{ceil}}, {"count_include_pad", int64_t{includePad}}});
-    if (!y) return y.error();
-    DFC_TRY_ASSIGN(r, unlift(c, *y, lifted));
+    DFC_TRY_ASSIGN(xIn, c.requireInput(0));
+    const DType inType = c.type(xIn).dtype;  // integers (uint8 images) max-pool in f32, exactly below 2^24
+    if (isMax && (inType == DType::I64 || inType == DType::I32) && !c.outputWanted(1)) {
+      DFC_TRY_ASSIGN(xf, c.cast(xIn, DType::F32));
+      DFC_TRY_ASSIGN(pooled, poolF32(c, xf, isMax));
+      DFC_TRY_ASSIGN(back, c.cast(pooled, inType));
+      c.setOutput(0, back);
+      return {};
+    }
+    DFC_TRY(needFloat(c, xIn));
+    if (c.outputWanted(1) && !isMax) return c.error("the Indices output is not supported");
+    DFC_TRY_ASSIGN(r, poolF32(c, xIn, isMax));
+    if (c.outputWanted(1)) {
+      DFC_TRY_ASSIGN(indices, maxPoolIndices(c, xIn, r));
+      c.setOutput(1, indices);
+    }
     c.setOutput(0, r);
     return {};
   };
+}
+
+// The node's pooling window over f32 x0.
+Expected<ValueId> poolF32(ImportContext& c, ValueId x0, bool isMax) {
+  DFC_TRY_ASSIGN(lx, liftTo4d(c, x0));
+  auto [x, lifted] = lx;
+  auto k = c.attrInts("kernel_shape");
+  if (lifted && k.size() == 1) k.insert(k.begin(), 1);
+  const bool ceil = c.attrInt("ceil_mode", 0) != 0;
+  DFC_TRY_ASSIGN(win, windowAttrs(c, c.shape(x), k, lifted, ceil));
+  const bool includePad = c.attrInt("count_include_pad", 0) != 0;
+  const bool simple = isMax && !ceil && win.dilations == std::vector<int64_t>{1, 1} && win.pads[0] == win.pads[2] &&
+                      win.pads[1] == win.pads[3] && win.pads[0] < k[0] && win.pads[1] < k[1];
+  Expected<ValueId> y = simple
+      ? c.emit(OpKind::MaxPool2d, {x}, {{"kernel", k}, {"stride", win.strides},
+                                         {"pad", std::vector<int64_t>{win.pads[0], win.pads[1]}}})
+      : c.emit(OpKind::Pool, {x}, {{"fn", std::string(isMax ? "max" : "avg")}, {"kernel", k},
+                                   {"strides", win.strides}, {"pads", win.pads}, {"dilations", win.dilations},
+                                   {"ceil_mode", int64_t{ceil}}, {"count_include_pad", int64_t{includePad}}});
+  if (!y) return y.error();
+  return unlift(c, *y, lifted);
 }
 
 MapFn globalPoolOp(bool isMax) {

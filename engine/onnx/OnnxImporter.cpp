@@ -6,12 +6,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <filesystem>
 #include <set>
 
 #include "ir/TensorBudget.h"
+#include "onnx/ControlFlow.h"
 #include "onnx/ImportContext.h"
+#include "onnx/InputShapes.h"
+#include "onnx/OlderOpsets.h"
 #include "onnx/OnnxPrecheck.h"
+#include "onnx/TopoSort.h"
 #include "support/SafePath.h"
 
 namespace dfc::onnx {
@@ -23,18 +28,8 @@ namespace {
 // The mappers implement the operators as opsets 11-17 define them. An older
 // model imports when each of its operators is still the version opset 11 has
 // (And-7, Elu-6, GlobalAveragePool-1 ...); others are refused by name.
+// Which older versions are accepted, rewritten or refused: onnx/OlderOpsets.h.
 constexpr int64_t kMinOpset = 1, kMinNativeOpset = 11, kMaxOpset = 17;
-
-// "" when `op` at `opset` means what it means at opset 11, else why not.
-std::string olderVersionProblem(const std::string& op, int64_t opset) {
-  const auto* old = ::onnx::OpSchemaRegistry::Schema(op, static_cast<int>(opset));
-  const auto* native = ::onnx::OpSchemaRegistry::Schema(op, static_cast<int>(kMinNativeOpset));
-  if (old == nullptr) return "is not defined at opset " + std::to_string(opset);
-  if (native != nullptr && native->since_version() == old->since_version()) return {};
-  return "is version " + std::to_string(old->since_version()) + " at opset " + std::to_string(opset) +
-         ", whose semantics dfc does not implement (opsets " + std::to_string(kMinNativeOpset) + "-" +
-         std::to_string(kMaxOpset) + "; re-export with a newer opset)";
-}
 
 const OpTable& opTable() {
   static const OpTable table = [] {
@@ -47,6 +42,8 @@ const OpTable& opTable() {
     registerScatterOps(t);
     registerRecurrentOps(t);
     registerLayoutOps(t);
+    registerQuantOps(t);
+    registerMatrixOps(t);
     return t;
   }();
   return table;
@@ -75,6 +72,10 @@ bool shapingPosition(const std::string& op, int index) {
   if (op.rfind("Reduce", 0) == 0) return index == 1;
   if (op == "ConstantOfShape") return index == 0;
   if (op == "LSTM" || op == "GRU" || op == "RNN") return index == 4;  // sequence_lens: the unrolled length
+  if (op == "Loop") return index <= 1;  // trip count and condition: the unrolled length
+  if (op == "ReverseSequence") return index == 1;  // sequence_lens: which steps move
+  if (op == "Dropout") return index >= 1;  // ratio and training_mode: the mapper needs them known
+  if (op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow") return index == 0;  // size
   return false;
 }
 
@@ -106,6 +107,7 @@ class Importer {
                        std::to_string(kMinOpset) + "-" + std::to_string(kMaxOpset) + ")");
     m_ctx.setOpset(opset);
     for (const auto& f : m_model.functions()) m_functions[f.domain() + ":" + f.name()] = &f;
+    collectNarrowValues(g);
     DFC_TRY(addInitializers(g));
     DFC_TRY(addInputs(g));
     DFC_TRY(mapNodes(g.node(), {}, ""));
@@ -113,6 +115,9 @@ class Importer {
       auto it = m_ctx.names().find(o.name());
       if (it == m_ctx.names().end()) return makeError(m_label + ": graph output '" + o.name() + "' is not computed");
       ValueId v = it->second;
+      if (m_graph.value(v).type.numElements() == 0)
+        return makeError(m_label + ": graph output '" + o.name() + "' is empty (" + m_graph.value(v).type.toString() +
+                         "; empty outputs are not supported)");
       // The runtime hands back values that nodes compute: a graph output that is
       // an input, a constant (folded at import) or another output gets a copy.
       bool repeated = std::find(m_graph.outputs.begin(), m_graph.outputs.end(), v) != m_graph.outputs.end();
@@ -138,7 +143,7 @@ class Importer {
       auto tensor = tensorFromProto(t, m_ctx.baseDir());
       if (!tensor) return tensor.error().withContext(m_label + ": initializer");
       std::string name = m_ctx.uniqueValueName(t.name());
-      ValueId v = tensor->dtype() == ir::DType::F32 && trainable.count(t.name())
+      ValueId v = tensor->dtype() == ir::DType::F32 && tensor->numElements() > 0 && trainable.count(t.name())
                       ? m_graph.addParam(name, std::move(*tensor))
                       : m_graph.addConst(name, std::move(*tensor));
       m_ctx.names()[t.name()] = v;
@@ -160,6 +165,10 @@ class Importer {
   }
 
   Status addInputs(const ::onnx::GraphProto& g) {
+    auto bound = bindInputShapes(g, m_options.inputShapes, m_options.batchSize, m_label,
+                                 !m_options.ignoreUnknownInputShapes);
+    if (!bound) return bound.error();
+    const InputShapeMap& shapes = *bound;
     for (const auto& in : g.input()) {
       if (m_ctx.names().count(in.name())) continue;  // an initializer (a default value): stays constant
       const std::string label = m_label + ": input '" + in.name() + "'";
@@ -172,13 +181,11 @@ class Importer {
       const auto& tt = in.type().tensor_type();
       ir::TensorType type;
       if (!dtypeFromOnnx(tt.elem_type(), type.dtype))
-        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, int64, int32, bool)");
+        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, double, float16, int64, int32, the narrow integers, bool)");
       if (!tt.has_shape()) return makeError(label + " has no shape");
-      for (const auto& d : tt.shape().dim()) {
-        if (d.has_dim_value() && d.dim_value() > 0) type.shape.push_back(d.dim_value());
-        else if (d.has_dim_value()) return makeError(label + " has an empty dimension (not supported)");
-        else type.shape.push_back(m_options.batchSize);  // symbolic/unknown: bound by -b
-      }
+      type.shape = shapes.at(in.name());
+      for (int64_t d : type.shape)
+        if (d < 1) return makeError(label + " has an empty dimension (not supported)");
       if (auto st = ir::checkTensorBudget(label, type); !st) return st.error();
       ValueId v = m_graph.addInput(m_ctx.uniqueValueName(in.name()), type);
       m_ctx.names()[in.name()] = v;
@@ -203,11 +210,13 @@ class Importer {
       }
       if (!n.domain().empty() && n.domain() != "ai.onnx")
         return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
+      if (n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan") {
+        DFC_TRY(mapControlFlow(n));
+        continue;
+      }
       auto it = opTable().find(n.op_type());
       if (it == opTable().end()) return m_ctx.error("unsupported op").withContext(m_label);
-      if (m_ctx.opset() < kMinNativeOpset)
-        if (auto problem = olderVersionProblem(n.op_type(), m_ctx.opset()); !problem.empty())
-          return m_ctx.error(n.op_type() + " " + problem).withContext(m_label);
+      if (m_ctx.opset() < kMinNativeOpset) DFC_TRY(mapOlderVersion(n));
       for (int i = 0; i < n.input_size(); ++i)
         if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
           return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
@@ -215,6 +224,155 @@ class Importer {
       for (int i = 0; i < n.output_size(); ++i)
         if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
           return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
+      DFC_TRY(narrowOutputs(n));
+    }
+    return {};
+  }
+
+  // Outputs of float16 type (ONNX shape inference's or the declared type),
+  // computed in f32, are rounded to float16 as the node leaves them; those of a
+  // narrow integer type, computed in int64, wrap into its range.
+  Status narrowOutputs(const ::onnx::NodeProto& n) {
+    if (m_narrowValues.empty()) return {};
+    for (const auto& out : n.output()) {
+      auto type = out.empty() ? m_narrowValues.end() : m_narrowValues.find(out);
+      if (type == m_narrowValues.end()) continue;
+      auto narrowed = narrowValue(m_ctx.names().at(out), type->second);
+      if (!narrowed) return narrowed.error().withContext(m_label);
+      m_ctx.names()[out] = *narrowed;
+    }
+    return {};
+  }
+
+  Expected<ValueId> narrowValue(ValueId v, int elemType) {
+    const ir::DType dt = m_graph.value(v).type.dtype;
+    if (elemType == ::onnx::TensorProto::FLOAT16) return dt == ir::DType::F32 ? m_ctx.unary("round_f16", v) : v;
+    int bits = 0;
+    bool isSigned = false;
+    switch (elemType) {
+      case ::onnx::TensorProto::INT8: bits = 8; isSigned = true; break;
+      case ::onnx::TensorProto::UINT8: bits = 8; break;
+      case ::onnx::TensorProto::INT16: bits = 16; isSigned = true; break;
+      case ::onnx::TensorProto::UINT16: bits = 16; break;
+      case ::onnx::TensorProto::UINT32: bits = 32; break;
+      default: return v;  // uint64: int64's bits
+    }
+    if (dt != ir::DType::I64) return v;
+    auto scalar = [&](int64_t x) {
+      ir::Tensor t(ir::TensorType{ir::DType::I64, {}});
+      t.data<int64_t>()[0] = x;
+      return m_ctx.constant(std::move(t), "wrap");
+    };
+    const int64_t range = int64_t{1} << bits, half = isSigned ? range / 2 : 0;
+    ValueId x = v;
+    if (half) {
+      DFC_TRY_ASSIGN(shifted, m_ctx.binary("add", x, scalar(half)));
+      x = shifted;
+    }
+    DFC_TRY_ASSIGN(wrapped, m_ctx.binary("mod", x, scalar(range)));
+    if (!half) return wrapped;
+    return m_ctx.binary("sub", wrapped, scalar(half));
+  }
+
+  void collectNarrowValues(const ::onnx::GraphProto& g) {
+    auto add = [&](const ::onnx::ValueInfoProto& v) {
+      const int t = v.type().tensor_type().elem_type();
+      if (t != 0) m_ctx.elemTypes()[v.name()] = t;
+      if (t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::INT8 || t == ::onnx::TensorProto::UINT8 ||
+          t == ::onnx::TensorProto::INT16 || t == ::onnx::TensorProto::UINT16 || t == ::onnx::TensorProto::UINT32)
+        m_narrowValues[v.name()] = t;
+    };
+    for (const auto& v : g.value_info()) add(v);
+    for (const auto& v : g.output()) add(v);
+    for (const auto& v : g.input()) m_ctx.elemTypes()[v.name()] = v.type().tensor_type().elem_type();
+    for (const auto& t : g.initializer()) m_ctx.elemTypes()[t.name()] = t.data_type();
+  }
+
+  // If, Loop and Scan (onnx/ControlFlow.h): their bodies are mapped through mapBody.
+  Status mapControlFlow(const ::onnx::NodeProto& n) {
+    for (int i = 0; i < n.input_size(); ++i)
+      if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
+        return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
+    MapBody body = [this](const ::onnx::GraphProto& g, const std::string& prefix, const std::vector<ValueId>& inputs) {
+      return mapBody(g, prefix, inputs);
+    };
+    auto st = n.op_type() == "If" ? mapIf(m_ctx, body) : n.op_type() == "Loop" ? mapLoop(m_ctx, body) : mapScan(m_ctx, body);
+    if (!st) return st.error().withContext(m_label);
+    for (int i = 0; i < n.output_size(); ++i)
+      if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
+        return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
+    return {};
+  }
+
+  // A subgraph's nodes mapped in place: its inputs bound, the names it defines
+  // (inputs, initializers, node outputs) under `prefix`, outer names as they are.
+  Expected<std::vector<ValueId>> mapBody(const ::onnx::GraphProto& g, const std::string& prefix,
+                                         const std::vector<ValueId>& inputs) {
+    const ImportContext::Frame frame = m_ctx.frame();
+    m_bodyNodes += g.node_size();  // unrolled loops and nested bodies, together
+    if (m_bodyNodes > kMaxExpandedNodes)
+      return m_ctx.error("its bodies expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
+    if (static_cast<size_t>(g.input_size()) != inputs.size())
+      return m_ctx.error("its body takes " + std::to_string(g.input_size()) + " inputs, " +
+                         std::to_string(inputs.size()) + " given");
+    std::map<std::string, std::string> rename;
+    for (int k = 0; k < g.input_size(); ++k) {
+      rename[g.input(k).name()] = prefix + g.input(k).name();
+      m_ctx.names()[prefix + g.input(k).name()] = inputs[static_cast<size_t>(k)];
+    }
+    for (const auto& t : g.initializer()) {
+      auto tensor = tensorFromProto(t, m_ctx.baseDir());
+      if (!tensor) return tensor.error().withContext(m_label + ": subgraph initializer");
+      rename[t.name()] = prefix + t.name();
+      m_ctx.names()[prefix + t.name()] = m_graph.addConst(m_ctx.uniqueValueName(prefix + t.name()), std::move(*tensor));
+    }
+    ::onnx::GraphProto copy;
+    for (const auto& n : g.node())
+      for (const auto& out : n.output())
+        if (!out.empty()) rename[out] = prefix + out;
+    for (const auto& n : g.node()) renamed(*copy.add_node() = n, rename);
+    DFC_TRY(mapNodes(copy.node(), prefix, frame.scope));
+    m_ctx.restore(frame);
+    std::vector<ValueId> out;
+    for (const auto& o : g.output()) {
+      auto r = rename.find(o.name());
+      auto it = m_ctx.names().find(r != rename.end() ? r->second : o.name());
+      if (it == m_ctx.names().end()) return m_ctx.error("its body output '" + o.name() + "' is not computed");
+      out.push_back(it->second);
+    }
+    return out;
+  }
+
+  // n with the names in `rename` replaced, in nested subgraphs too.
+  static void renamed(::onnx::NodeProto& n, const std::map<std::string, std::string>& rename) {
+    auto apply = [&](std::string* name) {
+      if (auto it = rename.find(*name); it != rename.end()) *name = it->second;
+    };
+    for (auto& in : *n.mutable_input()) apply(&in);
+    for (auto& out : *n.mutable_output()) apply(&out);
+    auto inGraph = [&](::onnx::GraphProto& g) {
+      for (auto& inner : *g.mutable_node()) renamed(inner, rename);
+      for (auto& o : *g.mutable_output()) apply(o.mutable_name());
+    };
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) inGraph(*a.mutable_g());
+      for (auto& g : *a.mutable_graphs()) inGraph(g);
+    }
+  }
+
+  // A node of an older version than the mappers implement: refused, or
+  // rewritten into opset 11's form (the copy is then the node being mapped).
+  Status mapOlderVersion(const ::onnx::NodeProto& n) {
+    auto make = [this](ir::Tensor data, const std::string& hint) {
+      std::string name = "dfc.older/" + std::to_string(m_rewritten.size()) + "/" + hint;
+      m_ctx.names()[name] = m_ctx.constant(std::move(data), hint);
+      return name;
+    };
+    OlderNode older = checkOlderNode(n, m_ctx.opset(), make);
+    if (!older.problem.empty()) return m_ctx.error(n.op_type() + " " + older.problem).withContext(m_label);
+    if (older.rewritten) {
+      m_rewritten.push_back(std::move(older.node));
+      m_ctx.retarget(&m_rewritten.back());
     }
     return {};
   }
@@ -255,11 +413,33 @@ class Importer {
   ImportOptions m_options;
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int> m_instances;
+  std::deque<::onnx::NodeProto> m_rewritten;  // older nodes in opset 11's form, mapped in their place
+  std::map<std::string, int> m_narrowValues;  // float16 and narrow integer values: their ONNX type
+  int64_t m_bodyNodes = 0;                    // nodes mapped from If/Loop bodies so far
 };
 
 }  // namespace
 
 namespace {
+
+// The checker on a model changed since it was read (its nodes sorted), with
+// external data resolved in `baseDir` as check_model(path) resolves it.
+void checkInMemory(const ::onnx::ModelProto& model, const std::string& baseDir) {
+  if (model.ir_version() < 3 || model.ir_version() > ::onnx::IR_VERSION || model.opset_import_size() == 0) {
+    // refused (or, below IR 3, checked no further) by check_model(model) as by check_model(path)
+    ::onnx::checker::check_model(model);
+    return;
+  }
+  ::onnx::checker::CheckerContext ctx;
+  ctx.set_ir_version(static_cast<int>(model.ir_version()));
+  std::unordered_map<std::string, int> opsets;
+  for (const auto& o : model.opset_import()) opsets[o.domain()] = static_cast<int>(o.version());
+  ctx.set_opset_imports(opsets);
+  ctx.set_model_dir(baseDir);
+  ::onnx::checker::LexicalScopeContext lex;
+  ::onnx::checker::check_graph(model.graph(), ctx, lex);
+  if (model.ir_version() >= 8) ::onnx::checker::check_model_local_functions(model, ctx, lex);
+}
 
 // checkPath: the model file, so that the checker resolves external data next to
 // it ("" = check the parsed model; external data then resolves against the cwd).
@@ -270,8 +450,10 @@ Expected<ir::Graph> importChecked(const std::string& bytes, const std::string& b
   if (!model.has_graph()) return makeError(label + ": not a valid ONNX model (no graph)");
   // Before libonnx: its checker and shape inference trust strides, kernels and functions.
   DFC_TRY(precheckModel(model, baseDir, label));
+  const bool reordered = sortNodesTopologically(model);
   try {
-    if (checkPath.empty()) ::onnx::checker::check_model(model);
+    if (reordered) checkInMemory(model, baseDir);
+    else if (checkPath.empty()) ::onnx::checker::check_model(model);
     else ::onnx::checker::check_model(checkPath);
   } catch (const std::exception& e) {
     std::string what = e.what();

@@ -2,8 +2,8 @@
 // ONNX import: a .onnx file (opsets 11-17; older opsets where each operator is still its opset-11 version) -> an IR graph, through Debian's
 // libonnx (protobuf definitions, checker, shape inference). Initializers
 // become Params (float weights in trainable positions) or Consts, external
-// data is read relative to the model file, dynamic dims bind to the batch
-// size, and nodes whose inputs are all constant are folded at import (shape
+// data is read relative to the model file, dynamic dims bind to the given
+// input shapes (a leading one to the batch size), and nodes whose inputs are all constant are folded at import (shape
 // arithmetic). Every refusal is one line naming the node, op type and opset.
 #include <map>
 #include <string>
@@ -15,7 +15,12 @@
 namespace dfc::onnx {
 
 struct ImportOptions {
-  int64_t batchSize = 1;  // binds dynamic (symbolic or unknown) input dimensions
+  int64_t batchSize = 1;  // binds a dynamic first input dimension that inputShapes leaves unbound
+  // Input shapes by input name (--input-shape); named symbolic dimensions they
+  // bind apply to every input (onnx/InputShapes.h). Another dynamic dimension
+  // left unbound is refused.
+  std::map<std::string, ir::Shape> inputShapes;
+  bool ignoreUnknownInputShapes = false;  // true: a name the graph does not take is skipped, not refused
   // Values for graph inputs that only feed operands a static compiler must know
   // (Resize scales/sizes, Reshape shape, Slice starts, ...): such an input
   // becomes a constant with this value, as the chip's graph is specialized on it.

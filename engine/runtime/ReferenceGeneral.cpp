@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/IntArith.h"
+#include "support/Half.h"
 #include "runtime/ReferenceFamilies.h"
 
 namespace dfc::runtime::reference {
@@ -120,6 +121,7 @@ Status unary(const ir::Node& n, const Tensor& x, Tensor& y) {
       const double frac = v - r;
       if (frac > 0.5 || (frac == 0.5 && std::fmod(r, 2.0) != 0)) r += 1;
     } else if (fn == "sign") r = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
+    else if (fn == "round_f16") r = support::roundToHalf(static_cast<float>(v));
     else if (fn == "sin") r = std::sin(v);
     else if (fn == "cos") r = std::cos(v);
     else if (fn == "tan") r = std::sin(v) / std::cos(v);

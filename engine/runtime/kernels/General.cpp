@@ -10,6 +10,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "support/Half.h"
 #include "runtime/IntArith.h"
 #include "runtime/kernels/GeneralCommon.h"
 
@@ -66,6 +67,8 @@ const NamedUnary kUnaryFns[] = {
     {"ceil", unaryOf([](double v, double, double) { return std::ceil(v); })},
     {"round", unaryOf([](double v, double, double) { return std::nearbyint(v); })},  // half to even
     {"sign", unaryOf([](double v, double, double) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; })},
+    // A float16 value computed in f32, rounded to float16 (nearest even).
+    {"round_f16", unaryOf([](double v, double, double) { return double{support::roundToHalf(static_cast<float>(v))}; })},
     {"sin", unaryOf([](double v, double, double) { return std::sin(v); })},
     {"cos", unaryOf([](double v, double, double) { return std::cos(v); })},
     {"tan", unaryOf([](double v, double, double) { return std::tan(v); })},

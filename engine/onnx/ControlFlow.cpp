@@ -1,0 +1,215 @@
+#include "onnx/ControlFlow.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace dfc::onnx {
+
+using ir::DType;
+using ir::OpKind;
+using ir::ValueId;
+
+namespace {
+
+const ::onnx::GraphProto* graphAttr(const ImportContext& c, const std::string& name) {
+  const auto* a = c.attr(name);
+  return a && a->has_g() ? &a->g() : nullptr;
+}
+
+// A constant boolean (or number) scalar's truth; nullopt when not constant.
+std::optional<bool> constTruth(const ImportContext& c, ValueId v) {
+  const ir::Tensor* t = c.constData(v);
+  if (!t || t->numElements() != 1) return std::nullopt;
+  switch (t->dtype()) {
+    case DType::Bool: return t->data<bool>()[0];
+    case DType::F32: return t->data<float>()[0] != 0;
+    case DType::I64: return t->data<int64_t>()[0] != 0;
+    case DType::I32: return t->data<int32_t>()[0] != 0;
+  }
+  return std::nullopt;
+}
+
+// Both branches, each output chosen by the condition.
+Status selectBranches(ImportContext& c, ValueId cond, const std::vector<ValueId>& thenOut,
+                      const std::vector<ValueId>& elseOut) {
+  if (thenOut.size() != elseOut.size())
+    return c.error("then_branch gives " + std::to_string(thenOut.size()) + " outputs, else_branch " +
+                   std::to_string(elseOut.size()));
+  if (c.type(cond).numElements() != 1) return c.error("the condition must hold one value");
+  if (c.rank(cond) != 0) {
+    DFC_TRY_ASSIGN(scalar, c.reshape(cond, {}));
+    cond = scalar;
+  }
+  for (size_t k = 0; k < thenOut.size(); ++k) {
+    const ir::TensorType a = c.type(thenOut[k]), b = c.type(elseOut[k]);
+    if (a != b)
+      return c.error("the condition is computed at run time, so both branches run and Where picks each output; output " +
+                     std::to_string(k) + " is " + a.toString() + " in then_branch and " + b.toString() +
+                     " in else_branch (they must agree)");
+    DFC_TRY_ASSIGN(y, c.emit(OpKind::Where, {cond, thenOut[k], elseOut[k]}));
+    c.setOutput(static_cast<int>(k), y);
+  }
+  return {};
+}
+
+}  // namespace
+
+Status mapIf(ImportContext& c, const MapBody& mapBody) {
+  DFC_TRY_ASSIGN(cond, c.requireInput(0));
+  const auto *thenBody = graphAttr(c, "then_branch"), *elseBody = graphAttr(c, "else_branch");
+  if (!thenBody || !elseBody) return c.error("needs then_branch and else_branch graphs");
+  const ::onnx::NodeProto& node = c.node();
+  const std::string prefix = sanitizeName(node.name().empty() ? node.op_type() : node.name());
+  if (auto taken = constTruth(c, cond)) {
+    DFC_TRY_ASSIGN(out, mapBody(*taken ? *thenBody : *elseBody, prefix + (*taken ? "/then/" : "/else/"), {}));
+    for (size_t k = 0; k < out.size(); ++k) c.setOutput(static_cast<int>(k), out[k]);
+    return {};
+  }
+  DFC_TRY_ASSIGN(thenOut, mapBody(*thenBody, prefix + "/then/", {}));
+  DFC_TRY_ASSIGN(elseOut, mapBody(*elseBody, prefix + "/else/", {}));
+  return selectBranches(c, cond, thenOut, elseOut);
+}
+
+namespace {
+
+// The scan outputs of every iteration, stacked along a new axis (axes[k],
+// default 0), in reverse iteration order where reverse[k] is set.
+Status stackScanOutputs(ImportContext& c, const std::vector<std::vector<ValueId>>& scans, size_t firstOutput,
+                        const std::vector<int64_t>& axes = {}, const std::vector<int64_t>& reverse = {}) {
+  if (scans.empty()) return {};
+  for (size_t k = 0; k < scans.front().size(); ++k) {
+    const int64_t rank = c.rank(scans.front()[k]) + 1;
+    DFC_TRY_ASSIGN(axis, c.axis(k < axes.size() ? axes[k] : 0, rank));
+    std::vector<ValueId> parts;
+    for (const auto& iteration : scans) {
+      ir::Shape s = c.shape(iteration[k]);
+      s.insert(s.begin() + axis, 1);
+      DFC_TRY_ASSIGN(part, c.reshape(iteration[k], s));
+      parts.push_back(part);
+    }
+    if (k < reverse.size() && reverse[k] != 0) std::reverse(parts.begin(), parts.end());
+    DFC_TRY_ASSIGN(stacked, parts.size() == 1 ? c.unary("identity", parts[0])
+                                              : c.emit(OpKind::Concat, parts, {{"axis", axis}}));
+    c.setOutput(static_cast<int>(firstOutput + k), stacked);
+  }
+  return {};
+}
+
+// Slice t of x along axis, that axis dropped.
+Expected<ValueId> sliceAt(ImportContext& c, ValueId x, int64_t axis, int64_t t) {
+  DFC_TRY_ASSIGN(s, c.emit(OpKind::Slice, {x}, {{"axis", axis}, {"start", t}, {"end", t + 1}}));
+  ir::Shape shape = c.shape(s);
+  shape.erase(shape.begin() + axis);
+  return c.reshape(s, shape);
+}
+
+struct ScanInputs {
+  std::vector<ValueId> states, scans;
+  std::vector<int64_t> axes;      // per scan input, normalized
+  std::vector<bool> reversed;     // per scan input
+  int64_t length = 0;             // iterations
+};
+
+Expected<ScanInputs> scanInputs(ImportContext& c) {
+  const int64_t m = c.attrInt("num_scan_inputs", -1);
+  if (m < 1 || m > c.numInputs()) return c.error("num_scan_inputs must be in 1.." + std::to_string(c.numInputs()));
+  ScanInputs in;
+  const int64_t n = c.numInputs() - m;
+  const auto axes = c.attrInts("scan_input_axes"), dirs = c.attrInts("scan_input_directions");
+  for (int64_t k = 0; k < c.numInputs(); ++k) {
+    DFC_TRY_ASSIGN(v, c.requireInput(static_cast<int>(k)));
+    if (k < n) {
+      in.states.push_back(v);
+      continue;
+    }
+    const size_t j = static_cast<size_t>(k - n);
+    DFC_TRY_ASSIGN(axis, c.dimAxis(j < axes.size() ? axes[j] : 0, c.rank(v)));
+    const int64_t len = c.shape(v)[static_cast<size_t>(axis)];
+    if (j > 0 && len != in.length) return c.error("scan inputs differ in length along their scan axes");
+    in.length = len;
+    in.scans.push_back(v);
+    in.axes.push_back(axis);
+    in.reversed.push_back(j < dirs.size() && dirs[j] != 0);
+  }
+  return in;
+}
+
+}  // namespace
+
+// Scan (opset 9 and later) unrolled over its scan axis.
+Status mapScan(ImportContext& c, const MapBody& mapBody) {
+  if (c.opset() < 9) return c.error("Scan-8 (a batch axis and sequence_lens) is not supported (opset 9 or newer)");
+  const auto* body = graphAttr(c, "body");
+  if (!body) return c.error("needs a body graph");
+  DFC_TRY_ASSIGN(in, scanInputs(c));
+  if (in.length > kMaxUnrolledIterations)
+    return c.error("a scan of " + std::to_string(in.length) + " steps is longer than the " +
+                   std::to_string(kMaxUnrolledIterations) + " unrolled");
+  const size_t n = in.states.size();
+  if (static_cast<size_t>(body->output_size()) < n) return c.error("body gives fewer outputs than the scan carries states");
+  const std::string prefix = sanitizeName(c.node().name().empty() ? "Scan" : c.node().name());
+  std::vector<std::vector<ValueId>> scans;
+  std::vector<ValueId> state = in.states;
+  for (int64_t t = 0; t < in.length; ++t) {
+    std::vector<ValueId> args = state;
+    for (size_t j = 0; j < in.scans.size(); ++j) {
+      DFC_TRY_ASSIGN(slice, sliceAt(c, in.scans[j], in.axes[j], in.reversed[j] ? in.length - 1 - t : t));
+      args.push_back(slice);
+    }
+    DFC_TRY_ASSIGN(out, mapBody(*body, prefix + "/step" + std::to_string(t) + "/", args));
+    state.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
+    scans.emplace_back(out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
+  }
+  for (size_t k = 0; k < n; ++k) c.setOutput(static_cast<int>(k), state[k]);
+  if (scans.empty() && static_cast<size_t>(body->output_size()) > n) return c.error("no step runs: its scan outputs would be empty");
+  return stackScanOutputs(c, scans, n, c.attrInts("scan_output_axes"), c.attrInts("scan_output_directions"));
+}
+
+Status mapLoop(ImportContext& c, const MapBody& mapBody) {
+  const auto* body = graphAttr(c, "body");
+  if (!body) return c.error("needs a body graph");
+  int64_t trips = kMaxUnrolledIterations + 1;
+  if (ValueId m = c.input(0); m != ir::kNoValue) {
+    DFC_TRY_ASSIGN(ms, c.constInts(m, "the trip count M"));
+    if (ms.size() != 1) return c.error("the trip count M must hold one value");
+    trips = ms[0];
+  }
+  std::optional<bool> running = true;
+  if (ValueId cond = c.input(1); cond != ir::kNoValue) running = constTruth(c, cond);
+  if (!running) return c.error("the loop condition is computed at run time (only loops of a constant trip count unroll)");
+  const int carried = c.numInputs() - 2;
+  if (carried < 0 || body->input_size() != carried + 2 || body->output_size() < carried + 1)
+    return c.error("body takes " + std::to_string(body->input_size()) + " inputs and gives " +
+                   std::to_string(body->output_size()) + " outputs for " + std::to_string(std::max(carried, 0)) +
+                   " loop-carried values");
+  std::vector<ValueId> state;
+  for (int k = 0; k < carried; ++k) {
+    DFC_TRY_ASSIGN(v, c.requireInput(2 + k));
+    state.push_back(v);
+  }
+  const std::string prefix = sanitizeName(c.node().name().empty() ? "Loop" : c.node().name());
+  std::vector<std::vector<ValueId>> scans;
+  int64_t i = 0;
+  for (; i < trips && *running; ++i) {
+    if (i == kMaxUnrolledIterations)
+      return c.error("more than " + std::to_string(kMaxUnrolledIterations) +
+                     " iterations (the trip count is absent or larger): too long to unroll");
+    ir::Tensor iter(ir::TensorType{DType::I64, {}});
+    iter.data<int64_t>()[0] = i;
+    ir::Tensor cond(ir::TensorType{DType::Bool, {}});
+    cond.data<bool>()[0] = true;
+    std::vector<ValueId> in = {c.constant(std::move(iter), "iter"), c.constant(std::move(cond), "cond")};
+    in.insert(in.end(), state.begin(), state.end());
+    DFC_TRY_ASSIGN(out, mapBody(*body, prefix + "/iter" + std::to_string(i) + "/", in));
+    running = constTruth(c, out[0]);
+    if (!running)
+      return c.error("the body's condition output is computed at run time (only loops of a constant trip count unroll)");
+    state.assign(out.begin() + 1, out.begin() + 1 + carried);
+    scans.emplace_back(out.begin() + 1 + carried, out.end());
+  }
+  for (int k = 0; k < carried; ++k) c.setOutput(k, state[static_cast<size_t>(k)]);
+  if (scans.empty() && body->output_size() > carried + 1) return c.error("no iteration runs: its scan outputs would be empty");
+  return stackScanOutputs(c, scans, static_cast<size_t>(carried));
+}
+
+}  // namespace dfc::onnx
