@@ -369,3 +369,23 @@ TEST_CASE("exact estimate: the chosen draft length is the fastest point of the s
   CHECK(estimate::expectedTokensPerCycle(0, 4) == 1);
   CHECK(estimate::expectedTokensPerCycle(0.5, 16) == exact((1 - std::pow(0.5, 17)) / 0.5));
 }
+
+TEST_CASE("exact estimate: a section of two operators fills the pipeline twice, keeps its inner value on chip", "[estimate][exact]") {
+  Model m = fourSections();
+  // S0 and S1 as one section: a never leaves it.
+  m.plan.sections[0].nodes = {0, 1};
+  m.plan.sections.erase(m.plan.sections.begin() + 1);
+  m.plan.hypersections.pop_back();
+  for (int i = 0; i < 3; ++i) m.plan.sections[static_cast<size_t>(i)].id = i;
+  m.plan.schedule = {0, 1, 2};
+  estimate::EstimateOptions o;
+  o.fusion = estimate::Fusion::Section;
+  const auto e = run(m, chip(), o);
+  REQUIRE(e.sections.size() == 3);
+  const auto& s = e.sections[0];
+  CHECK(s.flop == exact(1048576 + 4096));
+  CHECK(s.tierBytes[H] == exact(16384 + 8192));  // x in, r out; a stays on chip
+  CHECK(s.fillUs == exact(2 * 0.002));
+  CHECK(s.callUs == exact(5 + 1.052672 + 0.004));
+  CHECK(e.stepUs == exact((5 + 1.052672 + 0.004) + 2 * (5 + 10.65216 + 0.002)));
+}
