@@ -389,3 +389,41 @@ TEST_CASE("exact estimate: a section of two operators fills the pipeline twice, 
   CHECK(s.callUs == exact(5 + 1.052672 + 0.004));
   CHECK(e.stepUs == exact((5 + 1.052672 + 0.004) + 2 * (5 + 10.65216 + 0.002)));
 }
+
+TEST_CASE("exact estimate: a one-token attention reads its whole KV cache every step", "[estimate][exact]") {
+  // q, k, v [1, 2, 1, 8] (two heads, one position, 8 wide; 32 chip bytes each);
+  // s = q @ k^T, o = s @ v, one section. With a 100-position cache each GEMM
+  // reads 100 positions of its k or v (3200 bytes) and does 100 times its FLOP.
+  using ir::DType;
+  Model m;
+  ir::Graph& g = m.graph;
+  const ir::ValueId q = g.addInput("q", {DType::F32, {1, 2, 1, 8}});
+  const ir::ValueId k = g.addInput("k", {DType::F32, {1, 2, 1, 8}});
+  const ir::ValueId v = g.addInput("v", {DType::F32, {1, 2, 1, 8}});
+  const ir::ValueId s = ir::test::add(g, ir::OpKind::BatchMatMul, "qk", {q, k}, {"s"},
+                                      {{"trans_a", int64_t{0}}, {"trans_b", int64_t{1}}})[0];
+  g.outputs = {ir::test::add(g, ir::OpKind::BatchMatMul, "av", {s, v}, {"o"},
+                             {{"trans_a", int64_t{0}}, {"trans_b", int64_t{0}}})[0]};
+  partition::Section sec;
+  sec.name = "attn";
+  sec.nodes = {0, 1};
+  m.plan.sections = {sec};
+  m.plan.hypersections = {{0, "hs", {0}}};
+  m.plan.schedule = {0};
+  estimate::EstimateOptions o;
+  o.kvCacheLen = 100;
+  const auto e = run(m, chip(), o);
+  REQUIRE(e.sections.size() == 1);
+  const auto& c = e.sections[0];
+  CHECK(c.flop == exact(100 * 32 + 100 * 32));
+  CHECK(c.tierBytes[H] == exact(2 * 3200 + 4 * 32));  // two caches, then q, k, v in and o out
+  CHECK(e.residentBytes[H] == exact(2 * 3200));       // the caches are resident
+  CHECK(c.memoryUs == exact(6528 / 5e4));
+  CHECK(e.stepUs == exact(5 + 6528 / 5e4));  // memory-bound: compute 0.0064 + fill 0.004 hide under it
+  CHECK(e.kind == "decode");
+  CHECK(e.kvCacheLen == 100);
+  CHECK(e.throughput == exact(1 / ((5 + 6528 / 5e4) * 1e-6)));
+  // The cache one position longer: 2 x 32 bytes more.
+  o.kvCacheLen = 101;
+  CHECK(run(m, chip(), o).residentBytes[H] == exact(2 * 3232));
+}

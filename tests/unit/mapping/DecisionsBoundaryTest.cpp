@@ -156,3 +156,28 @@ TEST_CASE("a plan that does not keep a decision is reported with its file and li
   REQUIRE_FALSE(spans);
   CHECK_THAT(spans.error().message(), Catch::Contains("spans chips 0 and 1"));
 }
+
+TEST_CASE("decision files: chips 0 and 7 are accepted, -1 and 8 refused, patterns at the printable edges", "[mapping][decisions][boundary]") {
+  for (int chip : {0, 7}) {
+    auto f = mapping::parseDecisions("- nodes: fc*\n  chip: " + std::to_string(chip) + "\n", "d.yaml");
+    REQUIRE(f.ok());
+    CHECK(f->decisions.at(0).chip == chip);
+    CHECK(f->decisions.at(0).kind == mapping::DecisionKind::Chip);
+  }
+  for (const char* chip : {"-1", "8", "1.5"}) {
+    auto f = mapping::parseDecisions(std::string("- nodes: fc*\n  chip: ") + chip + "\n", "d.yaml");
+    REQUIRE_FALSE(f.ok());
+    CHECK_THAT(f.error().message(), Catch::Contains("d.yaml:2: key 'chip': expected a chip number in [0, 7]"));
+  }
+  // '~' (0x7e) and U+00A0 are printable; DEL (0x7f) and U+0085 are not.
+  CHECK(mapping::parseDecisions("- together: \"a~b\"\n", "d.yaml").ok());
+  CHECK(mapping::parseDecisions("- together: \"a\\u00a0b\"\n", "d.yaml").ok());
+  CHECK_FALSE(mapping::parseDecisions("- together: \"a\\x7fb\"\n", "d.yaml").ok());
+  CHECK_FALSE(mapping::parseDecisions("- together: \"a\\u0085b\"\n", "d.yaml").ok());
+  // Lines are 1-based, counted in the file as written.
+  auto lines = mapping::parseDecisions("# header\n\n- together: a\n- cut_before: b\n", "d.yaml");
+  REQUIRE(lines.ok());
+  CHECK(lines->decisions.at(0).line == 3);
+  CHECK(lines->decisions.at(1).line == 4);
+  CHECK(lines->where(lines->decisions.at(1)) == "d.yaml:4");
+}
