@@ -427,3 +427,92 @@ TEST_CASE("exact estimate: a one-token attention reads its whole KV cache every 
   o.kvCacheLen = 101;
   CHECK(run(m, chip(), o).residentBytes[H] == exact(2 * 3232));
 }
+
+TEST_CASE("exact estimate: options at their limits are taken, one step past them refused naming the option", "[estimate][exact][boundary]") {
+  const Model m = fourSections();
+  auto refusal = [&](const estimate::EstimateOptions& o, bool inference = true) {
+    auto e = estimate::estimateStep(m.graph, m.plan, inference, 1, chip(), o);
+    REQUIRE_FALSE(e);
+    return e.error().message();
+  };
+  estimate::EstimateOptions o;
+  o.chips = arch::kMaxInferenceChips;  // 16: W's 4096 columns split 16 ways
+  auto sixteen = estimate::estimateStep(m.graph, m.plan, true, 1, chip(), o);
+  REQUIRE(sixteen);
+  CHECK(sixteen->chips == 16);
+  CHECK(sixteen->sections[2].flop == exact(524288.0 / 16));
+  o.chips = arch::kMaxInferenceChips + 1;
+  CHECK_THAT(refusal(o), Catch::Contains("--n-chips 17"));
+  o.chips = 0;
+  CHECK_THAT(refusal(o), Catch::Contains("--n-chips 0"));
+  o.chips = 2;
+  CHECK_THAT(refusal(o, false), Catch::Contains("--n-chips 2"));  // training: one chip
+  o = {};
+  o.decode = true;
+  o.tokensPerStep = estimate::kMaxTokensPerStep;
+  auto most = estimate::estimateStep(m.graph, m.plan, true, 1, chip(), o);
+  REQUIRE(most);
+  CHECK(most->sections[0].flop == exact(64 * 1048576.0));
+  o.tokensPerStep = estimate::kMaxTokensPerStep + 1;
+  CHECK_THAT(refusal(o), Catch::Contains("tokens per step 65"));
+  o.tokensPerStep = 0;
+  CHECK_THAT(refusal(o), Catch::Contains("tokens per step 0"));
+  o = {};
+  o.elementBytes = 8;  // doubles: the host's f32 bytes times 2
+  auto wide = estimate::estimateStep(m.graph, m.plan, true, 1, chip(), o);
+  REQUIRE(wide);
+  CHECK(wide->sections[0].tierBytes[H] == exact(4 * (16384 + 8192)));
+  o.elementBytes = 8.5;
+  CHECK_THAT(refusal(o), Catch::Contains("--element-bytes"));
+  o.elementBytes = 0;
+  CHECK_THAT(refusal(o), Catch::Contains("--element-bytes"));
+  o = {};
+  o.tokensPerStep = 2;  // not a decode step
+  CHECK_THAT(refusal(o), Catch::Contains("speculative decoding"));
+  o = {};
+  o.reservedHbmBytes = -1;
+  CHECK_THAT(refusal(o), Catch::Contains("reserved HBM"));
+}
+
+TEST_CASE("exact estimate: what bounds the step is its largest share, compute or communication alike", "[estimate][exact]") {
+  const Model m = fourSections();
+  arch::ArchSpec slow = chip();
+  slow.peakTflops = 0.01;  // 1e4 FLOP a us: 210.13 us of compute against 22.12 us of HBM
+  const auto compute = run(m, slow, {});
+  CHECK(compute.bound == "compute");
+  CHECK(compute.computeUs == exact((1048576 + 4096 + 524288 + 524288) / 1e4 + 0.008));
+  arch::ArchSpec thin = chip();
+  thin.chipLinkGbps = 0.001;  // 1 byte a us: the collectives dominate
+  estimate::EstimateOptions o;
+  o.chips = 4;
+  const auto comm = run(m, thin, o);
+  CHECK(comm.bound == "communication");
+  // All-gather: 3 x (0.5 + 2048); all-reduce: the ring 6 x 0.5 + 1.5 x 128 against the tree 4 x (0.5 + 128).
+  CHECK(comm.commUs == exact(3 * (0.5 + 2048) + (3 + 192)));
+}
+
+TEST_CASE("exact estimate: speculative options at their limits", "[estimate][exact][boundary]") {
+  const Model target = fourSections();
+  const Model draft = draftModel();
+  auto spec = [&](double a, int k) {
+    estimate::SpeculativeOptions sp;
+    sp.acceptance = a;
+    sp.draftTokens = k;
+    return estimate::estimateSpeculative({target.graph, target.plan, 1}, {draft.graph, draft.plan, 1}, chip(), {}, sp);
+  };
+  auto most = spec(1.0, estimate::kMaxDraftTokens);
+  REQUIRE(most);
+  CHECK(most->tokensPerCycle == 17);
+  CHECK(most->verify.tokensPerStep == 17);
+  auto none = spec(0.0, 1);
+  REQUIRE(none);
+  CHECK(none->tokensPerCycle == 1);
+  auto tooMany = spec(0.5, estimate::kMaxDraftTokens + 1);
+  REQUIRE_FALSE(tooMany);
+  CHECK_THAT(tooMany.error().message(), Catch::Contains("--draft-tokens 17"));
+  CHECK_FALSE(spec(1.0000001, 1));
+  CHECK_FALSE(spec(-0.0001, 1));
+  CHECK_FALSE(spec(0.5, -1));
+  // Another batch or vocabulary is refused.
+  REQUIRE_FALSE(estimate::estimateSpeculative({target.graph, target.plan, 2}, {draft.graph, draft.plan, 1}, chip(), {}, {}));
+}
