@@ -216,3 +216,36 @@ TEST_CASE("degenerate search: matches at equal starts walk in index order, touch
   CHECK(index.countMatches(index.search("Z"), 0, 14.5) == 0);
   CHECK(index.countMatches(index.search("M"), 5, 5) == 2);
 }
+
+TEST_CASE("degenerate ranges: equal walls sort by key, a reversed range is the same range, groups without the arg", "[profile][traceindex][degenerate]") {
+  Trace t;
+  t.threadNames[{1, 1}] = "a";
+  TraceEvent b{'X', "b", "", 1, 1, 0, 5, {{"section_id", 2.0}, {"section", std::string("sb")}}};
+  TraceEvent a{'X', "a", "", 1, 1, 5, 5, {{"section_id", 1.0}, {"section", std::string("sa")}}};
+  TraceEvent c{'X', "c", "", 1, 1, 10, 5, {}};
+  TraceEvent z{'X', "z", "", 1, 1, 15, 0, {}};
+  t.events = {b, a, c, z};
+  const TraceIndex index(std::make_shared<const CompactTrace>(compactTrace(t)));
+  const auto byName = index.aggregate(0, 15);
+  REQUIRE(byName.groups.size() == 4);
+  CHECK(byName.groups[0].key == "a");  // a, b and c each 5 us: by key
+  CHECK(byName.groups[1].key == "b");
+  CHECK(byName.groups[2].key == "c");
+  CHECK(byName.groups[3].key == "z");  // zero wall last
+  CHECK(byName.groups[3].count == 1);
+  CHECK(byName.groups[3].minUs == 0);
+  CHECK(byName.groups[3].maxUs == 0);
+  const auto reversed = index.aggregate(15, 0);
+  CHECK(reversed.startUs == 0);
+  CHECK(reversed.endUs == 15);
+  CHECK(reversed.total.count == byName.total.count);
+  CHECK(reversed.total.wallUs == Approx(byName.total.wallUs));
+  const auto bySection = index.aggregate(0, 15, {}, GroupBy::Section);
+  REQUIRE(bySection.groups.size() == 3);
+  CHECK(bySection.groups[0].key == "");  // c and z have no section: one group of 5 us, "" sorts first
+  CHECK(bySection.groups[0].count == 2);
+  CHECK(bySection.groups[1].key == "1 sa");
+  CHECK(bySection.groups[2].key == "2 sb");
+  CHECK(index.statsFor("z")->minUs == 0);
+  CHECK(index.statsFor("z")->meanUs() == 0);
+}
