@@ -249,3 +249,38 @@ TEST_CASE("degenerate ranges: equal walls sort by key, a reversed range is the s
   CHECK(index.statsFor("z")->minUs == 0);
   CHECK(index.statsFor("z")->meanUs() == 0);
 }
+
+TEST_CASE("degenerate mirrors: copies of nested slices with one start, a zero-length copy, a near copy", "[profile][traceindex][degenerate]") {
+  // Row 0: A [0,10] { B [0,4] }, C [10,10] (zero length where A ends).
+  // Row 2 copies B and C (marked as mirrors): a mirror row of row 0.
+  // Row 3 holds a marked A [0,9]: no slice of row 0 is that, so row 3 counts as itself.
+  Trace t;
+  t.metadataJson["mirrors"] = R"({"category":"mirror","of_tid":0})";
+  auto slice = [](const std::string& name, const std::string& cat, int64_t tid, double ts, double dur) {
+    return TraceEvent{'X', name, cat, 1, tid, ts, dur, {}};
+  };
+  t.events = {slice("A", "forward", 0, 0, 10),        slice("B", "forward", 0, 0, 4),
+              slice("C", "forward", 0, 10, 0),        slice("B", "forward,mirror", 2, 0, 4),
+              slice("C", "forward,mirror", 2, 10, 0), slice("A", "forward,mirror", 3, 0, 9)};
+  const TraceIndex index(std::make_shared<const CompactTrace>(compactTrace(t)));
+  const uint32_t row0 = index.trace().events[find(index, "C", 10, 0)].thread;
+  const uint32_t row2 = index.trace().events[find(index, "C", 10, 1)].thread;
+  const uint32_t row3 = index.trace().events[find(index, "A", 0, 1)].thread;
+  REQUIRE(row0 != row2);
+  CHECK(index.isMirrorRow(row2));
+  CHECK(index.mirrorOf(row2) == row0);
+  CHECK_FALSE(index.isMirrorRow(row3));
+  CHECK_FALSE(index.isMirrorRow(row0));
+  CHECK(index.statsFor("B")->count == 1);  // the copy is not counted again
+  CHECK(index.statsFor("C")->count == 1);
+  CHECK(index.statsFor("A")->count == 2);  // row 3's A is its own
+  const auto all = index.aggregate(0, 10);
+  CHECK(all.total.count == 4);  // A, B, C of row 0 and row 3's A; not the copies
+  CHECK(group(all, "C")->count == 1);
+  const auto copies = index.aggregate(0, 10, {row2});
+  CHECK(copies.total.count == 2);  // asked alone, the mirror row stands for its calls
+  CHECK(copies.total.wallUs == Approx(4));
+  const auto both = index.aggregate(0, 10, {row0, row2});
+  CHECK(both.total.count == 3);
+  CHECK(both.total.wallUs == Approx(10));
+}
