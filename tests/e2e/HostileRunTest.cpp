@@ -110,7 +110,7 @@ TEST_CASE("after kill -9 of a run, dfc report says it did not finish and uses th
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK(r.output.find("the latest run (#3") != std::string::npos);
-  CHECK(r.output.find("did not finish (died); using run #2, the latest that finished") != std::string::npos);
+  CHECK(r.output.find("did not finish (died); using run #2, the latest that measured its sections") != std::string::npos);
   CHECK(r.output.find("measured times from run #2") != std::string::npos);
 }
 
