@@ -100,7 +100,7 @@ TEST_CASE("after kill -9 of a run, dfc report says it did not finish and uses th
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK(r.output.find("did not finish (died)") != std::string::npos);
-  CHECK(r.output.find("no run of this PEF finished") != std::string::npos);
+  CHECK(r.output.find("no finished run of this PEF measured its sections") != std::string::npos);
   CHECK(r.output.find("no measured times)") != std::string::npos);
 
   auto done = runDfc("run -p " + pef + " --train-limit 64 --test-limit 32 --db " + db);
