@@ -194,6 +194,10 @@ class ChunkWorker {
     if (size > 1 && buf[size - 1] == ',') --size;
     buf[size++] = ']';
     m_buffer.resize(size);
+    // Records reserved for one event per 128 bytes (ours take ~150, PyTorch's
+    // ~350): one allocation instead of doubling, whose copies and fresh pages
+    // cost as much as scanning; pages reserved but never written take no memory.
+    out.result.events.reserve(size / 128);
     const auto base = static_cast<int64_t>(job.begin) - 1;  // buf[1] is text[job.begin]
     if (g_scanFirst.load() && ChunkParser(text.name(), buf, base, out.result).scanEvents(std::string_view(buf, size)))
       return out;

@@ -81,29 +81,11 @@ bool numberSpan(const char*& p) {
 constexpr double kPowersOf10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-// Clinger's fast path for plain decimals ("1700000000000.250"): a mantissa
-// up to 2^53 and a power of ten up to 1e22 are both exact doubles, so one
-// division is correctly rounded. False when it does not apply.
-bool plainDecimal(const char* begin, const char* end, double& out) {
-  const char* q = begin;
-  const bool negative = *q == '-';
-  if (negative) ++q;
-  uint64_t mantissa = 0;
-  int digits = 0, fraction = 0;
-  bool inFraction = false;
-  for (; q < end; ++q) {
-    if (*q == '.') {
-      inFraction = true;
-      continue;
-    }
-    if (!isDigit(*q) || ++digits > 19) return false;  // an exponent, or past uint64
-    mantissa = mantissa * 10 + static_cast<uint64_t>(*q - '0');
-    fraction += inFraction ? 1 : 0;
-  }
-  if (mantissa > (uint64_t{1} << 53)) return false;
-  const double value = static_cast<double>(mantissa) / kPowersOf10[fraction];
-  out = negative ? -value : value;
-  return true;
+// Digits into a decimal mantissa (it wraps past 19 digits, which the caller
+// checks by `digits`).
+const char* addDigits(const char* p, uint64_t& mantissa, int& digits) {
+  for (; isDigit(*p); ++p, ++digits) mantissa = mantissa * 10 + static_cast<uint64_t>(*p - '0');
+  return p;
 }
 
 }  // namespace
@@ -139,14 +121,49 @@ bool scalar(const char*& p, std::string_view& token) {
   return true;
 }
 
+// One pass: the grammar checked and the mantissa gathered. A plain decimal
+// ("1700000000000.250") takes Clinger's fast path: a mantissa up to 2^53 and
+// a power of ten up to 1e22 are both exact doubles, so one division is
+// correctly rounded. Anything else (exponents, long mantissas) goes to
+// libstdc++'s correctly rounded from_chars; out of range (1e999, 1e-400) is
+// refused here and left to simdjson's own verdict.
 bool number(const char*& p, double& out) {
-  const char* begin = p;
-  if (!numberSpan(p)) return false;
-  if (plainDecimal(begin, p, out)) return true;
-  // Anything else: libstdc++'s correctly rounded parse; out of range (1e999,
-  // 1e-400) is refused here and left to simdjson's own verdict.
-  const auto res = std::from_chars(begin, p, out);
-  return res.ec == std::errc() && res.ptr == p;
+  const char* const begin = p;
+  const char* q = p;
+  const bool negative = *q == '-';
+  if (negative) ++q;
+  uint64_t mantissa = 0;
+  int digits = 0;
+  if (*q == '0') {
+    ++q;
+    ++digits;
+  } else if (isDigit(*q)) {
+    q = addDigits(q, mantissa, digits);
+  } else {
+    return false;
+  }
+  int fraction = 0;
+  if (*q == '.') {
+    if (!isDigit(q[1])) return false;
+    const int before = digits;
+    q = addDigits(q + 1, mantissa, digits);
+    fraction = digits - before;
+  }
+  const bool exponent = *q == 'e' || *q == 'E';
+  if (exponent) {
+    ++q;
+    if (*q == '+' || *q == '-') ++q;
+    if (!isDigit(*q)) return false;
+    q = digitsEnd(q);
+  }
+  p = q;
+  if (!exponent && digits <= 19 && mantissa <= (uint64_t{1} << 53)) {
+    const double value = static_cast<double>(mantissa) / kPowersOf10[fraction];
+    out = negative ? -value : value;
+    return true;
+  }
+  const auto res = std::from_chars(begin, q, out);
+  return res.ec == std::errc() && res.ptr == q;
 }
 
 bool integer(const char*& p, int64_t& out) {
