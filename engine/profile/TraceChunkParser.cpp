@@ -132,8 +132,18 @@ ChunkId ChunkParser::idOf(od::value& v) {
   return {it->second, true};
 }
 
+// A chunk of a trace has a few threads, often interleaved (our call, then its
+// mirror on another row): a look along them beats the map until there are many.
 uint32_t ChunkParser::threadOf(ChunkId pid, ChunkId tid) {
   if (m_lastThread && m_lastThread->first.pid == pid && m_lastThread->first.tid == tid) return m_lastThread->second;
+  constexpr size_t kFewThreads = 32;
+  if (m_out.threads.size() <= kFewThreads) {
+    for (size_t t = 0; t < m_out.threads.size(); ++t)
+      if (m_out.threads[t].pid == pid && m_out.threads[t].tid == tid) {
+        m_lastThread = std::make_pair(ChunkThread{pid, tid}, static_cast<uint32_t>(t));
+        return static_cast<uint32_t>(t);
+      }
+  }
   auto [it, inserted] = m_threadIds.try_emplace({pid.value, pid.isLabel, tid.value, tid.isLabel},
                                                 static_cast<uint32_t>(m_out.threads.size()));
   if (inserted) {
