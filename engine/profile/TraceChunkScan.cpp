@@ -8,6 +8,8 @@
 // simdjson way, so results and errors stay exactly that path's.
 #include <simdjson.h>
 
+#include <cstring>
+
 #include "profile/TraceChunkParser.h"
 #include "profile/TraceJsonScan.h"
 
@@ -41,9 +43,10 @@ bool scanId(const char*& p, ChunkId& id) {
   return true;
 }
 
-// One member of an args object, validated. While every value is a string or
-// a scalar and nothing is escaped (`flat`), the keys the views group by are
-// noted as findRawArg would find them: the first of each name, in text order.
+// One member of an args object, validated. While no key and no string is
+// escaped, no value nests an object and none of the keys below has a nested
+// value (`flat`), the keys the views group by are noted as findRawArg would
+// find them: the first of each name, in text order.
 template <typename Keys>
 bool scanArgMember(const char*& p, Keys& keys, bool& flat) {
   std::string_view key;
@@ -53,11 +56,19 @@ bool scanArgMember(const char*& p, Keys& keys, bool& flat) {
   skipSpace(p);
   if (*p++ != ':') return false;
   skipSpace(p);
-  RawArg value;
+  auto* slot = key == "hypersection" ? &keys.hypersection
+               : key == "section_id" ? &keys.sectionId
+               : key == "section"    ? &keys.section
+                                     : nullptr;
   if (*p == '{' || *p == '[') {
-    flat = false;  // findRawArg would look inside it too
-    return skipValue(p, 1);
+    // findRawArg finds keys inside nested objects too, and reads a nested
+    // value oddly; an array without objects holds no key (PyTorch's "Input Dims").
+    const char* begin = p;
+    if (!skipValue(p, 1)) return false;
+    if (slot || std::memchr(begin, '{', static_cast<size_t>(p - begin))) flat = false;
+    return true;
   }
+  RawArg value;
   if (*p == '"') {
     if (!string(p, value.text, escaped)) return false;
     flat = flat && !escaped;
@@ -65,10 +76,6 @@ bool scanArgMember(const char*& p, Keys& keys, bool& flat) {
   } else if (!scalar(p, value.text)) {
     return false;
   }
-  auto* slot = key == "hypersection" ? &keys.hypersection
-               : key == "section_id" ? &keys.sectionId
-               : key == "section"    ? &keys.section
-                                     : nullptr;
   if (slot && !*slot) *slot = value;
   return true;
 }

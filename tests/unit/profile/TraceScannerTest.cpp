@@ -55,7 +55,12 @@ class RandomJson {
   }
   std::string scalar() { return pick({"1", "\"s\"", "true", "false", "null", "-2.5e1", "\"a\\\\b\"", "\"\\/\""}); }
   std::string args() {
-    switch (below(7)) {
+    switch (below(9)) {
+      case 7:
+        return pick({"{\"Input Dims\": [[\"section_id\", 1]], \"section_id\": 4}", "{\"section_id\": [1, 2], \"step\": 1}",
+                     "{\"a\": [{\"section_id\": 3}], \"section_id\": 5}",
+                     "{\"l\": [\"hypersection\", \"x\"], \"hypersection\": \"h\", \"section\": [\"s\"]}"});
+      case 8: return "{\"hypersection\": {\"section_id\": 1}, \"section_id\": 2, \"section\": \"n\"}";
       case 0: return "{}";
       case 1: return "{\"section_id\":" + pick({"3", "\"4\"", "012", "1.0", "\"a\\\"b\""}) + ",\"step\":" + scalar() + "}";
       case 2: return "{\"hypersection\":" + pick({"\"hs2\"", "\"hs\\u0033\"", "\"\"", "5"}) + ", \"section\" : \"conv\"}";
