@@ -6,14 +6,19 @@
 // QImage, offscreen), and the index's answers (a range summary as a drag
 // computes it, grouping by section, a name search). Prints the figures;
 // asserts nothing. Run one size per process: the peak RSS is the process's.
-//   bench_timeline [--slices N] [--layout ours|pytorch] [--file trace.json] [--keep] [--dom] [--open-only]
+// --floor also prints what reading the bytes costs before any field is read
+// (pread, UTF-8 check, simdjson's stage 1): the bound under the open time.
+//   bench_timeline [--slices N] [--layout ours|pytorch] [--file trace.json] [--keep] [--dom] [--open-only] [--floor]
 #include <sys/resource.h>
+#include <simdjson.h>
 #include <sys/stat.h>
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QImage>
 #include <algorithm>
+#include <cctype>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -22,7 +27,9 @@
 #include "BenchTraceLayouts.h"
 #include "profile/ChromeTrace.h"
 #include "profile/CompactTrace.h"
+#include "profile/TraceChunks.h"
 #include "profile/TraceIndex.h"
+#include "profile/TraceText.h"
 #include "timeline/TimelineData.h"
 #include "timeline/TimelineView.h"
 
@@ -79,12 +86,56 @@ void measureIndex(const dfc::views::TimelineData& data) {
   std::printf("search 'hs3': median %.3f ms (%zu slices)\n", searchMs, matches);
 }
 
+double threadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+// What any reader of the file pays before it reads a single field, on one
+// core, in CPU seconds (the wall time on an idle machine's two cores is about
+// half): the bytes from the file in the reader's 8 MB chunks (pread), their
+// UTF-8 check, and simdjson's stage 1 (every structural character indexed),
+// which On-Demand runs before it walks anything.
+void measureFloor(const std::string& file) {
+  auto text = dfc::profile::TraceText::open(file);
+  if (!text) return;
+  const auto span = dfc::profile::locateEvents(**text);
+  if (!span) return;
+  const std::vector<uint64_t> starts = dfc::profile::chunkStarts(**text, span->start, uint64_t{8} << 20);
+  std::vector<char> buf;
+  simdjson::ondemand::parser parser;
+  double readS = 0, utf8S = 0, stage1S = 0;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const uint64_t end = k + 1 < starts.size() ? starts[k + 1] : (*text)->size();
+    const size_t len = static_cast<size_t>(end - starts[k]);
+    buf.assign(len + 2 + simdjson::SIMDJSON_PADDING, '\0');
+    double t = threadCpuSeconds();
+    buf[0] = '[';
+    (*text)->read(starts[k], len, buf.data() + 1);
+    readS += threadCpuSeconds() - t;
+    t = threadCpuSeconds();
+    const bool valid = simdjson::validate_utf8(buf.data(), len + 1);
+    utf8S += threadCpuSeconds() - t;
+    size_t size = len + 1;  // the seam's comma goes and the bracket closes, as the reader does
+    while (size > 1 && (buf[size - 1] == ',' || std::isspace(static_cast<unsigned char>(buf[size - 1])))) --size;
+    if (k + 1 < starts.size()) buf[size++] = ']';
+    t = threadCpuSeconds();
+    simdjson::ondemand::document doc;
+    const auto err = parser.iterate(buf.data(), size, buf.size()).get(doc);
+    stage1S += threadCpuSeconds() - t;
+    if (err || !valid) std::printf("(chunk %zu: %s)\n", k, err ? simdjson::error_message(err) : "not UTF-8");
+  }
+  std::printf("floor on one core: read %.3f s + UTF-8 check %.3f s + simdjson stage 1 %.3f s = %.3f s CPU (%zu chunks)\n",
+              readS, utf8S, stage1S, readS + utf8S + stage1S, starts.size());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   size_t slices = 1'000'000;
   std::string file;
-  bool dom = false, keep = false, openOnly = false;
+  bool dom = false, keep = false, openOnly = false, floor = false;
   auto layout = dfc::bench::TraceLayout::Ours;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--slices") && i + 1 < argc) slices = std::stoul(argv[++i]);
@@ -93,6 +144,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--dom")) dom = true;
     else if (!std::strcmp(argv[i], "--keep")) keep = true;
     else if (!std::strcmp(argv[i], "--open-only")) openOnly = true;
+    else if (!std::strcmp(argv[i], "--floor")) floor = true;
     else if (!std::strcmp(argv[i], "--layout") && i + 1 < argc)
       layout = std::strcmp(argv[++i], "pytorch") ? dfc::bench::TraceLayout::Ours : dfc::bench::TraceLayout::PyTorch;
   }
@@ -111,6 +163,7 @@ int main(int argc, char** argv) {
   ::stat(file.c_str(), &fileStat);
   const double fileMb = static_cast<double>(fileStat.st_size) / 1e6;
 
+  if (floor) measureFloor(file);
   if (dom) {  // the profile::Trace path (simdjson DOM + std::string per event), for comparison
     QElapsedTimer t;
     t.start();

@@ -54,11 +54,15 @@ Args CompactTrace::args(const CompactEvent& e) const {
   return out;
 }
 
-std::string sectionKey(std::string_view idText, bool idIsString, std::string_view name) {
-  std::string key;
+bool isPlainSectionId(std::string_view idText) {
   const bool digits = !idText.empty() && idText.size() < 16 &&
                       std::all_of(idText.begin(), idText.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (digits && (idText.size() == 1 || idText[0] != '0')) {
+  return digits && (idText.size() == 1 || idText[0] != '0');
+}
+
+std::string sectionKey(std::string_view idText, bool idIsString, std::string_view name) {
+  std::string key;
+  if (isPlainSectionId(idText)) {
     key = std::string(idText);  // the common case, "12", as it is
   } else if (!idText.empty()) {
     const auto number = idIsString ? std::nullopt : finiteNumber(idText);

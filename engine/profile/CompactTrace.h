@@ -89,10 +89,15 @@ CompactTrace compactTrace(const Trace& trace);
 // How big the chunks the cores parse are (8 MiB; 0 restores that). Tests and
 // the fuzz target make them tiny, so that small inputs cross many seams.
 void setTraceChunkBytes(uint64_t bytes);
+// Whether chunks go through the strict scanner first (on) or straight to
+// simdjson On-Demand; tests read traces both ways and compare.
+void setTraceScanner(bool on);
 
 // The group-by-section key of a slice: its `section_id`, with its `section`
 // name when the slice carries one ("3 conv1"), else the id alone; "" without an id.
 std::string sectionKey(std::string_view idText, bool idIsString, std::string_view name);
+// An id that is its own key: digits without a leading zero ("12", not "012" or "1.5").
+bool isPlainSectionId(std::string_view idText);
 // Keys that are a bare id get the name the trace's `sections` table gives
 // that id (our traces write the names once there, not per call).
 void nameSectionsFromMetadata(CompactTrace& trace);

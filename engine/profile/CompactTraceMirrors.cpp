@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "profile/CompactTrace.h"
+#include "profile/ParallelRows.h"
 #include "profile/RowSearch.h"
 
 namespace dfc::profile {
@@ -23,11 +24,12 @@ void keyMirrorsFromOriginals(CompactTrace& trace) {
   std::vector<uint32_t> rowBegin(trace.threads.size() + 1, 0);
   for (const CompactEvent& e : events) ++rowBegin[e.thread + 1];
   for (size_t r = 1; r < rowBegin.size(); ++r) rowBegin[r] += rowBegin[r - 1];
-  for (uint32_t row = 0; row < trace.threads.size(); ++row) {
+  // A row writes only its own slices and reads its original's unmarked ones: rows go to every core.
+  parallelItems(trace.threads.size(), [&](size_t, size_t row) {
     uint32_t original = UINT32_MAX;
     for (uint32_t o = 0; o < trace.threads.size(); ++o)
       if (o != row && trace.threads[o].pid == trace.threads[row].pid && trace.threads[o].tid == tid) original = o;
-    if (original == UINT32_MAX) continue;
+    if (original == UINT32_MAX) return;
     uint32_t at = rowBegin[original];
     const uint32_t last = rowBegin[original + 1];
     for (uint32_t i = rowBegin[row]; i < rowBegin[row + 1]; ++i) {
@@ -39,7 +41,7 @@ void keyMirrorsFromOriginals(CompactTrace& trace) {
       m.colorKey = events[k].colorKey;
       m.flags |= events[k].flags & CompactEvent::kHasHypersection;
     }
-  }
+  });
 }
 
 }  // namespace dfc::profile

@@ -1,13 +1,15 @@
 // Chunks of one trace, parsed apart, made one CompactTrace: strings, string
 // pid/tid labels and threads get the ids a one-piece parse would give them
 // (first appearance in file order), B/E marks pair across chunks, and the
-// records land sorted by (thread in (pid, tid) order, ts, longer first) in
-// one counting pass, each chunk's records freed as soon as they are placed.
+// records land sorted by (thread in (pid, tid) order, ts, longer first),
+// placed by every core chunk by chunk, each chunk freed once it is placed.
 #include <algorithm>
 #include <numeric>
+#include <utility>
 #include <unordered_map>
 
 #include "profile/BeginEndPairing.h"
+#include "profile/ParallelRows.h"
 #include "profile/TraceChunkMerge.h"
 
 namespace dfc::profile {
@@ -150,26 +152,36 @@ class Merger {
     }
   }
 
-  // One counting pass: every record straight to its thread's place, in file
-  // order within a thread (paired B/E after the rest, as a one-piece parse).
+  // Every record straight to its place, in file order within a thread
+  // (paired B/E after the rest, as a one-piece parse). Each chunk's share of
+  // each thread is counted first, so that the cores place chunks side by
+  // side into disjoint ranges, each chunk freed as soon as it is placed.
   void placeEvents() {
-    m_offsets.assign(m_trace.threads.size() + 1, 0);
-    for (size_t c = 0; c < m_chunks.size(); ++c)
-      for (const CompactEvent& e : m_chunks[c].events) ++m_offsets[m_rank[m_remaps[c].threads[e.thread]] + 1];
-    for (const CompactEvent& e : m_paired) ++m_offsets[m_rank[e.thread] + 1];
-    for (size_t i = 1; i < m_offsets.size(); ++i) m_offsets[i] += m_offsets[i - 1];
-    m_trace.events.resize(m_offsets.back());
-    std::vector<size_t> next(m_offsets.begin(), m_offsets.end() - 1);
-    auto place = [&](CompactEvent e) {
-      e.thread = m_rank[e.thread];
-      m_trace.events[next[e.thread]++] = e;
-    };
-    for (size_t c = 0; c < m_chunks.size(); ++c) {
-      for (const CompactEvent& e : m_chunks[c].events) place(remapped(e, m_remaps[c]));
-      m_chunks[c].events = {};  // freed now: the merge never holds two copies of every record
+    const size_t threads = m_trace.threads.size();
+    std::vector<std::vector<size_t>> start(m_chunks.size() + 1, std::vector<size_t>(threads, 0));
+    parallelItems(m_chunks.size(), [&](size_t, size_t c) {
+      for (const CompactEvent& e : m_chunks[c].events) ++start[c][m_rank[m_remaps[c].threads[e.thread]]];
+    });
+    for (const CompactEvent& e : m_paired) ++start[m_chunks.size()][m_rank[e.thread]];
+    m_offsets.assign(threads + 1, 0);
+    size_t at = 0;
+    for (size_t t = 0; t < threads; ++t) {  // counts -> where each chunk's records of thread t begin
+      m_offsets[t] = at;
+      for (auto& chunkStart : start) at += std::exchange(chunkStart[t], at);
     }
-    for (const CompactEvent& e : m_paired) place(e);
+    m_offsets[threads] = at;
+    m_trace.events.resize(at);
+    parallelItems(m_chunks.size(), [&](size_t, size_t c) {
+      for (const CompactEvent& e : m_chunks[c].events) place(remapped(e, m_remaps[c]), start[c]);
+      m_chunks[c].events = {};  // freed now: the merge never holds two copies of every record
+    });
+    for (const CompactEvent& e : m_paired) place(e, start[m_chunks.size()]);
     m_paired = {};
+  }
+
+  void place(CompactEvent e, std::vector<size_t>& next) {
+    e.thread = m_rank[e.thread];
+    m_trace.events[next[e.thread]++] = e;
   }
 
   // Files list a thread's events in time order, mostly; where one does not,
@@ -178,10 +190,10 @@ class Merger {
   void sortWithinThreads() {
     auto before = [](const CompactEvent& x, const CompactEvent& y) { return x.ts != y.ts ? x.ts < y.ts : x.dur > y.dur; };
     auto& events = m_trace.events;
-    for (size_t t = 0; t + 1 < m_offsets.size(); ++t) {
+    parallelItems(m_offsets.size() - 1, [&](size_t, size_t t) {
       const auto first = events.begin() + static_cast<std::ptrdiff_t>(m_offsets[t]);
       const auto last = events.begin() + static_cast<std::ptrdiff_t>(m_offsets[t + 1]);
-      if (std::is_sorted(first, last, before)) continue;
+      if (std::is_sorted(first, last, before)) return;
       std::vector<uint32_t> order(static_cast<size_t>(last - first));
       std::iota(order.begin(), order.end(), 0u);
       std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -191,7 +203,7 @@ class Merger {
       sorted.reserve(order.size());
       for (uint32_t i : order) sorted.push_back(first[i]);
       std::copy(sorted.begin(), sorted.end(), first);
-    }
+    });
   }
 
   std::vector<ChunkResult>& m_chunks;

@@ -38,27 +38,72 @@ std::optional<double> timeOf(od::value& v, std::string_view& seen) {
 
 }  // namespace
 
-size_t ShortStringHash::operator()(std::string_view s) const noexcept {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, s.data() + i, s.size() - i);
-  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
-  return static_cast<size_t>(h ^ (h >> 29));
+namespace {
+
+uint64_t load64(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
 }
 
-struct ChunkParser::Fields {
-  std::string_view ph, name, cat, args;
-  double ts = 0, dur = 0;
-  std::string_view badKey, badValue;  // a time that is not a finite number
-  ChunkId pid, tid;
-};
+uint32_t load32(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
+
+// A hash of a short string from fixed-size loads only (the last word
+// overlaps the one before it), so no call to memcpy for the tail.
+uint64_t shortStringHash(std::string_view s) {
+  const char* p = s.data();
+  const size_t n = s.size();
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
+  auto mix = [&h](uint64_t w) {
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  };
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) mix(load64(p + i));
+    mix(load64(p + n - 8));
+  } else if (n >= 4) {
+    mix(uint64_t{load32(p)} | uint64_t{load32(p + n - 4)} << 32);
+  } else if (n > 0) {
+    mix(uint64_t{static_cast<uint8_t>(p[0])} | uint64_t{static_cast<uint8_t>(p[n / 2])} << 8 |
+        uint64_t{static_cast<uint8_t>(p[n - 1])} << 16);
+  }
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
+uint32_t StringInterner::intern(std::string_view s) {
+  if (s.empty()) return 0;
+  const uint64_t hash = shortStringHash(s);
+  const size_t mask = m_slots.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    Slot& slot = m_slots[i];
+    if (slot.id == 0) {
+      m_strings.emplace_back(s);
+      slot = {hash, m_strings.back().data(), static_cast<uint32_t>(s.size()), static_cast<uint32_t>(m_strings.size())};
+      if (m_strings.size() * 2 > m_slots.size()) grow();  // half full at most: probes stay short
+      return static_cast<uint32_t>(m_strings.size());
+    }
+    if (slot.hash == hash && slot.size == s.size() && std::memcmp(slot.data, s.data(), s.size()) == 0) return slot.id;
+  }
+}
+
+void StringInterner::grow() {
+  std::vector<Slot> old(m_slots.size() * 2);
+  old.swap(m_slots);
+  const size_t mask = m_slots.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.id == 0) continue;
+    size_t i = slot.hash & mask;
+    while (m_slots[i].id != 0) i = (i + 1) & mask;
+    m_slots[i] = slot;
+  }
+}
 
 Error ChunkParser::invalid(simdjson::error_code err) const {
   std::string where = "near event " + std::to_string(m_index);
@@ -68,15 +113,7 @@ Error ChunkParser::invalid(simdjson::error_code err) const {
   return Error(m_source + ": invalid JSON " + where + ": " + simdjson::error_message(err));
 }
 
-uint32_t ChunkParser::intern(std::string_view s) {
-  if (s.empty()) return 0;
-  auto it = m_ids.find(s);
-  if (it != m_ids.end()) return it->second;
-  m_out.strings.emplace_back(s);
-  const auto id = static_cast<uint32_t>(m_out.strings.size());  // 0 is ""
-  m_ids.emplace(m_out.strings.back(), id);                      // deque elements never move
-  return id;
-}
+uint32_t ChunkParser::intern(std::string_view s) { return m_ids.intern(s); }
 
 // Numbers as numbers (doubles saturate), whole-integer strings as their
 // value, other strings as labels of their own.
@@ -95,8 +132,18 @@ ChunkId ChunkParser::idOf(od::value& v) {
   return {it->second, true};
 }
 
+// A chunk of a trace has a few threads, often interleaved (our call, then its
+// mirror on another row): a look along them beats the map until there are many.
 uint32_t ChunkParser::threadOf(ChunkId pid, ChunkId tid) {
   if (m_lastThread && m_lastThread->first.pid == pid && m_lastThread->first.tid == tid) return m_lastThread->second;
+  constexpr size_t kFewThreads = 32;
+  if (m_out.threads.size() <= kFewThreads) {
+    for (size_t t = 0; t < m_out.threads.size(); ++t)
+      if (m_out.threads[t].pid == pid && m_out.threads[t].tid == tid) {
+        m_lastThread = std::make_pair(ChunkThread{pid, tid}, static_cast<uint32_t>(t));
+        return static_cast<uint32_t>(t);
+      }
+  }
   auto [it, inserted] = m_threadIds.try_emplace({pid.value, pid.isLabel, tid.value, tid.isLabel},
                                                 static_cast<uint32_t>(m_out.threads.size()));
   if (inserted) {
@@ -186,6 +233,10 @@ Status ChunkParser::readEvent(od::object& ev) {
     if (auto err = std::move(fieldResult).get(field)) return invalid(err);
     DFC_TRY(readField(field, f));
   }
+  return finishEvent(f);
+}
+
+Status ChunkParser::finishEvent(const Fields& f) {
   if (f.ph.size() != 1 || std::string_view("XBEiIMC").find(f.ph[0]) == std::string_view::npos) return {};
   const char p = f.ph[0];
   if (p == 'M') {
@@ -214,7 +265,7 @@ Status ChunkParser::addEvent(const Fields& f) {
   e.thread = threadOf(f.pid, f.tid);
   if (!f.args.empty() && f.args != "{}") {
     e.setArgs(static_cast<uint64_t>(m_baseOffset + (f.args.data() - m_base)), f.args.size());
-    noteArgKeys(f.args, e);
+    noteArgKeys(f.argKeys.known ? f.argKeys : lookUpArgKeys(f.args), e);
   }
   double& end = m_out.threadEnd[e.thread];
   end = std::max(end, e.ts + e.dur);
@@ -222,15 +273,23 @@ Status ChunkParser::addEvent(const Fields& f) {
   return {};
 }
 
+ChunkParser::ArgKeys ChunkParser::lookUpArgKeys(std::string_view args) {
+  return {true, findRawArg(args, "hypersection"), findRawArg(args, "section_id"), findRawArg(args, "section")};
+}
+
 // What the views group and colour by, read from the raw args once.
-void ChunkParser::noteArgKeys(std::string_view args, CompactEvent& e) {
-  if (const auto hs = findRawArg(args, "hypersection"); hs && hs->isString && !hs->text.empty()) {
+void ChunkParser::noteArgKeys(const ArgKeys& keys, CompactEvent& e) {
+  if (const auto& hs = keys.hypersection; hs && hs->isString && !hs->text.empty()) {
     e.colorKey = hs->text.find('\\') == std::string_view::npos ? intern(hs->text) : intern(hs->unescaped());
     e.flags |= CompactEvent::kHasHypersection;
   }
-  const auto id = findRawArg(args, "section_id");
+  const auto& id = keys.sectionId;
   if (!id) return;
-  const auto name = findRawArg(args, "section");
+  const auto& name = keys.section;
+  if ((!name || !name->isString || name->text.empty()) && isPlainSectionId(id->text)) {
+    e.section = intern(id->text);  // our calls' "section_id":12, the key as written (no string built per call)
+    return;
+  }
   e.section = intern(sectionKey(id->isString ? id->unescaped() : std::string(id->text), id->isString,
                                 name && name->isString ? name->unescaped() : std::string()));
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "profile/CompactTrace.h"
+#include "profile/RawArgs.h"
 #include "support/Error.h"
 
 namespace dfc::profile {
@@ -59,10 +60,26 @@ struct ChunkResult {
   size_t elements = 0;                 // array elements read (every phase)
 };
 
-// A cheap hash for the short strings a trace repeats (names, categories,
-// keys): 8 bytes at a time, multiply and fold.
-struct ShortStringHash {
-  size_t operator()(std::string_view s) const noexcept;
+// The names, categories and keys a chunk repeats millions of times, interned
+// in an open-addressing table (linear probing, each slot keeping its string's
+// 64-bit hash): a repeat costs one hash of a few fixed-size loads, a slot or
+// two and one compare, with no node to chase.
+class StringInterner {
+ public:
+  explicit StringInterner(std::deque<std::string>& strings) : m_strings(strings), m_slots(kInitialSlots) {}
+  uint32_t intern(std::string_view s);  // strings[id - 1]; "" is 0
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    const char* data = nullptr;  // the deque's copy (its elements never move)
+    uint32_t size = 0;
+    uint32_t id = 0;             // 0: empty
+  };
+  static constexpr size_t kInitialSlots = 256;
+  void grow();
+  std::deque<std::string>& m_strings;
+  std::vector<Slot> m_slots;
 };
 
 class ChunkParser {
@@ -75,18 +92,41 @@ class ChunkParser {
   // Every element of `events`; an error names the element (counted from
   // `firstIndex`) and, for malformed JSON, the byte.
   Status readEvents(simdjson::ondemand::array& events, simdjson::ondemand::document& doc, size_t firstIndex = 0);
+  // The fast path (TraceChunkScan.cpp): `json` is one array of events in a
+  // buffer with zeroed padding after it. True when every event was read;
+  // false, with the results partly filled, when the text leaves the strict
+  // subset of JSON the scanner takes: the caller then parses it again with
+  // readEvents into a fresh result, which reads it or words the error.
+  bool scanEvents(std::string_view json);
 
  private:
-  struct Fields;
+  // The args keys the views group by: "hypersection", "section_id" and
+  // "section" as findRawArg reads them.
+  struct ArgKeys {
+    bool known = false;  // false: not read yet (findRawArg reads them from the args)
+    std::optional<RawArg> hypersection, sectionId, section;
+  };
+  struct Fields {
+    std::string_view ph, name, cat, args;
+    ArgKeys argKeys;  // the scanner's, taken from a flat args object without escapes
+    double ts = 0, dur = 0;
+    std::string_view badKey, badValue;  // a time that is not a finite number
+    ChunkId pid, tid;
+  };
   Status readEvent(simdjson::ondemand::object& ev);
   Status readField(simdjson::ondemand::field& field, Fields& f);
+  Status finishEvent(const Fields& f);
+  bool scanEvent(const char*& p);
+  bool scanField(const char*& p, Fields& f);
   Status addEvent(const Fields& f);
   uint32_t intern(std::string_view s);
   ChunkId idOf(simdjson::ondemand::value& v);
   uint32_t threadOf(ChunkId pid, ChunkId tid);
   void readMeta(const Fields& f);
   void readCounter(const Fields& f);
-  void noteArgKeys(std::string_view args, CompactEvent& e);
+  static ArgKeys lookUpArgKeys(std::string_view args);
+  void noteArgKeys(const ArgKeys& keys, CompactEvent& e);
+  bool scanArgs(const char*& p, Fields& f);
   Error invalid(simdjson::error_code err) const;
 
   std::string m_source;
@@ -95,7 +135,7 @@ class ChunkParser {
   ChunkResult& m_out;
   simdjson::ondemand::document* m_doc = nullptr;
   size_t m_index = 0;
-  std::unordered_map<std::string_view, uint32_t, ShortStringHash> m_ids;
+  StringInterner m_ids{m_out.strings};
   std::unordered_map<std::string, uint32_t> m_labelIds;
   std::map<std::tuple<int64_t, bool, int64_t, bool>, uint32_t> m_threadIds;
   std::optional<std::pair<ChunkThread, uint32_t>> m_lastThread;  // events come in runs of one thread

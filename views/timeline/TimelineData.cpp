@@ -15,13 +15,16 @@ namespace {
 constexpr double kLodGrowth = 4.0;     // each level merges 4x wider runs
 constexpr double kLodMinGain = 0.8;    // keep a level only if it has <= 80% of the finer items
 
-// One level from the finer one: runs of narrow items with narrow gaps merge.
-std::vector<TimelineLodItem> mergeLane(const std::vector<TimelineLodItem>& finer, double width) {
+// One level from the finer one (`itemAt(k)`, k < n): runs of narrow items
+// with narrow gaps merge.
+template <typename ItemAt>
+std::vector<TimelineLodItem> mergeItems(size_t n, ItemAt itemAt, double width) {
   std::vector<TimelineLodItem> out;
-  out.reserve(finer.size() / 2 + 1);
+  out.reserve(n / 2 + 1);
   bool pending = false;
   TimelineLodItem block;
-  for (const TimelineLodItem& item : finer) {
+  for (size_t k = 0; k < n; ++k) {
+    const TimelineLodItem item = itemAt(k);
     const bool narrow = item.end - item.start < width;
     if (pending && narrow && item.start - block.end < width) {
       block.end = std::max(block.end, item.end);
@@ -40,25 +43,31 @@ std::vector<TimelineLodItem> mergeLane(const std::vector<TimelineLodItem>& finer
   return out;
 }
 
+// The first level straight from a lane's slices, which are never copied
+// into items of their own (24 bytes a slice of fresh memory, for a level
+// that is thrown away).
+std::vector<TimelineLodItem> mergeSlices(const TimelineRow& row, size_t lane, double width) {
+  const std::vector<uint32_t>& slices = row.laneSlices[lane];
+  return mergeItems(slices.size(), [&](size_t k) {
+    const uint32_t i = slices[k];
+    return TimelineLodItem{row.starts[i], row.starts[i] + row.durations[i], static_cast<uint32_t>(k), 1};
+  }, width);
+}
+
 void buildLods(TimelineRow& row, double spanUs) {
-  std::vector<std::vector<TimelineLodItem>> current(row.laneSlices.size());
+  const size_t lanes = row.laneSlices.size();
   size_t count = 0;
-  for (size_t lane = 0; lane < row.laneSlices.size(); ++lane) {
-    current[lane].reserve(row.laneSlices[lane].size());
-    for (uint32_t k = 0; k < row.laneSlices[lane].size(); ++k) {
-      const uint32_t i = row.laneSlices[lane][k];
-      current[lane].push_back({row.starts[i], row.starts[i] + row.durations[i], k, 1});
-    }
-    count += current[lane].size();
-  }
+  for (const auto& slices : row.laneSlices) count += slices.size();
+  std::vector<std::vector<TimelineLodItem>> current;  // empty: the slices themselves
   // ~16M px across the whole trace is the finest zoom where folding matters.
   double width = std::max(spanUs, 1.0) / double(1 << 24);
   size_t kept = count;
-  while (count > 4 * current.size() && width < spanUs * 2) {
-    std::vector<std::vector<TimelineLodItem>> next(current.size());
+  while (count > 4 * lanes && width < spanUs * 2) {
+    std::vector<std::vector<TimelineLodItem>> next(lanes);
     size_t nextCount = 0;
-    for (size_t lane = 0; lane < current.size(); ++lane) {
-      next[lane] = mergeLane(current[lane], width);
+    for (size_t lane = 0; lane < lanes; ++lane) {
+      next[lane] = current.empty() ? mergeSlices(row, lane, width)
+                                   : mergeItems(current[lane].size(), [&](size_t k) { return current[lane][k]; }, width);
       nextCount += next[lane].size();
     }
     if (static_cast<double>(nextCount) <= kLodMinGain * static_cast<double>(kept)) {
