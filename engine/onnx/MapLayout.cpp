@@ -180,91 +180,117 @@ MapFn signOp(bool abs) {
   };
 }
 
-// Einsum with two operands, no ellipsis, no repeated letters in a term:
-// batch letters (both inputs and output), contracted letters (both inputs
-// only), free letters (one input and output) -> transpose, batched matmul,
-// transpose. One operand: a transpose and/or a sum.
-Status mapEinsum(ImportContext& c) {
+// An Einsum equation "ab,bc->ac": its input terms and its output term.
+struct EinsumEquation {
+  std::vector<std::string> terms;
+  std::string out;
+};
+
+bool distinctLetters(const std::string& term) {
+  std::string s = term;
+  std::sort(s.begin(), s.end());
+  return std::adjacent_find(s.begin(), s.end()) == s.end();
+}
+
+bool hasLetter(const std::string& s, char ch) { return s.find(ch) != std::string::npos; }
+
+Expected<EinsumEquation> parseEinsumEquation(ImportContext& c) {
   std::string eq = c.attrString("equation", "");
   eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
   if (eq.find("...") != std::string::npos) return c.error("ellipsis in the equation is not supported");
   auto arrow = eq.find("->");
   if (arrow == std::string::npos) return c.error("implicit-output equations are not supported");
-  std::string lhs = eq.substr(0, arrow), out = eq.substr(arrow + 2);
-  std::vector<std::string> terms;
+  EinsumEquation e;
+  std::string lhs = eq.substr(0, arrow);
+  e.out = eq.substr(arrow + 2);
   for (size_t at = 0;;) {
     auto comma = lhs.find(',', at);
-    terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    e.terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
     if (comma == std::string::npos) break;
     at = comma + 1;
   }
-  if (static_cast<int>(terms.size()) != c.numInputs()) return c.error("equation and inputs differ in count");
-  auto unique = [](const std::string& t) {
-    std::string s = t;
-    std::sort(s.begin(), s.end());
-    return std::adjacent_find(s.begin(), s.end()) == s.end();
-  };
-  for (const auto& t : terms)
-    if (!unique(t)) return c.error("repeated letters in a term (diagonals) are not supported");
-  if (!unique(out)) return c.error("repeated letters in the output");
-  std::map<char, int64_t> dim;
+  if (static_cast<int>(e.terms.size()) != c.numInputs()) return c.error("equation and inputs differ in count");
+  for (const auto& term : e.terms)
+    if (!distinctLetters(term)) return c.error("repeated letters in a term (diagonals) are not supported");
+  if (!distinctLetters(e.out)) return c.error("repeated letters in the output");
+  return e;
+}
+
+// The inputs, checked against their terms; `dim` gets each letter's size.
+Expected<std::vector<ValueId>> einsumInputs(ImportContext& c, const EinsumEquation& e, std::map<char, int64_t>& dim) {
   std::vector<ValueId> ins;
-  for (size_t i = 0; i < terms.size(); ++i) {
+  for (size_t i = 0; i < e.terms.size(); ++i) {
     DFC_TRY_ASSIGN(v, c.requireInput(static_cast<int>(i)));
     if (c.type(v).dtype != DType::F32) return c.error("only float Einsum is supported");
-    if (static_cast<int64_t>(terms[i].size()) != c.rank(v)) return c.error("term " + terms[i] + " does not match the input rank");
-    for (size_t k = 0; k < terms[i].size(); ++k) {
-      auto [it, fresh] = dim.emplace(terms[i][k], c.shape(v)[k]);
+    if (static_cast<int64_t>(e.terms[i].size()) != c.rank(v))
+      return c.error("term " + e.terms[i] + " does not match the input rank");
+    for (size_t k = 0; k < e.terms[i].size(); ++k) {
+      auto [it, fresh] = dim.emplace(e.terms[i][k], c.shape(v)[k]);
       if (!fresh && it->second != c.shape(v)[k]) return c.error("letter sizes differ (broadcast is not supported)");
     }
     ins.push_back(v);
   }
-  auto has = [](const std::string& s, char ch) { return s.find(ch) != std::string::npos; };
-  auto permute = [&](ValueId v, const std::string& from, const std::string& to) -> Expected<ValueId> {
-    std::vector<int64_t> perm;
-    for (char ch : to) perm.push_back(static_cast<int64_t>(from.find(ch)));
-    return c.transpose(v, perm);
-  };
-  auto sumOut = [&](ValueId v, std::string& term, const std::string& keep) -> Expected<ValueId> {
-    std::vector<int64_t> axes;
-    std::string rest;
-    for (size_t k = 0; k < term.size(); ++k) {
-      if (has(keep, term[k])) rest += term[k];
-      else axes.push_back(static_cast<int64_t>(k));
-    }
-    term = rest;
-    if (axes.empty()) return v;
-    return c.emit(OpKind::Reduce, {v}, {{"fn", std::string("sum")}, {"axes", axes}, {"keepdims", int64_t{0}}});
-  };
-  for (char ch : out)
+  for (char ch : e.out)
     if (!dim.count(ch)) return c.error("output letter not in the inputs");
-  if (terms.size() == 1) {
-    std::string t = terms[0];
-    DFC_TRY_ASSIGN(s, sumOut(ins[0], t, out));
-    DFC_TRY_ASSIGN(y, permute(s, t, out));
-    if (y == ins[0]) {
-      DFC_TRY_ASSIGN(copy, c.unary("identity", y));
-      y = copy;
-    }
-    c.setOutput(0, y);
-    return {};
+  return ins;
+}
+
+// `v` laid out as term `from`, transposed to `to`.
+Expected<ValueId> einsumPermute(ImportContext& c, ValueId v, const std::string& from, const std::string& to) {
+  std::vector<int64_t> perm;
+  for (char ch : to) perm.push_back(static_cast<int64_t>(from.find(ch)));
+  return c.transpose(v, perm);
+}
+
+// Sums the letters of `term` not in `keep` away; `term` loses them.
+Expected<ValueId> einsumSumOut(ImportContext& c, ValueId v, std::string& term, const std::string& keep) {
+  std::vector<int64_t> axes;
+  std::string rest;
+  for (size_t k = 0; k < term.size(); ++k) {
+    if (hasLetter(keep, term[k]))
+      rest += term[k];
+    else
+      axes.push_back(static_cast<int64_t>(k));
   }
-  if (terms.size() != 2) return c.error("Einsum with more than two operands is not supported");
-  std::string ta = terms[0], tb = terms[1];
+  term = rest;
+  if (axes.empty()) return v;
+  return c.emit(OpKind::Reduce, {v}, {{"fn", std::string("sum")}, {"axes", axes}, {"keepdims", int64_t{0}}});
+}
+
+// One operand: a sum and/or a transpose (an identity when it is neither).
+Status mapEinsumUnary(ImportContext& c, const EinsumEquation& e, ValueId in) {
+  std::string t = e.terms[0];
+  DFC_TRY_ASSIGN(s, einsumSumOut(c, in, t, e.out));
+  DFC_TRY_ASSIGN(y, einsumPermute(c, s, t, e.out));
+  if (y == in) {
+    DFC_TRY_ASSIGN(copy, c.unary("identity", y));
+    y = copy;
+  }
+  c.setOutput(0, y);
+  return {};
+}
+
+// Two operands: batch letters (both inputs and output), contracted letters
+// (both inputs only), free letters (one input and output) -> transpose,
+// batched matmul, transpose.
+Status mapEinsumBinary(ImportContext& c, const EinsumEquation& e, const std::vector<ValueId>& ins,
+                       const std::map<char, int64_t>& dim) {
+  const std::string& out = e.out;
+  std::string ta = e.terms[0], tb = e.terms[1];
   // Letters in only one input and not the output are summed there first.
-  DFC_TRY_ASSIGN(a, sumOut(ins[0], ta, out + tb));
-  DFC_TRY_ASSIGN(b, sumOut(ins[1], tb, out + ta));
+  DFC_TRY_ASSIGN(a, einsumSumOut(c, ins[0], ta, out + tb));
+  DFC_TRY_ASSIGN(b, einsumSumOut(c, ins[1], tb, out + ta));
   std::string batch, m, n, k;
-  for (char ch : ta) (has(tb, ch) ? (has(out, ch) ? batch : k) : m) += ch;
+  for (char ch : ta) (hasLetter(tb, ch) ? (hasLetter(out, ch) ? batch : k) : m) += ch;
   for (char ch : tb)
-    if (!has(ta, ch)) n += ch;
+    if (!hasLetter(ta, ch)) n += ch;
   auto size = [&](const std::string& s) {
     int64_t p = 1;
-    for (char ch : s) p *= dim[ch];
+    for (char ch : s) p *= dim.at(ch);
     return p;
   };
-  DFC_TRY_ASSIGN(at, permute(a, ta, batch + m + k));
-  DFC_TRY_ASSIGN(bt, permute(b, tb, batch + k + n));
+  DFC_TRY_ASSIGN(at, einsumPermute(c, a, ta, batch + m + k));
+  DFC_TRY_ASSIGN(bt, einsumPermute(c, b, tb, batch + k + n));
   Shape as{size(m), size(k)}, bs{size(k), size(n)};
   if (!batch.empty()) {
     as.insert(as.begin(), size(batch));
@@ -275,11 +301,23 @@ Status mapEinsum(ImportContext& c) {
   DFC_TRY_ASSIGN(mm, onnxMatMul(c, a2, b2));
   Shape full;
   std::string order = batch + m + n;
-  for (char ch : order) full.push_back(dim[ch]);
+  for (char ch : order) full.push_back(dim.at(ch));
   DFC_TRY_ASSIGN(r, c.reshape(mm, full));
-  DFC_TRY_ASSIGN(y, permute(r, order, out));
+  DFC_TRY_ASSIGN(y, einsumPermute(c, r, order, out));
   c.setOutput(0, y);
   return {};
+}
+
+// Einsum with one or two operands, no ellipsis, no repeated letters in a term.
+Status mapEinsum(ImportContext& c) {
+  auto e = parseEinsumEquation(c);
+  if (!e) return e.error();
+  std::map<char, int64_t> dim;
+  auto ins = einsumInputs(c, *e, dim);
+  if (!ins) return ins.error();
+  if (e->terms.size() == 1) return mapEinsumUnary(c, *e, ins->front());
+  if (e->terms.size() != 2) return c.error("Einsum with more than two operands is not supported");
+  return mapEinsumBinary(c, *e, *ins, dim);
 }
 
 }  // namespace
