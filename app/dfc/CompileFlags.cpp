@@ -80,10 +80,12 @@ ArgParser compileFlags() {
   p.add({{"--model-parallel"}, "", 0,
          "place sections on the chips the --mac-human-decision file names (`nodes: PATTERN` + `chip: N`, N < "
          "--n-chips); a section lives on one chip and values crossing chips are charged over PCIe"});
-  p.add({{"--mac-human-decision"}, "FILE", 1,
+  p.add({{"--mac-human-decision"},
+         "FILE",
+         1,
          "YAML decisions the mapper honours or refuses naming the line: `together: PATTERN` (one section), "
          "`cut_before: PATTERN` (a section starts there), with --model-parallel `nodes: PATTERN` + `chip: N`; "
-         "patterns are operator names or globs (h.0/mlp/*); README has the format"});
+         "patterns are operator names or globs (h.0/mlp/*); docs/cli.md has the format"});
   p.add({{"--allow-overuse"}, "", 0,
          "write the PEF even when routing leaves links over capacity after the retries (an illegal executable, "
          "to investigate; without it such a compile fails with exit 2 naming the sections)", true});
