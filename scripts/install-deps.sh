@@ -12,7 +12,7 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
   python3-torch python3-torchvision
   xvfb xauth
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev clang-format
   appstream desktop-file-utils
   openmpi-bin libopenmpi-dev
 )

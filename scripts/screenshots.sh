@@ -134,7 +134,7 @@ if wanted decisions_ && [ -x "$BUILD/tests/test_gui" ]; then
   done
 fi
 for input in lenet gpt2 resnet18; do
-  for screen in compile graph schedule runs compare; do
+  for screen in $("$STUDIO" --list-screens); do  # the screens table (app/dfstudio/Screens.cpp)
     shot "${input}_$screen" "$screen" "$WORK/$input/$input.pef" >> "$OUT/list.txt"
   done
 done

@@ -2064,8 +2064,16 @@ Hyperfunktion: %3</translation>
         <translation>Zu öffnen: eine PEF, ein Chrome-Trace (.json oder .json.gz) oder ein zu kompilierendes Modell (.onnx, .dfir).</translation>
     </message>
     <message>
-        <source>Screen to show first: compile, graph, schedule, runs or compare.</source>
-        <translation>Zuerst gezeigte Seite: compile, graph, schedule, runs oder compare.</translation>
+        <source>Screen to show first: %1.</source>
+        <translation>Zuerst gezeigte Seite: %1.</translation>
+    </message>
+    <message>
+        <source>%1 or %2</source>
+        <translation>%1 oder %2</translation>
+    </message>
+    <message>
+        <source>Print the screen names --screen takes, one a line, and exit.</source>
+        <translation>Die Namen der Seiten ausgeben, die --screen annimmt, einen je Zeile, und beenden.</translation>
     </message>
     <message>
         <source>Open the Compare screen with the given PEF on the left and PEF on the right.</source>

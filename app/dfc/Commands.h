@@ -3,6 +3,7 @@
 // 0 success, 2 bad input (one line naming the culprit), 1 internal failure.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/ConvAlgo.h"
@@ -20,6 +21,19 @@ int conformanceCommand(const std::vector<std::string>& args);
 int traceCommand(const std::vector<std::string>& args);
 int measureCommand(const std::vector<std::string>& args);
 int estimateCommand(const std::vector<std::string>& args);
+
+// One row per command (Commands.cpp): `dfc --help`, dispatch and the
+// unknown-command error are generated from it.
+struct Command {
+  std::string_view name;
+  int (*run)(const std::vector<std::string>& args);
+  std::string_view summary;  // one line in `dfc --help`
+};
+const std::vector<Command>& commands();
+std::string usageText();        // `dfc --help`
+std::string commandNameList();  // "compile, run, ..."
+// Runs the named command; an unknown name is a usage error listing the commands.
+int runNamedCommand(const std::string& name, const std::vector<std::string>& args);
 
 // Prints "dfc: error: <message>" and returns the exit status for the error's kind.
 int reportError(const Error& error);

@@ -5,6 +5,10 @@
 
 namespace dfc::cli {
 
+namespace {
+void addMappingFlags(ArgParser& p);
+}  // namespace
+
 ArgParser compileFlags() {
   ArgParser p("compile", "Compile a model into a PEF (default: training graph, -o3, arch 'native' = sn30).");
   p.add({{"-m", "--model"}, "NAME|FILE", 1,
@@ -48,6 +52,14 @@ ArgParser compileFlags() {
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
+  addMappingFlags(p);
+  return p;
+}
+
+namespace {
+
+// The SambaFlow compile reference's decomposition, chip and mapping flags, after the basic ones in --help.
+void addMappingFlags(ArgParser& p) {
   // Later issues: accepted names so users get a clear "not implemented yet".
   p.add({{"--o1-rule-list"}, "NAME|FILE", 1,
          "fusion rule list for -o1: default, nlp, gpt2, bloom, gpt_neox_inf, gpt_neox_train, llama or a YAML file"});
@@ -83,19 +95,24 @@ ArgParser compileFlags() {
   p.add({{"--model-parallel"}, "", 0,
          "place sections on the chips the --mac-human-decision file names (`nodes: PATTERN` + `chip: N`, N < "
          "--n-chips); a section lives on one chip and values crossing chips are charged over PCIe"});
-  p.add({{"--mac-human-decision"}, "FILE", 1,
+  p.add({{"--mac-human-decision"},
+         "FILE",
+         1,
          "YAML decisions the mapper honours or refuses naming the line: `together: PATTERN` (one section), "
          "`cut_before: PATTERN` (a section starts there), with --model-parallel `nodes: PATTERN` + `chip: N`; "
-         "patterns are operator names or globs (h.0/mlp/*); README has the format"});
+         "patterns are operator names or globs (h.0/mlp/*); docs/cli.md has the format"});
   p.add({{"--allow-overuse"}, "", 0,
          "write the PEF even when routing leaves links over capacity after the retries (an illegal executable, "
          "to investigate; without it such a compile fails with exit 2 naming the sections)", true});
-  p.add({{"--mac-v2"}, "", 0,
+  p.add({{"--mac-v2"},
+         "",
+         0,
          "the legacy mapping path, kept selectable: the first section cutter (a subgraph cut into several sections "
          "compiles each piece as its own hypersection; no nlp attention-block rule) and the first placer (bounded "
          "annealing schedule); same sections' results, different hypersections and placement"});
-  return p;
 }
+
+}  // namespace
 
 std::vector<std::string> liftFourthScalingFactor(std::vector<std::string> args, std::string& fourth) {
   for (size_t i = 0; i + 4 < args.size(); ++i) {

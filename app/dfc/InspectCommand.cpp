@@ -102,9 +102,7 @@ int inspectRun(const ArgParser& p) {
   return 0;
 }
 
-}  // namespace
-
-int inspectCommand(const std::vector<std::string>& args) {
+ArgParser inspectFlags() {
   ArgParser p("inspect", "Print a PEF's metadata, sections and compile report.");
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
   p.add({{"--report"}, "", 0, "also print the compile report JSON"});
@@ -116,6 +114,70 @@ int inspectCommand(const std::vector<std::string>& args) {
   addMaxMemoryFlag(p);
   addConvAlgoFlag(p, "the convolutions' host algorithms as `dfc run --conv-algo NAME` would run them");
   p.add({{"-h", "--help"}, "", 0, "show this help"});
+  return p;
+}
+
+void printPefHeader(const pef::Pef& pef) {
+  const auto& m = pef.meta;
+  std::printf("PEF %s (format %d.%d, dfc %s, %s)\n", m.pefName.c_str(), pef::kPefMajorVersion, pef::kPefMinorVersion,
+              m.compilerVersion.c_str(), m.createdAt.c_str());
+  const std::string mode = m.kvCacheLen > 0 ? "inference decode step (KV cache " + std::to_string(m.kvCacheLen) + " rows)"
+                           : m.inference ? "inference" : "training";
+  std::printf("content hash %s (a run's trace records it as pef_hash)\n", pef.contentHash.c_str());
+  std::printf("model %s, %s, batch %lld, -%s, arch %s\n", m.model.c_str(), mode.c_str(),
+              static_cast<long long>(m.batchSize), m.optLevel.c_str(), m.arch.c_str());
+  std::printf(
+      "graph: %zu nodes, %zu values, %zu parameters tensors; %zu sections, %zu hypersections, %zu calls per step\n\n",
+      pef.graph.nodes.size(), pef.graph.values.size(), pef.graph.params().size(), pef.plan.sections.size(),
+      pef.plan.hypersections.size(), pef.plan.schedule.size());
+}
+
+// One row per section; returns the sum of their estimated latencies (us).
+double printSectionTable(const pef::Pef& pef) {
+  // Placed PCUs/PMUs and min/max latency come from the compile report (layer 3).
+  auto placed = pef::placedSections(pef.reportJson);
+  std::printf("%4s  %-28.28s %-9s %-24.24s %5s %5s %5s %7s %12s %12s %10s\n", "id", "section", "type", "hypersection", "nodes",
+              "PCUs", "PMUs", "hops", "min_lat_us", "max_lat_us", "TFLOP");
+  double total = 0;
+  for (const auto& s : pef.plan.sections) {
+    auto it = placed.find(s.id);
+    pef::PlacedSection p = it != placed.end() ? it->second
+                                              : pef::PlacedSection{s.estimate.pcus, s.estimate.pmus, 0,
+                                                                   s.estimate.latencyUs, s.estimate.latencyUs};
+    std::printf("%4d  %-28.28s %-9s %-24.24s %5zu %5lld %5lld %7lld %12.3f %12.3f %10.6f\n", s.id, s.name.c_str(),
+                std::string(ir::roleName(s.type)).c_str(),
+                pef.plan.hypersections.at(static_cast<size_t>(s.hypersection)).name.c_str(), s.nodes.size(),
+                static_cast<long long>(p.pcus), static_cast<long long>(p.pmus), static_cast<long long>(p.hops), p.minUs,
+                p.maxUs, s.estimate.flop / 1e12);
+    total += s.estimate.latencyUs;
+  }
+  return total;
+}
+
+// Hypersection reuse, bitfiles, the step's estimate and the host memory of a CPU run.
+void printReuseAndCost(const pef::Pef& pef, double totalUs) {
+  const size_t sections = pef.plan.sections.size(), unique = pef.plan.hypersections.size();
+  if (sections > 0)
+    std::printf("\nhypersections: %zu sections compiled as %zu unique (%zu reuse a compiled bitfile, %.0f%% fewer compiles)\n",
+                sections, unique, sections - unique, 100.0 * static_cast<double>(sections - unique) / static_cast<double>(sections));
+  if (!pef.bitfiles.empty()) {
+    int64_t hops = 0;
+    for (const auto& b : pef.bitfiles) hops += b.totalHops();
+    std::printf("\n%zu bitfiles (one per hypersection), %lld hops in all\n", pef.bitfiles.size(),
+                static_cast<long long>(hops));
+  }
+  std::printf("\nestimated chip latency per step: %.3f us\n", totalUs);
+  if (auto host = runtime::estimateHostMemory(pef.graph, pef.plan))
+    std::printf("host memory for the CPU run: %.1f MiB (arena %.1f MiB for a step's intermediates, liveness-planned "
+                "and fused; %.1f MiB params, state and inputs)\n",
+                static_cast<double>(host->total()) / 1048576.0, static_cast<double>(host->arenaBytes) / 1048576.0,
+                static_cast<double>(host->persistentBytes) / 1048576.0);
+}
+
+}  // namespace
+
+int inspectCommand(const std::vector<std::string>& args) {
+  ArgParser p = inspectFlags();
   if (auto err = p.parse(args); !err.empty()) return usageError(err);
   if (auto rc = applyMaxMemory(p)) return *rc;
   runtime::ConvAlgoRequest convAlgo = runtime::ConvAlgoRequest::Auto;
@@ -131,52 +193,11 @@ int inspectCommand(const std::vector<std::string>& args) {
   }
   auto pef = loadPefArg(p, "inspect");
   if (!pef) return reportError(pef.error());
-  const auto& m = pef->meta;
-  std::printf("PEF %s (format %d.%d, dfc %s, %s)\n", m.pefName.c_str(), pef::kPefMajorVersion, pef::kPefMinorVersion,
-              m.compilerVersion.c_str(), m.createdAt.c_str());
-  const std::string mode = m.kvCacheLen > 0 ? "inference decode step (KV cache " + std::to_string(m.kvCacheLen) + " rows)"
-                           : m.inference ? "inference" : "training";
-  std::printf("content hash %s (a run's trace records it as pef_hash)\n", pef->contentHash.c_str());
-  std::printf("model %s, %s, batch %lld, -%s, arch %s\n", m.model.c_str(), mode.c_str(),
-              static_cast<long long>(m.batchSize), m.optLevel.c_str(), m.arch.c_str());
-  std::printf("graph: %zu nodes, %zu values, %zu parameters tensors; %zu sections, %zu hypersections, %zu calls per step\n\n",
-              pef->graph.nodes.size(), pef->graph.values.size(), pef->graph.params().size(), pef->plan.sections.size(),
-              pef->plan.hypersections.size(), pef->plan.schedule.size());
-  // Placed PCUs/PMUs and min/max latency come from the compile report (layer 3).
-  auto placed = pef::placedSections(pef->reportJson);
-  std::printf("%4s  %-28.28s %-9s %-24.24s %5s %5s %5s %7s %12s %12s %10s\n", "id", "section", "type", "hypersection", "nodes",
-              "PCUs", "PMUs", "hops", "min_lat_us", "max_lat_us", "TFLOP");
-  double total = 0;
-  for (const auto& s : pef->plan.sections) {
-    auto it = placed.find(s.id);
-    pef::PlacedSection p = it != placed.end() ? it->second
-                                              : pef::PlacedSection{s.estimate.pcus, s.estimate.pmus, 0,
-                                                                   s.estimate.latencyUs, s.estimate.latencyUs};
-    std::printf("%4d  %-28.28s %-9s %-24.24s %5zu %5lld %5lld %7lld %12.3f %12.3f %10.6f\n", s.id, s.name.c_str(),
-                std::string(ir::roleName(s.type)).c_str(),
-                pef->plan.hypersections.at(static_cast<size_t>(s.hypersection)).name.c_str(), s.nodes.size(),
-                static_cast<long long>(p.pcus), static_cast<long long>(p.pmus), static_cast<long long>(p.hops), p.minUs,
-                p.maxUs, s.estimate.flop / 1e12);
-    total += s.estimate.latencyUs;
-  }
+  printPefHeader(*pef);
+  const double total = printSectionTable(*pef);
   printHypersections(pef->plan);
   printTiledOperators(*pef);
-  const size_t sections = pef->plan.sections.size(), unique = pef->plan.hypersections.size();
-  if (sections > 0)
-    std::printf("\nhypersections: %zu sections compiled as %zu unique (%zu reuse a compiled bitfile, %.0f%% fewer compiles)\n",
-                sections, unique, sections - unique, 100.0 * static_cast<double>(sections - unique) / static_cast<double>(sections));
-  if (!pef->bitfiles.empty()) {
-    int64_t hops = 0;
-    for (const auto& b : pef->bitfiles) hops += b.totalHops();
-    std::printf("\n%zu bitfiles (one per hypersection), %lld hops in all\n", pef->bitfiles.size(),
-                static_cast<long long>(hops));
-  }
-  std::printf("\nestimated chip latency per step: %.3f us\n", total);
-  if (auto host = runtime::estimateHostMemory(pef->graph, pef->plan))
-    std::printf("host memory for the CPU run: %.1f MiB (arena %.1f MiB for a step's intermediates, liveness-planned "
-                "and fused; %.1f MiB params, state and inputs)\n",
-                static_cast<double>(host->total()) / 1048576.0, static_cast<double>(host->arenaBytes) / 1048576.0,
-                static_cast<double>(host->persistentBytes) / 1048576.0);
+  printReuseAndCost(*pef, total);
   for (const std::string& line : driver::describeDataParallelReport(pef->reportJson)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeDecodeReport(pef->reportJson)) std::printf("%s\n", line.c_str());
   for (const std::string& line : driver::describeDecisions(pef->meta.decisions)) std::printf("%s\n", line.c_str());

@@ -69,22 +69,9 @@ void printDataParallelSummary(const driver::RunResult& r) {
                 b.calls ? b.measuredUs / static_cast<double>(b.calls) : 0.0, static_cast<long long>(b.calls), b.estUs);
 }
 
-}  // namespace
-
-int runCommand(const std::vector<std::string>& args) {
-  ArgParser p = runFlags();
-  if (auto err = p.parse(args); !err.empty()) return usageError(err);
-  if (p.has("--help")) {
-    std::fputs(p.help(p.has("--debug")).c_str(), stdout);
-    return 0;
-  }
-  if (!p.positional().empty()) return usageError("run: unexpected argument '" + p.positional().front() + "'");
-  if (auto flag = p.notImplementedFlag()) return usageError(*flag + " is not implemented yet");
-  if (auto rc = applyMaxMemory(p)) return *rc;
-  support::LogOptions log{p.has("--verbose"), p.has("--debug"), p.get("--log-dir")};
-  if (auto err = support::setupLogging(log); !err.empty()) return usageError(err);
-
-  driver::RunOptions o;
+// The flags into RunOptions (and -b into `batch`, checked against the PEF
+// later); an exit status when one is bad (its line already printed).
+std::optional<int> runOptionsFrom(const ArgParser& p, driver::RunOptions& o, int64_t& batch) {
   o.pefPath = p.get("--pef");
   if (o.pefPath.empty()) return usageError("run: -p/--pef is required");
   auto intFlag = [&](const char* name, auto& out) -> bool {
@@ -100,7 +87,6 @@ int runCommand(const std::vector<std::string>& args) {
     out = static_cast<T>(*v);
     return true;
   };
-  int64_t batch = 0;
   if (!intFlag("--num-epochs", o.epochs) || !intFlag("--train-limit", o.trainLimit) ||
       !intFlag("--test-limit", o.testLimit) || !intFlag("--log-every", o.logEvery) || !intFlag("--batch-size", batch) ||
       !intFlag("--threads", o.threads))
@@ -130,17 +116,64 @@ int runCommand(const std::vector<std::string>& args) {
     if (Status st = driver::parseTraceSteps("--trace-steps", p.get("--trace-steps"), o); !st) return reportError(st.error());
   o.dbPath = p.get("--db");
   if (Status st = decodeOptionsFrom(p, o); !st) return reportError(st.error());
+  return std::nullopt;
+}
+
+// -b must be the PEF's own batch size (its shapes are fixed at compile).
+std::optional<int> checkBatchSize(const std::string& pefPath, int64_t batch) {
+  if (batch == 0) return std::nullopt;
+  auto pef = pef::readPef(pefPath);
+  if (!pef) return reportError(pef.error());
+  if (pef->meta.batchSize != batch)
+    return usageError(
+        "-b " + std::to_string(batch) + ": " + pefPath + " was compiled for batch size " +
+        std::to_string(pef->meta.batchSize) +
+        (pef->meta.worldSize > 0 ? " per rank (with --data-parallel the global batch is ranks x that)" : "") +
+        " (recompile with -b " + std::to_string(batch) + ")");
+  return std::nullopt;
+}
+
+void printRunSummary(const driver::RunOptions& o, const driver::RunResult& result) {
+  if (!result.dataParallelNote.empty()) std::printf("Note: %s\n", result.dataParallelNote.c_str());
+  if (result.worldSize > 1) printDataParallelSummary(result);
+  if (o.decode)
+    printDecodeSummary(result);
+  else
+    std::printf(
+        "Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s on %d thread%s%s; "
+        "measured section time %.1f ms, estimated chip time %.1f ms\n",
+        static_cast<long long>(result.steps), static_cast<long long>(result.evalSteps),
+        static_cast<long long>(result.sectionCalls), result.samplesPerSecond, result.threads,
+        result.threads == 1 ? "" : "s", result.splitWidth > 0 ? " (deterministic: work cut as for 4 threads)" : "",
+        result.measuredSectionUs / 1e3, result.estimatedSectionUs / 1e3);
+  std::printf("Trace: %s\n", result.tracePath.c_str());
+  if (!result.storeNote.empty())
+    std::printf("Note: %s\n", result.storeNote.c_str());
+  else if (result.runId)
+    std::printf("Run id %lld in the run store\n", static_cast<long long>(result.runId));
+}
+
+}  // namespace
+
+int runCommand(const std::vector<std::string>& args) {
+  ArgParser p = runFlags();
+  if (auto err = p.parse(args); !err.empty()) return usageError(err);
+  if (p.has("--help")) {
+    std::fputs(p.help(p.has("--debug")).c_str(), stdout);
+    return 0;
+  }
+  if (!p.positional().empty()) return usageError("run: unexpected argument '" + p.positional().front() + "'");
+  if (auto flag = p.notImplementedFlag()) return usageError(*flag + " is not implemented yet");
+  if (auto rc = applyMaxMemory(p)) return *rc;
+  support::LogOptions log{p.has("--verbose"), p.has("--debug"), p.get("--log-dir")};
+  if (auto err = support::setupLogging(log); !err.empty()) return usageError(err);
+
+  driver::RunOptions o;
+  int64_t batch = 0;
+  if (auto rc = runOptionsFrom(p, o, batch)) return *rc;
   o.args = {"dfc", "run"};
   o.args.insert(o.args.end(), args.begin(), args.end());
-  if (batch != 0) {
-    auto pef = pef::readPef(o.pefPath);
-    if (!pef) return reportError(pef.error());
-    if (pef->meta.batchSize != batch)
-      return usageError("-b " + std::to_string(batch) + ": " + o.pefPath + " was compiled for batch size " +
-                        std::to_string(pef->meta.batchSize) +
-                        (pef->meta.worldSize > 0 ? " per rank (with --data-parallel the global batch is ranks x that)" : "") +
-                        " (recompile with -b " + std::to_string(batch) + ")");
-  }
+  if (auto rc = checkBatchSize(o.pefPath, batch)) return *rc;
 
   // With -v or --debug the log lines are the progress; otherwise one line on a terminal (TerminalProgress.h).
   std::optional<TerminalProgress> bar;
@@ -156,20 +189,7 @@ int runCommand(const std::vector<std::string>& args) {
   bar.reset();
   if (!result) return reportError(result.error());
   if (result->rank != 0) return 0;  // data parallel: rank 0 reports for every rank
-  if (!result->dataParallelNote.empty()) std::printf("Note: %s\n", result->dataParallelNote.c_str());
-  if (result->worldSize > 1) printDataParallelSummary(*result);
-  if (o.decode) printDecodeSummary(*result);
-  else
-    std::printf("Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s on %d thread%s%s; "
-                "measured section time %.1f ms, estimated chip time %.1f ms\n",
-                static_cast<long long>(result->steps), static_cast<long long>(result->evalSteps),
-                static_cast<long long>(result->sectionCalls), result->samplesPerSecond, result->threads,
-                result->threads == 1 ? "" : "s",
-                result->splitWidth > 0 ? " (deterministic: work cut as for 4 threads)" : "",
-                result->measuredSectionUs / 1e3, result->estimatedSectionUs / 1e3);
-  std::printf("Trace: %s\n", result->tracePath.c_str());
-  if (!result->storeNote.empty()) std::printf("Note: %s\n", result->storeNote.c_str());
-  else if (result->runId) std::printf("Run id %lld in the run store\n", static_cast<long long>(result->runId));
+  printRunSummary(o, *result);
   return 0;
 }
 

@@ -4,8 +4,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
-#include <QLocale>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
@@ -19,6 +19,7 @@
 #include "DecisionsController.h"
 #include "GraphPane.h"
 #include "NodeDetailsHtml.h"
+#include "Screens.h"
 #include "Session.h"
 #include "SessionBinding.h"
 #include "compare/CompareView.h"
@@ -169,11 +170,8 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   m_tabs = new QTabWidget(this);
   m_tabs->setDocumentMode(true);
-  m_tabs->addTab(m_compile, tr("&Compile"));
-  m_tabs->addTab(graphScreen, tr("&Graph && Timeline"));
-  m_tabs->addTab(m_schedule, tr("&Schedule"));
-  m_tabs->addTab(m_runs, tr("R&uns"));
-  m_tabs->addTab(m_comparePage, tr("Com&pare"));
+  QWidget* const screenWidgets[] = {m_compile, graphScreen, m_schedule, m_runs, m_comparePage};  // Screen order
+  for (const auto& screen : screens()) m_tabs->addTab(screenWidgets[static_cast<int>(screen.id)], screenTitle(screen));
   setCentralWidget(m_tabs);
 
   m_summary = new QLabel(this);

@@ -16,6 +16,7 @@
 
 #include "GraphPane.h"
 #include "MainWindow.h"
+#include "Screens.h"
 #include "Session.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphView.h"
@@ -168,9 +169,9 @@ void MainWindow::createMenus() {
   build->addAction(m_cancelAction);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  const QStringList labels = {tr("&Compile"), tr("&Graph and Timeline"), tr("&Schedule"), tr("R&uns"), tr("Com&pare")};
-  for (int i = 0; i < labels.size(); ++i) {
-    QAction* go = view->addAction(labels[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
+  for (const auto& screen : screens()) {
+    const int i = static_cast<int>(screen.id);
+    QAction* go = view->addAction(screenTitle(screen), this, [this, i] { m_tabs->setCurrentIndex(i); });
     go->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
   }
   view->addSeparator();
@@ -214,16 +215,12 @@ void MainWindow::openModel(const QString& path) {
   statusBar()->showMessage(tr("Model %1 is set; press Compile").arg(QFileInfo(path).fileName()), 8000);
 }
 
-QStringList MainWindow::screenNames() {
-  return {QStringLiteral("compile"), QStringLiteral("graph"), QStringLiteral("schedule"), QStringLiteral("runs"),
-          QStringLiteral("compare")};
-}
+QStringList MainWindow::screenNames() { return screenKeys(); }
 
 void MainWindow::showScreen(Screen screen) { m_tabs->setCurrentIndex(static_cast<int>(screen)); }
 
 bool MainWindow::showScreen(const QString& name) {
-  const QString key = name.toLower() == QLatin1String("timeline") ? QStringLiteral("graph") : name.toLower();
-  const int index = static_cast<int>(screenNames().indexOf(key));
+  const int index = screenIndex(name);
   if (index < 0) return false;
   m_tabs->setCurrentIndex(index);
   return true;

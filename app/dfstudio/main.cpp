@@ -1,21 +1,24 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
 //          [--find TEXT] [--select-slice NAME] [--unfold-all] [--graph-zoom fit|readable|FACTOR]
-//          [--compare-with PEF [--compare-view diff|sides] [--compare-group N]] [--screenshot FILE]
+//          [--compare-with PEF [--compare-view diff|sides] [--compare-group N]] [--screenshot FILE];
+//          dfstudio --list-screens prints the screens table's keys
+#include <spdlog/spdlog.h>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLineEdit>
 #include <QTimer>
 #include <cstdio>
-#include <spdlog/spdlog.h>
 
 #include "ComparePage.h"
 #include "compare/CompareView.h"
 #include "GraphPane.h"
 #include "MainWindow.h"
+#include "Screens.h"
 #include "Translations.h"
 #include "graph/GraphStyle.h"
-#include "timeline/TimelinePanel.h"
 #include "graph/GraphView.h"
+#include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
 
 namespace {
@@ -26,12 +29,22 @@ QStringList modeIds() {
   return ids;
 }
 
+// "compile, graph, schedule, runs or compare", from the screens table.
+QString screenChoices() {
+  QStringList keys = dfc::studio::screenKeys();
+  const QString last = keys.takeLast();
+  return QApplication::translate("main", "%1 or %2").arg(keys.join(QStringLiteral(", ")), last);
+}
+
 struct Options {
   QCommandLineOption db{QStringLiteral("db"), QApplication::translate("main", "Run store to use ('-' = none)."),
                         QStringLiteral("FILE")};
   QCommandLineOption screen{QStringLiteral("screen"),
-                            QApplication::translate("main", "Screen to show first: compile, graph, schedule, runs or compare."),
+                            QApplication::translate("main", "Screen to show first: %1.").arg(screenChoices()),
                             QStringLiteral("NAME")};
+  QCommandLineOption listScreens{
+      QStringLiteral("list-screens"),
+      QApplication::translate("main", "Print the screen names --screen takes, one a line, and exit.")};
   QCommandLineOption compare{QStringLiteral("compare-with"),
                              QApplication::translate("main", "Open the Compare screen with the given PEF on the left and PEF on the right."),
                              QStringLiteral("PEF")};
@@ -79,6 +92,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
                                QStringLiteral("[PEF|TRACE.json|MODEL.onnx]"));
   parser.addOption(options.db);
   parser.addOption(options.screen);
+  parser.addOption(options.listScreens);
   parser.addOption(options.compare);
   parser.addOption(options.compareView);
   parser.addOption(options.compareGroup);
@@ -155,9 +169,20 @@ bool onlyPrints(int argc, char** argv) {
   return false;
 }
 
+// --list-screens: the screens table's keys, for scripts (screenshots.sh); no display needed.
+bool listScreens(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (QByteArray(argv[i]) != "--list-screens") continue;
+    for (const auto& screen : dfc::studio::screens()) std::printf("%s\n", screen.key);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (listScreens(argc, argv)) return 0;
   if (onlyPrints(argc, argv)) {
     QCoreApplication app(argc, argv);
     setIdentity();

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "autograd/GradientFamilies.h"
+#include "ir/ShapeProduct.h"
 
 namespace dfc::autograd {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 using ir::OpKind;
 using ir::Shape;
 using ir::ValueId;
-
-int64_t product(const Shape& s, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= s[i];
-  return p;
-}
 
 bool isConstOne(const ir::Graph& g, ValueId v) {
   if (g.value(v).kind != ir::ValueKind::Const) return false;
@@ -103,12 +98,12 @@ Expected<Grads> reduceSumRule(RuleHelper& h, GradientEmitter& e, const ir::Node&
   if (count == 0) {
     dx = h.reshape(dy, xs, "grad");
   } else if (isRange(rank - count)) {  // trailing axes (also: all axes)
-    int64_t m = product(xs, 0, rank - count), k = product(xs, rank - count, rank);
+    int64_t m = ir::dimProduct(xs, 0, rank - count), k = ir::dimProduct(xs, rank - count, rank);
     auto t = h.tileCols(dy, m, k, "grad_tile");
     if (!t) return t.error();
     dx = h.reshape(*t, xs, "grad");
   } else if (isRange(0)) {  // leading axes
-    int64_t k = product(xs, 0, count), m = product(xs, count, rank);
+    int64_t k = ir::dimProduct(xs, 0, count), m = ir::dimProduct(xs, count, rank);
     auto t = h.tileRows(dy, k, m, "grad_tile");
     if (!t) return t.error();
     dx = h.reshape(*t, xs, "grad");

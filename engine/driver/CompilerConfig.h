@@ -6,7 +6,7 @@
 // (cost-model constants), allreduce (gradient buckets), placer, router.
 // One table (CompilerConfig.cpp) gives each knob's key, type, default, range
 // and description: the reader, the error listing the known keys, `dfc inspect
-// --config` and the README's table all come from it. An unknown key or a value
+// --config` and the table in docs/cli.md all come from it. An unknown key or a value
 // out of range is refused naming the file, line and key. The effective
 // configuration is stored in the PEF's meta.
 #include <cstdint>
@@ -54,7 +54,7 @@ struct CompilerKnobInfo {
   std::string doc;
 };
 std::vector<CompilerKnobInfo> compilerKnobs();
-// "key  type  default  [min, max]  doc" per knob: `dfc inspect --config` without a PEF, and the README.
+// "key  type  default  [min, max]  doc" per knob: `dfc inspect --config` without a PEF, and docs/cli.md.
 std::string compilerKnobTable();
 
 Expected<CompilerConfig> loadCompilerConfig(const std::string& path);

@@ -33,7 +33,7 @@ constexpr int kDecodeChips = 16;
 constexpr int64_t kDecodeContext = 2048;
 // ASSUMPTION: per-token acceptance of a Llama 3.1 8B draft by the 70B target
 // (Leviathan et al.'s alpha). Published measurements of same-family drafts
-// with greedy decoding put it near 0.8-0.9 (see README, issue 18); 0.8 is
+// with greedy decoding put it near 0.8-0.9 (see docs/benchmarks.md, issue 18); 0.8 is
 // the middle of that range, lowered for sampled text. The bench varies it.
 constexpr double kDraftAcceptance = 0.8;
 

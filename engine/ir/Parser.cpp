@@ -55,6 +55,15 @@ class Parser {
   Expected<std::vector<ValueId>> parseRefList();
   Status parseDecl(ValueKind kind);
   Status parseNode();
+  // parseNode's steps.
+  struct NodeTrailer {
+    std::string scope, name;
+    NodeRole role = NodeRole::Forward;
+  };
+  Status parseResults(std::vector<std::pair<const Token*, TensorType>>& results);
+  Status parseAttributes(Attributes& attrs);
+  Status parseNodeTrailer(const Token& opTok, NodeTrailer& trailer);
+  Expected<std::vector<ValueId>> bindResults(const std::vector<std::pair<const Token*, TensorType>>& results);
   Status parseStatement();
   Expected<ValueId> define(const Token& at, const std::string& name, const TensorType& type, ValueKind kind);
 
@@ -261,9 +270,8 @@ Status Parser::parseDecl(ValueKind kind) {
   return {};
 }
 
-Status Parser::parseNode() {
-  // Results: %a : T, %b : T = op(...)
-  std::vector<std::pair<const Token*, TensorType>> results;
+// Results: %a : T, %b : T = (none for a node without results)
+Status Parser::parseResults(std::vector<std::pair<const Token*, TensorType>>& results) {
   while (cur().kind == TokKind::Value) {
     const Token* nameTok = &next();
     DFC_TRY(expectPunct(":"));
@@ -274,47 +282,44 @@ Status Parser::parseNode() {
     next();
   }
   if (!results.empty()) DFC_TRY(expectPunct("="));
-  const Token& opTok = cur();
-  if (opTok.kind != TokKind::Word) return fail("expected an op name, found " + describe(opTok));
-  auto op = opFromName(opTok.text);
-  if (!op) return fail("unknown op '" + opTok.text + "'");
+  return {};
+}
+
+// { key = value, ... } after the inputs; absent means none.
+Status Parser::parseAttributes(Attributes& attrs) {
+  if (!isPunct("{")) return {};
   next();
-  DFC_TRY(expectPunct("("));
-  auto inputs = parseRefList();
-  DFC_TRY(inputs);
-  DFC_TRY(expectPunct(")"));
-  Attributes attrs;
-  if (isPunct("{")) {
+  while (!isPunct("}")) {
+    if (!attrs.empty()) DFC_TRY(expectPunct(","));
+    const Token& key = cur();
+    if (key.kind != TokKind::Word && key.kind != TokKind::String)
+      return fail("bad attribute: expected a name, found " + describe(key));
     next();
-    while (!isPunct("}")) {
-      if (!attrs.empty()) DFC_TRY(expectPunct(","));
-      const Token& key = cur();
-      if (key.kind != TokKind::Word && key.kind != TokKind::String)
-        return fail("bad attribute: expected a name, found " + describe(key));
-      next();
-      DFC_TRY(expectPunct("="));
-      auto v = parseAttrValue();
-      DFC_TRY(v);
-      if (!attrs.emplace(key.text, std::move(*v)).second) return failAt(key, "duplicate attribute '" + key.text + "'");
-    }
-    next();
+    DFC_TRY(expectPunct("="));
+    auto v = parseAttrValue();
+    DFC_TRY(v);
+    if (!attrs.emplace(key.text, std::move(*v)).second) return failAt(key, "duplicate attribute '" + key.text + "'");
   }
-  std::string scope, name;
-  NodeRole role = NodeRole::Forward;
+  next();
+  return {};
+}
+
+// @"scope", role=..., name="..." in any order; the name is required.
+Status Parser::parseNodeTrailer(const Token& opTok, NodeTrailer& trailer) {
   bool hasName = false;
   while (true) {
     if (isPunct("@")) {
       next();
       auto s = expectString();
       DFC_TRY(s);
-      scope = std::move(*s);
+      trailer.scope = std::move(*s);
     } else if (isWord("role") && m_toks[m_pos + 1].text == "=") {
       next();
       next();
       const Token& r = cur();
       auto parsed = parseRole(r.text);
       if (!parsed) return fail("bad role " + describe(r) + ": expected " + roleNameList());
-      role = *parsed;
+      trailer.role = *parsed;
       next();
     } else if (isWord("name") && m_toks[m_pos + 1].text == "=") {
       next();
@@ -323,18 +328,22 @@ Status Parser::parseNode() {
       auto s = expectString();
       DFC_TRY(s);
       if (m_nodeByName.count(*s)) return failAt(nameTok, "duplicate name: node '" + *s + "' is already defined");
-      name = std::move(*s);
+      trailer.name = std::move(*s);
       hasName = true;
     } else {
       break;
     }
   }
   if (!hasName) return failAt(opTok, "node " + std::string(opTok.text) + " needs name=\"...\"");
+  return {};
+}
+
+// The results as values: new intermediates, or values declared ahead (their types must agree).
+Expected<std::vector<ValueId>> Parser::bindResults(const std::vector<std::pair<const Token*, TensorType>>& results) {
   std::vector<ValueId> outputs;
   for (auto& [tok, type] : results) {
     auto it = m_byName.find(tok->text);
     if (it != m_byName.end() && m_forward[static_cast<size_t>(it->second)]) {
-      // Binds to a value declared ahead; the declared type must agree.
       if (!(m_g.value(it->second).type == type))
         return failAt(*tok, "bad type: '%" + tok->text + "' was declared " + m_g.value(it->second).type.toString());
       m_forward[static_cast<size_t>(it->second)] = false;
@@ -345,9 +354,32 @@ Status Parser::parseNode() {
     DFC_TRY(id);
     outputs.push_back(*id);
   }
-  m_nodeByName[name] = static_cast<NodeId>(m_g.nodes.size());
+  return outputs;
+}
+
+// %a : T, %b : T = op(%x, %y) {attrs} @"scope" role=r name="n"
+Status Parser::parseNode() {
+  std::vector<std::pair<const Token*, TensorType>> results;
+  DFC_TRY(parseResults(results));
+  const Token& opTok = cur();
+  if (opTok.kind != TokKind::Word) return fail("expected an op name, found " + describe(opTok));
+  auto op = opFromName(opTok.text);
+  if (!op) return fail("unknown op '" + opTok.text + "'");
+  next();
+  DFC_TRY(expectPunct("("));
+  auto inputs = parseRefList();
+  DFC_TRY(inputs);
+  DFC_TRY(expectPunct(")"));
+  Attributes attrs;
+  DFC_TRY(parseAttributes(attrs));
+  NodeTrailer trailer;
+  DFC_TRY(parseNodeTrailer(opTok, trailer));
+  auto outputs = bindResults(results);
+  DFC_TRY(outputs);
+  m_nodeByName[trailer.name] = static_cast<NodeId>(m_g.nodes.size());
   if (m_lines) m_lines->node.push_back(opTok.line);
-  m_g.addNode(*op, std::move(name), std::move(*inputs), std::move(outputs), std::move(attrs), std::move(scope), role);
+  m_g.addNode(*op, std::move(trailer.name), std::move(*inputs), std::move(*outputs), std::move(attrs),
+              std::move(trailer.scope), trailer.role);
   return {};
 }
 

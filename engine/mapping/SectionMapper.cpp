@@ -128,6 +128,194 @@ struct Mapper {
   }
 };
 
+// The units one section of a subgraph may use (its role's scaled share of the chips).
+struct Budget {
+  int pcus = 0;
+  int pmus = 0;
+};
+
+// A repeat of a mapped hypersection: same cut, same estimates (its nodes by position).
+void reuseCachedCut(Mapper& m, const partition::Subgraph& sub, const partition::MappedSubgraph& hit, int pcuBudget) {
+  int piece = 0;
+  for (const auto& ms : hit.sections) {
+    std::vector<ir::NodeId> nodes;
+    for (int p : ms.positions) nodes.push_back(sub.nodes[static_cast<size_t>(p)]);
+    std::vector<partition::OperatorTiling> tiling = ms.tiling;
+    for (auto& t : tiling) t.node = sub.nodes[static_cast<size_t>(t.node)];
+    m.addSection(std::move(nodes), sub.hypersection, pcuBudget, &ms.estimate, piece++, std::move(tiling));
+  }
+}
+
+Error operatorDoesNotFit(const arch::ArchSpec& a, const ir::Node& n, const arch::OpCost& c, Budget budget) {
+  bool pcu = c.minPcus > budget.pcus;
+  int need = pcu ? c.minPcus : c.pmus;
+  int total = pcu ? a.totalPcus() : a.totalPmus();
+  std::string remedy = need <= total ? "raise the " + std::string(ir::roleName(n.role)) +
+                                           " resource scaling factor to at least " +
+                                           suggestScale(static_cast<double>(need) / total) + ", or use "
+                                     : "use ";
+  return makeError("operator '" + n.name + "' (" + std::string(ir::opName(n.op)) + ") needs " + std::to_string(need) +
+                   (pcu ? " PCUs" : " PMUs") + " but a section may use " +
+                   std::to_string(pcu ? budget.pcus : budget.pmus) + " on " + a.name + " (" + std::to_string(a.chips) +
+                   " chip(s)); " + remedy + "more chips (--n-chips) or a larger arch");
+}
+
+// Per node of a subgraph: the PCUs it takes in a section (an op wanting more
+// runs slower on what there is) and its PMUs. An op that does not fit is tiled:
+// a section of its own, run in passes.
+struct NodeUse {
+  std::vector<std::pair<int, int>> units;  // (PCUs, PMUs)
+  std::vector<std::optional<partition::OperatorTiling>> tiling;
+};
+
+Expected<NodeUse> measureNodes(const Mapper& m, const partition::Subgraph& sub, Budget budget) {
+  const arch::ArchSpec& a = m.cost.arch();
+  NodeUse u;
+  u.tiling.resize(sub.nodes.size());
+  u.units.reserve(sub.nodes.size());
+  // One operator's resident data stays on one chip: a larger one (a vocabulary-sized table or head) is
+  // tiled and streamed from HBM/DDR pass by pass, not spread over chips joined only by their links.
+  const int opPmuBudget = std::min(budget.pmus, std::max(1, a.tiles * a.pmusPerTile));
+  for (ir::NodeId id : sub.nodes) {
+    const ir::Node& n = m.g.node(id);
+    arch::OpCost c = m.cost.opCost(m.g, n);
+    if (c.minPcus <= budget.pcus && c.pmus > opPmuBudget) {
+      u.tiling[u.units.size()] = arch::planOperatorTiling(m.cost, m.g, n, opPmuBudget, budget.pcus);
+      if (u.tiling[u.units.size()]) {
+        u.units.emplace_back(std::min(c.pcus, budget.pcus), opPmuBudget);
+        continue;
+      }
+    }
+    if (c.minPcus > budget.pcus || c.pmus > budget.pmus) return operatorDoesNotFit(a, n, c, budget);
+    u.units.emplace_back(std::min(c.pcus, budget.pcus), c.pmus);
+  }
+  keepAttentionWhole(m.cost, m.g, sub.nodes, m.users, u.tiling, budget.pcus, budget.pmus, u.units);
+  return u;
+}
+
+// Cuts one subgraph into sections in node order: a section closes when the
+// next node would pass the budget or --max-section-ops, before an attention
+// block that fits a section alone (nlp mode), and around a tiled operator.
+class SubgraphCutter {
+ public:
+  SubgraphCutter(Mapper& m, const partition::Subgraph& sub, const NodeUse& use, Budget budget,
+                 const MappingOptions& options, partition::MappedSubgraph* cache)
+      : m_m(m),
+        m_sub(sub),
+        m_use(use),
+        m_budget(budget),
+        m_options(options),
+        m_cache(cache),
+        // A piece closed mid-way means the subgraph is split.
+        m_splitHypersection(options.shareSplitPieces ? sub.hypersection : -1) {}
+
+  void run() {
+    for (size_t i = 0; i < m_sub.nodes.size(); ++i) {
+      if (m_use.tiling[i]) {
+        if (!m_current.empty()) closeSection();
+        take(i);
+        closeSection({*m_use.tiling[i]});
+        continue;
+      }
+      auto [opPcus, opPmus] = m_use.units[i];
+      if (attentionBlockStartsAt(i) && !m_current.empty() && blockFitsOnlyAlone(i)) closeSection();
+      bool full = m_options.maxSectionOps > 0 && m_current.size() >= static_cast<size_t>(m_options.maxSectionOps);
+      if (!m_current.empty() && (full || m_pcus + opPcus > m_budget.pcus || m_pmus + opPmus > m_budget.pmus))
+        closeSection();
+      take(i);
+    }
+    // Repeats of the subgraph share its hypersection(s), one per piece.
+    if (!m_current.empty()) {
+      size_t count = m_current.size();
+      m_m.addSection(std::move(m_current), m_piece == 0 ? m_sub.hypersection : m_splitHypersection, m_budget.pcus,
+                     nullptr, m_piece);
+      record(count, m_m.plan.sections.back());
+    }
+  }
+
+ private:
+  void take(size_t i) {
+    m_current.push_back(m_sub.nodes[i]);
+    ++m_position;
+    m_pcus += m_use.units[i].first;
+    m_pmus += m_use.units[i].second;
+  }
+
+  void closeSection(std::vector<partition::OperatorTiling> tiled = {}) {
+    size_t count = m_current.size();
+    m_m.addSection(std::move(m_current), m_splitHypersection, m_budget.pcus, nullptr, m_piece++, std::move(tiled));
+    record(count, m_m.plan.sections.back());
+    m_current.clear();
+    m_pcus = m_pmus = 0;
+  }
+
+  // The last `count` nodes handled form `section`: kept for repeats of the subgraph.
+  void record(size_t count, const partition::Section& section) {
+    if (!m_cache) return;
+    partition::MappedSection ms{{}, section.estimate, section.tiling};
+    for (size_t p = m_position - count; p < m_position; ++p) ms.positions.push_back(static_cast<int>(p));
+    for (auto& t : ms.tiling)  // by position in the subgraph: a tiled operator is a section of its own
+      t.node = static_cast<ir::NodeId>(m_position - 1);
+    m_cache->sections.push_back(std::move(ms));
+  }
+
+  std::string_view blockOf(size_t i) const { return partition::attentionScope(m_m.g.node(m_sub.nodes[i]).scope); }
+
+  bool attentionBlockStartsAt(size_t i) const {
+    if (!m_options.keepAttentionBlocks) return false;
+    std::string_view block = blockOf(i);
+    return !block.empty() && (i == 0 || blockOf(i - 1) != block);
+  }
+
+  // The block starting at `i` fits a section by itself but not beside what is open.
+  bool blockFitsOnlyAlone(size_t i) const {
+    const std::string_view block = blockOf(i);
+    int blockPcus = 0, blockPmus = 0;
+    for (size_t j = i; j < m_sub.nodes.size() && blockOf(j) == block; ++j) {
+      blockPcus += m_use.units[j].first;
+      blockPmus += m_use.units[j].second;
+    }
+    bool fitsAlone = blockPcus <= m_budget.pcus && blockPmus <= m_budget.pmus;
+    return fitsAlone && (m_pcus + blockPcus > m_budget.pcus || m_pmus + blockPmus > m_budget.pmus);
+  }
+
+  Mapper& m_m;
+  const partition::Subgraph& m_sub;
+  const NodeUse& m_use;
+  const Budget m_budget;
+  const MappingOptions& m_options;
+  partition::MappedSubgraph* m_cache;  // null: the subgraph's cut is not cached
+  const int m_splitHypersection;
+  std::vector<ir::NodeId> m_current;
+  int m_piece = 0;        // sections cut from the subgraph so far
+  size_t m_position = 0;  // nodes of the subgraph handled so far
+  int m_pcus = 0, m_pmus = 0;
+};
+
+Status mapSubgraph(Mapper& m, const partition::Subgraph& sub, const MappingOptions& options) {
+  const arch::ArchSpec& a = m.cost.arch();
+  const ir::Node& first = m.g.node(sub.nodes.front());
+  double scale = scaleFor(options, first);
+  if (!(scale > 0 && scale <= 1)) return makeError("resource scaling factors must be in (0, 1]");
+  const Budget budget{sectionPcuBudget(a, options, first),
+                      std::max(1, static_cast<int>(std::floor(a.totalPmus() * scale)))};
+  bool cacheable = options.cache && sub.hypersection >= 0;
+  if (const partition::MappedSubgraph* hit = cacheable ? options.cache->find(sub.hypersection) : nullptr) {
+    reuseCachedCut(m, sub, *hit, budget.pcus);
+    return {};
+  }
+  auto mapStart = std::chrono::steady_clock::now();
+  auto use = measureNodes(m, sub, budget);
+  if (!use) return use.error();
+  partition::MappedSubgraph mapped;
+  SubgraphCutter(m, sub, *use, budget, options, cacheable ? &mapped : nullptr).run();
+  if (cacheable)
+    options.cache->insert(
+        sub.hypersection, std::move(mapped),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - mapStart).count());
+  return {};
+}
+
 }  // namespace
 
 Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<partition::Subgraph>& subgraphs,
@@ -135,121 +323,8 @@ Expected<partition::Plan> mapSections(const ir::Graph& g, const std::vector<part
                                       const MappingOptions& options) {
   Mapper m{g, cost, g.computeUsers(), {}, {}};
   m.plan.level = level;
-  const arch::ArchSpec& a = cost.arch();
-  for (const auto& sub : subgraphs) {
-    if (sub.nodes.empty()) continue;
-    double scale = scaleFor(options, g.node(sub.nodes.front()));
-    if (!(scale > 0 && scale <= 1)) return makeError("resource scaling factors must be in (0, 1]");
-    int pcuBudget = sectionPcuBudget(a, options, g.node(sub.nodes.front()));
-    int pmuBudget = std::max(1, static_cast<int>(std::floor(a.totalPmus() * scale)));
-    // A repeat of a mapped hypersection: same cut, same estimates (its nodes by position).
-    bool cacheable = options.cache && sub.hypersection >= 0;
-    if (const partition::MappedSubgraph* hit = cacheable ? options.cache->find(sub.hypersection) : nullptr) {
-      int piece = 0;
-      for (const auto& ms : hit->sections) {
-        std::vector<ir::NodeId> nodes;
-        for (int p : ms.positions) nodes.push_back(sub.nodes[static_cast<size_t>(p)]);
-        std::vector<partition::OperatorTiling> tiling = ms.tiling;
-        for (auto& t : tiling) t.node = sub.nodes[static_cast<size_t>(t.node)];
-        m.addSection(std::move(nodes), sub.hypersection, pcuBudget, &ms.estimate, piece++, std::move(tiling));
-      }
-      continue;
-    }
-    auto mapStart = std::chrono::steady_clock::now();
-    partition::MappedSubgraph mapped;
-    auto record = [&](size_t count, size_t end, const partition::Section& section) {
-      if (!cacheable) return;
-      partition::MappedSection ms{{}, section.estimate, section.tiling};
-      for (size_t p = end - count; p < end; ++p) ms.positions.push_back(static_cast<int>(p));
-      for (auto& t : ms.tiling)  // by position in the subgraph: a tiled operator is a section of its own
-        t.node = static_cast<ir::NodeId>(end - 1);
-      mapped.sections.push_back(std::move(ms));
-    };
-    // Per node: the PCUs it takes in a section (an op wanting more runs slower on what there is) and its PMUs.
-    // An op that does not fit is tiled: a section of its own, run in passes.
-    std::vector<std::pair<int, int>> use;
-    std::vector<std::optional<partition::OperatorTiling>> tiling(sub.nodes.size());
-    use.reserve(sub.nodes.size());
-    // One operator's resident data stays on one chip: a larger one (a vocabulary-sized table or head) is
-    // tiled and streamed from HBM/DDR pass by pass, not spread over chips joined only by their links.
-    const int opPmuBudget = std::min(pmuBudget, std::max(1, a.tiles * a.pmusPerTile));
-    for (ir::NodeId id : sub.nodes) {
-      const ir::Node& n = g.node(id);
-      arch::OpCost c = cost.opCost(g, n);
-      if (c.minPcus <= pcuBudget && c.pmus > opPmuBudget) {
-        tiling[use.size()] = arch::planOperatorTiling(cost, g, n, opPmuBudget, pcuBudget);
-        if (tiling[use.size()]) {
-          use.emplace_back(std::min(c.pcus, pcuBudget), opPmuBudget);
-          continue;
-        }
-      }
-      if (c.minPcus > pcuBudget || c.pmus > pmuBudget) {
-        bool pcu = c.minPcus > pcuBudget;
-        int need = pcu ? c.minPcus : c.pmus;
-        int total = pcu ? a.totalPcus() : a.totalPmus();
-        std::string remedy = need <= total ? "raise the " + std::string(ir::roleName(n.role)) +
-                                                 " resource scaling factor to at least " +
-                                                 suggestScale(static_cast<double>(need) / total) + ", or use "
-                                           : "use ";
-        return makeError("operator '" + n.name + "' (" + std::string(ir::opName(n.op)) + ") needs " +
-                         std::to_string(need) + (pcu ? " PCUs" : " PMUs") + " but a section may use " +
-                         std::to_string(pcu ? pcuBudget : pmuBudget) + " on " + a.name + " (" +
-                         std::to_string(a.chips) + " chip(s)); " + remedy + "more chips (--n-chips) or a larger arch");
-      }
-      use.emplace_back(std::min(c.pcus, pcuBudget), c.pmus);
-    }
-    keepAttentionWhole(cost, g, sub.nodes, m.users, tiling, pcuBudget, pmuBudget, use);
-    std::vector<ir::NodeId> current;
-    int piece = 0;        // sections cut from `sub` so far
-    size_t position = 0;  // nodes of `sub` handled so far
-    int pcus = 0, pmus = 0;
-    // A piece closed mid-way means the subgraph is split.
-    const int splitHypersection = options.shareSplitPieces ? sub.hypersection : -1;
-    auto closeSection = [&](std::vector<partition::OperatorTiling> tiled = {}) {
-      size_t count = current.size();
-      m.addSection(std::move(current), splitHypersection, pcuBudget, nullptr, piece++, std::move(tiled));
-      record(count, position, m.plan.sections.back());
-      current.clear();
-      pcus = pmus = 0;
-    };
-    for (size_t i = 0; i < sub.nodes.size(); ++i) {
-      if (tiling[i]) {
-        if (!current.empty()) closeSection();
-        current.push_back(sub.nodes[i]);
-        ++position;
-        closeSection({*tiling[i]});
-        continue;
-      }
-      auto [opPcus, opPmus] = use[i];
-      std::string_view block = options.keepAttentionBlocks ? partition::attentionScope(g.node(sub.nodes[i]).scope)
-                                                           : std::string_view{};
-      bool blockStarts = !block.empty() && (i == 0 || partition::attentionScope(g.node(sub.nodes[i - 1]).scope) != block);
-      if (blockStarts && !current.empty()) {
-        int blockPcus = 0, blockPmus = 0;
-        for (size_t j = i; j < sub.nodes.size() && partition::attentionScope(g.node(sub.nodes[j]).scope) == block; ++j) {
-          blockPcus += use[j].first;
-          blockPmus += use[j].second;
-        }
-        bool fitsAlone = blockPcus <= pcuBudget && blockPmus <= pmuBudget;
-        if (fitsAlone && (pcus + blockPcus > pcuBudget || pmus + blockPmus > pmuBudget)) closeSection();
-      }
-      bool full = options.maxSectionOps > 0 && current.size() >= static_cast<size_t>(options.maxSectionOps);
-      if (!current.empty() && (full || pcus + opPcus > pcuBudget || pmus + opPmus > pmuBudget)) closeSection();
-      current.push_back(sub.nodes[i]);
-      ++position;
-      pcus += opPcus;
-      pmus += opPmus;
-    }
-    // Repeats of the subgraph share its hypersection(s), one per piece.
-    if (!current.empty()) {
-      size_t count = current.size();
-      m.addSection(std::move(current), piece == 0 ? sub.hypersection : splitHypersection, pcuBudget, nullptr, piece);
-      record(count, position, m.plan.sections.back());
-    }
-    if (cacheable)
-      options.cache->insert(sub.hypersection, std::move(mapped),
-                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - mapStart).count());
-  }
+  for (const auto& sub : subgraphs)
+    if (!sub.nodes.empty()) DFC_TRY(mapSubgraph(m, sub, options));
   auto schedule = scheduleSections(g, m.plan.sections);
   if (!schedule) return schedule.error();
   m.plan.schedule = std::move(*schedule);

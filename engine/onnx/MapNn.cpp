@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "ir/GeneralOps.h"
+#include "ir/ShapeProduct.h"
 #include "onnx/ImportContext.h"
 
 namespace dfc::onnx {
@@ -16,12 +17,6 @@ using ir::DType;
 using ir::OpKind;
 using ir::Shape;
 using ir::ValueId;
-
-int64_t product(const Shape& s, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
-  return p;
-}
 
 // numpy matmul: 1-D operands get a unit axis, leading dims broadcast.
 Expected<ValueId> matmul(ImportContext& c, ValueId a, ValueId b) {
@@ -41,15 +36,16 @@ Expected<ValueId> matmul(ImportContext& c, ValueId a, ValueId b) {
   outShape.push_back(m);
   outShape.push_back(n);
   ValueId y;
-  if (bBatch.empty() || product(bBatch, 0, bBatch.size()) == 1) {
+  if (bBatch.empty() || ir::dimProduct(bBatch, 0, bBatch.size()) == 1) {
     // [.., M, K] @ [K, N]: one 2-D matmul over the flattened rows.
-    DFC_TRY_ASSIGN(a2, c.reshape(a, {product(*batch, 0, batch->size()) * m, k}));
-    if (product(aBatch, 0, aBatch.size()) != product(*batch, 0, batch->size())) return c.error("unsupported broadcast");
+    DFC_TRY_ASSIGN(a2, c.reshape(a, {ir::dimProduct(*batch, 0, batch->size()) * m, k}));
+    if (ir::dimProduct(aBatch, 0, aBatch.size()) != ir::dimProduct(*batch, 0, batch->size()))
+      return c.error("unsupported broadcast");
     DFC_TRY_ASSIGN(b2, c.reshape(b, {k, n}));
     DFC_TRY_ASSIGN(mm, c.emit(OpKind::MatMul, {a2, b2}, {{"trans_a", int64_t{0}}, {"trans_b", int64_t{0}}}));
     y = mm;
   } else {
-    const int64_t nb = product(*batch, 0, batch->size());
+    const int64_t nb = ir::dimProduct(*batch, 0, batch->size());
     auto flat = [&](ValueId v, Shape s, int64_t r, int64_t cc) -> Expected<ValueId> {
       Shape full = *batch;
       full.push_back(r);
@@ -515,7 +511,8 @@ MapFn softmaxOp(bool log) {
     }
     ValueId y;
     if (!newStyle) {
-      DFC_TRY_ASSIGN(x2, c.reshape(x, {product(s, 0, static_cast<size_t>(axis)), product(s, static_cast<size_t>(axis), s.size())}));
+      DFC_TRY_ASSIGN(x2, c.reshape(x, {ir::dimProduct(s, 0, static_cast<size_t>(axis)),
+                                       ir::dimProduct(s, static_cast<size_t>(axis), s.size())}));
       DFC_TRY_ASSIGN(sm, c.emit(OpKind::Softmax, {x2}));
       DFC_TRY_ASSIGN(r, c.reshape(sm, s));
       y = r;

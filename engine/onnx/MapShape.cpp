@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "ir/ShapeProduct.h"
 #include "onnx/ImportContext.h"
 
 namespace dfc::onnx {
@@ -16,12 +17,6 @@ using ir::DType;
 using ir::OpKind;
 using ir::Shape;
 using ir::ValueId;
-
-int64_t product(const Shape& s, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
-  return p;
-}
 
 ir::Tensor intsTensor(const std::vector<int64_t>& v, Shape shape) {
   ir::Tensor t(ir::TensorType{DType::I64, std::move(shape)});
@@ -65,7 +60,8 @@ Status mapReshape(ImportContext& c) {
     if (total % known != 0) return c.error("cannot reshape " + c.type(x).toString());
     out[static_cast<size_t>(infer)] = total / known;
   }
-  if (product(out, 0, out.size()) != total) return c.error("cannot reshape " + c.type(x).toString() + " to the given shape");
+  if (ir::dimProduct(out, 0, out.size()) != total)
+    return c.error("cannot reshape " + c.type(x).toString() + " to the given shape");
   DFC_TRY_ASSIGN(y, reshapeOrCopy(c, x, out));
   c.setOutput(0, y);
   return {};
@@ -78,7 +74,9 @@ Status mapFlatten(ImportContext& c) {
   int64_t a = c.attrInt("axis", 1);
   if (a < 0) a += rank;
   if (a < 0 || a > rank) return c.error("axis out of range");
-  DFC_TRY_ASSIGN(y, reshapeOrCopy(c, x, {product(s, 0, static_cast<size_t>(a)), product(s, static_cast<size_t>(a), s.size())}));
+  DFC_TRY_ASSIGN(y, reshapeOrCopy(c, x,
+                                  {ir::dimProduct(s, 0, static_cast<size_t>(a)),
+                                   ir::dimProduct(s, static_cast<size_t>(a), s.size())}));
   c.setOutput(0, y);
   return {};
 }

@@ -122,10 +122,8 @@ std::vector<YAML::Node> childList(const YAML::Node& node) {
   return out;
 }
 
-Expected<FusionRule> parseRule(const YAML::Node& r, Ctx& ctx) {
-  ctx.rule.clear();
-  if (!r.IsMap()) return ctx.at(r, "a rule must be a map with name, priority and pattern");
-  FusionRule rule;
+// name, priority, heuristic; any other key but pattern is refused.
+Status parseRuleHeader(const YAML::Node& r, Ctx& ctx, FusionRule& rule) {
   rule.line = r.Mark().line + 1;
   if (!r["name"] || !r["name"].IsScalar() || r["name"].Scalar().empty()) return ctx.at(r, "rule without a name");
   rule.name = ctx.rule = r["name"].Scalar();
@@ -142,11 +140,13 @@ Expected<FusionRule> parseRule(const YAML::Node& r, Ctx& ctx) {
     if (key != "name" && key != "priority" && key != "heuristic" && key != "pattern")
       return ctx.at(kv.first, "unknown key '" + key + "'");
   }
-  YAML::Node pattern = r["pattern"];
-  if (!pattern) return ctx.at(r, "rule without a pattern");
-  if (!pattern.IsMap() || pattern.size() == 0) return ctx.at(pattern, "pattern must be a non-empty map of nodes");
+  return {};
+}
 
-  std::map<std::string, int> index;
+// The pattern's nodes by name, in declaration order; their specs are parsed
+// after all are known, since a child may be declared after its parent.
+Expected<std::vector<YAML::Node>> declarePatternNodes(const YAML::Node& pattern, const Ctx& ctx, FusionRule& rule,
+                                                      std::map<std::string, int>& index) {
   std::vector<YAML::Node> specs;
   for (const auto& kv : pattern) {
     PatternNode pn;
@@ -157,60 +157,76 @@ Expected<FusionRule> parseRule(const YAML::Node& r, Ctx& ctx) {
     rule.nodes.push_back(std::move(pn));
     specs.push_back(kv.second);
   }
-  for (size_t i = 0; i < specs.size(); ++i) {
-    const YAML::Node& s = specs[i];
-    PatternNode& pn = rule.nodes[i];
-    if (!s.IsMap()) return ctx.at(s, "node '" + pn.name + "' must be a map with op_type");
-    bool included = true;
-    for (const auto& kv : s) {
-      std::string key = kv.first.Scalar();
-      if (key == "required") {
-        auto b = parseBool(kv.second, ctx, "node '" + pn.name + "': required");
-        if (!b) return b.error();
-        pn.required = *b;
-      } else if (key == "included") {
-        auto b = parseBool(kv.second, ctx, "node '" + pn.name + "': included");
-        if (!b) return b.error();
-        included = *b;
-      } else if (key != "op_type" && key != "child" && key != "children" && key != "match_first_option") {
-        return ctx.at(kv.first, "node '" + pn.name + "': unknown key '" + key + "'");
-      }
+  return specs;
+}
+
+// match_first_option: alternatives tried in order, each an op_type (and its own included).
+Status parseMatchFirstOption(const YAML::Node& alts, const Ctx& ctx, bool included, PatternNode& pn) {
+  if (!alts.IsSequence() || alts.size() == 0)
+    return ctx.at(alts, "node '" + pn.name + "': match_first_option must be a non-empty list");
+  for (const auto& alt : alts) {
+    PatternOption opt{{}, included};
+    YAML::Node ot = alt.IsMap() ? alt["op_type"] : alt;
+    if (!ot) return ctx.at(alt, "node '" + pn.name + "': each option needs an op_type");
+    auto ops = parseOpTypes(ot, ctx, pn.name);
+    if (!ops) return ops.error();
+    opt.ops = *ops;
+    if (alt.IsMap() && alt["included"]) {
+      auto b = parseBool(alt["included"], ctx, "node '" + pn.name + "': included");
+      if (!b) return b.error();
+      opt.included = *b;
     }
-    if (YAML::Node ot = s["op_type"]) {
-      auto ops = parseOpTypes(ot, ctx, pn.name);
-      if (!ops) return ops.error();
-      pn.options.push_back({*ops, included});
-    }
-    if (YAML::Node alts = s["match_first_option"]) {
-      if (!alts.IsSequence() || alts.size() == 0)
-        return ctx.at(alts, "node '" + pn.name + "': match_first_option must be a non-empty list");
-      for (const auto& alt : alts) {
-        PatternOption opt{{}, included};
-        YAML::Node ot = alt.IsMap() ? alt["op_type"] : alt;
-        if (!ot) return ctx.at(alt, "node '" + pn.name + "': each option needs an op_type");
-        auto ops = parseOpTypes(ot, ctx, pn.name);
-        if (!ops) return ops.error();
-        opt.ops = *ops;
-        if (alt.IsMap() && alt["included"]) {
-          auto b = parseBool(alt["included"], ctx, "node '" + pn.name + "': included");
-          if (!b) return b.error();
-          opt.included = *b;
-        }
-        pn.options.push_back(std::move(opt));
-      }
-    }
-    if (pn.options.empty()) return ctx.at(s, "node '" + pn.name + "' has no op_type");
-    for (const YAML::Node& c : childList(s)) {
-      auto it = c.IsScalar() ? index.find(c.Scalar()) : index.end();
-      if (it == index.end())
-        return ctx.at(c, "node '" + pn.name + "': unknown child '" + scalarOr(c, "?") + "' (not a node of this pattern)");
-      if (it->second == static_cast<int>(i)) return ctx.at(c, "node '" + pn.name + "' is its own child (a cycle)");
-      pn.children.push_back(it->second);
-      rule.nodes[static_cast<size_t>(it->second)].parents.push_back(static_cast<int>(i));
+    pn.options.push_back(std::move(opt));
+  }
+  return {};
+}
+
+// required and included; any key but those of a node spec is refused.
+Status parseNodeFlags(const YAML::Node& s, const Ctx& ctx, PatternNode& pn, bool& included) {
+  for (const auto& kv : s) {
+    std::string key = kv.first.Scalar();
+    if (key == "required") {
+      auto b = parseBool(kv.second, ctx, "node '" + pn.name + "': required");
+      if (!b) return b.error();
+      pn.required = *b;
+    } else if (key == "included") {
+      auto b = parseBool(kv.second, ctx, "node '" + pn.name + "': included");
+      if (!b) return b.error();
+      included = *b;
+    } else if (key != "op_type" && key != "child" && key != "children" && key != "match_first_option") {
+      return ctx.at(kv.first, "node '" + pn.name + "': unknown key '" + key + "'");
     }
   }
+  return {};
+}
 
-  // Topological order (stable by declaration); what remains is a cycle.
+// Node `i` of the rule from its spec: flags, op types, children (edges both ways).
+Status parsePatternNode(const YAML::Node& s, size_t i, const std::map<std::string, int>& index, const Ctx& ctx,
+                        FusionRule& rule) {
+  PatternNode& pn = rule.nodes[i];
+  if (!s.IsMap()) return ctx.at(s, "node '" + pn.name + "' must be a map with op_type");
+  bool included = true;
+  DFC_TRY(parseNodeFlags(s, ctx, pn, included));
+  if (YAML::Node ot = s["op_type"]) {
+    auto ops = parseOpTypes(ot, ctx, pn.name);
+    if (!ops) return ops.error();
+    pn.options.push_back({*ops, included});
+  }
+  if (YAML::Node alts = s["match_first_option"]) DFC_TRY(parseMatchFirstOption(alts, ctx, included, pn));
+  if (pn.options.empty()) return ctx.at(s, "node '" + pn.name + "' has no op_type");
+  for (const YAML::Node& c : childList(s)) {
+    auto it = c.IsScalar() ? index.find(c.Scalar()) : index.end();
+    if (it == index.end())
+      return ctx.at(c, "node '" + pn.name + "': unknown child '" + scalarOr(c, "?") + "' (not a node of this pattern)");
+    if (it->second == static_cast<int>(i)) return ctx.at(c, "node '" + pn.name + "' is its own child (a cycle)");
+    pn.children.push_back(it->second);
+    rule.nodes[static_cast<size_t>(it->second)].parents.push_back(static_cast<int>(i));
+  }
+  return {};
+}
+
+// Topological order (stable by declaration); what remains is a cycle.
+Status sortPatternNodes(FusionRule& rule, const std::vector<YAML::Node>& specs, const Ctx& ctx) {
   size_t n = rule.nodes.size();
   std::vector<int> indeg(n), order;
   for (size_t i = 0; i < n; ++i) indeg[i] = static_cast<int>(rule.nodes[i].parents.size());
@@ -237,12 +253,34 @@ Expected<FusionRule> parseRule(const YAML::Node& r, Ctx& ctx) {
     sorted.push_back(std::move(pn));
   }
   rule.nodes = std::move(sorted);
+  return {};
+}
+
+// A rule must fuse something and have a required node to anchor its search on.
+Status checkFusesAndAnchors(const FusionRule& rule, const YAML::Node& pattern, const Ctx& ctx) {
   bool anyFused = false;
   for (const auto& pn : rule.nodes)
     for (const auto& o : pn.options) anyFused |= o.included;
   if (!anyFused) return ctx.at(pattern, "pattern fuses no node (every node is included: false)");
   bool anyRequired = std::any_of(rule.nodes.begin(), rule.nodes.end(), [](const PatternNode& p) { return p.required; });
   if (!anyRequired) return ctx.at(pattern, "pattern needs at least one required node to anchor on");
+  return {};
+}
+
+Expected<FusionRule> parseRule(const YAML::Node& r, Ctx& ctx) {
+  ctx.rule.clear();
+  if (!r.IsMap()) return ctx.at(r, "a rule must be a map with name, priority and pattern");
+  FusionRule rule;
+  DFC_TRY(parseRuleHeader(r, ctx, rule));
+  YAML::Node pattern = r["pattern"];
+  if (!pattern) return ctx.at(r, "rule without a pattern");
+  if (!pattern.IsMap() || pattern.size() == 0) return ctx.at(pattern, "pattern must be a non-empty map of nodes");
+  std::map<std::string, int> index;
+  auto specs = declarePatternNodes(pattern, ctx, rule, index);
+  if (!specs) return specs.error();
+  for (size_t i = 0; i < specs->size(); ++i) DFC_TRY(parsePatternNode((*specs)[i], i, index, ctx, rule));
+  DFC_TRY(sortPatternNodes(rule, *specs, ctx));
+  DFC_TRY(checkFusesAndAnchors(rule, pattern, ctx));
   return rule;
 }
 

@@ -59,14 +59,7 @@ class CommonSubexpressionElimination final : public Pass {
       for (size_t k = 0; k < n.outputs.size(); ++k) rw.replaceAllUses(n.outputs[k], first.outputs[k]);
       rw.eraseNode(n.id);
     }
-    if (!rw.changed()) {
-      g = rw.release();
-      return false;
-    }
-    auto out = rw.finish();
-    if (!out) return out.error();
-    g = std::move(*out);
-    return true;
+    return rw.commitTo(g);
   }
 };
 

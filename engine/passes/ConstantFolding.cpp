@@ -38,14 +38,7 @@ class ConstantFolding final : public Pass {
         rw.replaceAllUses(outputs[k], c);
       }
     }
-    if (!rw.changed()) {
-      g = rw.release();
-      return false;
-    }
-    auto out = rw.finish();
-    if (!out) return out.error();
-    g = std::move(*out);
-    return true;
+    return rw.commitTo(g);
   }
 
  private:

@@ -32,14 +32,7 @@ class DeadCodeElimination final : public Pass {
     }
     for (const ir::Value& v : rg.values)
       if (v.kind == ir::ValueKind::Const && !live[static_cast<size_t>(v.id)]) rw.eraseValue(v.id);
-    if (!rw.changed()) {
-      g = rw.release();
-      return false;
-    }
-    auto out = rw.finish();
-    if (!out) return out.error();
-    g = std::move(*out);
-    return true;
+    return rw.commitTo(g);
   }
 };
 

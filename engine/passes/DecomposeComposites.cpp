@@ -41,14 +41,7 @@ class DecomposeComposites final : public Pass {
       rw.insertNode(id, std::move(mm));
       rw.insertNode(id, std::move(bias));
     }
-    if (!rw.changed()) {
-      g = rw.release();
-      return false;
-    }
-    auto out = rw.finish();
-    if (!out) return out.error();
-    g = std::move(*out);
-    return true;
+    return rw.commitTo(g);
   }
 };
 

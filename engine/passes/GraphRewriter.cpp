@@ -178,9 +178,9 @@ int GraphRewriter::eraseDeadNodes(std::set<NodeId> candidates) {
   return erased;
 }
 
-Expected<ir::Graph> GraphRewriter::finish() {
-  // Node order: inserted nodes right before their (original) anchor, in creation
-  // order; those anchored at kNoNode at the end.
+// Node order: inserted nodes right before their (original) anchor, in creation
+// order; those anchored at kNoNode at the end.
+std::vector<NodeId> GraphRewriter::rebuiltNodeOrder() const {
   std::vector<std::pair<NodeId, NodeId>> inserted;  // (root anchor, new node)
   inserted.reserve(m_newNodeAnchor.size());
   for (size_t k = 0; k < m_newNodeAnchor.size(); ++k) {
@@ -206,8 +206,12 @@ Expected<ir::Graph> GraphRewriter::finish() {
     if (!isErased(id)) order.push_back(id);
   }
   emitBefore(std::numeric_limits<NodeId>::max());
+  return order;
+}
 
-  // Live values: declarations not erased, and intermediates a kept node produces.
+// Live values: declarations not erased, and intermediates a kept node produces.
+// Original values keep their relative order; new ones slot in by their key.
+std::vector<ValueId> GraphRewriter::rebuiltValueOrder(const std::vector<NodeId>& order) const {
   const size_t numValues = m_g.values.size();
   std::vector<NodeId> producer(numValues, ir::kNoNode);
   for (NodeId n : order)
@@ -219,7 +223,6 @@ Expected<ir::Graph> GraphRewriter::finish() {
     bool keep = v.kind == ir::ValueKind::Intermediate ? producer[i] != ir::kNoNode : !flagged(m_erasedValues, v.id);
     if (keep) live.push_back(v.id);
   }
-  // Original values keep their relative order; new ones slot in by their key.
   if (numValues > m_origValues) {
     std::vector<std::pair<std::pair<int64_t, int64_t>, ValueId>> keyed;
     keyed.reserve(live.size());
@@ -227,29 +230,31 @@ Expected<ir::Graph> GraphRewriter::finish() {
     std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (size_t i = 0; i < live.size(); ++i) live[i] = keyed[i].second;
   }
-  std::vector<ValueId> newId(numValues, ir::kNoValue);
-  for (size_t i = 0; i < live.size(); ++i) newId[static_cast<size_t>(live[i])] = static_cast<ValueId>(i);
+  return live;
+}
 
-  // Only live values are moved out below, so a removed value still has its name here.
-  auto removedError = [&](ValueId r, const std::string& where) {
-    return internalError(where + " reads removed value '" +
-                         (r >= 0 && static_cast<size_t>(r) < numValues ? m_g.values[static_cast<size_t>(r)].name
-                                                                        : std::to_string(r)) +
-                         "'");
-  };
-  auto mapped = [&](ValueId v) -> ValueId {
-    ValueId r = resolve(v);
-    if (r < 0 || static_cast<size_t>(r) >= numValues) return ir::kNoValue;
-    return newId[static_cast<size_t>(r)];
-  };
+ValueId GraphRewriter::Remap::operator()(ValueId v) const {
+  ValueId r = rw.resolve(v);
+  if (r < 0 || static_cast<size_t>(r) >= newId.size()) return ir::kNoValue;
+  return newId[static_cast<size_t>(r)];
+}
 
-  ir::Graph out;
-  out.name = m_g.name;
+// Only live values are moved out, so a removed value still has its name here.
+Error GraphRewriter::Remap::removed(ValueId resolved, const std::string& where) const {
+  const auto& values = rw.m_g.values;
+  return internalError(where + " reads removed value '" +
+                       (resolved >= 0 && static_cast<size_t>(resolved) < values.size()
+                            ? values[static_cast<size_t>(resolved)].name
+                            : std::to_string(resolved)) +
+                       "'");
+}
+
+Status GraphRewriter::moveValuesInto(const std::vector<ValueId>& live, const Remap& remap, ir::Graph& out) {
   out.values.reserve(live.size());  // no reallocation: `valueNames` views the moved strings
   support::NameSet valueNames(live.size());
   for (ValueId v : live) {
     ir::Value& nv = out.values.emplace_back(std::move(m_g.values[static_cast<size_t>(v)]));
-    nv.id = newId[static_cast<size_t>(v)];
+    nv.id = remap.newId[static_cast<size_t>(v)];
     nv.producer = ir::kNoNode;
     if (!valueNames.insert(nv.name)) return internalError("two values named '" + nv.name + "' after rewriting");
     if (auto it = m_g.initializers.find(v); it != m_g.initializers.end()) {
@@ -258,6 +263,10 @@ Expected<ir::Graph> GraphRewriter::finish() {
       out.initializers.insert(out.initializers.end(), std::move(entry));
     }
   }
+  return {};
+}
+
+Status GraphRewriter::moveNodesInto(const std::vector<NodeId>& order, const Remap& remap, ir::Graph& out) {
   support::NameSet nodeNames(order.size());
   out.nodes.reserve(order.size());  // no reallocation: `nodeNames` views the moved strings
   for (NodeId old : order) {
@@ -265,28 +274,57 @@ Expected<ir::Graph> GraphRewriter::finish() {
     n.id = static_cast<NodeId>(out.nodes.size() - 1);
     if (!nodeNames.insert(n.name)) return internalError("two nodes named '" + n.name + "' after rewriting");
     for (ValueId& in : n.inputs) {
-      ValueId m = mapped(in);
-      if (m == ir::kNoValue) return removedError(resolve(in), "node '" + n.name + "'");
+      ValueId m = remap(in);
+      if (m == ir::kNoValue) return remap.removed(resolve(in), "node '" + n.name + "'");
       in = m;
     }
     for (ValueId& o : n.outputs) {
-      o = newId[static_cast<size_t>(o)];
+      o = remap.newId[static_cast<size_t>(o)];
       out.values[static_cast<size_t>(o)].producer = n.id;
     }
   }
+  return {};
+}
+
+// The graph's inputs, outputs and state updates, in the rebuilt ids.
+Status GraphRewriter::mapInterfaceInto(const Remap& remap, ir::Graph& out) const {
   for (ValueId v : m_g.inputs)
-    if (newId[static_cast<size_t>(v)] != ir::kNoValue) out.inputs.push_back(newId[static_cast<size_t>(v)]);
+    if (remap.newId[static_cast<size_t>(v)] != ir::kNoValue) out.inputs.push_back(remap.newId[static_cast<size_t>(v)]);
   for (ValueId v : m_g.outputs) {
-    ValueId m = mapped(v);
-    if (m == ir::kNoValue) return removedError(resolve(v), "graph output");
+    ValueId m = remap(v);
+    if (m == ir::kNoValue) return remap.removed(resolve(v), "graph output");
     out.outputs.push_back(m);
   }
   for (const ir::StateUpdate& u : m_g.updates) {
-    ValueId t = mapped(u.target), nv = mapped(u.newValue);
-    if (t == ir::kNoValue) return removedError(resolve(u.target), "update");
-    if (nv == ir::kNoValue) return removedError(resolve(u.newValue), "update");
+    ValueId t = remap(u.target), nv = remap(u.newValue);
+    if (t == ir::kNoValue) return remap.removed(resolve(u.target), "update");
+    if (nv == ir::kNoValue) return remap.removed(resolve(u.newValue), "update");
     out.updates.push_back({t, nv});
   }
+  return {};
+}
+
+Expected<bool> GraphRewriter::commitTo(ir::Graph& g, bool changed) {
+  if (!changed) {
+    g = release();
+    return false;
+  }
+  auto out = finish();
+  if (!out) return out.error();
+  g = std::move(*out);
+  return true;
+}
+
+Expected<ir::Graph> GraphRewriter::finish() {
+  const std::vector<NodeId> order = rebuiltNodeOrder();
+  const std::vector<ValueId> live = rebuiltValueOrder(order);
+  Remap remap{*this, std::vector<ValueId>(m_g.values.size(), ir::kNoValue)};
+  for (size_t i = 0; i < live.size(); ++i) remap.newId[static_cast<size_t>(live[i])] = static_cast<ValueId>(i);
+  ir::Graph out;
+  out.name = m_g.name;
+  DFC_TRY(moveValuesInto(live, remap, out));
+  DFC_TRY(moveNodesInto(order, remap, out));
+  DFC_TRY(mapInterfaceInto(remap, out));
   return out;
 }
 

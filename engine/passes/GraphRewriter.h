@@ -72,6 +72,10 @@ class GraphRewriter {
   // The edited graph as it stands, without rebuilding (for a pass that changed
   // nothing). Call once, as the last thing.
   ir::Graph release() { return std::move(m_g); }
+  // The end of a pass: `g` becomes the rebuilt graph (true) when `changed`,
+  // else the graph as it stands, without rebuilding (false). Call once, last.
+  Expected<bool> commitTo(ir::Graph& g, bool changed);
+  Expected<bool> commitTo(ir::Graph& g) { return commitTo(g, m_changed); }
 
  private:
   static bool flagged(const std::vector<char>& flags, int32_t id) {
@@ -81,6 +85,20 @@ class GraphRewriter {
   void ensureNames() const;
   std::vector<int> useCounts() const;
   std::pair<int64_t, int64_t> orderKey(ir::ValueId v) const;
+
+  // finish(), step by step: the order of the rebuilt nodes and values, then
+  // values, nodes and the graph's inputs/outputs/updates moved into `out`.
+  struct Remap {  // old value id -> rebuilt id, through replacements
+    const GraphRewriter& rw;
+    std::vector<ir::ValueId> newId;  // by old id; kNoValue: removed
+    ir::ValueId operator()(ir::ValueId v) const;
+    Error removed(ir::ValueId resolved, const std::string& where) const;
+  };
+  std::vector<ir::NodeId> rebuiltNodeOrder() const;
+  std::vector<ir::ValueId> rebuiltValueOrder(const std::vector<ir::NodeId>& order) const;
+  Status moveValuesInto(const std::vector<ir::ValueId>& live, const Remap& remap, ir::Graph& out);
+  Status moveNodesInto(const std::vector<ir::NodeId>& order, const Remap& remap, ir::Graph& out);
+  Status mapInterfaceInto(const Remap& remap, ir::Graph& out) const;
 
   ir::Graph m_g;
   size_t m_origValues = 0, m_origNodes = 0;

@@ -100,14 +100,7 @@ class Peephole final : public Pass {
       }
     }
     rw.eraseDeadNodes(orphans);
-    if (!rw.changed() && !edited) {
-      g = rw.release();
-      return false;
-    }
-    auto out = rw.finish();
-    if (!out) return out.error();
-    g = std::move(*out);
-    return true;
+    return rw.commitTo(g, rw.changed() || edited);
   }
 };
 

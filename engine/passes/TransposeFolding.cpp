@@ -45,15 +45,9 @@ class TransposeFolding final : public Pass {
         folded.insert(p);
       }
     }
-    if (folded.empty()) {
-      g = rw.release();
-      return false;
-    }
+    if (folded.empty()) return rw.commitTo(g, false);
     rw.eraseDeadNodes(folded);
-    auto out = rw.finish();
-    if (!out) return out.error();
-    g = std::move(*out);
-    return true;
+    return rw.commitTo(g, true);
   }
 };
 

@@ -314,28 +314,29 @@ Status RunStore::finishRun(int64_t runId, const std::string& status, std::option
   return tx->commit();
 }
 
-Status RunStore::deleteRun(int64_t runId) {
-  std::lock_guard lock(m_impl->mutex);
-  SqliteDb& db = m_impl->db;
+namespace {
+
+// Deletes row `id` of `table` (its dependants go by cascade); an error names a missing one.
+Status deleteById(SqliteDb& db, const char* table, const char* what, int64_t id) {
   auto tx = SqliteTransaction::begin(db);
   DFC_TRY(tx);
-  auto del = db.prepare("DELETE FROM runs WHERE id=?");
+  auto del = db.prepare(std::string("DELETE FROM ") + table + " WHERE id=?");
   DFC_TRY(del);
-  DFC_TRY(del->bind(1, runId).run());
-  if (db.changes() == 0) return makeError(db.path() + ": no run with id " + std::to_string(runId));
+  DFC_TRY(del->bind(1, id).run());
+  if (db.changes() == 0) return makeError(db.path() + ": no " + what + " with id " + std::to_string(id));
   return tx->commit();
+}
+
+}  // namespace
+
+Status RunStore::deleteRun(int64_t runId) {
+  std::lock_guard lock(m_impl->mutex);
+  return deleteById(m_impl->db, "runs", "run", runId);
 }
 
 Status RunStore::deleteCompile(int64_t compileId) {
   std::lock_guard lock(m_impl->mutex);
-  SqliteDb& db = m_impl->db;
-  auto tx = SqliteTransaction::begin(db);
-  DFC_TRY(tx);
-  auto del = db.prepare("DELETE FROM compiles WHERE id=?");
-  DFC_TRY(del);
-  DFC_TRY(del->bind(1, compileId).run());
-  if (db.changes() == 0) return makeError(db.path() + ": no compile with id " + std::to_string(compileId));
-  return tx->commit();
+  return deleteById(m_impl->db, "compiles", "compile", compileId);
 }
 
 Expected<std::vector<CompileRecord>> RunStore::listCompiles() {

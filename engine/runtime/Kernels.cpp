@@ -19,12 +19,6 @@ constexpr kernels::KernelFactory kFactories[] = {
 
 namespace kernels {
 
-int64_t product(const ir::Shape& s, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= s[i];
-  return p;
-}
-
 std::string firstOutOfRange(const int64_t* ids, int64_t count, int64_t bound, const char* what, const char* where) {
   for (int64_t i = 0; i < count; ++i)
     if (ids[i] < 0 || ids[i] >= bound)

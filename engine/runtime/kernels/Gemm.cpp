@@ -1,6 +1,7 @@
 // MatMul and batch_matmul (Sgemm.h: oneDNN by default); linear is a
 // composite with no kernel. A batch with a matrix per thread or more splits
 // over the pool by matrix, else each GEMM splits over the pool itself.
+#include "ir/ShapeProduct.h"
 #include "runtime/kernels/KernelFamilies.h"
 #include "runtime/kernels/Sgemm.h"
 #include "support/ThreadPool.h"
@@ -93,8 +94,9 @@ Made LinalgKernels::BatchMatMul(const KernelArgs& a) {
   g.n = ys[r - 1];
   g.k = g.ta ? as[r - 2] : as[r - 1];
   if ((g.tb ? bs[r - 1] : bs[r - 2]) != g.k) return a.fail("inner dimensions differ");
-  g.batch = product(as, 0, r - 2);
-  if (product(bs, 0, r - 2) != g.batch || product(ys, 0, r - 2) != g.batch) return a.fail("leading dimensions differ");
+  g.batch = ir::dimProduct(as, 0, r - 2);
+  if (ir::dimProduct(bs, 0, r - 2) != g.batch || ir::dimProduct(ys, 0, r - 2) != g.batch)
+    return a.fail("leading dimensions differ");
   g.lda = as[r - 1];
   g.ldb = bs[r - 1];
   g.aSize = as[r - 2] * as[r - 1];

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "ir/ShapeProduct.h"
 #include "runtime/kernels/GeneralCommon.h"
 
 namespace dfc::runtime::kernels {
@@ -171,11 +172,11 @@ Made GeneralKernels::Concat(const KernelArgs& a) {
   const ir::Shape& ys = a.out[0]->shape();
   auto axis = axisOf(a, ys.size());
   if (!axis) return axis.error();
-  const int64_t inner = product(ys, *axis + 1, ys.size());
+  const int64_t inner = ir::dimProduct(ys, *axis + 1, ys.size());
   const int64_t es = static_cast<int64_t>(ir::dtypeSize(a.out[0]->dtype()));
   std::vector<int64_t> chunkBytes;
   for (const ir::Tensor* t : a.in) chunkBytes.push_back(t->shape()[*axis] * inner * es);
-  return make<ConcatKernel>(a, product(ys, 0, *axis), ys[*axis] * inner * es, std::move(chunkBytes));
+  return make<ConcatKernel>(a, ir::dimProduct(ys, 0, *axis), ys[*axis] * inner * es, std::move(chunkBytes));
 }
 
 Made GeneralKernels::Gather(const KernelArgs& a) {
@@ -183,7 +184,7 @@ Made GeneralKernels::Gather(const KernelArgs& a) {
   auto axis = axisOf(a, xs.size());
   if (!axis) return axis.error();
   const int64_t es = static_cast<int64_t>(ir::dtypeSize(a.in[0]->dtype()));
-  return make<GatherKernel>(a, product(xs, 0, *axis), xs[*axis], product(xs, *axis + 1, xs.size()) * es);
+  return make<GatherKernel>(a, ir::dimProduct(xs, 0, *axis), xs[*axis], ir::dimProduct(xs, *axis + 1, xs.size()) * es);
 }
 
 }  // namespace dfc::runtime::kernels

@@ -46,8 +46,6 @@ inline std::vector<int64_t> pairAttr(const ir::Node& node, const char* key, int6
   return v;
 }
 
-int64_t product(const ir::Shape& s, size_t from, size_t to);
-
 // Elements per parallel chunk for streaming loops: small tensors stay on one core.
 constexpr int64_t kElementGrain = int64_t{1} << 16;
 // Grain in units of `unit` elements each (rows, planes), at least 1.

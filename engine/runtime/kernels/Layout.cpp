@@ -4,6 +4,7 @@
 // one thread (its sums keep one order).
 #include <cstring>
 
+#include "ir/ShapeProduct.h"
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
@@ -171,7 +172,8 @@ Made slice(const KernelArgs& a, bool grad) {
   const size_t ax = static_cast<size_t>(axis);
   const int64_t len = (grad ? src.shape() : dst.shape())[ax];
   if (start < 0 || start + len > big[ax]) return a.fail("range outside the axis");
-  return make<SliceKernel>(a, grad, product(big, 0, ax), big[ax], start, len, product(big, ax + 1, big.size()));
+  return make<SliceKernel>(a, grad, ir::dimProduct(big, 0, ax), big[ax], start, len,
+                           ir::dimProduct(big, ax + 1, big.size()));
 }
 
 }  // namespace

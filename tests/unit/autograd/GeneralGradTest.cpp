@@ -17,14 +17,6 @@ using Ints = std::vector<int64_t>;
 
 namespace {
 
-void requireGradientsMatch(const test::GradCheckResult& r) {
-  INFO(r.error);
-  REQUIRE(r.error.empty());
-  INFO(r.firstFailure);
-  CHECK(r.checked > 0);
-  CHECK(r.failed == 0);
-}
-
 ValueId first(const std::vector<ValueId>& outs) { return outs.empty() ? ir::kNoValue : outs[0]; }
 
 // Distinct values spaced 0.15 apart on both sides of 0, never within 0.025 of

@@ -1,5 +1,6 @@
 #pragma once
 // Finite-difference checking of autograd against the reference interpreter.
+#include <catch2/catch.hpp>
 #include <functional>
 #include <random>
 
@@ -29,5 +30,14 @@ struct GradCheckResult {
 // central differences of seedValue * target.
 GradCheckResult gradCheck(const std::function<ir::ValueId(frontend::GraphBuilder&)>& build, double eps = 5e-3,
                           float seedValue = 1.0f);
+
+// The test's verdict on a gradCheck: it ran, checked something and every element matched.
+inline void requireGradientsMatch(const GradCheckResult& r) {
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  INFO(r.firstFailure);
+  CHECK(r.checked > 0);
+  CHECK(r.failed == 0);
+}
 
 }  // namespace dfc::test

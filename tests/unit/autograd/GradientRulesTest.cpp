@@ -10,14 +10,6 @@ using test::randomTensor;
 
 namespace {
 
-void requireGradientsMatch(const test::GradCheckResult& r) {
-  INFO(r.error);
-  REQUIRE(r.error.empty());
-  INFO(r.firstFailure);
-  CHECK(r.checked > 0);
-  CHECK(r.failed == 0);
-}
-
 ir::Tensor labels(std::vector<int64_t> values) {
   ir::Tensor t(ir::TensorType{ir::DType::I64, {static_cast<int64_t>(values.size())}});
   std::copy(values.begin(), values.end(), t.data<int64_t>());

@@ -12,14 +12,6 @@ using test::randomTensor;
 
 namespace {
 
-void requireGradientsMatch(const test::GradCheckResult& r) {
-  INFO(r.error);
-  REQUIRE(r.error.empty());
-  INFO(r.firstFailure);
-  CHECK(r.checked > 0);
-  CHECK(r.failed == 0);
-}
-
 ValueId op1(GraphBuilder& b, OpKind kind, std::vector<ValueId> in, ir::Attributes attrs = {}) {
   auto outs = b.op(kind, std::move(in), std::move(attrs));
   return outs.empty() ? ir::kNoValue : outs.front();

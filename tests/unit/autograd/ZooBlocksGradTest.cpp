@@ -15,14 +15,6 @@ using test::randomTensor;
 
 namespace {
 
-void requireGradientsMatch(const test::GradCheckResult& r) {
-  INFO(r.error);
-  REQUIRE(r.error.empty());
-  INFO(r.firstFailure);
-  CHECK(r.checked > 0);
-  CHECK(r.failed == 0);
-}
-
 // batch 1, seq 4, width 8, 4 query heads of 2, 2 key/value heads.
 frontend::zoo::Dims smallDims() {
   frontend::zoo::Dims d{1, 4, 8, 4, 1, 16};

@@ -1,7 +1,7 @@
 // The compiler knob table (--compiler-configs-file): every group beyond the
 // placer and router changes something a user sees in the compile, values out
 // of range are refused naming file:line:key, the effective configuration
-// round-trips through the PEF, and the README lists every knob.
+// round-trips through the PEF, and docs/cli.md lists every knob.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
@@ -138,8 +138,8 @@ TEST_CASE("the effective configuration round-trips through the PEF", "[driver][c
   for (const auto& k : driver::compilerKnobs()) CHECK(stored.find("\"" + k.key + "\":") != std::string::npos);
 }
 
-TEST_CASE("the knob table is whole: defaults in range, documented, and listed in the README", "[driver][config]") {
-  std::ifstream readme(std::string(DFC_TEST_DATA_DIR) + "/../../README.md");
+TEST_CASE("the knob table is whole: defaults in range, documented, and listed in docs/cli.md", "[driver][config]") {
+  std::ifstream readme(std::string(DFC_TEST_DATA_DIR) + "/../../docs/cli.md");
   REQUIRE(readme);
   std::stringstream text;
   text << readme.rdbuf();
