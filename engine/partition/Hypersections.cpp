@@ -118,6 +118,10 @@ std::string canonicalForm(const ir::Graph& g, const std::vector<ir::NodeId>& nod
 }
 
 HypersectionSummary assignHypersections(const ir::Graph& g, std::vector<Subgraph>& subgraphs) {
+  return assignHypersections(g, subgraphs, [](const std::string& form) { return std::hash<std::string>{}(form); });
+}
+
+HypersectionSummary assignHypersections(const ir::Graph& g, std::vector<Subgraph>& subgraphs, FormHash hash) {
   auto users = g.computeUsers();
   struct Known {
     std::string form;
@@ -128,7 +132,7 @@ HypersectionSummary assignHypersections(const ir::Graph& g, std::vector<Subgraph
   for (Subgraph& s : subgraphs) {
     if (s.nodes.empty()) continue;
     std::string form = canonicalForm(g, s.nodes, users);
-    auto& bucket = byHash[std::hash<std::string>{}(form)];
+    auto& bucket = byHash[hash(form)];
     s.hypersection = -1;
     for (const Known& k : bucket)
       if (k.form == form) s.hypersection = k.id;  // full comparison: a hash collision never merges

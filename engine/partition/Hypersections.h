@@ -27,4 +27,9 @@ struct HypersectionSummary {
 // Ids are dense, in order of first appearance.
 HypersectionSummary assignHypersections(const ir::Graph& graph, std::vector<Subgraph>& subgraphs);
 
+// The same with the bucket hash given: tests pass one that makes every form
+// collide, to hold the promise that a collision never merges two subgraphs.
+using FormHash = size_t (*)(const std::string& form);
+HypersectionSummary assignHypersections(const ir::Graph& graph, std::vector<Subgraph>& subgraphs, FormHash hash);
+
 }  // namespace dfc::partition

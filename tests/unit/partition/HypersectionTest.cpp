@@ -110,3 +110,19 @@ TEST_CASE("hypersections: the mapper maps each hypersection once and instances r
   CHECK(reused->hypersections.size() == 2);
   CHECK(reused->hypersections[0].sections.size() == 12);
 }
+
+TEST_CASE("hypersections: forms whose hashes collide keep their own ids", "[partition]") {
+  // Every form hashes alike, so all subgraphs share one bucket: only the full
+  // comparison of canonical forms tells the 12 layers from the head.
+  ir::Graph g = repeatedGraph(12);
+  DecomposeOptions o;
+  o.enableHypersection = true;
+  auto subs = decompose(g, o);
+  REQUIRE(subs);
+  for (auto& s : *subs) s.hypersection = -1;
+  auto summary = assignHypersections(g, *subs, [](const std::string&) -> size_t { return 7; });
+  CHECK(summary.unique == 2);
+  CHECK(summary.instances == 13);
+  for (int i = 1; i < 12; ++i) CHECK((*subs)[static_cast<size_t>(i)].hypersection == (*subs)[0].hypersection);
+  CHECK((*subs)[12].hypersection != (*subs)[0].hypersection);
+}
