@@ -254,7 +254,8 @@ size_t TraceIndex::countMatches(const TraceSearch& search, double t0, double t1)
     const uint32_t* end = std::partition_point(first, last, [&](uint32_t e) { return events[e].ts <= t1; });
     for (const uint32_t* it = end; it != first && events[*(it - 1)].ts >= t0 - s.maxUs;) {
       const CompactEvent& e = events[*--it];
-      count += e.ts + e.dur > t0 || (e.dur == 0 && e.ts >= t0);
+      // As the range table counts: overlapping for a positive time, or zero-length inside.
+      count += (e.ts < t1 && e.ts + e.dur > t0) || (e.dur == 0 && e.ts >= t0);
     }
   }
   return count;

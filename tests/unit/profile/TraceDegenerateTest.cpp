@@ -3,9 +3,9 @@
 // sibling; a child may end exactly at its parent's end; equal starts nest
 // longer first; a zero-length slice nests where it starts and takes part in a
 // range when t0 <= ts <= t1 (at either end); a slice that only touches a
-// range does not; a child that outlives its parent splits the row's busy time
-// between them (self times add up to the busy time); search walks equal
-// starts in index order.
+// range (at its start or its end) does not, in search counts as in the range table; a child that outlives its parent
+// splits the row's busy time between them (self times add up to the busy time); search walks equal starts in index
+// order.
 #include <catch2/catch.hpp>
 
 #include <memory>
@@ -211,6 +211,11 @@ TEST_CASE("degenerate search: matches at equal starts walk in index order, touch
   const TraceSearch q = index.search("q");
   CHECK(index.countMatches(q, 20, 30) == 0);  // Q ends at 20
   CHECK(index.countMatches(q, 12, 13) == 1);
+  // Q starts where [0,10] ends: only touching, so neither search nor the range table counts it.
+  CHECK(index.countMatches(q, 0, 10) == 0);
+  CHECK(group(index.aggregate(0, 10, {}, GroupBy::Name), "Q") == nullptr);
+  CHECK(index.countMatches(r, 20, 30) == 0);
+  CHECK(index.countMatches(r, 20, 30.5) == 2);
   CHECK(index.countMatches(index.search("Z"), 20, 25) == 1);
   CHECK(index.countMatches(index.search("Z"), 15, 15) == 1);
   CHECK(index.countMatches(index.search("Z"), 0, 14.5) == 0);
