@@ -18,6 +18,7 @@ const ::onnx::GraphProto* graphAttr(const ImportContext& c, const std::string& n
 
 // A constant boolean (or number) scalar's truth; nullopt when not constant.
 std::optional<bool> constTruth(const ImportContext& c, ValueId v) {
+  if (ImportContext::isListToken(v)) return std::nullopt;
   const ir::Tensor* t = c.constData(v);
   if (!t || t->numElements() != 1) return std::nullopt;
   switch (t->dtype()) {
@@ -41,6 +42,9 @@ Status selectBranches(ImportContext& c, ValueId cond, const std::vector<ValueId>
     cond = scalar;
   }
   for (size_t k = 0; k < thenOut.size(); ++k) {
+    if (ImportContext::isListToken(thenOut[k]) || ImportContext::isListToken(elseOut[k]))
+      return c.error("the condition is computed at run time and output " + std::to_string(k) +
+                     " is a sequence or optional (only a constant condition picks one)");
     const ir::TensorType a = c.type(thenOut[k]), b = c.type(elseOut[k]);
     if (a != b)
       return c.error("the condition is computed at run time, so both branches run and Where picks each output; output " +
@@ -157,6 +161,8 @@ Status mapScan(ImportContext& c, const MapBody& mapBody) {
       args.push_back(slice);
     }
     DFC_TRY_ASSIGN(out, mapBody(*body, prefix + "/step" + std::to_string(t) + "/", args));
+    if (std::any_of(out.begin(), out.end(), ImportContext::isListToken))
+      return c.error("its body gives a sequence or optional (not supported)");
     state.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
     scans.emplace_back(out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
   }
@@ -184,7 +190,8 @@ Status mapLoop(ImportContext& c, const MapBody& mapBody) {
                    " loop-carried values");
   std::vector<ValueId> state;
   for (int k = 0; k < carried; ++k) {
-    DFC_TRY_ASSIGN(v, c.requireInput(2 + k));
+    const ValueId v = c.carriedInput(2 + k);  // a sequence or optional travels as a token
+    if (v == ir::kNoValue) return c.error("input " + std::to_string(2 + k) + " is missing");
     state.push_back(v);
   }
   const std::string prefix = sanitizeName(c.node().name().empty() ? "Loop" : c.node().name());
@@ -206,6 +213,8 @@ Status mapLoop(ImportContext& c, const MapBody& mapBody) {
       return c.error("the body's condition output is computed at run time (only loops of a constant trip count unroll)");
     state.assign(out.begin() + 1, out.begin() + 1 + carried);
     scans.emplace_back(out.begin() + 1 + carried, out.end());
+    if (std::any_of(scans.back().begin(), scans.back().end(), ImportContext::isListToken))
+      return c.error("a scan output is a sequence or optional (not supported)");
   }
   for (int k = 0; k < carried; ++k) c.setOutput(k, state[static_cast<size_t>(k)]);
   if (scans.empty() && body->output_size() > carried + 1) return c.error("no iteration runs: its scan outputs would be empty");
