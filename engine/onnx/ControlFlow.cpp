@@ -30,6 +30,31 @@ std::optional<bool> constTruth(const ImportContext& c, ValueId v) {
   return std::nullopt;
 }
 
+// A sequence or optional out of both branches: Where picks each element, so
+// the two must hold as many elements (and be alike), each of one type.
+Expected<ValueId> selectLists(ImportContext& c, ValueId cond, ValueId thenList, ValueId elseList, size_t k) {
+  const auto refuse = [&](const std::string& why) {
+    return c.error("the condition is computed at run time and output " + std::to_string(k) +
+                   " is a sequence or optional " + why + " (only a constant condition picks one)");
+  };
+  if (!ImportContext::isListToken(thenList) || !ImportContext::isListToken(elseList))
+    return refuse("in one branch and a tensor in the other");
+  const ListValue a = c.tokenList(thenList), b = c.tokenList(elseList);
+  if (a.optional != b.optional || a.present != b.present || a.sequence != b.sequence ||
+      a.items.size() != b.items.size())
+    return refuse("of " + std::to_string(a.items.size()) + " elements in then_branch and " +
+                  std::to_string(b.items.size()) + " in else_branch, or of other kinds");
+  ListValue out = a;
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    if (c.type(a.items[i]) != c.type(b.items[i]))
+      return refuse("whose element " + std::to_string(i) + " is " + c.type(a.items[i]).toString() +
+                    " in then_branch and " + c.type(b.items[i]).toString() + " in else_branch");
+    DFC_TRY_ASSIGN(y, c.emit(OpKind::Where, {cond, a.items[i], b.items[i]}));
+    out.items[i] = y;
+  }
+  return c.listToken(std::move(out));
+}
+
 // Both branches, each output chosen by the condition.
 Status selectBranches(ImportContext& c, ValueId cond, const std::vector<ValueId>& thenOut,
                       const std::vector<ValueId>& elseOut) {
@@ -42,9 +67,11 @@ Status selectBranches(ImportContext& c, ValueId cond, const std::vector<ValueId>
     cond = scalar;
   }
   for (size_t k = 0; k < thenOut.size(); ++k) {
-    if (ImportContext::isListToken(thenOut[k]) || ImportContext::isListToken(elseOut[k]))
-      return c.error("the condition is computed at run time and output " + std::to_string(k) +
-                     " is a sequence or optional (only a constant condition picks one)");
+    if (ImportContext::isListToken(thenOut[k]) || ImportContext::isListToken(elseOut[k])) {
+      DFC_TRY_ASSIGN(list, selectLists(c, cond, thenOut[k], elseOut[k], k));
+      c.setOutput(static_cast<int>(k), list);
+      continue;
+    }
     const ir::TensorType a = c.type(thenOut[k]), b = c.type(elseOut[k]);
     if (a != b)
       return c.error("the condition is computed at run time, so both branches run and Where picks each output; output " +

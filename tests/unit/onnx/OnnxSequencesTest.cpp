@@ -189,39 +189,57 @@ TEST_CASE("an optional input: OptionalHasElement is a constant and OptionalGetEl
   }
 }
 
-// The chip picks between tensors with Where; a sequence out of an If needs the condition known.
-TEST_CASE("an If on a runtime condition that gives a sequence is refused naming the node") {
+// s = If(c, then: [then_x], else: [else_x] * elseCount) with then_x = [1], else_x = [2].
+::onnx::ModelProto ifOfSequences(int elseCount) {
   auto m = test::makeModel(17);
   auto* g = m.mutable_graph();
   test::addTensorValue(g->add_input(), "c", ::onnx::TensorProto::BOOL, {});
   auto* node = addNode(m, "If", "choose", {"c"}, {"s"});
-  for (const char* branch : {"then_branch", "else_branch"}) {
+  for (const std::string branch : {"then", "else"}) {
     auto* a = node->add_attribute();
-    a->set_name(branch);
+    a->set_name(branch + "_branch");
     a->set_type(::onnx::AttributeProto::GRAPH);
     auto* b = a->mutable_g();
     b->set_name(branch);
     auto* k = b->add_node();
     k->set_op_type("Constant");
-    k->add_output(std::string(branch) + "_x");
+    k->add_output(branch + "_x");
     auto* v = k->add_attribute();
     v->set_name("value");
     v->set_type(::onnx::AttributeProto::TENSOR);
     v->mutable_t()->set_data_type(kFloat);
     v->mutable_t()->add_dims(1);
-    v->mutable_t()->add_float_data(1);
+    v->mutable_t()->add_float_data(branch == "then" ? 1 : 2);
     auto* sc = b->add_node();
     sc->set_op_type("SequenceConstruct");
-    sc->add_input(std::string(branch) + "_x");
-    sc->add_output(std::string(branch) + "_s");
-    seqValue(b->add_output(), std::string(branch) + "_s");
+    for (int i = 0; i < (branch == "then" ? 1 : elseCount); ++i) sc->add_input(branch + "_x");
+    sc->add_output(branch + "_s");
+    seqValue(b->add_output(), branch + "_s");
   }
   seqValue(g->add_output(), "s");
-  auto y = run(m, {}, {});
+  return m;
+}
+
+ir::Tensor truth(bool v) {
+  ir::Tensor t(ir::TensorType{ir::DType::Bool, {}});
+  t.data<bool>()[0] = v;
+  return t;
+}
+
+// Both branches run and Where picks each element, as for tensors.
+TEST_CASE("an If on a runtime condition picks each element of its branches' sequences, of equal lengths only") {
+  for (bool cond : {true, false}) {
+    auto y = run(ifOfSequences(1), {truth(cond)}, {});
+    REQUIRE(y);
+    REQUIRE(y->size() == 1);
+    CHECK(values((*y)[0]) == std::vector<float>{cond ? 1.0f : 2.0f});
+  }
+  auto y = run(ifOfSequences(2), {truth(true)}, {});
   REQUIRE_FALSE(y);
-  CHECK_THAT(y.error().message(),
-             Catch::Contains("node 'choose' (If") &&
-                 Catch::Contains("the condition is computed at run time and output 0 is a sequence"));
+  CHECK_THAT(
+      y.error().message(),
+      Catch::Contains("node 'choose' (If") &&
+          Catch::Contains("output 0 is a sequence or optional of 1 elements in then_branch and 2 in else_branch"));
 }
 
 TEST_CASE("the test data reader takes SequenceProto and OptionalProto files and refuses malformed ones") {
