@@ -2,7 +2,7 @@
 # Fuzzes one reader with libFuzzer (clang-14, ASan + UBSan) for SECONDS:
 #
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: pef_reader onnx_importer dfir_parser yaml_loaders chrome_trace_reader decisions_reader run_store gzip_trace
+#   TARGET: pef_reader onnx_importer onnx_test_data dfir_parser yaml_loaders chrome_trace_reader decisions_reader run_store gzip_trace
 #
 # Builds into ./build-fuzz (-DDFC_BUILD_FUZZERS=ON), seeds the corpus from the
 # project's own files (PEFs and a trace written by the fuzz build's dfc, the
@@ -21,7 +21,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-  pef_reader|onnx_importer|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader|run_store|gzip_trace) ;;
+  pef_reader|onnx_importer|onnx_test_data|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader|run_store|gzip_trace) ;;
   *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 missing (scripts/install-deps.sh)" >&2; exit 2; }
@@ -66,6 +66,7 @@ make_outputs() {
 case "$target" in
   pef_reader) make_outputs; cp "$work"/*/*.pef "$seeds/" ;;
   onnx_importer) find tests/data/onnx -name '*.onnx' | while read -r f; do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done ;;
+  onnx_test_data) cp tests/data/fuzz/onnx_test_data/* "$seeds/" ;;  # a form byte (0 tensor, 1 sequence, 2 optional), then the proto
   dfir_parser) make_outputs; cp tests/golden/*/*.dfir "$work"/logreg/*.dfir "$seeds/" 2>/dev/null || true ;;
   yaml_loaders)
     cp resources/arch/*.yaml "$seeds/"; for f in resources/fusion_rules/*.yaml; do cp "$f" "$seeds/rules_$(basename "$f")"; done

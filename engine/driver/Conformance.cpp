@@ -9,6 +9,7 @@
 
 #include "driver/Inference.h"
 #include "onnx/OnnxImporter.h"
+#include "onnx/TestData.h"
 
 namespace dfc::driver {
 namespace fs = std::filesystem;
@@ -25,20 +26,40 @@ double elementAt(const ir::Tensor& t, int64_t i) {
   return 0;
 }
 
-std::vector<ir::Tensor> readSet(const fs::path& dir, const std::string& prefix, std::string& error,
-                                std::vector<std::string>* names = nullptr) {
-  std::vector<ir::Tensor> out;
-  for (int i = 0;; ++i) {
+// A data set's files (input_N.pb or output_N.pb), read by the form of the
+// graph's value N, flattened: a sequence or optional gives its tensors, named
+// "<value>.<position>" (the IR inputs the importer makes of them).
+struct DataSet {
+  std::vector<ir::Tensor> tensors;
+  std::vector<std::string> names;
+  std::vector<bool> listItem;                    // per tensor: one of a sequence's or optional's
+  std::map<std::string, onnx::ListInput> lists;  // the sequences and optionals among them, by value name
+};
+
+Expected<DataSet> readSet(const fs::path& dir, const std::string& prefix,
+                          const std::vector<onnx::BoundaryValue>& values) {
+  DataSet out;
+  for (size_t i = 0;; ++i) {
     fs::path p = dir / (prefix + std::to_string(i) + ".pb");
     if (!fs::exists(p)) break;
-    std::string name;
-    auto t = onnx::readTensorProtoFile(p.string(), name);
-    if (!t) {
-      error = t.error().message();
-      return {};
+    const onnx::ValueForm form = i < values.size() ? values[i].form : onnx::ValueForm::Tensor;
+    auto v = onnx::readTestValueFile(p.string(), form);
+    if (!v) return v.error();
+    if (form == onnx::ValueForm::Tensor) {
+      out.tensors.push_back(std::move(v->items.at(0)));
+      out.names.push_back(v->name);
+      out.listItem.push_back(false);
+      continue;
     }
-    out.push_back(std::move(*t));
-    if (names) names->push_back(name);
+    const std::string name = v->name.empty() ? values[i].name : v->name;
+    onnx::ListInput& list = out.lists[name];
+    list.present = v->present;
+    for (size_t k = 0; k < v->items.size(); ++k) {
+      list.shapes.push_back(v->items[k].shape());
+      out.tensors.push_back(std::move(v->items[k]));
+      out.names.push_back(name + "." + std::to_string(k));
+      out.listItem.push_back(true);
+    }
   }
   return out;
 }
@@ -73,20 +94,24 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
     return r;
   };
   fs::path data = fs::path(caseDir) / "test_data_set_0";
-  std::string error;
-  std::vector<std::string> inputNames;
-  auto inputs = readSet(data, "input_", error, &inputNames);
-  if (!error.empty()) return unsupported(error);
-  auto expected = readSet(data, "output_", error);
-  if (!error.empty()) return unsupported(error);
-  if (expected.empty()) return unsupported("no expected outputs in " + data.string());
+  auto boundary = onnx::readBoundary((fs::path(caseDir) / "model.onnx").string());
+  if (!boundary) return unsupported(boundary.error().message());
+  auto in = readSet(data, "input_", boundary->inputs);
+  if (!in) return unsupported(in.error().message());
+  auto out = readSet(data, "output_", boundary->outputs);
+  if (!out) return unsupported(out.error().message());
+  std::vector<ir::Tensor>& inputs = in->tensors;
+  const std::vector<std::string>& inputNames = in->names;
+  std::vector<ir::Tensor>& expected = out->tensors;
+  if (expected.empty() && out->lists.empty()) return unsupported("no expected outputs in " + data.string());
   InferenceCompileOptions co;
   co.level = options.level;
   co.batchSize = inputs.empty() || inputs[0].shape().empty() ? 1 : inputs[0].shape()[0];
   co.inputShapes = options.inputShapes;
   co.ignoreUnknownInputShapes = true;  // test data may name values the graph does not take
+  co.listInputs = in->lists;
   for (size_t k = 0; k < inputs.size(); ++k)
-    if (!inputNames[k].empty()) {
+    if (!inputNames[k].empty() && !in->listItem[k]) {
       co.operandValues.emplace(inputNames[k], inputs[k]);
       co.inputShapes.emplace(inputNames[k], inputs[k].shape());  // --input-shape wins
     }

@@ -46,6 +46,7 @@ Expected<pef::Pef> compileForInference(const std::string& modelPath, const Infer
     io.operandValues = options.operandValues;
     io.inputShapes = options.inputShapes;
     io.ignoreUnknownInputShapes = options.ignoreUnknownInputShapes;
+    io.listInputs = options.listInputs;
     auto g = onnx::importOnnxFile(modelPath, io);
     if (!g) return g.error();
     graph = std::move(*g);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx/OnnxImporter.h"
 #include "partition/Plan.h"
 #include "pef/Pef.h"
 #include "support/Error.h"
@@ -22,6 +23,8 @@ struct InferenceCompileOptions {
   std::string arch = "native";
   // ONNX only: values for inputs that feed shaping operands (onnx::ImportOptions).
   std::map<std::string, ir::Tensor> operandValues;
+  // ONNX only: the shapes of sequence and optional inputs' tensors (onnx::ImportOptions::listInputs).
+  std::map<std::string, onnx::ListInput> listInputs;
 };
 
 // model: a .onnx or .dfir file. Errors are the importer's one-line refusals.

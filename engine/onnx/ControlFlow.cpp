@@ -18,6 +18,7 @@ const ::onnx::GraphProto* graphAttr(const ImportContext& c, const std::string& n
 
 // A constant boolean (or number) scalar's truth; nullopt when not constant.
 std::optional<bool> constTruth(const ImportContext& c, ValueId v) {
+  if (ImportContext::isListToken(v)) return std::nullopt;
   const ir::Tensor* t = c.constData(v);
   if (!t || t->numElements() != 1) return std::nullopt;
   switch (t->dtype()) {
@@ -27,6 +28,31 @@ std::optional<bool> constTruth(const ImportContext& c, ValueId v) {
     case DType::I32: return t->data<int32_t>()[0] != 0;
   }
   return std::nullopt;
+}
+
+// A sequence or optional out of both branches: Where picks each element, so
+// the two must hold as many elements (and be alike), each of one type.
+Expected<ValueId> selectLists(ImportContext& c, ValueId cond, ValueId thenList, ValueId elseList, size_t k) {
+  const auto refuse = [&](const std::string& why) {
+    return c.error("the condition is computed at run time and output " + std::to_string(k) +
+                   " is a sequence or optional " + why + " (only a constant condition picks one)");
+  };
+  if (!ImportContext::isListToken(thenList) || !ImportContext::isListToken(elseList))
+    return refuse("in one branch and a tensor in the other");
+  const ListValue a = c.tokenList(thenList), b = c.tokenList(elseList);
+  if (a.optional != b.optional || a.present != b.present || a.sequence != b.sequence ||
+      a.items.size() != b.items.size())
+    return refuse("of " + std::to_string(a.items.size()) + " elements in then_branch and " +
+                  std::to_string(b.items.size()) + " in else_branch, or of other kinds");
+  ListValue out = a;
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    if (c.type(a.items[i]) != c.type(b.items[i]))
+      return refuse("whose element " + std::to_string(i) + " is " + c.type(a.items[i]).toString() +
+                    " in then_branch and " + c.type(b.items[i]).toString() + " in else_branch");
+    DFC_TRY_ASSIGN(y, c.emit(OpKind::Where, {cond, a.items[i], b.items[i]}));
+    out.items[i] = y;
+  }
+  return c.listToken(std::move(out));
 }
 
 // Both branches, each output chosen by the condition.
@@ -41,6 +67,11 @@ Status selectBranches(ImportContext& c, ValueId cond, const std::vector<ValueId>
     cond = scalar;
   }
   for (size_t k = 0; k < thenOut.size(); ++k) {
+    if (ImportContext::isListToken(thenOut[k]) || ImportContext::isListToken(elseOut[k])) {
+      DFC_TRY_ASSIGN(list, selectLists(c, cond, thenOut[k], elseOut[k], k));
+      c.setOutput(static_cast<int>(k), list);
+      continue;
+    }
     const ir::TensorType a = c.type(thenOut[k]), b = c.type(elseOut[k]);
     if (a != b)
       return c.error("the condition is computed at run time, so both branches run and Where picks each output; output " +
@@ -157,6 +188,8 @@ Status mapScan(ImportContext& c, const MapBody& mapBody) {
       args.push_back(slice);
     }
     DFC_TRY_ASSIGN(out, mapBody(*body, prefix + "/step" + std::to_string(t) + "/", args));
+    if (std::any_of(out.begin(), out.end(), ImportContext::isListToken))
+      return c.error("its body gives a sequence or optional (not supported)");
     state.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
     scans.emplace_back(out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
   }
@@ -184,7 +217,8 @@ Status mapLoop(ImportContext& c, const MapBody& mapBody) {
                    " loop-carried values");
   std::vector<ValueId> state;
   for (int k = 0; k < carried; ++k) {
-    DFC_TRY_ASSIGN(v, c.requireInput(2 + k));
+    const ValueId v = c.carriedInput(2 + k);  // a sequence or optional travels as a token
+    if (v == ir::kNoValue) return c.error("input " + std::to_string(2 + k) + " is missing");
     state.push_back(v);
   }
   const std::string prefix = sanitizeName(c.node().name().empty() ? "Loop" : c.node().name());
@@ -206,6 +240,8 @@ Status mapLoop(ImportContext& c, const MapBody& mapBody) {
       return c.error("the body's condition output is computed at run time (only loops of a constant trip count unroll)");
     state.assign(out.begin() + 1, out.begin() + 1 + carried);
     scans.emplace_back(out.begin() + 1 + carried, out.end());
+    if (std::any_of(scans.back().begin(), scans.back().end(), ImportContext::isListToken))
+      return c.error("a scan output is a sequence or optional (not supported)");
   }
   for (int k = 0; k < carried; ++k) c.setOutput(k, state[static_cast<size_t>(k)]);
   if (scans.empty() && body->output_size() > carried + 1) return c.error("no iteration runs: its scan outputs would be empty");

@@ -1,6 +1,7 @@
 #include "onnx/ImportContext.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -8,8 +9,8 @@
 #include "ir/ShapeInference.h"
 #include "ir/TensorBudget.h"
 #include "onnx/OnnxPrecheck.h"
-#include "support/Half.h"
 #include "runtime/Kernels.h"
+#include "support/Half.h"
 
 namespace dfc::onnx {
 namespace fs = std::filesystem;
@@ -50,6 +51,55 @@ bool dtypeFromOnnx(int elemType, DType& out) {
     case ::onnx::TensorProto::BOOL: out = DType::Bool; return true;
     default: return false;
   }
+}
+
+namespace {
+
+std::string typeText(const ::onnx::TypeProto& t) {
+  std::string elem;
+  switch (t.value_case()) {
+    case ::onnx::TypeProto::kTensorType:
+      elem = onnxTypeName(t.tensor_type().elem_type());
+      break;
+    case ::onnx::TypeProto::kSparseTensorType:
+      return "sparse_tensor(" + onnxTypeName(t.sparse_tensor_type().elem_type()) + ")";
+    case ::onnx::TypeProto::kSequenceType:
+      return "seq(" + typeText(t.sequence_type().elem_type()) + ")";
+    case ::onnx::TypeProto::kOptionalType:
+      return "optional(" + typeText(t.optional_type().elem_type()) + ")";
+    case ::onnx::TypeProto::kMapType:
+      return "map(" + onnxTypeName(t.map_type().key_type()) + ", " + typeText(t.map_type().value_type()) + ")";
+    default:
+      return "undefined";
+  }
+  for (auto& ch : elem) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return "tensor(" + elem + ")";
+}
+
+}  // namespace
+
+std::string describeValueType(const ::onnx::TypeProto& type) {
+  const char* kind = "a value of no type";
+  switch (type.value_case()) {
+    case ::onnx::TypeProto::kTensorType:
+      kind = "a tensor";
+      break;
+    case ::onnx::TypeProto::kSparseTensorType:
+      kind = "a sparse tensor";
+      break;
+    case ::onnx::TypeProto::kSequenceType:
+      kind = "a sequence";
+      break;
+    case ::onnx::TypeProto::kOptionalType:
+      kind = "an optional";
+      break;
+    case ::onnx::TypeProto::kMapType:
+      kind = "a map";
+      break;
+    default:
+      return kind;
+  }
+  return std::string(kind) + " (" + typeText(type) + ")";
 }
 
 std::string onnxTypeName(int elemType) {
@@ -243,8 +293,32 @@ Expected<ValueId> ImportContext::requireInput(int i) const {
   return v;
 }
 
+const ListValue* ImportContext::list(int input) const {
+  if (input >= m_node->input_size() || m_node->input(input).empty()) return nullptr;
+  auto it = m_lists.find(m_node->input(input));
+  return it == m_lists.end() ? nullptr : &it->second;
+}
+
+void ImportContext::setListOutput(int i, ListValue v) {
+  if (outputWanted(i)) m_lists[m_node->output(i)] = std::move(v);
+}
+
+ValueId ImportContext::listToken(ListValue v) {
+  m_tokens.push_back(std::move(v));
+  return -1 - static_cast<ValueId>(m_tokens.size());
+}
+
+ValueId ImportContext::carriedInput(int i) {
+  if (const ListValue* l = list(i)) return listToken(*l);
+  return input(i);
+}
+
 void ImportContext::setOutput(int i, ValueId v) {
-  if (outputWanted(i)) m_names[m_node->output(i)] = v;
+  if (!outputWanted(i)) return;
+  if (isListToken(v))
+    setListOutput(i, tokenList(v));
+  else
+    m_names[m_node->output(i)] = v;
 }
 
 const ir::Tensor* ImportContext::constData(ValueId v) const {

@@ -22,6 +22,13 @@
 namespace dfc::onnx {
 
 class ImportContext;
+// A sequence or an optional known at import (onnx/Sequences.h): its tensors.
+struct ListValue {
+  bool optional = false;  // an optional: holds no item or one (a tensor, or a sequence when `sequence`)
+  bool present = true;    // optionals only: whether it holds an element
+  bool sequence = true;   // the items form a sequence (for an optional: it wraps one)
+  std::vector<ir::ValueId> items;
+};
 using MapFn = std::function<Status(ImportContext&)>;
 using OpTable = std::map<std::string, MapFn>;
 
@@ -37,6 +44,8 @@ void registerLayoutOps(OpTable& table);  // registered last: overrides Neg/Abs
 // ONNX elem_type -> IR dtype; false if the IR has no such dtype.
 bool dtypeFromOnnx(int elemType, ir::DType& out);
 std::string onnxTypeName(int elemType);
+// "a sequence (seq(tensor(float)))", "an optional (optional(tensor(int64)))", "a map (...)", "a tensor (...)".
+std::string describeValueType(const ::onnx::TypeProto& type);
 // TensorProto -> Tensor; external data relative to baseDir.
 Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::string& baseDir);
 
@@ -47,6 +56,18 @@ class ImportContext {
   ir::Graph& graph() { return m_graph; }
   const std::string& baseDir() const { return m_baseDir; }
   std::map<std::string, ir::ValueId>& names() { return m_names; }
+  // ONNX value name -> sequence or optional (never also in names()).
+  std::map<std::string, ListValue>& lists() { return m_lists; }
+  const ListValue* list(int input) const;  // the node's input `input` when it is a list, else nullptr
+  void setListOutput(int i, ListValue v);
+  // A list passed through control flow as a ValueId (Loop state, a body's
+  // inputs and outputs): a token below kNoValue that only these functions,
+  // setOutput and the body mapper understand; never an operand of emit().
+  ir::ValueId listToken(ListValue v);
+  static bool isListToken(ir::ValueId v) { return v < ir::kNoValue; }
+  const ListValue& tokenList(ir::ValueId token) const { return m_tokens.at(static_cast<size_t>(-2 - token)); }
+  // Input i as Loop carries it: a token when it is a list.
+  ir::ValueId carriedInput(int i);
   void setOpset(int64_t opset) { m_opset = opset; }
   int64_t opset() const { return m_opset; }
   void setNode(const ::onnx::NodeProto* node, std::string irName, std::string scope);
@@ -124,6 +145,8 @@ class ImportContext {
   std::string m_baseDir;
   std::map<std::string, ir::ValueId> m_names;  // ONNX value name -> IR value
   std::map<std::string, int> m_elemTypes;      // ONNX value name -> ONNX element type
+  std::map<std::string, ListValue> m_lists;
+  std::vector<ListValue> m_tokens;
   std::set<std::string> m_valueNames, m_nodeNames;
   const ::onnx::NodeProto* m_node = nullptr;
   std::string m_irName, m_scope;
@@ -132,6 +155,8 @@ class ImportContext {
 };
 
 std::string sanitizeName(const std::string& name);
+// x[..., start:end:step, ...] along `axis`, of x's dtype (MapLayout.cpp).
+Expected<ir::ValueId> sliceAxis(ImportContext& c, ir::ValueId x, size_t axis, int64_t start, int64_t end, int64_t step);
 // Rank `rank`, ones except `count` on `axis`: 0..count-1 (int64) along that axis.
 ir::ValueId indicesAlong(ImportContext& c, int64_t count, size_t rank, size_t axis);
 // int32/int64 indices into an axis of `extent` as int64 in [0, extent): negative
@@ -146,6 +171,7 @@ Expected<ir::ValueId> onnxMaxPoolIndices(ImportContext& c, ir::ValueId x, ir::Va
                                          const std::vector<int64_t>& strides, const std::vector<int64_t>& pads);
 void registerQuantOps(OpTable& table);   // MapQuant.cpp
 void registerMatrixOps(OpTable& table);  // MapMatrix.cpp
+void registerNgramOps(OpTable& table);   // MapNgram.cpp
 
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);

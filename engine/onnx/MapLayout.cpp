@@ -9,6 +9,16 @@
 
 namespace dfc::onnx {
 
+Expected<ir::ValueId> sliceAxis(ImportContext& c, ir::ValueId x, size_t axis, int64_t start, int64_t end,
+                                int64_t step) {
+  const ir::Shape& s = c.shape(x);
+  std::vector<int64_t> starts(s.size(), 0), ends(s.begin(), s.end()), steps(s.size(), 1);
+  starts[axis] = start;
+  ends[axis] = end;
+  steps[axis] = step;
+  return c.emit(ir::OpKind::StridedSlice, {x}, {{"starts", starts}, {"ends", ends}, {"steps", steps}});
+}
+
 Expected<ir::ValueId> onnxMatMul(ImportContext& c, ir::ValueId a, ir::ValueId b);  // MapNn.cpp
 
 namespace {
@@ -17,15 +27,6 @@ using ir::DType;
 using ir::OpKind;
 using ir::Shape;
 using ir::ValueId;
-
-Expected<ValueId> sliceAxis(ImportContext& c, ValueId x, size_t axis, int64_t start, int64_t end, int64_t step) {
-  const Shape& s = c.shape(x);
-  std::vector<int64_t> starts(s.size(), 0), ends(s.begin(), s.end()), steps(s.size(), 1);
-  starts[axis] = start;
-  ends[axis] = end;
-  steps[axis] = step;
-  return c.emit(OpKind::StridedSlice, {x}, {{"starts", starts}, {"ends", ends}, {"steps", steps}});
-}
 
 ir::Tensor filled(DType dt, Shape shape, double v) {
   ir::Tensor t(ir::TensorType{dt, std::move(shape)});

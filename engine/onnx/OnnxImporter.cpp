@@ -16,6 +16,7 @@
 #include "onnx/InputShapes.h"
 #include "onnx/OlderOpsets.h"
 #include "onnx/OnnxPrecheck.h"
+#include "onnx/Sequences.h"
 #include "onnx/TopoSort.h"
 #include "support/SafePath.h"
 
@@ -44,6 +45,7 @@ const OpTable& opTable() {
     registerLayoutOps(t);
     registerQuantOps(t);
     registerMatrixOps(t);
+    registerNgramOps(t);
     return t;
   }();
   return table;
@@ -76,6 +78,8 @@ bool shapingPosition(const std::string& op, int index) {
   if (op == "ReverseSequence") return index == 1;  // sequence_lens: which steps move
   if (op == "Dropout") return index >= 1;  // ratio and training_mode: the mapper needs them known
   if (op == "HannWindow" || op == "HammingWindow" || op == "BlackmanWindow") return index == 0;  // size
+  if (op == "SequenceInsert") return index == 2;  // positions: the list is edited at import (onnx/Sequences.h)
+  if (op == "SequenceAt" || op == "SequenceErase") return index == 1;
   return false;
 }
 
@@ -112,28 +116,36 @@ class Importer {
     DFC_TRY(addInputs(g));
     DFC_TRY(mapNodes(g.node(), {}, ""));
     for (const auto& o : g.output()) {
+      if (auto list = m_ctx.lists().find(o.name()); list != m_ctx.lists().end()) {
+        for (ValueId v : list->second.items) DFC_TRY(addOutput(o.name(), v));
+        continue;
+      }
       auto it = m_ctx.names().find(o.name());
       if (it == m_ctx.names().end()) return makeError(m_label + ": graph output '" + o.name() + "' is not computed");
-      ValueId v = it->second;
-      if (m_graph.value(v).type.numElements() == 0)
-        return makeError(m_label + ": graph output '" + o.name() + "' is empty (" + m_graph.value(v).type.toString() +
-                         "; empty outputs are not supported)");
-      // The runtime hands back values that nodes compute: a graph output that is
-      // an input, a constant (folded at import) or another output gets a copy.
-      bool repeated = std::find(m_graph.outputs.begin(), m_graph.outputs.end(), v) != m_graph.outputs.end();
-      if (m_graph.value(v).kind != ir::ValueKind::Intermediate || repeated) {
-        m_ctx.setNode(nullptr, sanitizeName(o.name()) + ".output", "");
-        auto copy = m_ctx.unary("identity", v);
-        if (!copy) return copy.error();
-        v = *copy;
-      }
-      m_graph.outputs.push_back(v);
+      DFC_TRY(addOutput(o.name(), it->second));
     }
     if (m_graph.outputs.empty()) return makeError(m_label + ": the graph has no outputs");
     return std::move(m_graph);
   }
 
  private:
+  Status addOutput(const std::string& name, ValueId v) {
+    if (m_graph.value(v).type.numElements() == 0)
+      return makeError(m_label + ": graph output '" + name + "' is empty (" + m_graph.value(v).type.toString() +
+                       "; empty outputs are not supported)");
+    // The runtime hands back values that nodes compute: a graph output that is
+    // an input, a constant (folded at import) or another output gets a copy.
+    bool repeated = std::find(m_graph.outputs.begin(), m_graph.outputs.end(), v) != m_graph.outputs.end();
+    if (m_graph.value(v).kind != ir::ValueKind::Intermediate || repeated) {
+      m_ctx.setNode(nullptr, sanitizeName(name) + ".output", "");
+      auto copy = m_ctx.unary("identity", v);
+      if (!copy) return copy.error();
+      v = *copy;
+    }
+    m_graph.outputs.push_back(v);
+    return {};
+  }
+
   Status addInitializers(const ::onnx::GraphProto& g) {
     std::set<std::string> trainable;
     for (const auto& n : g.node())
@@ -177,7 +189,12 @@ class Importer {
         m_ctx.names()[in.name()] = m_graph.addConst(m_ctx.uniqueValueName(in.name()), known->second);
         continue;
       }
-      if (!in.type().has_tensor_type()) return makeError(label + " is not a tensor");
+      if (in.type().has_sequence_type() || in.type().has_optional_type()) {
+        DFC_TRY(addListInput(in, label));
+        continue;
+      }
+      if (!in.type().has_tensor_type())
+        return makeError(label + " is " + describeValueType(in.type()) + ": only tensor inputs are supported");
       const auto& tt = in.type().tensor_type();
       ir::TensorType type;
       if (!dtypeFromOnnx(tt.elem_type(), type.dtype))
@@ -190,6 +207,49 @@ class Importer {
       ValueId v = m_graph.addInput(m_ctx.uniqueValueName(in.name()), type);
       m_ctx.names()[in.name()] = v;
     }
+    return {};
+  }
+
+  // A sequence or optional input of tensors: one IR input per element, of the shapes the options give.
+  Status addListInput(const ::onnx::ValueInfoProto& in, const std::string& label) {
+    const bool optional = in.type().has_optional_type();
+    const ::onnx::TypeProto& inner = optional ? in.type().optional_type().elem_type() : in.type();
+    const bool sequence = inner.has_sequence_type();
+    const ::onnx::TypeProto& elem = sequence ? inner.sequence_type().elem_type() : inner;
+    if (!elem.has_tensor_type())
+      return makeError(label + " is " + describeValueType(in.type()) + ": only lists of tensors are supported");
+    auto given = m_options.listInputs.find(in.name());
+    if (given == m_options.listInputs.end())
+      return makeError(label + " is " + describeValueType(in.type()) + ": its elements' shapes are not given");
+    ListValue list{optional, given->second.present, sequence, {}};
+    if (!sequence && given->second.shapes.size() > (list.present ? 1u : 0u))
+      return makeError(label + " is an optional tensor: it holds at most one tensor");
+    ir::TensorType type;
+    if (!dtypeFromOnnx(elem.tensor_type().elem_type(), type.dtype))
+      return makeError(label + " has element type " + onnxTypeName(elem.tensor_type().elem_type()) +
+                       " (not supported)");
+    for (size_t k = 0; k < given->second.shapes.size(); ++k) {
+      type.shape = given->second.shapes[k];
+      const std::string name = in.name() + "." + std::to_string(k);
+      if (auto st = ir::checkTensorBudget(label, type); !st) return st.error();
+      list.items.push_back(m_graph.addInput(m_ctx.uniqueValueName(name), type));
+    }
+    m_ctx.lists()[in.name()] = std::move(list);
+    return {};
+  }
+
+  // A sequence or optional op (onnx/Sequences.h); SequenceMap's body maps through mapBody.
+  Status mapListNode(const ::onnx::NodeProto& n) {
+    for (int i = 0; i < n.input_size(); ++i)
+      if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)) && !m_ctx.lists().count(n.input(i)))
+        return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
+    MapBody body = [this](const ::onnx::GraphProto& g, const std::string& prefix, const std::vector<ValueId>& inputs) {
+      return mapBody(g, prefix, inputs);
+    };
+    if (auto st = mapListOp(m_ctx, body); !st) return st.error().withContext(m_label);
+    for (int i = 0; i < n.output_size(); ++i)
+      if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)) && !m_ctx.lists().count(n.output(i)))
+        return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
     return {};
   }
 
@@ -210,6 +270,14 @@ class Importer {
       }
       if (!n.domain().empty() && n.domain() != "ai.onnx")
         return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
+      if (isListOp(m_ctx, n)) {
+        DFC_TRY(mapListNode(n));
+        continue;
+      }
+      for (int i = 0; i < n.input_size(); ++i)
+        if (m_ctx.lists().count(n.input(i)) && n.op_type() != "Loop")
+          return m_ctx.error("input '" + n.input(i) + "' is a sequence or optional, which this op does not take")
+              .withContext(m_label);
       if (n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan") {
         DFC_TRY(mapControlFlow(n));
         continue;
@@ -291,7 +359,7 @@ class Importer {
   // If, Loop and Scan (onnx/ControlFlow.h): their bodies are mapped through mapBody.
   Status mapControlFlow(const ::onnx::NodeProto& n) {
     for (int i = 0; i < n.input_size(); ++i)
-      if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
+      if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)) && !m_ctx.lists().count(n.input(i)))
         return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
     MapBody body = [this](const ::onnx::GraphProto& g, const std::string& prefix, const std::vector<ValueId>& inputs) {
       return mapBody(g, prefix, inputs);
@@ -299,7 +367,7 @@ class Importer {
     auto st = n.op_type() == "If" ? mapIf(m_ctx, body) : n.op_type() == "Loop" ? mapLoop(m_ctx, body) : mapScan(m_ctx, body);
     if (!st) return st.error().withContext(m_label);
     for (int i = 0; i < n.output_size(); ++i)
-      if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)))
+      if (!n.output(i).empty() && !m_ctx.names().count(n.output(i)) && !m_ctx.lists().count(n.output(i)))
         return m_ctx.error("output " + std::to_string(i) + " is not supported").withContext(m_label);
     return {};
   }
@@ -317,8 +385,13 @@ class Importer {
                          std::to_string(inputs.size()) + " given");
     std::map<std::string, std::string> rename;
     for (int k = 0; k < g.input_size(); ++k) {
-      rename[g.input(k).name()] = prefix + g.input(k).name();
-      m_ctx.names()[prefix + g.input(k).name()] = inputs[static_cast<size_t>(k)];
+      const std::string name = prefix + g.input(k).name();
+      rename[g.input(k).name()] = name;
+      const ValueId v = inputs[static_cast<size_t>(k)];
+      if (ImportContext::isListToken(v))
+        m_ctx.lists()[name] = m_ctx.tokenList(v);
+      else
+        m_ctx.names()[name] = v;
     }
     for (const auto& t : g.initializer()) {
       auto tensor = tensorFromProto(t, m_ctx.baseDir());
@@ -337,6 +410,10 @@ class Importer {
     for (const auto& o : g.output()) {
       auto r = rename.find(o.name());
       auto it = m_ctx.names().find(r != rename.end() ? r->second : o.name());
+      if (auto l = m_ctx.lists().find(r != rename.end() ? r->second : o.name()); l != m_ctx.lists().end()) {
+        out.push_back(m_ctx.listToken(l->second));  // a sequence or optional: If and Loop pass it on
+        continue;
+      }
       if (it == m_ctx.names().end()) return m_ctx.error("its body output '" + o.name() + "' is not computed");
       out.push_back(it->second);
     }

@@ -14,6 +14,13 @@
 
 namespace dfc::onnx {
 
+// A sequence or optional graph input: the shapes of its tensors (each becomes
+// an IR input named "<input>.<position>"); an optional holds none or one.
+struct ListInput {
+  bool present = true;  // optionals: false for an empty one
+  std::vector<ir::Shape> shapes;
+};
+
 struct ImportOptions {
   int64_t batchSize = 1;  // binds a dynamic first input dimension that inputShapes leaves unbound
   // Input shapes by input name (--input-shape); named symbolic dimensions they
@@ -26,6 +33,8 @@ struct ImportOptions {
   // becomes a constant with this value, as the chip's graph is specialized on it.
   // Other inputs named here stay inputs.
   std::map<std::string, ir::Tensor> operandValues;
+  // Sequence and optional inputs by name (onnx/Sequences.h); one not named here is refused.
+  std::map<std::string, ListInput> listInputs;
 };
 
 // The graph's inputs are the ONNX graph inputs that are not initializers, in

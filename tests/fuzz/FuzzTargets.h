@@ -12,6 +12,7 @@ namespace dfc::fuzz {
 
 void pefReader(const uint8_t* data, size_t size);
 void onnxImporter(const uint8_t* data, size_t size);
+void onnxTestData(const uint8_t* data, size_t size);
 void dfirParser(const uint8_t* data, size_t size);
 void yamlLoaders(const uint8_t* data, size_t size);
 void chromeTraceReader(const uint8_t* data, size_t size);
