@@ -215,6 +215,7 @@ Status mapGatherND(ImportContext& c) {
 void registerScatterOps(OpTable& t) {
   t["OneHot"] = mapOneHot;
   t["ScatterElements"] = mapScatterElements;
+  t["Scatter"] = mapScatterElements;  // deprecated in opset 11: the same op under its first name
   t["GatherND"] = mapGatherND;
   t["ScatterND"] = mapScatterND;
 }
