@@ -146,6 +146,7 @@ Expected<ir::ValueId> onnxMaxPoolIndices(ImportContext& c, ir::ValueId x, ir::Va
                                          const std::vector<int64_t>& strides, const std::vector<int64_t>& pads);
 void registerQuantOps(OpTable& table);   // MapQuant.cpp
 void registerMatrixOps(OpTable& table);  // MapMatrix.cpp
+void registerTrainingOps(OpTable& table);  // MapTraining.cpp: the ai.onnx.preview.training domain
 
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);

@@ -49,10 +49,17 @@ Status mapPad(ImportContext& c) {
   DFC_TRY_ASSIGN(pv, c.requireInput(1));
   DFC_TRY_ASSIGN(p, c.constInts(pv, "pads"));
   pads = p;
+  ValueId runtimeValue = ir::kNoValue;  // a constant_value computed (or fed) at run time
   if (ValueId v = c.input(2); v != ir::kNoValue) {
-    DFC_TRY_ASSIGN(f, c.constFloats(v, "constant_value"));
-    if (f.size() != 1) return c.error("constant_value must be a scalar");
-    value = f[0];
+    if (c.type(v).numElements() != 1) return c.error("constant_value must be a scalar");
+    if (c.constData(v) == nullptr) {
+      if (c.type(v).dtype != c.type(x).dtype) return c.error("constant_value must have the input's element type");
+      DFC_TRY_ASSIGN(scalar, c.reshape(v, {}));
+      runtimeValue = scalar;
+    } else {
+      DFC_TRY_ASSIGN(f, c.constFloats(v, "constant_value"));
+      value = f[0];
+    }
   }
   const size_t rank = c.shape(x).size();
   if (c.numInputs() > 3 && c.input(3) != ir::kNoValue) return c.error("the axes input is not supported");
@@ -75,7 +82,9 @@ Status mapPad(ImportContext& c) {
       if (mode == "constant") {
         s[d] = n;
         DFC_TRY(c.checkSize(ir::TensorType{c.type(cur).dtype, s}, "padding"));
-        return c.constant(filled(c.type(cur).dtype, s, value), "pad");
+        ValueId fill = c.constant(filled(c.type(cur).dtype, s, value), "pad");
+        if (runtimeValue == ir::kNoValue) return fill;
+        return c.binary("add", fill, runtimeValue);  // zeros + the value: the block filled with it
       }
       if (mode == "edge") {
         DFC_TRY_ASSIGN(edge, sliceAxis(c, cur, d, front ? 0 : l - 1, front ? 1 : l, 1));

@@ -231,7 +231,33 @@ Expected<ValueId> onnxConv(ImportContext& c, ValueId x0, ValueId w0, ValueId bia
 
 namespace {
 
-// ConvTranspose is the input gradient of a convolution: conv2d_grad_input.
+// ConvTranspose's begin and end pads per axis (4 values), from pads, auto_pad
+// or output_shape (whose padding splits as auto_pad says, the odd one at the
+// end for SAME_UPPER and NOTSET's begin otherwise: ONNX's reference).
+Expected<std::vector<int64_t>> convTransposePads(ImportContext& c, const Shape& xs, const Shape& ws,
+                                                 const std::vector<int64_t>& s, const std::vector<int64_t>& op,
+                                                 std::vector<int64_t> p, bool lifted) {
+  std::string autoPad = c.attrString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return c.error("auto_pad " + autoPad + " is not supported");
+  std::vector<int64_t> target = c.attrInts("output_shape");
+  if (lifted && target.size() == 1) target.insert(target.begin(), 1);
+  if (!target.empty() && target.size() != 2) return c.error("output_shape needs one extent per spatial axis");
+  if (target.empty() && autoPad.rfind("SAME", 0) == 0) target = {xs[2] * s[0], xs[3] * s[1]};
+  if (autoPad == "VALID") p = {0, 0, 0, 0};
+  if (target.empty()) return p;
+  for (size_t i = 0; i < 2; ++i) {
+    const int64_t total = s[i] * (xs[2 + i] - 1) + op[i] + ws[2 + i] - target[i];
+    const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);  // floor, as Python's //
+    p[i] = autoPad == "SAME_UPPER" ? half : total - half;
+    p[i + 2] = total - p[i];
+  }
+  return p;
+}
+
+// ConvTranspose is the input gradient of a convolution: conv2d_grad_input
+// with the begin pads on both sides; a different end pad is the extent the
+// gradient is asked for (up to stride - 1 more) or a crop of it.
 Status mapConvTranspose(ImportContext& c) {
   DFC_TRY_ASSIGN(x0, c.requireInput(0));
   DFC_TRY_ASSIGN(w0, c.requireInput(1));
@@ -248,9 +274,6 @@ Status mapConvTranspose(ImportContext& c) {
   if (ws.size() != 4) return c.error("weight must be 4-D");
   DFC_TRY(checkKernelShape(c, {ws[2], ws[3]}, lifted));
   if (c.attrInt("group", 1) != 1) return c.error("grouped ConvTranspose is not supported");
-  if (c.attr("output_shape")) return c.error("output_shape is not supported (give pads)");
-  std::string autoPad = c.attrString("auto_pad", "NOTSET");
-  if (autoPad != "NOTSET" && autoPad != "VALID") return c.error("auto_pad " + autoPad + " is not supported");
   auto lift = [&, lifted = lifted](std::vector<int64_t> v, int64_t fill) {  // clang 14 cannot capture a binding
     if (lifted && v.size() == 1) v.insert(v.begin(), fill);
     return v;
@@ -263,15 +286,29 @@ Status mapConvTranspose(ImportContext& c) {
   if (op.empty()) op = {0, 0};
   if (p.empty()) p = {0, 0, 0, 0};
   if (d != std::vector<int64_t>{1, 1}) return c.error("dilated ConvTranspose is not supported");
-  if (p[0] != p[2] || p[1] != p[3]) return c.error("asymmetric pads are not supported");
-  Shape out{xs[0], ws[1], 0, 0};
-  for (int i = 0; i < 2; ++i) {
-    out[static_cast<size_t>(2 + i)] = (xs[static_cast<size_t>(2 + i)] - 1) * s[i] - 2 * p[i] + ws[static_cast<size_t>(2 + i)] + op[i];
+  if (s.size() != 2 || op.size() != 2 || p.size() != 4) return c.error("only 1-D and 2-D windows are supported");
+  DFC_TRY_ASSIGN(pads, convTransposePads(c, xs, ws, s, op, p, lifted));
+  Shape out{xs[0], ws[1], 0, 0}, computed = out;
+  for (size_t i = 0; i < 2; ++i) {
     if (op[i] >= s[i]) return c.error("output_padding must be smaller than the stride");
+    if (pads[i] < 0) return c.error("a negative begin pad is not supported");
+    const int64_t natural = (xs[2 + i] - 1) * s[i] - 2 * pads[i] + ws[2 + i];  // end pad = begin pad
+    out[2 + i] = natural + pads[i] - pads[i + 2] + op[i];
+    if (out[2 + i] < 1) return c.error("the output would be empty");
+    if (out[2 + i] - natural >= s[i])
+      return c.error("end pads more than stride - 1 below the begin pads are not supported");
+    computed[2 + i] = std::max(natural, out[2 + i]);
   }
-  DFC_TRY_ASSIGN(y, c.emit(OpKind::Conv2dGradInput, {x, w},
-                           {{"stride", s}, {"pad", std::vector<int64_t>{p[0], p[1]}}, {"input_shape", out}}));
+  DFC_TRY_ASSIGN(y,
+                 c.emit(OpKind::Conv2dGradInput, {x, w},
+                        {{"stride", s}, {"pad", std::vector<int64_t>{pads[0], pads[1]}}, {"input_shape", computed}}));
   ValueId res = y;
+  for (int64_t axis = 2; axis < 4; ++axis)
+    if (computed[static_cast<size_t>(axis)] != out[static_cast<size_t>(axis)]) {
+      DFC_TRY_ASSIGN(cropped, c.emit(OpKind::Slice, {res},
+                                     {{"axis", axis}, {"start", int64_t{0}}, {"end", out[static_cast<size_t>(axis)]}}));
+      res = cropped;
+    }
   if (ValueId b = c.input(2); b != ir::kNoValue) {
     DFC_TRY_ASSIGN(yb, c.emit(OpKind::BiasAdd, {res, b}));
     res = yb;
