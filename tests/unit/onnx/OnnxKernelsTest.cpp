@@ -228,3 +228,53 @@ TEST_CASE("Pad's constant_value fed as a graph input fills the padding at run ti
   const std::vector<float> want{7.5f, 1, 2, 7.5f};
   for (size_t i = 0; i < 4; ++i) CHECK(y->front().data<float>()[i] == want[i]);
 }
+
+TEST_CASE("ConvTranspose with dilations spreads the kernel taps apart") {
+  // ONNX's example: x 3x3, kernel [[7, 2], [1, 9]], dilations 2: the 3x3
+  // kernel [[7, 0, 2], [0, 0, 0], [1, 0, 9]], output 5x5.
+  auto m = test::makeModel(13);
+  addTensorValue(m.mutable_graph()->add_input(), "x", Proto::FLOAT, {1, 1, 3, 3});
+  addTensorValue(m.mutable_graph()->add_input(), "w", Proto::FLOAT, {1, 1, 2, 2});
+  addTensorValue(m.mutable_graph()->add_output(), "y", Proto::FLOAT, {1, 1, 5, 5});
+  attr(addNode(m, "ConvTranspose", "ct", {"x", "w"}, {"y"}), "dilations", std::vector<int64_t>{2, 2});
+  auto y = importAndRun(m, {f32({1, 1, 3, 3}, {3, 8, 1, 9, 5, 7, 3, 2, 6}), f32({1, 1, 2, 2}, {7, 2, 1, 9})});
+  INFO((y ? "" : y.error().message()));
+  REQUIRE(y);
+  REQUIRE(y->front().shape() == ir::Shape{1, 1, 5, 5});
+  // Row 0: 7 x row 0 of x at even columns, 2 x it shifted two right: 21 56 13+0 16 2.
+  const std::vector<float> row0{21, 56, 13, 16, 2}, row4{3, 2, 33, 18, 54};
+  for (size_t j = 0; j < 5; ++j) {
+    CHECK(y->front().data<float>()[j] == row0[j]);
+    CHECK(y->front().data<float>()[20 + j] == row4[j]);
+  }
+}
+
+TEST_CASE("BatchNormalization in training mode normalizes by the batch and moves the running statistics") {
+  // One channel, x = 1 2 3 4 over N = 2 and L = 2: mean 2.5, population
+  // variance 1.25; scale 2, bias 1, epsilon 0; running mean 0.5 and variance 1
+  // with momentum 0.25 become 0.5 0.25 + 2.5 0.75 = 2 and 0.25 + 1.25 0.75 = 1.1875.
+  auto m = test::makeModel(15);
+  addTensorValue(m.mutable_graph()->add_input(), "x", Proto::FLOAT, {2, 1, 2});
+  addTensorValue(m.mutable_graph()->add_output(), "y", Proto::FLOAT, {2, 1, 2});
+  addTensorValue(m.mutable_graph()->add_output(), "mean_out", Proto::FLOAT, {1});
+  addTensorValue(m.mutable_graph()->add_output(), "var_out", Proto::FLOAT, {1});
+  test::addFloatInitializer(m, "s", {1}, {2});
+  test::addFloatInitializer(m, "b", {1}, {1});
+  test::addFloatInitializer(m, "mean", {1}, {0.5f});
+  test::addFloatInitializer(m, "var", {1}, {1});
+  auto* n = addNode(m, "BatchNormalization", "bn", {"x", "s", "b", "mean", "var"}, {"y", "mean_out", "var_out"});
+  floatAttr(n, "epsilon", 0);
+  floatAttr(n, "momentum", 0.25f);
+  auto* mode = n->add_attribute();
+  mode->set_name("training_mode");
+  mode->set_type(::onnx::AttributeProto::INT);
+  mode->set_i(1);
+  auto y = importAndRun(m, {f32({2, 1, 2}, {1, 2, 3, 4})});
+  INFO((y ? "" : y.error().message()));
+  REQUIRE(y);
+  REQUIRE(y->size() == 3);
+  const double sd = std::sqrt(1.25);
+  for (int i = 0; i < 4; ++i) CHECK((*y)[0].data<float>()[i] == Approx((i + 1 - 2.5) / sd * 2 + 1));
+  CHECK((*y)[1].data<float>()[0] == Approx(2.0));
+  CHECK((*y)[2].data<float>()[0] == Approx(1.1875));
+}
