@@ -44,6 +44,7 @@ const OpTable& opTable() {
     registerLayoutOps(t);
     registerQuantOps(t);
     registerMatrixOps(t);
+    registerSpectralOps(t);
     return t;
   }();
   return table;
@@ -81,6 +82,7 @@ bool trainablePosition(const std::string& op, int index) {
 bool shapingPosition(const std::string& op, int index) {
   if (op == "Resize") return index >= 1;
   if (op == "Upsample") return index == 1;  // scales
+  if (op == "DFT") return index == 1;       // dft_length
   if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Unsqueeze" || op == "Squeeze" || op == "Split" ||
       op == "TopK" || op == "Trilu" || op == "OneHot" || op == "CumSum")
     return index == 1;

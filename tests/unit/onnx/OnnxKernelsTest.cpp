@@ -278,3 +278,33 @@ TEST_CASE("BatchNormalization in training mode normalizes by the batch and moves
   CHECK((*y)[1].data<float>()[0] == Approx(2.0));
   CHECK((*y)[2].data<float>()[0] == Approx(1.1875));
 }
+
+TEST_CASE("DFT of a shifted impulse turns by a quarter per bin, onesided keeps n / 2 + 1 bins, inverse undoes it") {
+  // x = (0, 1, 0, 0): X[k] = exp(-2 pi i k / 4) = 1, -i, -1, i.
+  auto model = [](int64_t parts, int64_t bins, bool inverse, bool onesided) {
+    auto m = test::makeModel(17);
+    addTensorValue(m.mutable_graph()->add_input(), "x", Proto::FLOAT, {1, 4, parts});
+    addTensorValue(m.mutable_graph()->add_output(), "y", Proto::FLOAT, {1, bins, 2});
+    auto* n = addNode(m, "DFT", "dft", {"x"}, {"y"});
+    for (auto [name, on] : {std::pair{"inverse", inverse}, {"onesided", onesided}}) {
+      auto* a = n->add_attribute();
+      a->set_name(name);
+      a->set_type(::onnx::AttributeProto::INT);
+      a->set_i(on ? 1 : 0);
+    }
+    return m;
+  };
+  auto y = importAndRun(model(1, 4, false, false), {f32({1, 4, 1}, {0, 1, 0, 0})});
+  INFO((y ? "" : y.error().message()));
+  REQUIRE(y);
+  const std::vector<float> want{1, 0, 0, -1, -1, 0, 0, 1};  // (re, im) per bin
+  for (size_t i = 0; i < want.size(); ++i) CHECK(y->front().data<float>()[i] == Approx(want[i]).margin(1e-6));
+  auto half = importAndRun(model(1, 3, false, true), {f32({1, 4, 1}, {0, 1, 0, 0})});
+  REQUIRE(half);
+  REQUIRE(half->front().shape() == ir::Shape{1, 3, 2});
+  for (size_t i = 0; i < 6; ++i) CHECK(half->front().data<float>()[i] == Approx(want[i]).margin(1e-6));
+  auto back = importAndRun(model(2, 4, true, false), {f32({1, 4, 2}, want)});
+  REQUIRE(back);
+  const std::vector<float> impulse{0, 0, 1, 0, 0, 0, 0, 0};
+  for (size_t i = 0; i < impulse.size(); ++i) CHECK(back->front().data<float>()[i] == Approx(impulse[i]).margin(1e-6));
+}
