@@ -1,6 +1,6 @@
-// DFT (opset 17) as matrix products: along its axis, the real and imaginary
-// parts each multiply constant cosine and sine matrices, as a dataflow chip
-// would run a short transform (no FFT: the transform is O(n^2) per signal).
+// DFT and STFT (opset 17) as matrix products: along the transformed axis, the
+// real and imaginary parts each multiply constant cosine and sine matrices, as
+// a dataflow chip would run a short transform (no FFT: O(n^2) per signal).
 #include <cmath>
 #include <numbers>
 
@@ -67,8 +67,33 @@ Expected<DftPlan> dftPlan(ImportContext& c, const Shape& xs) {
   return p;
 }
 
-// y = (re + i im) W with W[n, k] = exp(-+2 pi i k n / length) (/ length inverse):
-// y_re = re C - im S, y_im = re S + im C, S carrying the sign.
+// (re + i im) W along the last axis, W[n, k] = C + i S: the real and imaginary
+// parts y_re = re C - im S, y_im = re S + im C (im: kNoValue for a real signal).
+Expected<std::pair<ValueId, ValueId>> transformLast(ImportContext& c, ValueId re, ValueId im, ValueId cosM,
+                                                    ValueId sinM) {
+  DFC_TRY_ASSIGN(yRe, onnxMatMul(c, re, cosM));
+  DFC_TRY_ASSIGN(yIm, onnxMatMul(c, re, sinM));
+  if (im == ir::kNoValue) return std::pair{yRe, yIm};
+  DFC_TRY_ASSIGN(imS, onnxMatMul(c, im, sinM));
+  DFC_TRY_ASSIGN(imC, onnxMatMul(c, im, cosM));
+  DFC_TRY_ASSIGN(re2, c.binary("sub", yRe, imS));
+  DFC_TRY_ASSIGN(im2, c.binary("add", yIm, imC));
+  return std::pair{re2, im2};
+}
+
+// Real and imaginary parts stacked on a new last axis of 2.
+Expected<ValueId> stackParts(ImportContext& c, ValueId re, ValueId im) {
+  std::vector<ValueId> parts;
+  for (ValueId v : {re, im}) {
+    Shape s = c.shape(v);
+    s.push_back(1);
+    DFC_TRY_ASSIGN(withPart, c.reshape(v, s));
+    parts.push_back(withPart);
+  }
+  return c.emit(ir::OpKind::Concat, parts, {{"axis", c.rank(re)}});
+}
+
+// y = (re + i im) W with W[n, k] = exp(-+2 pi i k n / length) (/ length inverse).
 Status mapDft(ImportContext& c) {
   DFC_TRY_ASSIGN(x, c.requireInput(0));
   DFC_TRY(needFloat(c, x));
@@ -83,35 +108,82 @@ Status mapDft(ImportContext& c) {
   const double sign = p.inverse ? 1.0 : -1.0, scale = p.inverse ? 1.0 / static_cast<double>(p.length) : 1.0;
   const ValueId cosM = c.constant(dftMatrix(p.len, p.bins, p.length, false, sign, scale), "dft_cos");
   const ValueId sinM = c.constant(dftMatrix(p.len, p.bins, p.length, true, sign, scale), "dft_sin");
-  DFC_TRY_ASSIGN(re0, part(c, x, 0));
-  DFC_TRY_ASSIGN(re, c.transpose(re0, perm));
-  DFC_TRY_ASSIGN(yRe, onnxMatMul(c, re, cosM));
-  DFC_TRY_ASSIGN(yIm, onnxMatMul(c, re, sinM));
-  if (xs.back() == 2) {
-    DFC_TRY_ASSIGN(im0, part(c, x, 1));
-    DFC_TRY_ASSIGN(im, c.transpose(im0, perm));
-    DFC_TRY_ASSIGN(imS, onnxMatMul(c, im, sinM));
-    DFC_TRY_ASSIGN(imC, onnxMatMul(c, im, cosM));
-    DFC_TRY_ASSIGN(re2, c.binary("sub", yRe, imS));
-    DFC_TRY_ASSIGN(im2, c.binary("add", yIm, imC));
-    yRe = re2;
-    yIm = im2;
+  ValueId moved[2] = {ir::kNoValue, ir::kNoValue};
+  for (int64_t k = 0; k < xs.back(); ++k) {
+    DFC_TRY_ASSIGN(p0, part(c, x, k));
+    DFC_TRY_ASSIGN(t, c.transpose(p0, perm));
+    moved[k] = t;
   }
-  std::vector<ValueId> parts;
-  for (ValueId v : {yRe, yIm}) {
-    DFC_TRY_ASSIGN(moved, c.transpose(v, back));
-    Shape s = c.shape(moved);
-    s.push_back(1);
-    DFC_TRY_ASSIGN(withPart, c.reshape(moved, s));
-    parts.push_back(withPart);
+  DFC_TRY_ASSIGN(y, transformLast(c, moved[0], moved[1], cosM, sinM));
+  DFC_TRY_ASSIGN(yRe, c.transpose(y.first, back));
+  DFC_TRY_ASSIGN(yIm, c.transpose(y.second, back));
+  DFC_TRY_ASSIGN(out, stackParts(c, yRe, yIm));
+  c.setOutput(0, out);
+  return {};
+}
+
+// Part k of signal [batch, len, parts] cut into frames [batch, frames, length]
+// starting every `step`, each times the window (kNoValue: none).
+Expected<ValueId> framesOf(ImportContext& c, ValueId x, int64_t k, int64_t frames, int64_t step, int64_t length,
+                           ValueId window) {
+  DFC_TRY_ASSIGN(signal, part(c, x, k));
+  const int64_t batch = c.shape(signal)[0];
+  std::vector<ValueId> cut;
+  for (int64_t f = 0; f < frames; ++f) {
+    DFC_TRY_ASSIGN(s, c.emit(ir::OpKind::Slice, {signal},
+                             {{"axis", int64_t{1}}, {"start", f * step}, {"end", f * step + length}}));
+    DFC_TRY_ASSIGN(r, c.reshape(s, {batch, 1, length}));
+    cut.push_back(r);
   }
-  DFC_TRY_ASSIGN(y, c.emit(ir::OpKind::Concat, parts, {{"axis", rank}}));
-  c.setOutput(0, y);
+  DFC_TRY_ASSIGN(
+      all, cut.size() == 1 ? c.unary("identity", cut[0]) : c.emit(ir::OpKind::Concat, cut, {{"axis", int64_t{1}}}));
+  if (window == ir::kNoValue) return all;
+  return c.binary("mul", all, window);
+}
+
+// STFT(signal [batch, len, 1 or 2], frame_step, window, frame_length): a DFT
+// (onesided by default) of each frame of frame_length every frame_step.
+Status mapStft(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  const Shape xs = c.shape(x);
+  if (xs.size() != 3 || (xs[2] != 1 && xs[2] != 2)) return c.error("needs a signal [batch, length, 1 or 2]");
+  DFC_TRY_ASSIGN(stepIn, c.requireInput(1));
+  DFC_TRY_ASSIGN(steps, c.constInts(stepIn, "frame_step"));
+  if (steps.size() != 1 || steps[0] < 1) return c.error("frame_step must be one positive value");
+  const ValueId window = c.input(2);
+  int64_t length = window != ir::kNoValue && c.rank(window) == 1 ? c.shape(window)[0] : 0;
+  if (window != ir::kNoValue && (c.rank(window) != 1 || c.type(window).dtype != DType::F32))
+    return c.error("window must be a float vector");
+  if (ValueId l = c.input(3); l != ir::kNoValue) {
+    DFC_TRY_ASSIGN(ls, c.constInts(l, "frame_length"));
+    if (ls.size() != 1 || ls[0] < 1 || (length != 0 && ls[0] != length))
+      return c.error("frame_length must be one positive value, the window's length when both are given");
+    length = ls[0];
+  }
+  if (length == 0) return c.error("needs a window or a frame_length");
+  if (length > xs[1] || length > kMaxDftLength) return c.error("frame_length must fit the signal (and 4096)");
+  const bool onesided = c.attrInt("onesided", 1) != 0;
+  if (onesided && xs[2] == 2) return c.error("a onesided STFT needs a real signal");
+  const int64_t frames = (xs[1] - length) / steps[0] + 1, bins = onesided ? length / 2 + 1 : length;
+  ValueId parts[2] = {ir::kNoValue, ir::kNoValue};
+  for (int64_t k = 0; k < xs[2]; ++k) {
+    DFC_TRY_ASSIGN(f, framesOf(c, x, k, frames, steps[0], length, window));
+    parts[k] = f;
+  }
+  const ValueId cosM = c.constant(dftMatrix(length, bins, length, false, -1, 1), "dft_cos");
+  const ValueId sinM = c.constant(dftMatrix(length, bins, length, true, -1, 1), "dft_sin");
+  DFC_TRY_ASSIGN(y, transformLast(c, parts[0], parts[1], cosM, sinM));
+  DFC_TRY_ASSIGN(out, stackParts(c, y.first, y.second));
+  c.setOutput(0, out);
   return {};
 }
 
 }  // namespace
 
-void registerSpectralOps(OpTable& t) { t["DFT"] = mapDft; }
+void registerSpectralOps(OpTable& t) {
+  t["DFT"] = mapDft;
+  t["STFT"] = mapStft;
+}
 
 }  // namespace dfc::onnx

@@ -81,8 +81,9 @@ bool trainablePosition(const std::string& op, int index) {
 // the mappers need them constant.
 bool shapingPosition(const std::string& op, int index) {
   if (op == "Resize") return index >= 1;
-  if (op == "Upsample") return index == 1;  // scales
-  if (op == "DFT") return index == 1;       // dft_length
+  if (op == "Upsample") return index == 1;            // scales
+  if (op == "DFT") return index == 1;                 // dft_length
+  if (op == "STFT") return index == 1 || index == 3;  // frame_step, frame_length
   if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Unsqueeze" || op == "Squeeze" || op == "Split" ||
       op == "TopK" || op == "Trilu" || op == "OneHot" || op == "CumSum")
     return index == 1;

@@ -308,3 +308,36 @@ TEST_CASE("DFT of a shifted impulse turns by a quarter per bin, onesided keeps n
   const std::vector<float> impulse{0, 0, 1, 0, 0, 0, 0, 0};
   for (size_t i = 0; i < impulse.size(); ++i) CHECK(back->front().data<float>()[i] == Approx(impulse[i]).margin(1e-6));
 }
+
+TEST_CASE("STFT transforms each frame of frame_length every frame_step, windowed, onesided by default") {
+  // Frames of 2 every 2 of 1 2 3 5 4 4: a two-point DFT is (a + b, a - b), no
+  // imaginary part; with the window (1, 0.5) b is halved first.
+  for (bool windowed : {false, true}) {
+    INFO((windowed ? "window (1, 0.5)" : "frame_length 2"));
+    auto m = test::makeModel(17);
+    addTensorValue(m.mutable_graph()->add_input(), "x", Proto::FLOAT, {1, 6, 1});
+    addTensorValue(m.mutable_graph()->add_output(), "y", Proto::FLOAT, {1, 3, 2, 2});
+    auto* step = m.mutable_graph()->add_initializer();
+    step->set_name("step");
+    step->set_data_type(Proto::INT64);
+    step->add_int64_data(2);
+    if (windowed) {
+      test::addFloatInitializer(m, "window", {2}, {1, 0.5f});
+      addNode(m, "STFT", "stft", {"x", "step", "window"}, {"y"});
+    } else {
+      auto* length = m.mutable_graph()->add_initializer();
+      length->set_name("length");
+      length->set_data_type(Proto::INT64);
+      length->add_int64_data(2);
+      addNode(m, "STFT", "stft", {"x", "step", "", "length"}, {"y"});
+    }
+    auto y = importAndRun(m, {f32({1, 6, 1}, {1, 2, 3, 5, 4, 4})});
+    INFO((y ? "" : y.error().message()));
+    REQUIRE(y);
+    REQUIRE(y->front().shape() == ir::Shape{1, 3, 2, 2});
+    const std::vector<float> plain{3, 0, -1, 0, 8, 0, -2, 0, 8, 0, 0, 0};
+    const std::vector<float> halved{2, 0, 0, 0, 5.5f, 0, 0.5f, 0, 6, 0, 2, 0};
+    const auto& want = windowed ? halved : plain;
+    for (size_t i = 0; i < want.size(); ++i) CHECK(y->front().data<float>()[i] == Approx(want[i]).margin(1e-6));
+  }
+}
