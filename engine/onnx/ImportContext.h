@@ -147,7 +147,7 @@ Expected<ir::ValueId> onnxMaxPoolIndices(ImportContext& c, ir::ValueId x, ir::Va
 void registerQuantOps(OpTable& table);   // MapQuant.cpp
 void registerMatrixOps(OpTable& table);  // MapMatrix.cpp
 void registerTrainingOps(OpTable& table);  // MapTraining.cpp: the ai.onnx.preview.training domain
-void registerSpectralOps(OpTable& table);  // MapSpectral.cpp: DFT, STFT
+void registerSpectralOps(OpTable& table);  // MapSpectral.cpp: DFT, STFT, MelWeightMatrix
 
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);

@@ -179,9 +179,61 @@ Status mapStft(ImportContext& c) {
   return {};
 }
 
+// One scalar operand of MelWeightMatrix, constant.
+Expected<double> scalarOperand(ImportContext& c, int i, const std::string& what) {
+  DFC_TRY_ASSIGN(v, c.requireInput(i));
+  DFC_TRY_ASSIGN(values, c.constFloats(v, what));
+  if (values.size() != 1) return c.error(what + " must be a scalar");
+  return values[0];
+}
+
+// MelWeightMatrix: [dft_length / 2 + 1, num_mel_bins] triangles between mel
+// points spaced evenly from lower to upper edge (num_mel_bins + 2 steps, as
+// ONNX's reference), their corners rounded down to spectrogram bins; a constant.
+Status mapMelWeightMatrix(ImportContext& c) {
+  double in[5];
+  const char* names[5] = {"num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz", "upper_edge_hertz"};
+  for (int i = 0; i < 5; ++i) {
+    DFC_TRY_ASSIGN(v, scalarOperand(c, i, names[i]));
+    in[i] = v;
+  }
+  const int64_t mels = static_cast<int64_t>(in[0]), dft = static_cast<int64_t>(in[1]),
+                rate = static_cast<int64_t>(in[2]);
+  if (mels < 1 || dft < 1 || rate < 1 || mels > 4096 || dft > 65536)
+    return c.error("num_mel_bins, dft_length and sample_rate must be positive (at most 4096 bins, 65536 points)");
+  const int64_t spectrum = dft / 2 + 1;
+  auto mel = [](double hz) { return 2595 * std::log10(1 + hz / 700); };
+  const double low = mel(in[3]), step = (mel(in[4]) - low) / static_cast<double>(mels + 2);
+  std::vector<int64_t> corner(static_cast<size_t>(mels + 2));
+  for (int64_t i = 0; i < mels + 2; ++i) {
+    const double hz = 700 * (std::pow(10.0, (static_cast<double>(i) * step + low) / 2595) - 1);
+    corner[static_cast<size_t>(i)] =
+        static_cast<int64_t>(std::floor(static_cast<double>(dft + 1) * hz / static_cast<double>(rate)));
+  }
+  ir::Tensor w(ir::TensorType{DType::F32, {spectrum, mels}});
+  for (float& v : w.span<float>()) v = 0;
+  auto set = [&](int64_t row, int64_t col, double v) {
+    if (row >= 0 && row < spectrum) w.data<float>()[row * mels + col] = static_cast<float>(v);
+  };
+  for (int64_t i = 0; i < mels; ++i) {
+    const int64_t left = corner[static_cast<size_t>(i)], center = corner[static_cast<size_t>(i + 1)],
+                  right = corner[static_cast<size_t>(i + 2)];
+    if (center == left) set(center, i, 1);
+    for (int64_t j = left; center > left && j <= center; ++j)
+      set(j, i, static_cast<double>(j - left) / static_cast<double>(center - left));
+    for (int64_t j = center; j < right; ++j)
+      set(j, i, static_cast<double>(right - j) / static_cast<double>(right - center));
+  }
+  if (c.attrInt("output_datatype", ::onnx::TensorProto::FLOAT) != ::onnx::TensorProto::FLOAT)
+    return c.error("only a float output_datatype is supported");
+  c.setOutput(0, c.constant(std::move(w), "mel_weights"));
+  return {};
+}
+
 }  // namespace
 
 void registerSpectralOps(OpTable& t) {
+  t["MelWeightMatrix"] = mapMelWeightMatrix;
   t["DFT"] = mapDft;
   t["STFT"] = mapStft;
 }

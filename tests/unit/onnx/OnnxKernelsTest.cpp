@@ -341,3 +341,31 @@ TEST_CASE("STFT transforms each frame of frame_length every frame_step, windowed
     for (size_t i = 0; i < want.size(); ++i) CHECK(y->front().data<float>()[i] == Approx(want[i]).margin(1e-6));
   }
 }
+
+TEST_CASE("MelWeightMatrix of constant operands is a constant of triangles between rounded-down mel corners") {
+  // 2 mel bins, 8 points (5 spectrogram bins), 8000 Hz, 0-4000 Hz: mel(4000) =
+  // 2146, steps of 2146 / 4; corners at 0, 427, 1114 and 2220 Hz land on bins
+  // floor(9 hz / 8000) = 0, 0, 1, 2. Bin 0's triangle has no rising side (1 at 0),
+  // bin 1 rises from 0 to 1 at bin 1 and falls to 0 at bin 2.
+  auto m = test::makeModel(17);
+  addTensorValue(m.mutable_graph()->add_output(), "w", Proto::FLOAT, {5, 2});
+  std::vector<std::string> names{"mels", "points", "rate", "low", "high"};
+  const std::vector<float> values{2, 8, 8000, 0, 4000};
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i >= 3) {
+      test::addFloatInitializer(m, names[i], {}, {values[i]});
+      continue;
+    }
+    auto* t = m.mutable_graph()->add_initializer();  // the counts and the rate are integers
+    t->set_name(names[i]);
+    t->set_data_type(Proto::INT64);
+    t->add_int64_data(static_cast<int64_t>(values[i]));
+  }
+  addNode(m, "MelWeightMatrix", "mel", names, {"w"});
+  auto y = importAndRun(m, {});
+  INFO((y ? "" : y.error().message()));
+  REQUIRE(y);
+  REQUIRE(y->front().shape() == ir::Shape{5, 2});
+  const std::vector<float> want{1, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+  for (size_t i = 0; i < want.size(); ++i) CHECK(y->front().data<float>()[i] == want[i]);
+}
