@@ -369,3 +369,29 @@ TEST_CASE("MelWeightMatrix of constant operands is a constant of triangles betwe
   const std::vector<float> want{1, 0, 0, 1, 0, 0, 0, 0, 0, 0};
   for (size_t i = 0; i < want.size(); ++i) CHECK(y->front().data<float>()[i] == want[i]);
 }
+
+TEST_CASE("Einsum's ellipsis stands for the leading axes and a repeated letter takes the diagonal") {
+  auto run = [](const std::string& equation, std::vector<std::string> inputs, const std::vector<int64_t>& outShape,
+                const std::vector<ir::Tensor>& feeds) {
+    auto m = test::makeModel(12);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::vector<int64_t> dims(feeds[i].shape().begin(), feeds[i].shape().end());
+      addTensorValue(m.mutable_graph()->add_input(), inputs[i], Proto::FLOAT, dims);
+    }
+    addTensorValue(m.mutable_graph()->add_output(), "y", Proto::FLOAT, outShape);
+    attr(addNode(m, "Einsum", "e", inputs, {"y"}), "equation", equation);
+    return importAndRun(m, feeds);
+  };
+  const ir::Tensor x = f32({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});  // [[0, 1], [2, 3]], [[4, 5], [6, 7]]
+  auto diag = run("...ii ->...i", {"x"}, {2, 2}, {x});
+  INFO((diag ? "" : diag.error().message()));
+  REQUIRE(diag);
+  const std::vector<float> d{0, 3, 4, 7};
+  for (size_t i = 0; i < 4; ++i) CHECK(diag->front().data<float>()[i] == d[i]);
+  // Implicit output: the ellipsis, then the letters seen once (i, k): x times diag(1, 2).
+  auto mm = run("...ij,jk", {"x", "w"}, {2, 2, 2}, {x, f32({2, 2}, {1, 0, 0, 2})});
+  INFO((mm ? "" : mm.error().message()));
+  REQUIRE(mm);
+  const std::vector<float> p{0, 2, 2, 6, 4, 10, 6, 14};
+  for (size_t i = 0; i < 8; ++i) CHECK(mm->front().data<float>()[i] == p[i]);
+}
