@@ -84,6 +84,7 @@ bool shapingPosition(const std::string& op, int index) {
   if (op == "Upsample") return index == 1;            // scales
   if (op == "DFT") return index == 1;                 // dft_length
   if (op == "STFT") return index == 1 || index == 3;  // frame_step, frame_length
+  if (op == "MaxUnpool") return index == 2;           // output_shape
   if (op == "MelWeightMatrix") return true;           // all five scalars: the matrix is a constant
   if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Unsqueeze" || op == "Squeeze" || op == "Split" ||
       op == "TopK" || op == "Trilu" || op == "OneHot" || op == "CumSum")

@@ -395,3 +395,37 @@ TEST_CASE("Einsum's ellipsis stands for the leading axes and a repeated letter t
   const std::vector<float> p{0, 2, 2, 6, 4, 10, 6, 14};
   for (size_t i = 0; i < 8; ++i) CHECK(mm->front().data<float>()[i] == p[i]);
 }
+
+TEST_CASE("MaxUnpool puts each value at its index in the window's shape, output_shape pads the end with zeros") {
+  // x (5, 6) from windows 1x2 of a 1x4 row, at flat positions 1 and 2.
+  for (bool padded : {false, true}) {
+    INFO((padded ? "output_shape 1x1x2x4" : "the window's shape"));
+    auto m = test::makeModel(11);
+    addTensorValue(m.mutable_graph()->add_input(), "x", Proto::FLOAT, {1, 1, 1, 2});
+    addTensorValue(m.mutable_graph()->add_output(), "y", Proto::FLOAT, {1, 1, padded ? 2 : 1, 4});
+    auto* idx = m.mutable_graph()->add_initializer();
+    idx->set_name("i");
+    idx->set_data_type(Proto::INT64);
+    for (int64_t d : {1, 1, 1, 2}) idx->add_dims(d);
+    for (int64_t v : {1, 2}) idx->add_int64_data(v);
+    std::vector<std::string> ins{"x", "i"};
+    if (padded) {
+      auto* shape = m.mutable_graph()->add_initializer();
+      shape->set_name("shape");
+      shape->set_data_type(Proto::INT64);
+      shape->add_dims(4);
+      for (int64_t v : {1, 1, 2, 4}) shape->add_int64_data(v);
+      ins.push_back("shape");
+    }
+    auto* n = addNode(m, "MaxUnpool", "unpool", ins, {"y"});
+    attr(n, "kernel_shape", std::vector<int64_t>{1, 2});
+    attr(n, "strides", std::vector<int64_t>{1, 2});
+    auto y = importAndRun(m, {f32({1, 1, 1, 2}, {5, 6})});
+    INFO((y ? "" : y.error().message()));
+    REQUIRE(y);
+    const std::vector<float> want{0, 5, 6, 0, 0, 0, 0, 0};
+    REQUIRE(y->front().numElements() == (padded ? 8 : 4));
+    for (int64_t i = 0; i < y->front().numElements(); ++i)
+      CHECK(y->front().data<float>()[i] == want[static_cast<size_t>(i)]);
+  }
+}
