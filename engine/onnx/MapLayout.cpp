@@ -253,6 +253,17 @@ Expected<EinsumTerm> contractPair(ImportContext& c, EinsumTerm a0, EinsumTerm b0
   return EinsumTerm{r, order};
 }
 
+// "ab,bc" -> {"ab", "bc"}.
+std::vector<std::string> splitTerms(const std::string& lhs) {
+  std::vector<std::string> terms;
+  for (size_t at = 0;;) {
+    auto comma = lhs.find(',', at);
+    terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) return terms;
+    at = comma + 1;
+  }
+}
+
 // The equation with each "..." written out as letters it does not use, one per
 // axis the ellipsis covers in that input (the last of the widest's letters).
 Expected<std::string> expandEllipsis(ImportContext& c, std::string eq) {
@@ -262,13 +273,7 @@ Expected<std::string> expandEllipsis(ImportContext& c, std::string eq) {
     if (!hasLetter(eq, ch)) spare += ch;
   const auto arrow = eq.find("->");
   const std::string lhs = eq.substr(0, arrow);
-  std::vector<std::string> terms;
-  for (size_t at = 0;;) {
-    auto comma = lhs.find(',', at);
-    terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
+  std::vector<std::string> terms = splitTerms(lhs);
   if (static_cast<int>(terms.size()) != c.numInputs()) return c.error("equation and inputs differ in count");
   size_t widest = 0;
   std::vector<size_t> covered(terms.size(), 0);
@@ -340,13 +345,7 @@ Expected<std::pair<std::vector<std::string>, std::string>> parseEinsum(ImportCon
     for (char ch : lhs)
       if (ch != ',' && std::count(lhs.begin(), lhs.end(), ch) == 1) out += ch;
   if (arrow == std::string::npos) std::sort(out.begin(), out.end());
-  std::vector<std::string> terms;
-  for (size_t at = 0;;) {
-    auto comma = lhs.find(',', at);
-    terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
+  std::vector<std::string> terms = splitTerms(lhs);
   return std::pair{terms, out};
 }
 
