@@ -11,7 +11,8 @@ int conformanceCommand(const std::vector<std::string>& args) {
   ArgParser p("conformance",
               "Check ONNX models against expected outputs: DIR holds case folders (model.onnx and\n"
               "test_data_set_0/input_N.pb, output_N.pb). Each case is compiled at -o0 for inference, run,\n"
-              "and compared (float32 within rtol/atol, integers and booleans exactly).\n"
+              "and compared (float32 within rtol/atol, bfloat16 outputs with rtol at least 2^-7, one unit\n"
+              "in their last place; integers and booleans exactly).\n"
               "Exit status 0 when no case fails (unsupported cases are allowed), 1 otherwise.");
   p.add({{"--filter"}, "TEXT", 1, "run only the cases whose name contains TEXT"});
   p.add({{"--rtol"}, "X", 1, "relative tolerance for float32 (default 1e-3, as the ONNX backend tests)"});

@@ -33,6 +33,7 @@ struct DataSet {
   std::vector<ir::Tensor> tensors;
   std::vector<std::string> names;
   std::vector<bool> listItem;                    // per tensor: one of a sequence's or optional's
+  std::vector<bool> bfloat16;                    // per tensor: declared BFLOAT16
   std::map<std::string, onnx::ListInput> lists;  // the sequences and optionals among them, by value name
 };
 
@@ -43,12 +44,14 @@ Expected<DataSet> readSet(const fs::path& dir, const std::string& prefix,
     fs::path p = dir / (prefix + std::to_string(i) + ".pb");
     if (!fs::exists(p)) break;
     const onnx::ValueForm form = i < values.size() ? values[i].form : onnx::ValueForm::Tensor;
-    auto v = onnx::readTestValueFile(p.string(), form);
+    const bool bfloat16 = i < values.size() && values[i].bfloat16;
+    auto v = onnx::readTestValueFile(p.string(), form, bfloat16);
     if (!v) return v.error();
     if (form == onnx::ValueForm::Tensor) {
       out.tensors.push_back(std::move(v->items.at(0)));
       out.names.push_back(v->name);
       out.listItem.push_back(false);
+      out.bfloat16.push_back(bfloat16);
       continue;
     }
     const std::string name = v->name.empty() ? values[i].name : v->name;
@@ -59,10 +62,15 @@ Expected<DataSet> readSet(const fs::path& dir, const std::string& prefix,
       out.tensors.push_back(std::move(v->items[k]));
       out.names.push_back(name + "." + std::to_string(k));
       out.listItem.push_back(true);
+      out.bfloat16.push_back(false);
     }
   }
   return out;
 }
+
+// A bfloat16 value holds 8 significant bits: producers that round (to nearest
+// even) and that truncate differ by one unit in the last place, 2^-7 of it.
+constexpr double kBfloat16Ulp = 1.0 / 128;
 
 // The case's inputs that are still graph inputs after import (the others became
 // constants: onnx::ImportOptions::operandValues), in the graph's order.
@@ -134,11 +142,12 @@ CaseResult runConformanceCase(const std::string& caseDir, const ConformanceOptio
     if (g.shape() != e.shape() || g.dtype() != e.dtype())
       return fail("output " + std::to_string(k) + " is " + g.type().toString() + ", expected " + e.type().toString());
     const bool exact = e.dtype() != ir::DType::F32;
+    const double rtol = out->bfloat16[k] ? std::max(options.rtol, kBfloat16Ulp) : options.rtol;
     for (int64_t i = 0; i < e.numElements(); ++i) {
       double a = elementAt(g, i), b = elementAt(e, i);
       if (std::isnan(b) && std::isnan(a)) continue;
       if (std::isinf(b) && a == b) continue;
-      const double allowed = exact ? 0.0 : options.atol + options.rtol * std::fabs(b);
+      const double allowed = exact ? 0.0 : options.atol + rtol * std::fabs(b);
       const double err = std::fabs(a - b);
       if (err <= allowed && !std::isnan(err)) continue;
       const double excess = std::isnan(err) ? INFINITY : allowed > 0 ? err / allowed : INFINITY;

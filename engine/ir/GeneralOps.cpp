@@ -9,12 +9,14 @@
 namespace dfc::ir {
 namespace {
 
-const std::set<std::string> kUnary = {"sqrt", "exp", "log", "tanh", "erf", "neg", "reciprocal", "abs", "sigmoid",
-                                      "relu", "leaky_relu", "elu", "selu", "clip", "hard_sigmoid", "hard_swish",
-                                      "softplus", "softsign", "floor", "ceil", "round", "sin", "cos", "sign",
-                                      "not", "identity", "tan", "asin", "acos", "atan", "sinh", "cosh",
-                                      "asinh", "acosh", "atanh", "thresholded_relu", "celu", "mish", "gelu_erf",
-                                      "shrink", "round_f16"};
+const std::set<std::string> kUnary = {
+    "sqrt",       "exp",      "log",          "tanh",       "erf",        "neg",
+    "reciprocal", "abs",      "sigmoid",      "relu",       "leaky_relu", "elu",
+    "selu",       "clip",     "hard_sigmoid", "hard_swish", "softplus",   "softsign",
+    "floor",      "ceil",     "round",        "sin",        "cos",        "sign",
+    "not",        "identity", "tan",          "asin",       "acos",       "atan",
+    "sinh",       "cosh",     "asinh",        "acosh",      "atanh",      "thresholded_relu",
+    "celu",       "mish",     "gelu_erf",     "shrink",     "round_f16",  "round_bf16"};
 const std::set<std::string> kArith = {"add", "sub", "mul", "div", "pow", "max", "min", "mod", "fmod"};
 const std::set<std::string> kCompare = {"equal", "less", "greater", "less_equal", "greater_equal"};
 const std::set<std::string> kLogic = {"and", "or", "xor"};

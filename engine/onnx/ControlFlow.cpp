@@ -103,11 +103,13 @@ Status mapIf(ImportContext& c, const MapBody& mapBody) {
 
 namespace {
 
-// The scan outputs of every iteration, stacked along a new axis (axes[k],
-// default 0), in reverse iteration order where reverse[k] is set.
-Status stackScanOutputs(ImportContext& c, const std::vector<std::vector<ValueId>>& scans, size_t firstOutput,
-                        const std::vector<int64_t>& axes = {}, const std::vector<int64_t>& reverse = {}) {
-  if (scans.empty()) return {};
+// Per k, the values scans[t][k] of every iteration t stacked along a new axis
+// (axes[k], default 0), in reverse iteration order where reverse[k] is set.
+Expected<std::vector<ValueId>> stackScans(ImportContext& c, const std::vector<std::vector<ValueId>>& scans,
+                                          const std::vector<int64_t>& axes = {},
+                                          const std::vector<int64_t>& reverse = {}) {
+  std::vector<ValueId> out;
+  if (scans.empty()) return out;
   for (size_t k = 0; k < scans.front().size(); ++k) {
     const int64_t rank = c.rank(scans.front()[k]) + 1;
     DFC_TRY_ASSIGN(axis, c.axis(k < axes.size() ? axes[k] : 0, rank));
@@ -121,8 +123,16 @@ Status stackScanOutputs(ImportContext& c, const std::vector<std::vector<ValueId>
     if (k < reverse.size() && reverse[k] != 0) std::reverse(parts.begin(), parts.end());
     DFC_TRY_ASSIGN(stacked, parts.size() == 1 ? c.unary("identity", parts[0])
                                               : c.emit(OpKind::Concat, parts, {{"axis", axis}}));
-    c.setOutput(static_cast<int>(firstOutput + k), stacked);
+    out.push_back(stacked);
   }
+  return out;
+}
+
+// The stacked scan outputs become the node's outputs from firstOutput on.
+Status stackScanOutputs(ImportContext& c, const std::vector<std::vector<ValueId>>& scans, size_t firstOutput,
+                        const std::vector<int64_t>& axes = {}, const std::vector<int64_t>& reverse = {}) {
+  DFC_TRY_ASSIGN(stacked, stackScans(c, scans, axes, reverse));
+  for (size_t k = 0; k < stacked.size(); ++k) c.setOutput(static_cast<int>(firstOutput + k), stacked[k]);
   return {};
 }
 
@@ -165,37 +175,115 @@ Expected<ScanInputs> scanInputs(ImportContext& c) {
   return in;
 }
 
-}  // namespace
-
-// Scan (opset 9 and later) unrolled over its scan axis.
-Status mapScan(ImportContext& c, const MapBody& mapBody) {
-  if (c.opset() < 9) return c.error("Scan-8 (a batch axis and sequence_lens) is not supported (opset 9 or newer)");
-  const auto* body = graphAttr(c, "body");
-  if (!body) return c.error("needs a body graph");
-  DFC_TRY_ASSIGN(in, scanInputs(c));
+// The body mapped once per step of `in` (the steps named under `prefix`):
+// leaves the final states in `state` and each step's scan outputs in `scans`.
+Status unrollScan(ImportContext& c, const MapBody& mapBody, const ::onnx::GraphProto& body, const ScanInputs& in,
+                  const std::string& prefix, std::vector<ValueId>& state, std::vector<std::vector<ValueId>>& scans) {
   if (in.length > kMaxUnrolledIterations)
     return c.error("a scan of " + std::to_string(in.length) + " steps is longer than the " +
                    std::to_string(kMaxUnrolledIterations) + " unrolled");
   const size_t n = in.states.size();
-  if (static_cast<size_t>(body->output_size()) < n) return c.error("body gives fewer outputs than the scan carries states");
-  const std::string prefix = sanitizeName(c.node().name().empty() ? "Scan" : c.node().name());
-  std::vector<std::vector<ValueId>> scans;
-  std::vector<ValueId> state = in.states;
+  if (static_cast<size_t>(body.output_size()) < n)
+    return c.error("body gives fewer outputs than the scan carries states");
+  if (in.length == 0 && static_cast<size_t>(body.output_size()) > n)
+    return c.error("no step runs: its scan outputs would be empty");
+  state = in.states;
   for (int64_t t = 0; t < in.length; ++t) {
     std::vector<ValueId> args = state;
     for (size_t j = 0; j < in.scans.size(); ++j) {
       DFC_TRY_ASSIGN(slice, sliceAt(c, in.scans[j], in.axes[j], in.reversed[j] ? in.length - 1 - t : t));
       args.push_back(slice);
     }
-    DFC_TRY_ASSIGN(out, mapBody(*body, prefix + "/step" + std::to_string(t) + "/", args));
+    DFC_TRY_ASSIGN(out, mapBody(body, prefix + "/step" + std::to_string(t) + "/", args));
     if (std::any_of(out.begin(), out.end(), ImportContext::isListToken))
       return c.error("its body gives a sequence or optional (not supported)");
     state.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
     scans.emplace_back(out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
   }
-  for (size_t k = 0; k < n; ++k) c.setOutput(static_cast<int>(k), state[k]);
-  if (scans.empty() && static_cast<size_t>(body->output_size()) > n) return c.error("no step runs: its scan outputs would be empty");
-  return stackScanOutputs(c, scans, n, c.attrInts("scan_output_axes"), c.attrInts("scan_output_directions"));
+  return {};
+}
+
+// Scan-8's inputs for batch entry b: (sequence_lens, states..., scans...), every
+// one with the batch axis 0 (dropped here); the scan axis is then 0.
+Expected<ScanInputs> scan8Inputs(ImportContext& c, int64_t b) {
+  const int64_t m = c.attrInt("num_scan_inputs", -1);
+  if (m < 1 || m > c.numInputs() - 1)
+    return c.error("num_scan_inputs must be in 1.." + std::to_string(c.numInputs() - 1));
+  const auto dirs = c.attrInts("directions");
+  ScanInputs in;
+  for (int k = 1; k < c.numInputs(); ++k) {
+    DFC_TRY_ASSIGN(v, c.requireInput(k));
+    if (c.rank(v) < 1 || c.shape(v)[0] <= b) return c.error("input " + std::to_string(k) + " lacks the batch axis");
+    DFC_TRY_ASSIGN(entry, sliceAt(c, v, 0, b));
+    if (k < c.numInputs() - m) {
+      in.states.push_back(entry);
+      continue;
+    }
+    const size_t j = in.scans.size();
+    if (c.rank(entry) < 1) return c.error("scan input " + std::to_string(j) + " lacks the sequence axis");
+    if (j > 0 && c.shape(entry)[0] != in.length) return c.error("scan inputs differ in sequence length");
+    in.length = c.shape(entry)[0];
+    in.scans.push_back(entry);
+    in.axes.push_back(0);
+    in.reversed.push_back(j < dirs.size() && dirs[j] != 0);
+  }
+  return in;
+}
+
+// Values per batch entry stacked back along a new batch axis 0.
+Expected<ValueId> stackBatch(ImportContext& c, const std::vector<ValueId>& entries) {
+  std::vector<std::vector<ValueId>> rows;
+  for (ValueId v : entries) rows.push_back({v});
+  DFC_TRY_ASSIGN(stacked, stackScans(c, rows));
+  return stacked.front();
+}
+
+// Scan-8: each batch entry scanned as Scan-9 scans, the results stacked along
+// the batch axis. sequence_lens, when given, must be constant and full length.
+Status mapScan8(ImportContext& c, const MapBody& mapBody, const ::onnx::GraphProto& body) {
+  DFC_TRY_ASSIGN(first, c.requireInput(c.numInputs() - 1));
+  const int64_t batch = c.rank(first) > 0 ? c.shape(first)[0] : 0;
+  std::vector<std::vector<ValueId>> states, scanOuts;  // [output][batch entry]
+  const std::string prefix = sanitizeName(c.node().name().empty() ? "Scan" : c.node().name());
+  for (int64_t b = 0; b < batch; ++b) {
+    DFC_TRY_ASSIGN(in, scan8Inputs(c, b));
+    if (ValueId lens = c.input(0); lens != ir::kNoValue) {
+      DFC_TRY_ASSIGN(ls, c.constInts(lens, "sequence_lens"));
+      if (static_cast<int64_t>(ls.size()) != batch || ls[static_cast<size_t>(b)] != in.length)
+        return c.error("sequence_lens shorter than the sequence axis are not supported");
+    }
+    std::vector<ValueId> state;
+    std::vector<std::vector<ValueId>> scans;
+    DFC_TRY(unrollScan(c, mapBody, body, in, prefix + "/batch" + std::to_string(b), state, scans));
+    DFC_TRY_ASSIGN(stacked, stackScans(c, scans));
+    states.resize(state.size());
+    scanOuts.resize(stacked.size());
+    for (size_t k = 0; k < state.size(); ++k) states[k].push_back(state[k]);
+    for (size_t k = 0; k < stacked.size(); ++k) scanOuts[k].push_back(stacked[k]);
+  }
+  int output = 0;
+  for (const auto* group : {&states, &scanOuts})
+    for (const auto& entries : *group) {
+      DFC_TRY_ASSIGN(v, stackBatch(c, entries));
+      c.setOutput(output++, v);
+    }
+  return {};
+}
+
+}  // namespace
+
+// Scan unrolled over its scan axis (opset 8's batched form: mapScan8).
+Status mapScan(ImportContext& c, const MapBody& mapBody) {
+  const auto* body = graphAttr(c, "body");
+  if (!body) return c.error("needs a body graph");
+  if (c.opset() < 9) return mapScan8(c, mapBody, *body);
+  DFC_TRY_ASSIGN(in, scanInputs(c));
+  std::vector<ValueId> state;
+  std::vector<std::vector<ValueId>> scans;
+  const std::string prefix = sanitizeName(c.node().name().empty() ? "Scan" : c.node().name());
+  DFC_TRY(unrollScan(c, mapBody, *body, in, prefix, state, scans));
+  for (size_t k = 0; k < state.size(); ++k) c.setOutput(static_cast<int>(k), state[k]);
+  return stackScanOutputs(c, scans, state.size(), c.attrInts("scan_output_axes"), c.attrInts("scan_output_directions"));
 }
 
 Status mapLoop(ImportContext& c, const MapBody& mapBody) {

@@ -36,6 +36,7 @@ bool dtypeFromOnnx(int elemType, DType& out) {
     case ::onnx::TensorProto::FLOAT:
     case ::onnx::TensorProto::DOUBLE:   // computed as f32
     case ::onnx::TensorProto::FLOAT16:  // computed as f32, rounded to float16 where a value has that type
+    case ::onnx::TensorProto::BFLOAT16:  // likewise, rounded to bfloat16
       out = DType::F32;
       return true;
     case ::onnx::TensorProto::INT64:
@@ -117,6 +118,7 @@ size_t storedSize(int elemType) {
     case ::onnx::TensorProto::INT64:
     case ::onnx::TensorProto::UINT64: return 8;
     case ::onnx::TensorProto::FLOAT16:
+    case ::onnx::TensorProto::BFLOAT16:
     case ::onnx::TensorProto::INT16:
     case ::onnx::TensorProto::UINT16: return 2;
     case ::onnx::TensorProto::BOOL:
@@ -188,6 +190,12 @@ void decodeRaw(const std::string& raw, int elemType, ir::Tensor& out) {
       std::memcpy(&h, raw.data() + i * 2, 2);
       out.data<float>()[i] = support::halfToFloat(h);
     }
+  } else if (elemType == ::onnx::TensorProto::BFLOAT16) {
+    for (int64_t i = 0; i < n; ++i) {
+      uint16_t b;
+      std::memcpy(&b, raw.data() + i * 2, 2);
+      out.data<float>()[i] = support::bfloat16ToFloat(b);
+    }
   } else if (isNarrowInt(elemType)) {
     const size_t size = storedSize(elemType);
     for (int64_t i = 0; i < n; ++i) out.data<int64_t>()[i] = narrowInt(raw.data() + i * size, elemType);
@@ -215,6 +223,9 @@ void decodeFields(const ::onnx::TensorProto& t, ir::Tensor& out) {
       case ::onnx::TensorProto::FLOAT16:
         out.data<float>()[i] = support::halfToFloat(static_cast<uint16_t>(t.int32_data(i)));
         break;
+      case ::onnx::TensorProto::BFLOAT16:
+        out.data<float>()[i] = support::bfloat16ToFloat(static_cast<uint16_t>(t.int32_data(i)));
+        break;
       case ::onnx::TensorProto::INT64: out.data<int64_t>()[i] = t.int64_data(i); break;
       case ::onnx::TensorProto::BOOL: out.data<bool>()[i] = t.int32_data(i) != 0; break;
       case ::onnx::TensorProto::UINT32:
@@ -234,7 +245,7 @@ Expected<ir::Tensor> tensorFromProto(const ::onnx::TensorProto& t, const std::st
   DType dt{};
   if (!dtypeFromOnnx(t.data_type(), dt))
     return makeError(label + ": element type " + onnxTypeName(t.data_type()) +
-                     " is not supported (float, double, float16, int64, int32, the narrow integers, bool)");
+                     " is not supported (float, double, float16, bfloat16, int64, int32, the narrow integers, bool)");
   ir::TensorType type{dt, {}};
   if (auto st = checkDeclaredSize(t); !st) return makeError(label + ": " + st.error().message());
   type.shape.assign(t.dims().begin(), t.dims().end());

@@ -171,7 +171,9 @@ Expected<ir::ValueId> onnxMaxPoolIndices(ImportContext& c, ir::ValueId x, ir::Va
                                          const std::vector<int64_t>& strides, const std::vector<int64_t>& pads);
 void registerQuantOps(OpTable& table);   // MapQuant.cpp
 void registerMatrixOps(OpTable& table);  // MapMatrix.cpp
-void registerNgramOps(OpTable& table);   // MapNgram.cpp
+void registerNgramOps(OpTable& table);     // MapNgram.cpp
+void registerTrainingOps(OpTable& table);  // MapTraining.cpp: the ai.onnx.preview.training domain
+void registerSpectralOps(OpTable& table);  // MapSpectral.cpp: DFT, STFT, MelWeightMatrix
 
 // An error naming the node unless `x` is float32.
 Status needFloat(ImportContext& c, ir::ValueId x);

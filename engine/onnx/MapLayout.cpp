@@ -50,10 +50,17 @@ Status mapPad(ImportContext& c) {
   DFC_TRY_ASSIGN(pv, c.requireInput(1));
   DFC_TRY_ASSIGN(p, c.constInts(pv, "pads"));
   pads = p;
+  ValueId runtimeValue = ir::kNoValue;  // a constant_value computed (or fed) at run time
   if (ValueId v = c.input(2); v != ir::kNoValue) {
-    DFC_TRY_ASSIGN(f, c.constFloats(v, "constant_value"));
-    if (f.size() != 1) return c.error("constant_value must be a scalar");
-    value = f[0];
+    if (c.type(v).numElements() != 1) return c.error("constant_value must be a scalar");
+    if (c.constData(v) == nullptr) {
+      if (c.type(v).dtype != c.type(x).dtype) return c.error("constant_value must have the input's element type");
+      DFC_TRY_ASSIGN(scalar, c.reshape(v, {}));
+      runtimeValue = scalar;
+    } else {
+      DFC_TRY_ASSIGN(f, c.constFloats(v, "constant_value"));
+      value = f[0];
+    }
   }
   const size_t rank = c.shape(x).size();
   if (c.numInputs() > 3 && c.input(3) != ir::kNoValue) return c.error("the axes input is not supported");
@@ -76,7 +83,9 @@ Status mapPad(ImportContext& c) {
       if (mode == "constant") {
         s[d] = n;
         DFC_TRY(c.checkSize(ir::TensorType{c.type(cur).dtype, s}, "padding"));
-        return c.constant(filled(c.type(cur).dtype, s, value), "pad");
+        ValueId fill = c.constant(filled(c.type(cur).dtype, s, value), "pad");
+        if (runtimeValue == ir::kNoValue) return fill;
+        return c.binary("add", fill, runtimeValue);  // zeros + the value: the block filled with it
       }
       if (mode == "edge") {
         DFC_TRY_ASSIGN(edge, sliceAxis(c, cur, d, front ? 0 : l - 1, front ? 1 : l, 1));
@@ -181,7 +190,9 @@ MapFn signOp(bool abs) {
   };
 }
 
-// Einsum: no ellipsis, no repeated letters in a term. Operands are contracted
+// Einsum: "..." stands for the same leading axes in every term (letters the
+// equation does not use, aligned right); a letter repeated in a term takes
+// that term's diagonal first. Operands are then contracted
 // left to right, two at a time: batch letters (both operands and needed later),
 // contracted letters (both, not needed later), free letters (one operand) ->
 // transpose, batched matmul. Letters needed by no one later are summed first.
@@ -243,11 +254,91 @@ Expected<EinsumTerm> contractPair(ImportContext& c, EinsumTerm a0, EinsumTerm b0
   return EinsumTerm{r, order};
 }
 
+// "ab,bc" -> {"ab", "bc"}.
+std::vector<std::string> splitTerms(const std::string& lhs) {
+  std::vector<std::string> terms;
+  for (size_t at = 0;;) {
+    auto comma = lhs.find(',', at);
+    terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) return terms;
+    at = comma + 1;
+  }
+}
+
+// The equation with each "..." written out as letters it does not use, one per
+// axis the ellipsis covers in that input (the last of the widest's letters).
+Expected<std::string> expandEllipsis(ImportContext& c, std::string eq) {
+  if (eq.find("...") == std::string::npos) return eq;
+  std::string spare;
+  for (char ch = 'A'; ch <= 'Z'; ++ch)
+    if (!hasLetter(eq, ch)) spare += ch;
+  const auto arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> terms = splitTerms(lhs);
+  if (static_cast<int>(terms.size()) != c.numInputs()) return c.error("equation and inputs differ in count");
+  size_t widest = 0;
+  std::vector<size_t> covered(terms.size(), 0);
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (terms[i].find("...") == std::string::npos) continue;
+    const int64_t explicitLetters = static_cast<int64_t>(terms[i].size()) - 3;
+    const int64_t rank = c.rank(c.input(static_cast<int>(i)));
+    if (rank < explicitLetters) return c.error("term " + terms[i] + " has more letters than its input has axes");
+    covered[i] = static_cast<size_t>(rank - explicitLetters);
+    widest = std::max(widest, covered[i]);
+  }
+  if (widest > spare.size()) return c.error("the ellipsis covers more axes than there are spare letters");
+  const std::string all = spare.substr(0, widest);
+  std::string out;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (auto at = terms[i].find("..."); at != std::string::npos)
+      terms[i].replace(at, 3, all.substr(widest - covered[i]));
+    out += (i ? "," : "") + terms[i];
+  }
+  if (arrow == std::string::npos)
+    return out + "->" + all + [&] {  // implicit: the ellipsis, then the single letters
+      std::string single;
+      for (char ch : lhs)
+        if (ch != ',' && ch != '.' && std::count(lhs.begin(), lhs.end(), ch) == 1) single += ch;
+      std::sort(single.begin(), single.end());
+      return single;
+    }();
+  std::string rhs = eq.substr(arrow + 2);
+  if (auto at = rhs.find("..."); at != std::string::npos) rhs.replace(at, 3, all);
+  return out + "->" + rhs;
+}
+
+// Term t's diagonal over each letter it repeats: x times the identity on the
+// two axes, summed over the second.
+Expected<EinsumTerm> takeDiagonals(ImportContext& c, EinsumTerm t) {
+  for (size_t p = 0; p < t.letters.size(); ++p)
+    for (size_t q = p + 1; q < t.letters.size();) {
+      if (t.letters[q] != t.letters[p]) {
+        ++q;
+        continue;
+      }
+      const Shape s = c.shape(t.value);
+      const int64_t n = s[p];
+      if (s[q] != n) return c.error("a repeated letter's axes differ in size");
+      Shape eyeShape(s.size(), 1);
+      eyeShape[p] = eyeShape[q] = n;
+      ir::Tensor eye(ir::TensorType{DType::F32, eyeShape});
+      for (int64_t i = 0; i < n * n; ++i) eye.data<float>()[i] = i / n == i % n ? 1.0f : 0.0f;
+      DFC_TRY_ASSIGN(masked, c.binary("mul", t.value, c.constant(std::move(eye), "diagonal")));
+      DFC_TRY_ASSIGN(v, c.emit(OpKind::Reduce, {masked},
+                               {{"fn", std::string("sum")},
+                                {"axes", std::vector<int64_t>{static_cast<int64_t>(q)}},
+                                {"keepdims", int64_t{0}}}));
+      t.value = v;
+      t.letters.erase(q, 1);
+    }
+  return t;
+}
+
 // The equation's terms and output ("ij,jk" alone outputs "ik").
 Expected<std::pair<std::vector<std::string>, std::string>> parseEinsum(ImportContext& c) {
-  std::string eq = c.attrString("equation", "");
-  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
-  if (eq.find("...") != std::string::npos) return c.error("ellipsis in the equation is not supported");
+  std::string eq0 = c.attrString("equation", "");
+  eq0.erase(std::remove(eq0.begin(), eq0.end(), ' '), eq0.end());
+  DFC_TRY_ASSIGN(eq, expandEllipsis(c, eq0));
   auto arrow = eq.find("->");
   std::string lhs = eq.substr(0, arrow), out;
   if (arrow != std::string::npos) out = eq.substr(arrow + 2);
@@ -255,13 +346,7 @@ Expected<std::pair<std::vector<std::string>, std::string>> parseEinsum(ImportCon
     for (char ch : lhs)
       if (ch != ',' && std::count(lhs.begin(), lhs.end(), ch) == 1) out += ch;
   if (arrow == std::string::npos) std::sort(out.begin(), out.end());
-  std::vector<std::string> terms;
-  for (size_t at = 0;;) {
-    auto comma = lhs.find(',', at);
-    terms.push_back(lhs.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
+  std::vector<std::string> terms = splitTerms(lhs);
   return std::pair{terms, out};
 }
 
@@ -274,8 +359,6 @@ Status mapEinsum(ImportContext& c) {
     std::sort(s.begin(), s.end());
     return std::adjacent_find(s.begin(), s.end()) == s.end();
   };
-  for (const auto& t : terms)
-    if (!unique(t)) return c.error("repeated letters in a term (diagonals) are not supported");
   if (!unique(out)) return c.error("repeated letters in the output");
   std::map<char, int64_t> dim;
   std::vector<EinsumTerm> ins;
@@ -287,7 +370,9 @@ Status mapEinsum(ImportContext& c) {
       auto [it, fresh] = dim.emplace(terms[i][k], c.shape(v)[k]);
       if (!fresh && it->second != c.shape(v)[k]) return c.error("letter sizes differ (broadcast is not supported)");
     }
-    ins.push_back({v, terms[i]});
+    DFC_TRY_ASSIGN(t,
+                   unique(terms[i]) ? Expected<EinsumTerm>(EinsumTerm{v, terms[i]}) : takeDiagonals(c, {v, terms[i]}));
+    ins.push_back(t);
   }
   for (char ch : out)
     if (!dim.count(ch)) return c.error("output letter not in the inputs");

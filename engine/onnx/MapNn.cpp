@@ -231,7 +231,52 @@ Expected<ValueId> onnxConv(ImportContext& c, ValueId x0, ValueId w0, ValueId bia
 
 namespace {
 
-// ConvTranspose is the input gradient of a convolution: conv2d_grad_input.
+// ConvTranspose's begin and end pads per axis (4 values), from pads, auto_pad
+// or output_shape (whose padding splits as auto_pad says, the odd one at the
+// end for SAME_UPPER and NOTSET's begin otherwise: ONNX's reference).
+Expected<std::vector<int64_t>> convTransposePads(ImportContext& c, const Shape& xs, const Shape& ws,
+                                                 const std::vector<int64_t>& s, const std::vector<int64_t>& op,
+                                                 std::vector<int64_t> p, bool lifted) {
+  std::string autoPad = c.attrString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return c.error("auto_pad " + autoPad + " is not supported");
+  std::vector<int64_t> target = c.attrInts("output_shape");
+  if (lifted && target.size() == 1) target.insert(target.begin(), 1);
+  if (!target.empty() && target.size() != 2) return c.error("output_shape needs one extent per spatial axis");
+  if (target.empty() && autoPad.rfind("SAME", 0) == 0) target = {xs[2] * s[0], xs[3] * s[1]};
+  if (autoPad == "VALID") p = {0, 0, 0, 0};
+  if (target.empty()) return p;
+  for (size_t i = 0; i < 2; ++i) {
+    const int64_t total = s[i] * (xs[2 + i] - 1) + op[i] + ws[2 + i] - target[i];
+    const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);  // floor, as Python's //
+    p[i] = autoPad == "SAME_UPPER" ? half : total - half;
+    p[i + 2] = total - p[i];
+  }
+  return p;
+}
+
+// A 4-D kernel with its taps spread `d` apart along `axis` (2 or 3), zeros
+// between: a dilated ConvTranspose is the plain one with this kernel.
+Expected<ValueId> dilateKernel(ImportContext& c, ValueId w, size_t axis, int64_t d) {
+  const Shape ws = c.shape(w);
+  Shape taps = ws, gap = ws;
+  taps.insert(taps.begin() + static_cast<std::ptrdiff_t>(axis) + 1, 1);  // each tap, then d - 1 zeros after it
+  gap.insert(gap.begin() + static_cast<std::ptrdiff_t>(axis) + 1, d - 1);
+  ir::Tensor zeros(ir::TensorType{DType::F32, gap});
+  for (float& z : zeros.span<float>()) z = 0;
+  DFC_TRY_ASSIGN(tapped, c.reshape(w, taps));
+  DFC_TRY_ASSIGN(spread, c.emit(OpKind::Concat, {tapped, c.constant(std::move(zeros), "dilation_gap")},
+                                {{"axis", static_cast<int64_t>(axis + 1)}}));
+  Shape flat = ws;
+  flat[axis] = ws[axis] * d;
+  DFC_TRY_ASSIGN(joined, c.reshape(spread, flat));
+  return c.emit(OpKind::Slice, {joined},
+                {{"axis", static_cast<int64_t>(axis)}, {"start", int64_t{0}}, {"end", (ws[axis] - 1) * d + 1}});
+}
+
+// ConvTranspose is the input gradient of a convolution: conv2d_grad_input
+// with the begin pads on both sides; a different end pad is the extent the
+// gradient is asked for (up to stride - 1 more) or a crop of it.
 Status mapConvTranspose(ImportContext& c) {
   DFC_TRY_ASSIGN(x0, c.requireInput(0));
   DFC_TRY_ASSIGN(w0, c.requireInput(1));
@@ -244,13 +289,11 @@ Status mapConvTranspose(ImportContext& c) {
     DFC_TRY_ASSIGN(w4, c.reshape(w0, {ws[0], ws[1], 1, ws[2]}));
     w = w4;
   }
-  const Shape &ws = c.shape(w), &xs = c.shape(x);
+  Shape ws = c.shape(w);
+  const Shape xs = c.shape(x);
   if (ws.size() != 4) return c.error("weight must be 4-D");
   DFC_TRY(checkKernelShape(c, {ws[2], ws[3]}, lifted));
   if (c.attrInt("group", 1) != 1) return c.error("grouped ConvTranspose is not supported");
-  if (c.attr("output_shape")) return c.error("output_shape is not supported (give pads)");
-  std::string autoPad = c.attrString("auto_pad", "NOTSET");
-  if (autoPad != "NOTSET" && autoPad != "VALID") return c.error("auto_pad " + autoPad + " is not supported");
   auto lift = [&, lifted = lifted](std::vector<int64_t> v, int64_t fill) {  // clang 14 cannot capture a binding
     if (lifted && v.size() == 1) v.insert(v.begin(), fill);
     return v;
@@ -262,16 +305,36 @@ Status mapConvTranspose(ImportContext& c) {
   if (d.empty()) d = {1, 1};
   if (op.empty()) op = {0, 0};
   if (p.empty()) p = {0, 0, 0, 0};
-  if (d != std::vector<int64_t>{1, 1}) return c.error("dilated ConvTranspose is not supported");
-  if (p[0] != p[2] || p[1] != p[3]) return c.error("asymmetric pads are not supported");
-  Shape out{xs[0], ws[1], 0, 0};
-  for (int i = 0; i < 2; ++i) {
-    out[static_cast<size_t>(2 + i)] = (xs[static_cast<size_t>(2 + i)] - 1) * s[i] - 2 * p[i] + ws[static_cast<size_t>(2 + i)] + op[i];
+  if (d.size() != 2 || d[0] < 1 || d[1] < 1) return c.error("dilations must be positive, one per spatial axis");
+  for (size_t i = 0; i < 2; ++i)
+    if (d[i] > 1) {
+      DFC_TRY_ASSIGN(dilated, dilateKernel(c, w, 2 + i, d[i]));
+      w = dilated;
+    }
+  ws = c.shape(w);  // the kernel as applied
+  if (s.size() != 2 || op.size() != 2 || p.size() != 4) return c.error("only 1-D and 2-D windows are supported");
+  DFC_TRY_ASSIGN(pads, convTransposePads(c, xs, ws, s, op, p, lifted));
+  Shape out{xs[0], ws[1], 0, 0}, computed = out;
+  for (size_t i = 0; i < 2; ++i) {
     if (op[i] >= s[i]) return c.error("output_padding must be smaller than the stride");
+    if (pads[i] < 0) return c.error("a negative begin pad is not supported");
+    const int64_t natural = (xs[2 + i] - 1) * s[i] - 2 * pads[i] + ws[2 + i];  // end pad = begin pad
+    out[2 + i] = natural + pads[i] - pads[i + 2] + op[i];
+    if (out[2 + i] < 1) return c.error("the output would be empty");
+    if (out[2 + i] - natural >= s[i])
+      return c.error("end pads more than stride - 1 below the begin pads are not supported");
+    computed[2 + i] = std::max(natural, out[2 + i]);
   }
-  DFC_TRY_ASSIGN(y, c.emit(OpKind::Conv2dGradInput, {x, w},
-                           {{"stride", s}, {"pad", std::vector<int64_t>{p[0], p[1]}}, {"input_shape", out}}));
+  DFC_TRY_ASSIGN(y,
+                 c.emit(OpKind::Conv2dGradInput, {x, w},
+                        {{"stride", s}, {"pad", std::vector<int64_t>{pads[0], pads[1]}}, {"input_shape", computed}}));
   ValueId res = y;
+  for (int64_t axis = 2; axis < 4; ++axis)
+    if (computed[static_cast<size_t>(axis)] != out[static_cast<size_t>(axis)]) {
+      DFC_TRY_ASSIGN(cropped, c.emit(OpKind::Slice, {res},
+                                     {{"axis", axis}, {"start", int64_t{0}}, {"end", out[static_cast<size_t>(axis)]}}));
+      res = cropped;
+    }
   if (ValueId b = c.input(2); b != ir::kNoValue) {
     DFC_TRY_ASSIGN(yb, c.emit(OpKind::BiasAdd, {res, b}));
     res = yb;
@@ -387,13 +450,49 @@ bool mapsToBatchNormOp(ImportContext& c, ValueId x) {
   return true;
 }
 
+// Training mode (opset 14+): normalized by the batch's own mean and
+// (population) variance per channel; outputs 1 and 2 are the running mean and
+// variance moved towards them: old * momentum + batch * (1 - momentum).
+Status mapBatchNormTraining(ImportContext& c, ValueId x) {
+  std::vector<ValueId> v;
+  for (int i = 1; i <= 4; ++i) {
+    DFC_TRY_ASSIGN(in, c.requireInput(i));
+    DFC_TRY_ASSIGN(cv, channelVector(c, in, x));
+    v.push_back(cv);
+  }
+  std::vector<int64_t> axes{0};
+  for (int64_t d = 2; d < c.rank(x); ++d) axes.push_back(d);
+  const ir::Attributes mean{{"fn", std::string("mean")}, {"axes", axes}, {"keepdims", int64_t{1}}};
+  DFC_TRY_ASSIGN(mu, c.emit(OpKind::Reduce, {x}, mean));
+  DFC_TRY_ASSIGN(centered, c.binary("sub", x, mu));
+  DFC_TRY_ASSIGN(squares, c.binary("mul", centered, centered));
+  DFC_TRY_ASSIGN(var, c.emit(OpKind::Reduce, {squares}, mean));
+  DFC_TRY_ASSIGN(ve, c.binary("add", var, c.scalarF32(static_cast<float>(c.attrFloat("epsilon", 1e-5)))));
+  DFC_TRY_ASSIGN(sd, c.unary("sqrt", ve));
+  DFC_TRY_ASSIGN(k, c.binary("div", v[0], sd));
+  DFC_TRY_ASSIGN(scaled, c.binary("mul", centered, k));
+  DFC_TRY_ASSIGN(y, c.binary("add", scaled, v[1]));
+  c.setOutput(0, y);
+  const float momentum = static_cast<float>(c.attrFloat("momentum", 0.9));
+  for (int out = 1; out <= 2; ++out) {
+    if (!c.outputWanted(out)) continue;
+    DFC_TRY_ASSIGN(kept, c.binary("mul", v[static_cast<size_t>(out + 1)], c.scalarF32(momentum)));
+    DFC_TRY_ASSIGN(moved, c.binary("mul", out == 1 ? mu : var, c.scalarF32(1 - momentum)));
+    DFC_TRY_ASSIGN(sum, c.binary("add", kept, moved));
+    DFC_TRY_ASSIGN(flat, c.reshape(sum, {c.shape(x)[1]}));
+    c.setOutput(out, flat);
+  }
+  return {};
+}
+
 Status mapBatchNorm(ImportContext& c) {
   DFC_TRY_ASSIGN(x, c.requireInput(0));
   DFC_TRY(needFloat(c, x));
-  if (c.attrInt("training_mode", 0) != 0 || c.outputWanted(1) || c.outputWanted(2))
-    return c.error("training-mode batch normalization is not supported (inference only)");
   const size_t rank = c.shape(x).size();
   if (rank < 2) return c.error("needs an input [N, C, ...]");
+  if (c.attrInt("training_mode", 0) != 0) return mapBatchNormTraining(c, x);
+  if (c.outputWanted(1) || c.outputWanted(2))
+    return c.error("outputs past Y (the batch statistics) are read only with training_mode=1 (opset 14 or newer)");
   if (mapsToBatchNormOp(c, x)) {
     const double momentum = 1.0 - c.attrFloat("momentum", 0.9);
     DFC_TRY_ASSIGN(outs, c.emitMulti(ir::OpKind::BatchNorm, {x, c.input(1), c.input(2), c.input(3), c.input(4)},

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "onnx/ImportContext.h"
+#include "onnx/OlderOpsets.h"
 
 namespace dfc::onnx {
 
@@ -218,8 +219,23 @@ Status mapResize(ImportContext& c) {
   return {};
 }
 
+// Upsample (opsets 9-10, deprecated for Resize): mapped as the Resize-11 node it means.
+Status mapUpsample(ImportContext& c) {
+  const ::onnx::NodeProto& original = c.node();
+  ::onnx::NodeProto resize = original;
+  rewriteAsResize11(resize);
+  resize.set_op_type(original.op_type());  // errors name the node as written
+  c.retarget(&resize);
+  Status st = mapResize(c);
+  c.retarget(&original);
+  return st;
+}
+
 }  // namespace
 
-void registerResizeOps(OpTable& t) { t["Resize"] = mapResize; }
+void registerResizeOps(OpTable& t) {
+  t["Resize"] = mapResize;
+  t["Upsample"] = mapUpsample;
+}
 
 }  // namespace dfc::onnx

@@ -210,13 +210,77 @@ Status mapGatherND(ImportContext& c) {
   return {};
 }
 
+// MaxUnpool's shape from its window: each spatial axis (in - 1) * stride + kernel - pads.
+Expected<Shape> unpoolShape(ImportContext& c, const Shape& xs) {
+  const size_t spatial = xs.size() - 2;
+  auto kernel = c.attrInts("kernel_shape"), strides = c.attrInts("strides"), pads = c.attrInts("pads");
+  if (strides.empty()) strides.assign(spatial, 1);
+  if (pads.empty()) pads.assign(2 * spatial, 0);
+  if (kernel.size() != spatial || strides.size() != spatial || pads.size() != 2 * spatial)
+    return c.error("kernel_shape, strides and pads need one entry per spatial axis (pads two)");
+  Shape out = xs;
+  for (size_t d = 0; d < spatial; ++d)
+    out[2 + d] = (xs[2 + d] - 1) * strides[d] + kernel[d] - pads[d] - pads[spatial + d];
+  return out;
+}
+
+// y padded with zeros at the end of each axis up to output_shape (when given:
+// the indices still count positions in the window's shape).
+Expected<ValueId> padToOutputShape(ImportContext& c, ValueId y) {
+  ValueId o = c.input(2);
+  if (o == ir::kNoValue) return y;
+  DFC_TRY_ASSIGN(want, c.constInts(o, "output_shape"));
+  const Shape ys = c.shape(y);
+  if (want.size() != ys.size()) return c.error("output_shape must have the input's rank");
+  for (size_t d = 0; d < ys.size(); ++d) {
+    const Shape cur = c.shape(y);
+    if (want[d] < cur[d]) return c.error("output_shape is smaller than the unpooled " + c.type(y).toString());
+    if (want[d] == cur[d]) continue;
+    Shape block = cur;
+    block[d] = want[d] - cur[d];
+    ir::Tensor zeros(ir::TensorType{DType::F32, block});
+    for (float& z : zeros.span<float>()) z = 0;
+    DFC_TRY_ASSIGN(padded, c.emit(OpKind::Concat, {y, c.constant(std::move(zeros), "unpool_pad")},
+                                  {{"axis", static_cast<int64_t>(d)}}));
+    y = padded;
+  }
+  return y;
+}
+
+// MaxUnpool(X, I, output_shape): zeros of the window's output shape holding
+// each value of X at the flat position I gives it (MaxPool's Indices): X times
+// the one-hot rows of I, one product.
+Status mapMaxUnpool(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY_ASSIGN(indices, c.requireInput(1));
+  DFC_TRY(needFloat(c, x));
+  const Shape xs = c.shape(x);
+  if (xs.size() < 3 || c.shape(indices) != xs) return c.error("needs X [N, C, ...] and indices of X's shape");
+  DFC_TRY_ASSIGN(out, unpoolShape(c, xs));
+  const int64_t k = c.type(x).numElements(), t = ir::TensorType{DType::F32, out}.numElements();
+  if (t < 1) return c.error("the output would be empty");
+  DFC_TRY(c.checkSize(ir::TensorType{DType::F32, {k, t}}, "one-hot rows"));
+  DFC_TRY_ASSIGN(index, wrapNegativeIndices(c, indices, t));
+  DFC_TRY_ASSIGN(column, c.reshape(index, {k, 1}));
+  DFC_TRY_ASSIGN(hit, c.binary("equal", column, indicesAlong(c, t, 2, 1)));
+  DFC_TRY_ASSIGN(oneHot, c.cast(hit, DType::F32));
+  DFC_TRY_ASSIGN(row, c.reshape(x, {1, k}));
+  DFC_TRY_ASSIGN(placed, onnxMatMul(c, row, oneHot));
+  DFC_TRY_ASSIGN(unpooled, c.reshape(placed, out));
+  DFC_TRY_ASSIGN(y, padToOutputShape(c, unpooled));
+  c.setOutput(0, y);
+  return {};
+}
+
 }  // namespace
 
 void registerScatterOps(OpTable& t) {
   t["OneHot"] = mapOneHot;
   t["ScatterElements"] = mapScatterElements;
+  t["Scatter"] = mapScatterElements;  // deprecated in opset 11: the same op under its first name
   t["GatherND"] = mapGatherND;
   t["ScatterND"] = mapScatterND;
+  t["MaxUnpool"] = mapMaxUnpool;
 }
 
 }  // namespace dfc::onnx

@@ -64,18 +64,7 @@ void upgradeSlice1(::onnx::NodeProto& n, const ConstMaker& make) {
   attrToInput(n, "axes", 3, make);
 }
 
-// Resize-10 (X, scales): Upsample's asymmetric coordinates, nearest rounding down.
-void upgradeResize10(::onnx::NodeProto& n, const ConstMaker&) {
-  const std::string scales = n.input_size() > 1 ? n.input(1) : "";
-  setInput(n, 1, "");
-  setInput(n, 2, scales);
-  for (const auto& [name, value] : {std::pair{"coordinate_transformation_mode", "asymmetric"}, {"nearest_mode", "floor"}}) {
-    auto* a = n.add_attribute();
-    a->set_name(name);
-    a->set_type(::onnx::AttributeProto::STRING);
-    a->set_s(value);
-  }
-}
+void upgradeResize10(::onnx::NodeProto& n, const ConstMaker&) { rewriteAsResize11(n); }
 
 std::string batchNorm7Differs(const ::onnx::NodeProto& n) {
   const auto* spatial = findAttr(n, "spatial");
@@ -100,11 +89,27 @@ constexpr const char* kNegativeAxis = "version 11 allows negative axes (counted 
 
 }  // namespace
 
+// Resize-10 and Upsample (X, scales): asymmetric coordinates, nearest rounding down.
+void rewriteAsResize11(::onnx::NodeProto& n) {
+  const std::string scales = n.input_size() > 1 ? n.input(1) : "";
+  n.set_op_type("Resize");
+  setInput(n, 1, "");
+  setInput(n, 2, scales);
+  for (const auto& [name, value] :
+       {std::pair{"coordinate_transformation_mode", "asymmetric"}, {"nearest_mode", "floor"}}) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(::onnx::AttributeProto::STRING);
+    a->set_s(value);
+  }
+}
+
 const std::vector<OlderOpVersion>& olderOpVersions() {
   static const std::vector<OlderOpVersion> table = {
       {"ArgMax", 1, kNegativeAxis, nullptr, nullptr},
       {"ArgMin", 1, kNegativeAxis, nullptr, nullptr},
-      {"AveragePool", 7, "10 adds ceil_mode (default floor, version 7's rounding), 11 documents auto_pad", nullptr, nullptr},
+      {"AveragePool", 7, "10 adds ceil_mode (default floor, version 7's rounding), 11 documents auto_pad", nullptr,
+       nullptr},
       {"AveragePool", 10, "11 documents how auto_pad SAME pads", nullptr, nullptr},
       {"BatchNormalization", 7, "9 drops spatial, keeping spatial=1", batchNorm7Differs, nullptr},
       {"Cast", 6, "9 adds string casts", nullptr, nullptr},
@@ -128,7 +133,8 @@ const std::vector<OlderOpVersion>& olderOpVersions() {
       {"LogSoftmax", 1, kNegativeAxis, nullptr, nullptr},
       {"MatMul", 1, kTypes, nullptr, nullptr},
       {"Max", 6, "8 broadcasts its inputs; version 6 takes inputs of one shape", nullptr, nullptr},
-      {"MaxPool", 1, "8 adds storage_order and Indices, 10 ceil_mode and dilations (defaults: version 1's)", nullptr, nullptr},
+      {"MaxPool", 1, "8 adds storage_order and Indices, 10 ceil_mode and dilations (defaults: version 1's)", nullptr,
+       nullptr},
       {"MaxPool", 8, "10 adds ceil_mode and dilations (defaults: version 8's)", nullptr, nullptr},
       {"MaxPool", 10, "11 documents how auto_pad SAME pads", nullptr, nullptr},
       {"Mean", 6, "8 broadcasts its inputs; version 6 takes inputs of one shape", nullptr, nullptr},
@@ -146,18 +152,24 @@ const std::vector<OlderOpVersion>& olderOpVersions() {
       {"ReduceProd", 1, kNegativeAxis, nullptr, nullptr},
       {"ReduceSum", 1, kNegativeAxis, nullptr, nullptr},
       {"ReduceSumSquare", 1, kNegativeAxis, nullptr, nullptr},
-      {"Resize", 10, "11 adds roi and sizes inputs and coordinate modes; version 10 is asymmetric, nearest rounding down",
-       nullptr, upgradeResize10},
-      {"Slice", 1, "10 takes starts, ends and axes as inputs instead of attributes, adds steps", nullptr, upgradeSlice1},
+      {"Resize", 10,
+       "11 adds roi and sizes inputs and coordinate modes; version 10 is asymmetric, nearest rounding down", nullptr,
+       upgradeResize10},
+      {"Scatter", 9, "11 allows negative indices and axis, and deprecates it for ScatterElements (the same op)",
+       nullptr, nullptr},
+      {"Slice", 1, "10 takes starts, ends and axes as inputs instead of attributes, adds steps", nullptr,
+       upgradeSlice1},
       {"Slice", 10, kNegativeAxis, nullptr, nullptr},
       {"Softmax", 1, kNegativeAxis, nullptr, nullptr},
       {"Split", 2, kNegativeAxis, nullptr, nullptr},
       {"Squeeze", 1, kNegativeAxis, nullptr, nullptr},
       {"Sum", 6, "8 broadcasts its inputs; version 6 takes inputs of one shape", nullptr, nullptr},
-      {"TopK", 1, "10 takes k as an input (dfc reads either), 11 adds largest and sorted (defaults: version 1's)", nullptr,
-       nullptr},
+      {"TopK", 1, "10 takes k as an input (dfc reads either), 11 adds largest and sorted (defaults: version 1's)",
+       nullptr, nullptr},
       {"TopK", 10, "11 adds largest and sorted (defaults: version 10's) and negative axes", nullptr, nullptr},
       {"Unsqueeze", 1, kNegativeAxis, nullptr, nullptr},
+      {"Upsample", 9, "10 deprecates it for Resize, which reads it as Resize-10 (dfc does so at every opset)", nullptr,
+       nullptr},
   };
   return table;
 }

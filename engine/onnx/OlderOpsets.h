@@ -37,6 +37,10 @@ struct OlderNode {
   bool rewritten = false;  // true: map `node` instead of the original
   ::onnx::NodeProto node;
 };
+// Resize-10 or Upsample (X, scales) rewritten as Resize-11 (X, "", scales) on
+// asymmetric coordinates, nearest rounding down: what those versions mean.
+void rewriteAsResize11(::onnx::NodeProto& node);
+
 OlderNode checkOlderNode(const ::onnx::NodeProto& node, int64_t opset, const ConstMaker& make);
 
 }  // namespace dfc::onnx

@@ -46,9 +46,27 @@ const OpTable& opTable() {
     registerQuantOps(t);
     registerMatrixOps(t);
     registerNgramOps(t);
+    registerSpectralOps(t);
     return t;
   }();
   return table;
+}
+
+// Operators of the ai.onnx.preview.training domain (MapTraining.cpp).
+constexpr const char* kTrainingDomain = "ai.onnx.preview.training";
+const OpTable& trainingOpTable() {
+  static const OpTable table = [] {
+    OpTable t;
+    registerTrainingOps(t);
+    return t;
+  }();
+  return table;
+}
+
+// Whether any node of the graph is of the default domain (so needs its opset).
+bool usesDefaultDomain(const ::onnx::GraphProto& g) {
+  return std::any_of(g.node().begin(), g.node().end(),
+                     [](const auto& n) { return n.domain().empty() || n.domain() == "ai.onnx"; });
 }
 
 // Float initializers read by these (op, input index) positions are trainable weights.
@@ -65,6 +83,11 @@ bool trainablePosition(const std::string& op, int index) {
 // the mappers need them constant.
 bool shapingPosition(const std::string& op, int index) {
   if (op == "Resize") return index >= 1;
+  if (op == "Upsample") return index == 1;            // scales
+  if (op == "DFT") return index == 1;                 // dft_length
+  if (op == "STFT") return index == 1 || index == 3;  // frame_step, frame_length
+  if (op == "MaxUnpool") return index == 2;           // output_shape
+  if (op == "MelWeightMatrix") return true;           // all five scalars: the matrix is a constant
   if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Unsqueeze" || op == "Squeeze" || op == "Split" ||
       op == "TopK" || op == "Trilu" || op == "OneHot" || op == "CumSum")
     return index == 1;
@@ -105,6 +128,7 @@ class Importer {
     int64_t opset = -1;
     for (const auto& o : m_model.opset_import())
       if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+    if (opset < 0 && !usesDefaultDomain(g)) opset = kMaxOpset;  // only other domains' operators (a training step)
     if (opset < 0) return makeError(m_label + ": the model imports no version of the default ONNX opset");
     if (opset < kMinOpset || opset > kMaxOpset)
       return makeError(m_label + ": opset " + std::to_string(opset) + " is not supported (opsets " +
@@ -198,7 +222,8 @@ class Importer {
       const auto& tt = in.type().tensor_type();
       ir::TensorType type;
       if (!dtypeFromOnnx(tt.elem_type(), type.dtype))
-        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) + " (supported: float, double, float16, int64, int32, the narrow integers, bool)");
+        return makeError(label + " has element type " + onnxTypeName(tt.elem_type()) +
+                         " (supported: float, double, float16, bfloat16, int64, int32, the narrow integers, bool)");
       if (!tt.has_shape()) return makeError(label + " has no shape");
       type.shape = shapes.at(in.name());
       for (int64_t d : type.shape)
@@ -268,6 +293,10 @@ class Importer {
         DFC_TRY(inlineFunction(n, *fn->second, outerScope));
         continue;
       }
+      if (n.domain() == kTrainingDomain) {
+        DFC_TRY(mapTrainingNode(n));
+        continue;
+      }
       if (!n.domain().empty() && n.domain() != "ai.onnx")
         return m_ctx.error("operator domain '" + n.domain() + "' is not supported").withContext(m_label);
       if (isListOp(m_ctx, n)) {
@@ -297,6 +326,16 @@ class Importer {
     return {};
   }
 
+  Status mapTrainingNode(const ::onnx::NodeProto& n) {
+    auto it = trainingOpTable().find(n.op_type());
+    if (it == trainingOpTable().end()) return m_ctx.error("unsupported op").withContext(m_label);
+    for (int i = 0; i < n.input_size(); ++i)
+      if (!n.input(i).empty() && !m_ctx.names().count(n.input(i)))
+        return m_ctx.error("input '" + n.input(i) + "' is not defined before the node").withContext(m_label);
+    if (auto st = it->second(m_ctx); !st) return st.error().withContext(m_label);
+    return {};
+  }
+
   // Outputs of float16 type (ONNX shape inference's or the declared type),
   // computed in f32, are rounded to float16 as the node leaves them; those of a
   // narrow integer type, computed in int64, wrap into its range.
@@ -315,6 +354,7 @@ class Importer {
   Expected<ValueId> narrowValue(ValueId v, int elemType) {
     const ir::DType dt = m_graph.value(v).type.dtype;
     if (elemType == ::onnx::TensorProto::FLOAT16) return dt == ir::DType::F32 ? m_ctx.unary("round_f16", v) : v;
+    if (elemType == ::onnx::TensorProto::BFLOAT16) return dt == ir::DType::F32 ? m_ctx.unary("round_bf16", v) : v;
     int bits = 0;
     bool isSigned = false;
     switch (elemType) {
@@ -346,8 +386,9 @@ class Importer {
     auto add = [&](const ::onnx::ValueInfoProto& v) {
       const int t = v.type().tensor_type().elem_type();
       if (t != 0) m_ctx.elemTypes()[v.name()] = t;
-      if (t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::INT8 || t == ::onnx::TensorProto::UINT8 ||
-          t == ::onnx::TensorProto::INT16 || t == ::onnx::TensorProto::UINT16 || t == ::onnx::TensorProto::UINT32)
+      if (t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::BFLOAT16 || t == ::onnx::TensorProto::INT8 ||
+          t == ::onnx::TensorProto::UINT8 || t == ::onnx::TensorProto::INT16 || t == ::onnx::TensorProto::UINT16 ||
+          t == ::onnx::TensorProto::UINT32)
         m_narrowValues[v.name()] = t;
     };
     for (const auto& v : g.value_info()) add(v);
@@ -566,16 +607,32 @@ Expected<ir::Tensor> readTensorProtoFile(const std::string& path) {
   return readTensorProtoFile(path, name);
 }
 
-Expected<ir::Tensor> readTensorProtoFile(const std::string& path, std::string& name) {
+Expected<ir::Tensor> readTensorProtoFile(const std::string& path, std::string& name,
+                                         const std::map<std::string, int>& declared) {
   auto bytes = support::readRegularFile(path);
   if (!bytes) return bytes.error();
   ::onnx::TensorProto t;
   if (!t.ParseFromString(*bytes)) return makeError(path + ": not a serialized onnx.TensorProto");
   name = t.name();
+  auto type = declared.find(name);
+  if (type != declared.end() && type->second == ::onnx::TensorProto::BFLOAT16 &&
+      t.data_type() == ::onnx::TensorProto::UINT16)
+    t.set_data_type(::onnx::TensorProto::BFLOAT16);  // the same 16 bits per element
   std::string base = fs::path(path).parent_path().string();
   auto tensor = tensorFromProto(t, base.empty() ? "." : base);
   if (!tensor) return tensor.error().withContext(path);
   return tensor;
+}
+
+Expected<std::map<std::string, int>> declaredTypes(const std::string& modelPath) {
+  auto bytes = support::readRegularFile(modelPath);
+  if (!bytes) return bytes.error();
+  ::onnx::ModelProto m;
+  if (!m.ParseFromString(*bytes)) return makeError(modelPath + ": not a serialized onnx.ModelProto");
+  std::map<std::string, int> out;
+  for (const auto& in : m.graph().input()) out[in.name()] = in.type().tensor_type().elem_type();
+  for (const auto& o : m.graph().output()) out[o.name()] = o.type().tensor_type().elem_type();
+  return out;
 }
 
 }  // namespace dfc::onnx

@@ -46,7 +46,13 @@ Expected<ir::Graph> importOnnxBytes(const std::string& bytes, const std::string&
 
 // A serialized onnx.TensorProto (the conformance suite's input_N.pb / output_N.pb).
 Expected<ir::Tensor> readTensorProtoFile(const std::string& path);
-// The same with the name the proto carries ("" when it has none).
-Expected<ir::Tensor> readTensorProtoFile(const std::string& path, std::string& name);
+// The same with the name the proto carries ("" when it has none). `declared`:
+// the element types the model gives its graph inputs and outputs, by name; a
+// UINT16 proto of a BFLOAT16 value holds its bit patterns (how onnx 1.12's node
+// suite stores bfloat16).
+Expected<ir::Tensor> readTensorProtoFile(const std::string& path, std::string& name,
+                                         const std::map<std::string, int>& declared = {});
+// The element types a model file declares for its graph inputs and outputs, by name.
+Expected<std::map<std::string, int>> declaredTypes(const std::string& modelPath);
 
 }  // namespace dfc::onnx

@@ -67,7 +67,7 @@ Expected<TestValue> parseOptional(const std::string& bytes, const std::string& b
 }
 
 Expected<TestValue> parseIn(const std::string& bytes, ValueForm form, const std::string& label,
-                            const std::string& baseDir) {
+                            const std::string& baseDir, bool bfloat16) {
   if (form == ValueForm::Optional) return parseOptional(bytes, baseDir, label);
   if (form == ValueForm::Sequence) {
     ::onnx::SequenceProto s;
@@ -77,11 +77,17 @@ Expected<TestValue> parseIn(const std::string& bytes, ValueForm form, const std:
   }
   ::onnx::TensorProto t;
   if (!t.ParseFromString(bytes)) return makeError(label + ": not a serialized onnx.TensorProto");
+  if (bfloat16 && t.data_type() == ::onnx::TensorProto::UINT16)
+    t.set_data_type(::onnx::TensorProto::BFLOAT16);  // the same 16 bits per element
   auto tensor = tensorFromProto(t, baseDir);
   if (!tensor) return tensor.error().withContext(label);
   TestValue v{t.name(), true, {}};
   v.items.push_back(std::move(*tensor));
   return v;
+}
+
+bool isBfloat16(const ::onnx::ValueInfoProto& v) {
+  return v.type().has_tensor_type() && v.type().tensor_type().elem_type() == ::onnx::TensorProto::BFLOAT16;
 }
 
 }  // namespace
@@ -97,25 +103,25 @@ Expected<Boundary> readBoundary(const std::string& modelPath) {
   for (const auto& v : model.graph().input()) {
     if (initializers.count(v.name())) continue;
     DFC_TRY_ASSIGN(form, formOf(v, modelPath + ": input"));
-    b.inputs.push_back({v.name(), form});
+    b.inputs.push_back({v.name(), form, isBfloat16(v)});
   }
   for (const auto& v : model.graph().output()) {
     DFC_TRY_ASSIGN(form, formOf(v, modelPath + ": output"));
-    b.outputs.push_back({v.name(), form});
+    b.outputs.push_back({v.name(), form, isBfloat16(v)});
   }
   return b;
 }
 
 Expected<TestValue> parseTestValue(const std::string& bytes, ValueForm form, const std::string& label,
-                                   const std::string& baseDir) {
-  return parseIn(bytes, form, label, baseDir);
+                                   const std::string& baseDir, bool bfloat16) {
+  return parseIn(bytes, form, label, baseDir, bfloat16);
 }
 
-Expected<TestValue> readTestValueFile(const std::string& path, ValueForm form) {
+Expected<TestValue> readTestValueFile(const std::string& path, ValueForm form, bool bfloat16) {
   auto bytes = support::readRegularFile(path);
   if (!bytes) return bytes.error();
   const std::string base = fs::path(path).parent_path().string();
-  return parseIn(*bytes, form, path, base.empty() ? "." : base);
+  return parseIn(*bytes, form, path, base.empty() ? "." : base, bfloat16);
 }
 
 }  // namespace dfc::onnx

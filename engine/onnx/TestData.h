@@ -15,6 +15,7 @@ enum class ValueForm { Tensor, Sequence, Optional };
 struct BoundaryValue {
   std::string name;
   ValueForm form = ValueForm::Tensor;
+  bool bfloat16 = false;  // a tensor declared BFLOAT16 (onnx 1.12 writes its data as UINT16 bit patterns)
 };
 
 // The graph's inputs (initializers left out) and outputs, in order. A value of
@@ -30,9 +31,10 @@ struct TestValue {
   bool present = true;
   std::vector<ir::Tensor> items;
 };
-Expected<TestValue> readTestValueFile(const std::string& path, ValueForm form);
+// `bfloat16`: a UINT16 tensor is read as the bfloat16 bits it holds.
+Expected<TestValue> readTestValueFile(const std::string& path, ValueForm form, bool bfloat16 = false);
 // The same from serialized bytes (`label` names them in errors; external data resolves in baseDir).
 Expected<TestValue> parseTestValue(const std::string& bytes, ValueForm form, const std::string& label,
-                                   const std::string& baseDir);
+                                   const std::string& baseDir, bool bfloat16 = false);
 
 }  // namespace dfc::onnx

@@ -122,6 +122,8 @@ Status unary(const ir::Node& n, const Tensor& x, Tensor& y) {
       if (frac > 0.5 || (frac == 0.5 && std::fmod(r, 2.0) != 0)) r += 1;
     } else if (fn == "sign") r = v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0);
     else if (fn == "round_f16") r = support::roundToHalf(static_cast<float>(v));
+    else if (fn == "round_bf16")
+      r = support::roundToBfloat16(static_cast<float>(v));
     else if (fn == "sin") r = std::sin(v);
     else if (fn == "cos") r = std::cos(v);
     else if (fn == "tan") r = std::sin(v) / std::cos(v);

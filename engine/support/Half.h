@@ -1,6 +1,6 @@
 #pragma once
-// IEEE binary16 (ONNX FLOAT16) <-> float, rounding to nearest even: how
-// float16 tensors are read and how values of float16 type are rounded at
+// IEEE binary16 (ONNX FLOAT16) and bfloat16 <-> float, rounding to nearest
+// even: how float16 tensors are read and how values of float16 type are rounded at
 // operator boundaries (they are computed in f32, as ONNX Runtime's CPU
 // provider computes them).
 #include <cstdint>
@@ -45,5 +45,24 @@ inline uint16_t floatToHalf(float f) {
 }
 
 inline float roundToHalf(float f) { return halfToFloat(floatToHalf(f)); }
+
+// bfloat16 (ONNX BFLOAT16): float's upper 16 bits. Rounded to nearest even as
+// ONNX Runtime rounds float -> bfloat16; a NaN stays a (quiet) NaN.
+inline float bfloat16ToFloat(uint16_t b) {
+  const uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+inline uint16_t floatToBfloat16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((bits >> 16) | 0x40u);
+  const uint32_t lsb = (bits >> 16) & 1u;
+  return static_cast<uint16_t>((bits + 0x7FFFu + lsb) >> 16);
+}
+
+inline float roundToBfloat16(float f) { return bfloat16ToFloat(floatToBfloat16(f)); }
 
 }  // namespace dfc::support

@@ -2,7 +2,9 @@
 # The ONNX backend node suite (922 cases from python3-onnx's own case
 # generators) through this build's `dfc conformance`. Fails when a case fails,
 # when fewer than MIN cases pass, or when a case listed in PASSING (the cases
-# that passed when the list was last written) no longer passes.
+# that passed when the list was last written) no longer passes. A case named in
+# node_suite_bad_data.txt (next to PASSING: name, then why) has expected outputs
+# its own model contradicts: its FAIL is printed and does not count.
 # Usage: node-suite.sh DFC WORKDIR PASSING MIN
 #        node-suite.sh DFC WORKDIR PASSING --write   (rewrites PASSING)
 set -euo pipefail
@@ -25,7 +27,13 @@ echo "$summary"
 grep '^PASS ' "$work/results.txt" | awk '{print $2}' | sort > "$work/passed.txt"
 if [ "$min" = "--write" ]; then cp "$work/passed.txt" "$passing"; echo "wrote $passing"; exit 0; fi
 status=0
-if grep '^FAIL ' "$work/results.txt"; then status=1; fi
+bad="$(dirname "$passing")/node_suite_bad_data.txt"
+known=$( { [ -f "$bad" ] && grep -v '^#' "$bad" | awk 'NF {print $1}'; } || true)
+while read -r line; do
+  name=${line#FAIL }
+  name=${name%%:*}
+  if grep -qx "$name" <<< "$known"; then echo "known bad data: $line"; else echo "$line"; status=1; fi
+done < <(grep '^FAIL ' "$work/results.txt" || true)
 passed=$(wc -l < "$work/passed.txt")
 if [ "$passed" -lt "$min" ]; then echo "only $passed cases pass, at least $min expected"; status=1; fi
 lost=$(comm -23 <(sort "$passing") "$work/passed.txt")

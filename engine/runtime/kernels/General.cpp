@@ -53,7 +53,8 @@ const NamedUnary kUnaryFns[] = {
     {"leaky_relu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * v; })},
     {"elu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * (std::exp(v) - 1); })},
     {"selu", unaryOf([](double v, double a, double b) { return b * (v > 0 ? v : a * (std::exp(v) - 1)); })},
-    {"celu", unaryOf([](double v, double a, double) { return std::max(0.0, v) + std::min(0.0, a * (std::exp(v / a) - 1)); })},
+    {"celu",
+     unaryOf([](double v, double a, double) { return std::max(0.0, v) + std::min(0.0, a * (std::exp(v / a) - 1)); })},
     {"clip", unaryOf([](double v, double a, double b) { return std::min(std::max(v, a), b); })},
     {"hard_sigmoid", unaryOf([](double v, double a, double b) { return std::max(0.0, std::min(1.0, a * v + b)); })},
     {"hard_swish", unaryOf([](double v, double, double) { return v * std::max(0.0, std::min(1.0, v / 6 + 0.5)); })},
@@ -62,13 +63,20 @@ const NamedUnary kUnaryFns[] = {
     {"mish", unaryOf([](double v, double, double) { return v * std::tanh(softplus(v)); })},
     {"gelu_erf", unaryOf([](double v, double, double) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); })},
     {"thresholded_relu", unaryOf([](double v, double a, double) { return v > a ? v : 0.0; })},
-    {"shrink", unaryOf([](double v, double a, double b) { return v < -a ? v + b : v > a ? v - b : 0.0; })},
+    {"shrink", unaryOf([](double v, double a, double b) { return v < -a  ? v + b
+                                                                 : v > a ? v - b
+                                                                         : 0.0; })},
     {"floor", unaryOf([](double v, double, double) { return std::floor(v); })},
     {"ceil", unaryOf([](double v, double, double) { return std::ceil(v); })},
     {"round", unaryOf([](double v, double, double) { return std::nearbyint(v); })},  // half to even
-    {"sign", unaryOf([](double v, double, double) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; })},
+    {"sign", unaryOf([](double v, double, double) { return v > 0   ? 1.0
+                                                           : v < 0 ? -1.0
+                                                                   : 0.0; })},
     // A float16 value computed in f32, rounded to float16 (nearest even).
-    {"round_f16", unaryOf([](double v, double, double) { return double{support::roundToHalf(static_cast<float>(v))}; })},
+    {"round_f16",
+     unaryOf([](double v, double, double) { return double{support::roundToHalf(static_cast<float>(v))}; })},
+    {"round_bf16",
+     unaryOf([](double v, double, double) { return double{support::roundToBfloat16(static_cast<float>(v))}; })},
     {"sin", unaryOf([](double v, double, double) { return std::sin(v); })},
     {"cos", unaryOf([](double v, double, double) { return std::cos(v); })},
     {"tan", unaryOf([](double v, double, double) { return std::tan(v); })},

@@ -247,6 +247,22 @@ const std::map<std::string, Fixture>& fixtures() {
                      attrS(n, "coordinate_transformation_mode", "asymmetric");
                      attrS(n, "nearest_mode", "floor");
                    }};
+    // Upsample-9 (X, scales) against Resize-11's asymmetric, nearest-floor form.
+    t["Upsample"] = {{1, 1, 2, 3}, 0, {{Proto::FLOAT, 4}}, [](Builder& b, int64_t opset) {
+                       b.f32("scales", {4}, {1, 1, 2, 2});
+                       if (opset < 11) return attrS(b.node("Upsample", {"x", "scales"}, {"y0"}), "mode", "nearest");
+                       b.f32("roi", {0}, {});
+                       auto* n = b.node("Resize", {"x", "roi", "scales"}, {"y0"});
+                       attrS(n, "mode", "nearest");
+                       attrS(n, "coordinate_transformation_mode", "asymmetric");
+                       attrS(n, "nearest_mode", "floor");
+                     }};
+    // Scatter-9 against ScatterElements along axis 1.
+    t["Scatter"] = {{2, 4}, 0, {{Proto::FLOAT, 2}}, [](Builder& b, int64_t opset) {
+                      b.i64("idx", {2, 2}, {3, 0, 2, 1});
+                      b.f32("upd", {2, 2}, {10, 20, 30, 40});
+                      attr(b.node(opset < 11 ? "Scatter" : "ScatterElements", {"x", "idx", "upd"}, {"y0"}), "axis", 1);
+                    }};
     return t;
   }();
   return table;
@@ -323,6 +339,26 @@ TEST_CASE("Resize-10 is nearest-floor upsampling on asymmetric coordinates") {
   REQUIRE(y->front().shape() == ir::Shape{1, 1, 4, 6});
   for (int64_t r = 0; r < 4; ++r)
     for (int64_t c = 0; c < 6; ++c) CHECK(y->front().data<float>()[r * 6 + c] == static_cast<float>((r / 2) * 3 + c / 2));
+}
+
+TEST_CASE("Upsample-9 repeats each pixel and Scatter-9 replaces the indexed elements along its axis") {
+  ir::Tensor x(ir::TensorType{ir::DType::F32, {1, 1, 2, 3}});
+  for (int64_t i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i);
+  auto up = run(build(fixtures().at("Upsample"), 9), x);
+  INFO((up ? "" : up.error().message()));
+  REQUIRE(up);
+  REQUIRE(up->front().shape() == ir::Shape{1, 1, 4, 6});
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 6; ++c)
+      CHECK(up->front().data<float>()[r * 6 + c] == static_cast<float>((r / 2) * 3 + c / 2));
+  ir::Tensor d(ir::TensorType{ir::DType::F32, {2, 4}});
+  for (int64_t i = 0; i < 8; ++i) d.data<float>()[i] = static_cast<float>(i);
+  auto sc = run(build(fixtures().at("Scatter"), 10), d);
+  INFO((sc ? "" : sc.error().message()));
+  REQUIRE(sc);
+  // Row 0: 10 to column 3, 20 to column 0; row 1: 30 to column 2, 40 to column 1.
+  const std::vector<float> want{20, 1, 2, 10, 4, 40, 30, 7};
+  for (int64_t i = 0; i < 8; ++i) CHECK(sc->front().data<float>()[i] == want[static_cast<size_t>(i)]);
 }
 
 TEST_CASE("an older version that differs is refused naming the version and the difference") {

@@ -574,6 +574,41 @@ TEST_CASE("a Scan unrolls over its scan axis, carrying its state") {
   }
 }
 
+TEST_CASE("a Scan-8 scans each batch entry on its own, the sequence axis 1, directions per scan input") {
+  // Opset 8: (sequence_lens absent, s0 [2, 1], x [2, 3, 1]); x read last to first
+  // (directions 1): s = s + x_t, emit s. Batch 0: s0 10, x 1 2 3; batch 1: s0 20, x 4 5 6.
+  auto m = test::makeModel(8);
+  addTensorValue(m.mutable_graph()->add_input(), "s0", kFloat, {2, 1});
+  addTensorValue(m.mutable_graph()->add_input(), "x", kFloat, {2, 3, 1});
+  addTensorValue(m.mutable_graph()->add_output(), "s_final", kFloat, {2, 1});
+  addTensorValue(m.mutable_graph()->add_output(), "sums", kFloat, {2, 3, 1});
+  auto* scan = addNode(m, "Scan", "scan", {"", "s0", "x"}, {"s_final", "sums"});
+  intAttr(scan, "num_scan_inputs", 1);
+  auto* dirs = scan->add_attribute();
+  dirs->set_name("directions");
+  dirs->set_type(::onnx::AttributeProto::INTS);
+  dirs->add_ints(1);
+  auto* body = graphAttr(scan, "body");
+  addTensorValue(body->add_input(), "s", kFloat, {1});
+  addTensorValue(body->add_input(), "xt", kFloat, {1});
+  bodyNode(body, "Add", {"s", "xt"}, {"s_next"});
+  bodyNode(body, "Identity", {"s_next"}, {"emit"});
+  addTensorValue(body->add_output(), "s_next", kFloat, {1});
+  addTensorValue(body->add_output(), "emit", kFloat, {1});
+  ir::Tensor s0(ir::TensorType{ir::DType::F32, {2, 1}}), x(ir::TensorType{ir::DType::F32, {2, 3, 1}});
+  s0.data<float>()[0] = 10;
+  s0.data<float>()[1] = 20;
+  for (int i = 0; i < 6; ++i) x.data<float>()[i] = static_cast<float>(i + 1);
+  auto out = importAndRun(m, {s0, x});
+  INFO((out ? "" : out.error().message()));
+  REQUIRE(out);
+  REQUIRE((*out)[1].shape() == ir::Shape{2, 3, 1});
+  CHECK((*out)[0].data<float>()[0] == 16.0f);
+  CHECK((*out)[0].data<float>()[1] == 35.0f);
+  const float sums[6] = {13, 15, 16, 26, 31, 35};  // 10+3, +2, +1; 20+6, +5, +4
+  for (int i = 0; i < 6; ++i) CHECK((*out)[1].data<float>()[i] == sums[i]);
+}
+
 TEST_CASE("Einsum of three operands contracts two at a time") {
   auto m = test::makeModel(13);
   addTensorValue(m.mutable_graph()->add_input(), "a", kFloat, {2, 3});
