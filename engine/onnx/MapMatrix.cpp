@@ -1,8 +1,11 @@
 // Ops built from constant matrices: CumSum (a product with a triangular
 // matrix of ones along the summed axis), EyeLike and the window functions
 // (constants), LRN (a sum of shifted squares), MeanVarianceNormalization,
-// ReverseSequence (gathers) and MaxPool's Indices (gathered window offsets against a constant index image).
+// ReverseSequence (gathers), MaxPool's Indices (gathered window offsets against a constant index image)
+// and Det (the Leibniz sum over the permutations, for matrices up to 4x4).
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "onnx/ImportContext.h"
 
@@ -258,7 +261,68 @@ Expected<ValueId> onnxMaxPoolIndices(ImportContext& c, ValueId x, ValueId y, con
 }
 
 
+constexpr int64_t kMaxDetOrder = 4;  // the Leibniz sum has n! products of n entries
+
+struct SignedPermutation {
+  std::vector<int64_t> p;
+  bool odd = false;
+};
+
+// Every permutation of 0..n-1, the identity first, with its parity.
+std::vector<SignedPermutation> permutations(int64_t n) {
+  std::vector<int64_t> p(static_cast<size_t>(n));
+  std::iota(p.begin(), p.end(), 0);
+  std::vector<SignedPermutation> out;
+  do {
+    int inversions = 0;
+    for (size_t i = 0; i < p.size(); ++i)
+      for (size_t j = i + 1; j < p.size(); ++j) inversions += p[i] > p[j];
+    out.push_back({p, inversions % 2 == 1});
+  } while (std::next_permutation(p.begin(), p.end()));
+  return out;
+}
+
+// Det over the last two axes: sum over permutations p of sign(p) * prod_i x[..., i, p(i)].
+// Exact in the entries (no pivoting to go wrong on a singular leading minor).
+Status mapDet(ImportContext& c) {
+  DFC_TRY_ASSIGN(x, c.requireInput(0));
+  DFC_TRY(needFloat(c, x));
+  const ir::Shape s = c.shape(x);
+  const size_t r = s.size();
+  if (r < 2 || s[r - 1] != s[r - 2]) return c.error("needs square matrices in its last two axes (input " + c.type(x).toString() + ")");
+  const int64_t n = s[r - 1];
+  if (n > kMaxDetOrder)
+    return c.error("matrices of order " + std::to_string(n) + " (the sum over permutations is built up to order " +
+                   std::to_string(kMaxDetOrder) + ")");
+  std::vector<std::vector<ValueId>> entry(static_cast<size_t>(n), std::vector<ValueId>(static_cast<size_t>(n)));
+  for (int64_t i = 0; i < n; ++i) {
+    DFC_TRY_ASSIGN(row, sliceAxis(c, x, r - 2, i, i + 1, 1));
+    for (int64_t j = 0; j < n; ++j) {
+      DFC_TRY_ASSIGN(e, sliceAxis(c, row, r - 1, j, j + 1, 1));
+      entry[static_cast<size_t>(i)][static_cast<size_t>(j)] = e;
+    }
+  }
+  ValueId sum = ir::kNoValue;
+  for (const SignedPermutation& perm : permutations(n)) {
+    ValueId term = entry[0][static_cast<size_t>(perm.p[0])];
+    for (size_t i = 1; i < perm.p.size(); ++i) {
+      DFC_TRY_ASSIGN(product, c.binary("mul", term, entry[i][static_cast<size_t>(perm.p[i])]));
+      term = product;
+    }
+    if (sum == ir::kNoValue) {
+      sum = term;  // the identity: even
+      continue;
+    }
+    DFC_TRY_ASSIGN(next, c.binary(perm.odd ? "sub" : "add", sum, term));
+    sum = next;
+  }
+  DFC_TRY_ASSIGN(y, c.reshape(sum, ir::Shape(s.begin(), s.end() - 2)));
+  c.setOutput(0, y);
+  return {};
+}
+
 void registerMatrixOps(OpTable& t) {
+  t["Det"] = mapDet;
   t["CumSum"] = mapCumSum;
   t["EyeLike"] = mapEyeLike;
   t["HannWindow"] = windowOp(0.5, 0.5, 0);

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <deque>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "ir/TensorBudget.h"
@@ -106,6 +107,27 @@ bool shapingPosition(const std::string& op, int index) {
   return false;
 }
 
+// The values whose contents reach a shaping position, directly or through the
+// nodes that compute it (Shape, Size and CastLike's `like` read only a shape or
+// a type, so the value stops there). Control-flow bodies are not followed.
+std::set<std::string> shapingValues(const ::onnx::GraphProto& g) {
+  auto readsContents = [](const ::onnx::NodeProto& n, int i) {
+    return n.op_type() != "Shape" && n.op_type() != "Size" && !(n.op_type() == "CastLike" && i == 1);
+  };
+  std::set<std::string> out;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (auto n = g.node().rbegin(); n != g.node().rend(); ++n) {
+      const bool feeds = std::any_of(n->output().begin(), n->output().end(),
+                                     [&](const std::string& o) { return out.count(o) > 0; });
+      for (int i = 0; i < n->input_size(); ++i)
+        if (!n->input(i).empty() && (shapingPosition(n->op_type(), i) || (feeds && readsContents(*n, i))))
+          grew |= out.insert(n->input(i)).second;
+    }
+  }
+  return out;
+}
+
 // "/encoder/layers.3/self_attn/MatMul_1" -> "encoder/layers.3/self_attn"; "MatMul_12" -> "".
 std::string scopeFromName(const std::string& name) {
   if (name.empty() || name.front() != '/') return {};
@@ -200,6 +222,17 @@ class Importer {
     return used;
   }
 
+  // A known input is compiled in as a constant when it only shapes, or when it
+  // is small (a size or a bound, not data) and its value reaches a shape through
+  // computation: a window's length cast and scaled into Range's limit.
+  bool specialised(const ::onnx::GraphProto& g, const std::string& name, const ir::Tensor& value) {
+    constexpr int64_t kMaxShapingElements = 64;
+    if (onlyShaping(g, name)) return true;
+    if (value.numElements() > kMaxShapingElements) return false;
+    if (!m_shapingValues) m_shapingValues = shapingValues(g);
+    return m_shapingValues->count(name) > 0;
+  }
+
   Status addInputs(const ::onnx::GraphProto& g) {
     auto bound = bindInputShapes(g, m_options.inputShapes, m_options.batchSize, m_label,
                                  !m_options.ignoreUnknownInputShapes);
@@ -209,7 +242,7 @@ class Importer {
       if (m_ctx.names().count(in.name())) continue;  // an initializer (a default value): stays constant
       const std::string label = m_label + ": input '" + in.name() + "'";
       if (auto known = m_options.operandValues.find(in.name());
-          known != m_options.operandValues.end() && onlyShaping(g, in.name())) {
+          known != m_options.operandValues.end() && specialised(g, in.name(), known->second)) {
         m_ctx.names()[in.name()] = m_graph.addConst(m_ctx.uniqueValueName(in.name()), known->second);
         continue;
       }
@@ -532,6 +565,7 @@ class Importer {
   std::map<std::string, const ::onnx::FunctionProto*> m_functions;
   std::map<std::string, int> m_instances;
   std::deque<::onnx::NodeProto> m_rewritten;  // older nodes in opset 11's form, mapped in their place
+  std::optional<std::set<std::string>> m_shapingValues;  // of the main graph, computed on first need
   std::map<std::string, int> m_narrowValues;  // float16 and narrow integer values: their ONNX type
   int64_t m_bodyNodes = 0;                    // nodes mapped from If/Loop bodies so far
 };

@@ -30,7 +30,9 @@ struct ImportOptions {
   bool ignoreUnknownInputShapes = false;  // true: a name the graph does not take is skipped, not refused
   // Values for graph inputs that only feed operands a static compiler must know
   // (Resize scales/sizes, Reshape shape, Slice starts, ...): such an input
-  // becomes a constant with this value, as the chip's graph is specialized on it.
+  // becomes a constant with this value, as the chip's graph is specialized on it;
+  // so does one of at most 64 elements whose value reaches such an operand
+  // through computation (a window length cast and scaled into Range's limit).
   // Other inputs named here stay inputs.
   std::map<std::string, ir::Tensor> operandValues;
   // Sequence and optional inputs by name (onnx/Sequences.h); one not named here is refused.
