@@ -1,26 +1,25 @@
 // The Graph & Timeline screen on a real compile: folding, details, search.
-#include <QComboBox>
-#include <QLineEdit>
-#include <QSignalSpy>
-#include <QTemporaryDir>
-#include <QTabWidget>
-#include <QTest>
-#include <QTextBrowser>
 #include <QApplication>
-#include <catch2/catch.hpp>
-
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <catch2/catch.hpp>
 
 #include "GraphPane.h"
-#include "compile/CompilePanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "Session.h"
-#include "driver/Compiler.h"
+#include "compile/CompilePanel.h"
+#include "driver/compile/Compiler.h"
 #include "graph/GraphLegend.h"
 #include "graph/GraphView.h"
 

@@ -10,18 +10,17 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
+#include "AppTestSupport.h"
 #include "ComparePage.h"
 #include "DecisionsController.h"
-#include "AppTestSupport.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
-#include "driver/Compiler.h"
 #include "compare/CompareSummary.h"
 #include "compare/CompareView.h"
+#include "driver/compile/Compiler.h"
 #include "graph/GraphView.h"
 #include "pef/Pef.h"
 

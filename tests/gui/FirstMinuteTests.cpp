@@ -21,7 +21,7 @@
 #include "GraphPane.h"
 #include "MainWindow.h"
 #include "compile/CompilePanel.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "graph/GraphView.h"
 #include "profile/ChromeTrace.h"
 #include "timeline/TimelinePanel.h"

@@ -18,7 +18,7 @@
 
 #include "GraphPane.h"
 #include "GuiTestSupport.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "graph/DotLayout.h"
 #include "graph/GraphView.h"
 #include "graph/HierarchicalLayout.h"

@@ -6,8 +6,8 @@
 #include <QWidget>
 #include <map>
 
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 
 class QCheckBox;
 class QComboBox;
