@@ -14,7 +14,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 
-#include "GraphPane.h"
+#include "graph/GraphPanel.h"
 #include "MainWindow.h"
 #include "Screens.h"
 #include "Session.h"
@@ -66,7 +66,7 @@ void MainWindow::createActions() {
                             m_timelinePanel->isAncestorOf(QApplication::focusWidget());
     showScreen(Screen::GraphTimeline);
     if (onTimeline) m_timelinePanel->focusFind();
-    else m_graphPane->focusSearch();
+    else m_graphPanel->focusSearch();
   });
   m_fitGraph = new QAction(tr("Fit &Graph"), this);
   m_fitGraph->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));

@@ -18,20 +18,20 @@ class LegendBox;
 class SelectionState;
 }  // namespace dfc::views
 
-namespace dfc::studio {
+namespace dfc::views {
 
-class GraphPane : public QWidget {
+class GraphPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit GraphPane(QWidget* parent = nullptr);
+  explicit GraphPanel(QWidget* parent = nullptr);
 
   views::GraphView* view() const { return m_view; }
   views::GraphLegend* legend() const;
   views::LegendBox* legendBox() const { return m_legend; }
   QComboBox* colorModeBox() const { return m_colorMode; }
   QLineEdit* searchBox() const { return m_search; }
-  void focusSearch();  // Ctrl+F
+  void focusSearch();                             // Ctrl+F
   void setColorMode(views::GraphColorMode mode);  // view and selector
   // Which colour modes have their data: an overlay of measured times needs a
   // run of the PEF. A mode without it is disabled in the selector, its
@@ -62,4 +62,4 @@ class GraphPane : public QWidget {
   bool m_settingMode = false;  // setColorMode, not the user, changes the selector
 };
 
-}  // namespace dfc::studio
+}  // namespace dfc::views

@@ -1,4 +1,4 @@
-#include "ComparePage.h"
+#include "ComparePanel.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,7 +10,7 @@
 #include "compare/CompareView.h"
 #include "support/LatestJob.h"
 
-namespace dfc::studio {
+namespace dfc::views {
 namespace {
 
 struct SideLoad {
@@ -37,7 +37,7 @@ QString readSideTrace(const DocumentLoaders& loaders, SideLoad& load) {
 SideLoad readSide(const DocumentLoaders& loaders, const QString& pefPath, const QString& dbPath) {
   SideLoad load;
   if (!loaders.readPef) {
-    load.error = ComparePage::tr("Reading PEF files is not available in this build");
+    load.error = ComparePanel::tr("Reading PEF files is not available in this build");
     return load;
   }
   auto pef = loaders.readPef(pefPath.toStdString());
@@ -54,10 +54,11 @@ SideLoad readSide(const DocumentLoaders& loaders, const QString& pefPath, const 
 
 }  // namespace
 
-ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* parent)
+ComparePanel::ComparePanel(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     : QWidget(parent), m_loaders(std::move(loaders)), m_dbPath(std::move(dbPath)) {
   m_view = new views::CompareView(this);
-  m_status = new QLabel(tr("Choose a PEF for each side, e.g. the same model at -o0 and -o3, or on sn30 and sn40l."), this);
+  m_status =
+      new QLabel(tr("Choose a PEF for each side, e.g. the same model at -o0 and -o3, or on sn30 and sn40l."), this);
   auto* bar = new QHBoxLayout;
   const QString sideNames[2] = {tr("Left"), tr("Right")};
   for (int side = 0; side < 2; ++side) {
@@ -66,14 +67,16 @@ ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* paren
     m_useOpen[side] = new QPushButton(tr("%1: use the open PEF").arg(sideNames[side]), this);
     m_useOpen[side]->setEnabled(false);
     connect(open, &QPushButton::clicked, this, [this, side] {
-      const QString path = QFileDialog::getOpenFileName(this, tr("Open PEF"), {}, tr("PEF files (*.pef);;All files (*)"));
+      const QString path =
+          QFileDialog::getOpenFileName(this, tr("Open PEF"), {}, tr("PEF files (*.pef);;All files (*)"));
       if (!path.isEmpty()) loadSide(side, path);
     });
     connect(m_useOpen[side], &QPushButton::clicked, this, [this, side] { loadSide(side, m_currentPef); });
     auto* openTrace = new QPushButton(tr("%1: open trace...").arg(sideNames[side]), this);
     openTrace->setToolTip(tr("Another run of this side's PEF (a chrome trace JSON)"));
     connect(openTrace, &QPushButton::clicked, this, [this, side] {
-      const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {}, tr("Chrome traces (*.json *.json.gz);;All files (*)"));
+      const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), {},
+                                                        tr("Chrome traces (*.json *.json.gz);;All files (*)"));
       if (!path.isEmpty()) loadTrace(side, path);
     });
     bar->addWidget(open);
@@ -88,12 +91,12 @@ ComparePage::ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* paren
   layout->addWidget(m_view, 1);
 }
 
-void ComparePage::setCurrentPef(const QString& pefPath) {
+void ComparePanel::setCurrentPef(const QString& pefPath) {
   m_currentPef = pefPath;
   for (auto* button : m_useOpen) button->setEnabled(!pefPath.isEmpty());
 }
 
-void ComparePage::loadTrace(int side, const QString& tracePath) {
+void ComparePanel::loadTrace(int side, const QString& tracePath) {
   if (side < 0 || side > 1 || tracePath.isEmpty()) return;
   m_status->setText(tr("Loading %1...").arg(QFileInfo(tracePath).fileName()));
   m_sideJob[side]->start(
@@ -115,11 +118,11 @@ void ComparePage::loadTrace(int side, const QString& tracePath) {
       });
 }
 
-bool ComparePage::isBusy() const {
+bool ComparePanel::isBusy() const {
   return m_sideJob[0]->isBusy() || m_sideJob[1]->isBusy() || m_view->isLayoutPending();
 }
 
-void ComparePage::loadSide(int side, const QString& pefPath) {
+void ComparePanel::loadSide(int side, const QString& pefPath) {
   if (side < 0 || side > 1 || pefPath.isEmpty()) return;
   m_status->setText(tr("Loading %1...").arg(QFileInfo(pefPath).fileName()));
   m_sideJob[side]->start(
@@ -132,12 +135,16 @@ void ComparePage::loadSide(int side, const QString& pefPath) {
           emit loadFailed(load.error);
           return;
         }
-        if (side == 0) m_view->setLeft(load.pef, load.trace);
-        else m_view->setRight(load.pef, load.trace);
-        m_status->setText(load.trace ? tr("%1 with its run %2").arg(QFileInfo(pefPath).fileName(), QFileInfo(load.tracePath).fileName())
-                                     : tr("%1 (no run found: estimates only)").arg(QFileInfo(pefPath).fileName()));
+        if (side == 0)
+          m_view->setLeft(load.pef, load.trace);
+        else
+          m_view->setRight(load.pef, load.trace);
+        m_status->setText(
+            load.trace
+                ? tr("%1 with its run %2").arg(QFileInfo(pefPath).fileName(), QFileInfo(load.tracePath).fileName())
+                : tr("%1 (no run found: estimates only)").arg(QFileInfo(pefPath).fileName()));
         emit sideLoaded(side);
       });
 }
 
-}  // namespace dfc::studio
+}  // namespace dfc::views

@@ -1,10 +1,10 @@
 #pragma once
 // The side-by-side screen: choose a PEF for each side (its newest run's trace
-// comes along; another run's trace can be opened for either side); views::CompareView shows graphs and timelines in step and a
-// summary of the differences. Files load on worker threads.
+// comes along; another run's trace can be opened for either side); views::CompareView shows graphs and timelines in
+// step and a summary of the differences. Files load on worker threads.
 #include <QWidget>
 
-#include "DocumentLoaders.h"
+#include "support/DocumentLoaders.h"
 
 class QLabel;
 class QPushButton;
@@ -12,19 +12,19 @@ class QPushButton;
 namespace dfc::views {
 class CompareView;
 class LatestJob;
-}
+}  // namespace dfc::views
 
-namespace dfc::studio {
+namespace dfc::views {
 
-class ComparePage : public QWidget {
+class ComparePanel : public QWidget {
   Q_OBJECT
 
  public:
-  ComparePage(DocumentLoaders loaders, QString dbPath, QWidget* parent = nullptr);
+  ComparePanel(DocumentLoaders loaders, QString dbPath, QWidget* parent = nullptr);
 
-  void loadSide(int side, const QString& pefPath);  // 0 = left, 1 = right
+  void loadSide(int side, const QString& pefPath);     // 0 = left, 1 = right
   void loadTrace(int side, const QString& tracePath);  // another run for that side's PEF
-  void setCurrentPef(const QString& pefPath);       // what "Use open PEF" takes
+  void setCurrentPef(const QString& pefPath);          // what "Use open PEF" takes
   views::CompareView* compareView() const { return m_view; }
   bool isBusy() const;
 
@@ -42,4 +42,4 @@ class ComparePage : public QWidget {
   views::LatestJob* m_sideJob[2] = {nullptr, nullptr};
 };
 
-}  // namespace dfc::studio
+}  // namespace dfc::views

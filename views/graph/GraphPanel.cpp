@@ -1,4 +1,4 @@
-#include "GraphPane.h"
+#include "GraphPanel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -13,16 +13,17 @@
 #include "graph/GraphView.h"
 #include "selection/SelectionState.h"
 
-namespace dfc::studio {
+namespace dfc::views {
 
-GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
+GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
   m_view = new views::GraphView(this);
   m_legend = new views::LegendBox(this);
   m_legend->list()->setToolTip(tr("Which colour is what, with the number of nodes of each"));
   m_legend->list()->attach(m_view);
 
   m_colorMode = new QComboBox(this);
-  for (const auto& [mode, id] : views::colorModeIds()) m_colorMode->addItem(views::colorModeName(mode), static_cast<int>(mode));
+  for (const auto& [mode, id] : views::colorModeIds())
+    m_colorMode->addItem(views::colorModeName(mode), static_cast<int>(mode));
   m_colorMode->setCurrentIndex(m_colorMode->findData(static_cast<int>(m_view->colorMode())));
   m_colorMode->setToolTip(tr("What the node colours show"));
   connect(m_colorMode, &QComboBox::currentIndexChanged, this, [this] {
@@ -36,8 +37,8 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   m_search->setClearButtonEnabled(true);
   m_search->setToolTip(tr("Highlights the matching nodes and centres on the first; Enter finds again"));
   m_matches = new QLabel(this);
-  connect(m_search, &QLineEdit::textChanged, this, &GraphPane::search);
-  connect(m_search, &QLineEdit::returnPressed, this, &GraphPane::search);
+  connect(m_search, &QLineEdit::textChanged, this, &GraphPanel::search);
+  connect(m_search, &QLineEdit::returnPressed, this, &GraphPanel::search);
   // A fold/unfold renumbers the nodes and drops the highlight; Enter finds again.
   connect(m_view, &views::GraphView::layoutShown, m_matches, &QLabel::clear);
 
@@ -52,7 +53,8 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   QToolButton* fit = button(tr("Fit"), tr("Fit the whole graph (Ctrl+Shift+F)"), &views::GraphView::fitGraph);
   QToolButton* fitSelection =
       button(tr("Fit selection"), tr("Fit the found or highlighted nodes"), &views::GraphView::fitSelection);
-  QToolButton* fold = button(tr("Fold all"), tr("Fold every hyperfunction into one node"), &views::GraphView::collapseAll);
+  QToolButton* fold =
+      button(tr("Fold all"), tr("Fold every hyperfunction into one node"), &views::GraphView::collapseAll);
   QToolButton* unfold = button(tr("Unfold all"), tr("Show every operation"), &views::GraphView::expandAll);
   // Folded to open readably: a node spans many sections, which a section or op colour cannot show.
   connect(m_view, &views::GraphView::autoFolded, this, [this] {
@@ -84,7 +86,7 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   // and says how cost colours were chosen.
   connect(m_view, &views::GraphView::legendChanged, this, [this] {
     m_legend->setNote(m_view->colorMode() == views::GraphColorMode::Cost ? m_view->colorIdentity().schemeNote()
-                                                                           : QString());
+                                                                         : QString());
     m_legend->fitInto(m_split);
   });
 
@@ -95,7 +97,7 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_split, 1);
 }
 
-void GraphPane::setColorMode(views::GraphColorMode mode) {
+void GraphPanel::setColorMode(views::GraphColorMode mode) {
   if (!isModeAvailable(mode)) {
     emit notice(tr("%1 needs a recorded run of this PEF; colouring by cost instead").arg(views::colorModeName(mode)));
     mode = views::GraphColorMode::Cost;
@@ -106,15 +108,15 @@ void GraphPane::setColorMode(views::GraphColorMode mode) {
   m_view->setColorMode(mode);
 }
 
-views::GraphLegend* GraphPane::legend() const { return m_legend->list(); }
+views::GraphLegend* GraphPanel::legend() const { return m_legend->list(); }
 
-bool GraphPane::isModeAvailable(views::GraphColorMode mode) const {
+bool GraphPanel::isModeAvailable(views::GraphColorMode mode) const {
   const auto metric = views::overlayMetric(mode);
   if (!metric || views::isUnitUse(*metric)) return true;  // estimates and placement come with every PEF
   return m_view->overlay() && m_view->overlay()->hasMeasured();
 }
 
-void GraphPane::updateModeAvailability() {
+void GraphPanel::updateModeAvailability() {
   auto* model = qobject_cast<QStandardItemModel*>(m_colorMode->model());
   for (int i = 0; model && i < m_colorMode->count(); ++i) {
     const auto mode = static_cast<views::GraphColorMode>(m_colorMode->itemData(i).toInt());
@@ -127,7 +129,7 @@ void GraphPane::updateModeAvailability() {
   if (!isModeAvailable(m_view->colorMode())) setColorMode(m_view->colorMode());  // says so, falls back
 }
 
-void GraphPane::setSelectionState(views::SelectionState* selection) {
+void GraphPanel::setSelectionState(views::SelectionState* selection) {
   // A section picked elsewhere (a slice, the schedule) is outlined and scrolled to.
   connect(selection, &views::SelectionState::sectionChanged, m_view,
           [this](int section) { m_view->highlightSection(section, true); });
@@ -137,15 +139,16 @@ void GraphPane::setSelectionState(views::SelectionState* selection) {
   m_view->highlightSection(selection->section());
 }
 
-void GraphPane::focusSearch() {
+void GraphPanel::focusSearch() {
   m_search->setFocus(Qt::ShortcutFocusReason);
   m_search->selectAll();
 }
 
-void GraphPane::search() {
+void GraphPanel::search() {
   const QString text = m_search->text();
   const QList<int> found = m_view->findNodes(text);
-  m_matches->setText(text.trimmed().isEmpty() ? QString() : tr("%n match(es)", nullptr, static_cast<int>(found.size())));
+  m_matches->setText(text.trimmed().isEmpty() ? QString()
+                                              : tr("%n match(es)", nullptr, static_cast<int>(found.size())));
 }
 
-}  // namespace dfc::studio
+}  // namespace dfc::views
