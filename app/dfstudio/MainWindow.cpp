@@ -15,18 +15,18 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "compare/ComparePanel.h"
 #include "DecisionsController.h"
-#include "graph/GraphPanel.h"
 #include "NodeDetailsHtml.h"
 #include "Screens.h"
 #include "Session.h"
 #include "SessionBinding.h"
+#include "compare/ComparePanel.h"
 #include "compare/CompareView.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
 #include "graph/GraphOverlay.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
 #include "schedule/ScheduleData.h"
@@ -122,6 +122,29 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_pefJob = new views::LatestJob(this);
   m_traceJob = new views::LatestJob(this);
   m_exportJob = new views::LatestJob(this);
+  createScreenWidgets();
+  QWidget* graphScreen = buildGraphScreen();
+
+  m_tabs = new QTabWidget(this);
+  m_tabs->setDocumentMode(true);
+  QWidget* const screenWidgets[] = {m_compile, graphScreen, m_schedule, m_runs, m_comparePanel};  // Screen order
+  for (const auto& screen : screens()) m_tabs->addTab(screenWidgets[static_cast<int>(screen.id)], screenTitle(screen));
+  setCentralWidget(m_tabs);
+
+  m_summary = new QLabel(this);
+  statusBar()->addPermanentWidget(m_summary);
+  statusBar()->showMessage(tr("Ready"));
+  createActions();
+  createMenus();
+  connectViews();
+  connectSession();
+  m_decisions = new DecisionsController(m_graph, m_session, m_dbPath, this);
+  connectScreens();
+  restoreWindow();
+}
+
+// The screens' widgets; the graph and the timeline share one selection.
+void MainWindow::createScreenWidgets() {
   m_compile = new views::CompilePanel(this);
   m_compile->setDbPath(m_dbPath);
   m_graphPanel = new views::GraphPanel(this);
@@ -136,7 +159,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_comparePanel = new views::ComparePanel(m_loaders, m_dbPath, this);
   m_details = new QTextBrowser(this);
   m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
+}
 
+// Graph & Timeline: graph beside timeline above the details (or a time range's
+// table), under a one-line hint while a pane is empty.
+QWidget* MainWindow::buildGraphScreen() {
   m_top = new QSplitter(Qt::Horizontal);
   m_top->addWidget(m_graphPanel);
   m_top->addWidget(m_timelinePanel);
@@ -167,19 +194,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   graphLayout->setSpacing(0);
   graphLayout->addWidget(m_paneHint);
   graphLayout->addWidget(m_outer, 1);
+  return graphScreen;
+}
 
-  m_tabs = new QTabWidget(this);
-  m_tabs->setDocumentMode(true);
-  QWidget* const screenWidgets[] = {m_compile, graphScreen, m_schedule, m_runs, m_comparePanel};  // Screen order
-  for (const auto& screen : screens()) m_tabs->addTab(screenWidgets[static_cast<int>(screen.id)], screenTitle(screen));
-  setCentralWidget(m_tabs);
-
-  m_summary = new QLabel(this);
-  statusBar()->addPermanentWidget(m_summary);
-  statusBar()->showMessage(tr("Ready"));
-  createActions();
-  createMenus();
-
+// Graph, timeline, range table and schedule: a pick in one shows in the others.
+void MainWindow::connectViews() {
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
   connect(m_timeline, &views::TimelineView::selectionCleared, this, [this] {
     m_details->clear();
@@ -209,20 +228,25 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     checkIdle();
   });
   // A hypersection picked in the graph's legend: its slices are found on the timeline.
-  connect(m_graphPanel, &views::GraphPanel::legendKeyClicked, this, [this](views::GraphColorMode mode, const QString& key) {
-    if (views::byHypersection(mode) && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
-  });
+  connect(m_graphPanel, &views::GraphPanel::legendKeyClicked, this,
+          [this](views::GraphColorMode mode, const QString& key) {
+            if (views::byHypersection(mode) && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
+          });
   // Cost and Hypersection in the graph's selector are the two colour schemes of every view.
   connect(m_graphPanel, &views::GraphPanel::colorModeChosen, this, [this](views::GraphColorMode mode) {
-    if (mode == views::GraphColorMode::Cost) setColorScheme(views::ColorScheme::Cost);
-    else if (mode == views::GraphColorMode::Hypersection) setColorScheme(views::ColorScheme::Identity);
+    if (mode == views::GraphColorMode::Cost)
+      setColorScheme(views::ColorScheme::Cost);
+    else if (mode == views::GraphColorMode::Hypersection)
+      setColorScheme(views::ColorScheme::Identity);
   });
-  connect(m_graphPanel, &views::GraphPanel::notice, this, [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+  connect(m_graphPanel, &views::GraphPanel::notice, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 10000); });
   connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
           [this](int id) { m_selection->selectSection(id); });
+}
 
-  connectSession();
-  m_decisions = new DecisionsController(m_graph, m_session, m_dbPath, this);
+// Decisions, Runs and Compare: what each hands to the rest of the window.
+void MainWindow::connectScreens() {
   connect(m_decisions, &DecisionsController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 10000); });
   connect(m_decisions, &DecisionsController::recompileFailed, this, &MainWindow::showError);
   // The compile before the decisions on the left, after them on the right.
@@ -252,7 +276,10 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
   });
+}
 
+// The size, layout and screen of the last session.
+void MainWindow::restoreWindow() {
   resize(1500, 900);
   const QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -338,7 +365,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         if (m_graph->colorMode() == views::GraphColorMode::Section || views::byHypersection(m_graph->colorMode()) ||
             m_graph->colorMode() == views::GraphColorMode::Hyperfunction)
           m_graphPanel->setColorMode(m_colorScheme == views::ColorScheme::Cost ? views::GraphColorMode::Cost
-                                                                            : views::GraphColorMode::Hypersection);
+                                                                               : views::GraphColorMode::Hypersection);
         updateTracePairing();
         if (!result.tracePath.isEmpty()) openTrace(result.tracePath);
         else statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);

@@ -107,7 +107,16 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  void createScreenWidgets();
+  QWidget* buildGraphScreen();
+  void connectViews();
+  void connectScreens();
+  void restoreWindow();
   void createActions();
+  void createOpenActions();
+  void createFindActions();
+  void createSessionActions();
+  void createExportActions();
   void createMenus();
   void loadPef(const QString& path, bool withTrace);
   void showError(const QString& message);
