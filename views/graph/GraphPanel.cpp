@@ -76,6 +76,17 @@ GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_search, 1);
   bar->addWidget(m_matches);
 
+  buildSplit();
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addLayout(bar);
+  layout->addWidget(m_split, 1);
+}
+
+// The graph beside its legend.
+void GraphPanel::buildSplit() {
   m_split = new QSplitter(Qt::Horizontal, this);
   m_split->addWidget(m_view);
   m_split->addWidget(m_legend);
@@ -89,12 +100,6 @@ GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
                                                                          : QString());
     m_legend->fitInto(m_split);
   });
-
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->setSpacing(0);
-  layout->addLayout(bar);
-  layout->addWidget(m_split, 1);
 }
 
 void GraphPanel::setColorMode(views::GraphColorMode mode) {

@@ -51,6 +51,7 @@ class GraphPanel : public QWidget {
   void notice(const QString& text);
 
  private:
+  void buildSplit();
   void search();
 
   views::GraphView* m_view = nullptr;
