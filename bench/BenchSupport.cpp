@@ -10,7 +10,7 @@
 #include <random>
 #include <thread>
 
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 
 namespace dfc::bench {
 

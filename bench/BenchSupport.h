@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/CompileOptions.h"
+#include "driver/compile/CompileOptions.h"
 #include "pef/Pef.h"
 #include "runtime/Executor.h"
 

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "BenchSupport.h"
-#include "driver/RunTrace.h"
+#include "driver/run/RunTrace.h"
 #include "profile/ChromeTrace.h"
 
 namespace dfc::bench {

@@ -12,9 +12,10 @@
 // (a zoo model name and its shape). Add rows here, or at run time with
 //   --case 'LABEL;GOAL_S;--model NAME --num-layers N ...'
 // Usage: bench_compile_scale [--dfc PATH] [--only LABEL] [--case ...]
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -25,10 +26,8 @@
 #include <string>
 #include <vector>
 
-#include <spdlog/spdlog.h>
-
 #include "arch/ArchSpec.h"
-#include "driver/DecodeCases.h"
+#include "driver/decode/DecodeCases.h"
 #include "estimate/PefEstimate.h"
 #include "pef/Pef.h"
 #include "support/SizeBudget.h"
@@ -42,7 +41,8 @@ struct Case {
   std::string label;
   double goalSeconds = 0;
   std::string flags;       // dfc compile flags, whitespace separated
-  std::string decodeCase;  // a published decode case (driver/DecodeCases.h): its plan-only estimate beside the PEF's
+  std::string
+      decodeCase;  // a published decode case (driver/decode/DecodeCases.h): its plan-only estimate beside the PEF's
 };
 
 const std::string kLlama31_8b =

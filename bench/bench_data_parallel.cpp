@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "dist/Communicator.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 
 using namespace dfc;
 

@@ -7,6 +7,7 @@
 // constants serve both models; no per-model factor.
 //
 // Usage: bench_decode_estimate [--sections LABEL]  (LABEL's per-section figures too)
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,9 +18,7 @@
 #include <string>
 #include <vector>
 
-#include <spdlog/spdlog.h>
-
-#include "driver/DecodeCases.h"
+#include "driver/decode/DecodeCases.h"
 #include "estimate/PefEstimate.h"
 
 namespace {

@@ -7,6 +7,8 @@
 // repeat: it shows what the first two save. Each mode compiles once
 // untimed first, so both timed compiles find warm caches and allocators, and
 // each figure is the fastest of three compiles.
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -14,9 +16,7 @@
 #include <set>
 #include <string>
 
-#include <spdlog/spdlog.h>
-
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 
 using namespace dfc;
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "arch/FanIn.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "kernelc/Placer.h"
 #include "kernelc/Router.h"
 #include "pef/Pef.h"

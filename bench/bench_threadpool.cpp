@@ -5,6 +5,8 @@
 // thread counts interleaved so both see the same machine load. The first line
 // is the ceiling: how much two plain threads spinning on registers gain on
 // this machine right now (a shared or loaded machine gives far less than 2).
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,10 +14,8 @@
 #include <random>
 #include <thread>
 
-#include <spdlog/spdlog.h>
-
 #include "BenchSupport.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "pef/Pef.h"
 #include "runtime/Executor.h"
 #include "runtime/Kernels.h"

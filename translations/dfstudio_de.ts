@@ -81,7 +81,7 @@
     </message>
 </context>
 <context>
-    <name>dfc::studio::ComparePage</name>
+    <name>dfc::views::ComparePanel</name>
     <message>
         <source>Choose a PEF for each side, e.g. the same model at -o0 and -o3, or on sn30 and sn40l.</source>
         <translation>Wählen Sie für jede Seite eine PEF, z. B. dasselbe Modell mit -o0 und -o3 oder auf sn30 und sn40l.</translation>
@@ -218,7 +218,7 @@
     </message>
 </context>
 <context>
-    <name>dfc::studio::GraphPane</name>
+    <name>dfc::views::GraphPanel</name>
     <message>
         <source>Which colour is what, with the number of nodes of each</source>
         <translation>Welche Farbe was bedeutet, mit der Anzahl der Knoten</translation>

@@ -1,10 +1,10 @@
 #include <cstdio>
 #include <string>
 
+#include "Commands.h"
 #include "CompileFlags.h"
 #include "TerminalProgress.h"
-#include "Commands.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "support/Logging.h"
 #include "support/SizeBudget.h"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "ArgParser.h"
-#include "driver/CompileOptions.h"
+#include "driver/compile/CompileOptions.h"
 
 namespace dfc::cli {
 

@@ -2,7 +2,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "driver/Conformance.h"
+#include "driver/run/Conformance.h"
 #include "onnx/InputShapes.h"
 
 namespace dfc::cli {

@@ -1,8 +1,8 @@
 #pragma once
-// The flags of `dfc run --decode` (driver/DecodeRun.h): the prompt, how many
+// The flags of `dfc run --decode` (driver/run/DecodeRun.h): the prompt, how many
 // tokens to generate and how to pick them.
 #include "ArgParser.h"
-#include "driver/Runner.h"
+#include "driver/run/Runner.h"
 
 namespace dfc::cli {
 

@@ -6,7 +6,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
-#include "driver/MeasurePerformance.h"
+#include "driver/run/MeasurePerformance.h"
 #include "onnx/InputShapes.h"
 #include "support/Logging.h"
 

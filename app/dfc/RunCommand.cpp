@@ -6,7 +6,7 @@
 #include "Commands.h"
 #include "DecodeFlags.h"
 #include "TerminalProgress.h"
-#include "driver/Runner.h"
+#include "driver/run/Runner.h"
 #include "pef/Pef.h"
 #include "support/Logging.h"
 

@@ -15,8 +15,7 @@
 #include <optional>
 
 #include "RecompileDialog.h"
-
-#include "driver/CompileOptions.h"
+#include "driver/compile/CompileOptions.h"
 #include "graph/GraphDecisions.h"
 #include "pef/Pef.h"
 

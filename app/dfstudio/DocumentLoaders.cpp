@@ -1,8 +1,5 @@
 #include "DocumentLoaders.h"
 
-#include <QDir>
-#include <QFileInfo>
-
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"
 
@@ -49,18 +46,6 @@ DocumentLoaders engineLoaders() {
     return measured;
   };
   return loaders;
-}
-
-QString findTraceForPef(const DocumentLoaders& loaders, const QString& pefPath, const QString& dbPath) {
-  const QFileInfo pef(pefPath);
-  if (loaders.latestTraceForPef) {
-    const QString fromStore = QString::fromStdString(
-        loaders.latestTraceForPef(pef.absoluteFilePath().toStdString(), dbPath.toStdString()));
-    if (!fromStore.isEmpty() && QFileInfo::exists(fromStore)) return fromStore;
-  }
-  const QString beside = pef.absoluteDir().filePath(pef.completeBaseName() +
-                                                    QStringLiteral("_chrome_tracing_report.json"));
-  return QFileInfo::exists(beside) ? beside : QString();
 }
 
 }  // namespace dfc::studio

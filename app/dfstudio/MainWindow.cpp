@@ -15,18 +15,18 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "ComparePage.h"
 #include "DecisionsController.h"
-#include "GraphPane.h"
 #include "NodeDetailsHtml.h"
 #include "Screens.h"
 #include "Session.h"
 #include "SessionBinding.h"
+#include "compare/ComparePanel.h"
 #include "compare/CompareView.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphData.h"
 #include "graph/GraphDetails.h"
 #include "graph/GraphOverlay.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
 #include "schedule/ScheduleData.h"
@@ -122,23 +122,50 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_pefJob = new views::LatestJob(this);
   m_traceJob = new views::LatestJob(this);
   m_exportJob = new views::LatestJob(this);
+  createScreenWidgets();
+  QWidget* graphScreen = buildGraphScreen();
+
+  m_tabs = new QTabWidget(this);
+  m_tabs->setDocumentMode(true);
+  QWidget* const screenWidgets[] = {m_compile, graphScreen, m_schedule, m_runs, m_comparePanel};  // Screen order
+  for (const auto& screen : screens()) m_tabs->addTab(screenWidgets[static_cast<int>(screen.id)], screenTitle(screen));
+  setCentralWidget(m_tabs);
+
+  m_summary = new QLabel(this);
+  statusBar()->addPermanentWidget(m_summary);
+  statusBar()->showMessage(tr("Ready"));
+  createActions();
+  createMenus();
+  connectViews();
+  connectSession();
+  m_decisions = new DecisionsController(m_graph, m_session, m_dbPath, this);
+  connectScreens();
+  restoreWindow();
+}
+
+// The screens' widgets; the graph and the timeline share one selection.
+void MainWindow::createScreenWidgets() {
   m_compile = new views::CompilePanel(this);
   m_compile->setDbPath(m_dbPath);
-  m_graphPane = new GraphPane(this);
-  m_graph = m_graphPane->view();
+  m_graphPanel = new views::GraphPanel(this);
+  m_graph = m_graphPanel->view();
   m_timelinePanel = new views::TimelinePanel(this);
   m_timeline = m_timelinePanel->view();
   m_selection = new views::SelectionState(this);
   m_timeline->setSelectionState(m_selection);
-  m_graphPane->setSelectionState(m_selection);
+  m_graphPanel->setSelectionState(m_selection);
   m_schedule = new views::SchedulePanel(this);
   m_runs = new views::RunsPanel(this);
-  m_comparePage = new ComparePage(m_loaders, m_dbPath, this);
+  m_comparePanel = new views::ComparePanel(m_loaders, m_dbPath, this);
   m_details = new QTextBrowser(this);
   m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
+}
 
+// Graph & Timeline: graph beside timeline above the details (or a time range's
+// table), under a one-line hint while a pane is empty.
+QWidget* MainWindow::buildGraphScreen() {
   m_top = new QSplitter(Qt::Horizontal);
-  m_top->addWidget(m_graphPane);
+  m_top->addWidget(m_graphPanel);
   m_top->addWidget(m_timelinePanel);
   m_top->setStretchFactor(0, 2);
   m_top->setStretchFactor(1, 3);
@@ -167,19 +194,11 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   graphLayout->setSpacing(0);
   graphLayout->addWidget(m_paneHint);
   graphLayout->addWidget(m_outer, 1);
+  return graphScreen;
+}
 
-  m_tabs = new QTabWidget(this);
-  m_tabs->setDocumentMode(true);
-  QWidget* const screenWidgets[] = {m_compile, graphScreen, m_schedule, m_runs, m_comparePage};  // Screen order
-  for (const auto& screen : screens()) m_tabs->addTab(screenWidgets[static_cast<int>(screen.id)], screenTitle(screen));
-  setCentralWidget(m_tabs);
-
-  m_summary = new QLabel(this);
-  statusBar()->addPermanentWidget(m_summary);
-  statusBar()->showMessage(tr("Ready"));
-  createActions();
-  createMenus();
-
+// Graph, timeline, range table and schedule: a pick in one shows in the others.
+void MainWindow::connectViews() {
   connect(m_timeline, &views::TimelineView::sliceSelected, this, &MainWindow::showSlice);
   connect(m_timeline, &views::TimelineView::selectionCleared, this, [this] {
     m_details->clear();
@@ -209,26 +228,31 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
     checkIdle();
   });
   // A hypersection picked in the graph's legend: its slices are found on the timeline.
-  connect(m_graphPane, &GraphPane::legendKeyClicked, this, [this](views::GraphColorMode mode, const QString& key) {
-    if (views::byHypersection(mode) && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
-  });
+  connect(m_graphPanel, &views::GraphPanel::legendKeyClicked, this,
+          [this](views::GraphColorMode mode, const QString& key) {
+            if (views::byHypersection(mode) && !key.isEmpty()) m_timelinePanel->findBox()->setText(key);
+          });
   // Cost and Hypersection in the graph's selector are the two colour schemes of every view.
-  connect(m_graphPane, &GraphPane::colorModeChosen, this, [this](views::GraphColorMode mode) {
-    if (mode == views::GraphColorMode::Cost) setColorScheme(views::ColorScheme::Cost);
-    else if (mode == views::GraphColorMode::Hypersection) setColorScheme(views::ColorScheme::Identity);
+  connect(m_graphPanel, &views::GraphPanel::colorModeChosen, this, [this](views::GraphColorMode mode) {
+    if (mode == views::GraphColorMode::Cost)
+      setColorScheme(views::ColorScheme::Cost);
+    else if (mode == views::GraphColorMode::Hypersection)
+      setColorScheme(views::ColorScheme::Identity);
   });
-  connect(m_graphPane, &GraphPane::notice, this, [this](const QString& text) { statusBar()->showMessage(text, 10000); });
+  connect(m_graphPanel, &views::GraphPanel::notice, this,
+          [this](const QString& text) { statusBar()->showMessage(text, 10000); });
   connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
           [this](int id) { m_selection->selectSection(id); });
+}
 
-  connectSession();
-  m_decisions = new DecisionsController(m_graph, m_session, m_dbPath, this);
+// Decisions, Runs and Compare: what each hands to the rest of the window.
+void MainWindow::connectScreens() {
   connect(m_decisions, &DecisionsController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 10000); });
   connect(m_decisions, &DecisionsController::recompileFailed, this, &MainWindow::showError);
   // The compile before the decisions on the left, after them on the right.
   connect(m_decisions, &DecisionsController::compareReady, this, [this](const QString& before, const QString& after) {
-    m_comparePage->loadSide(0, before);
-    m_comparePage->loadSide(1, after);
+    m_comparePanel->loadSide(0, before);
+    m_comparePanel->loadSide(1, after);
     showScreen(Screen::Compare);
   });
   connect(m_runs, &views::RunsPanel::openPefRequested, this, [this](const QString& pef) {
@@ -246,13 +270,16 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
       if (!busy) checkIdle();
     });
   connect(m_runs, &views::RunsPanel::refreshed, this, &MainWindow::checkIdle);
-  connect(m_comparePage, &ComparePage::loadFailed, this, &MainWindow::showError);
-  connect(m_comparePage, &ComparePage::sideLoaded, this, &MainWindow::checkIdle);
-  connect(m_comparePage->compareView(), &views::CompareView::layoutDone, this, &MainWindow::checkIdle);
+  connect(m_comparePanel, &views::ComparePanel::loadFailed, this, &MainWindow::showError);
+  connect(m_comparePanel, &views::ComparePanel::sideLoaded, this, &MainWindow::checkIdle);
+  connect(m_comparePanel->compareView(), &views::CompareView::layoutDone, this, &MainWindow::checkIdle);
   connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
     if (m_tabs->widget(index) == m_runs) m_runs->refresh();
   });
+}
 
+// The size, layout and screen of the last session.
+void MainWindow::restoreWindow() {
   resize(1500, 900);
   const QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -320,7 +347,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         // A section, range or slice picked in the old PEF's views names nothing in this one.
         m_selection->clearSection();
         m_selection->clearTimeRange();
-        m_comparePage->setCurrentPef(path);
+        m_comparePanel->setCurrentPef(path);
         m_decisions->setPef(path, result.pef);
         setWindowTitle(tr("%1 - Dataflow Studio").arg(result.title));
         m_summary->setText(tr("%n section(s)", nullptr, static_cast<int>(result.pef->plan.sections.size())));
@@ -333,12 +360,12 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
                           std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());
         applyColorIdentity();  // one set of colours for this PEF's graph, timeline and schedule
         m_graph->setOverlay(std::make_shared<const views::GraphOverlay>(views::GraphOverlay::fromSchedule(m_schedule->data())));
-        m_graphPane->updateModeAvailability();
+        m_graphPanel->updateModeAvailability();
         // By cost where a run or an estimate exists (every PEF has estimates); an overlay or op colours stay chosen.
         if (m_graph->colorMode() == views::GraphColorMode::Section || views::byHypersection(m_graph->colorMode()) ||
             m_graph->colorMode() == views::GraphColorMode::Hyperfunction)
-          m_graphPane->setColorMode(m_colorScheme == views::ColorScheme::Cost ? views::GraphColorMode::Cost
-                                                                            : views::GraphColorMode::Hypersection);
+          m_graphPanel->setColorMode(m_colorScheme == views::ColorScheme::Cost ? views::GraphColorMode::Cost
+                                                                               : views::GraphColorMode::Hypersection);
         updateTracePairing();
         if (!result.tracePath.isEmpty()) openTrace(result.tracePath);
         else statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 8000);
@@ -367,7 +394,7 @@ void MainWindow::openTrace(const QString& path) {
 
 bool MainWindow::isBusy() const {
   return m_pefJob->isBusy() || m_traceJob->isBusy() || m_runs->isBusy() || m_graph->isLayoutPending() ||
-         m_comparePage->isBusy();
+         m_comparePanel->isBusy();
 }
 
 void MainWindow::checkIdle() {

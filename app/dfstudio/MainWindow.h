@@ -19,7 +19,9 @@ class QTextBrowser;
 
 namespace dfc::views {
 struct NodeDetails;
+class ComparePanel;
 class CompilePanel;
+class GraphPanel;
 class GraphView;
 class LatestJob;
 class RunsPanel;
@@ -32,9 +34,7 @@ class TimelineView;
 
 namespace dfc::studio {
 
-class ComparePage;
 class DecisionsController;
-class GraphPane;
 class Session;
 
 class MainWindow : public QMainWindow {
@@ -67,7 +67,7 @@ class MainWindow : public QMainWindow {
   // True while a file loads, the graph layout runs or the run store is read.
   bool isBusy() const;
   views::GraphView* graphView() const { return m_graph; }
-  GraphPane* graphPane() const { return m_graphPane; }
+  views::GraphPanel* graphPanel() const { return m_graphPanel; }
   views::TimelineView* timelineView() const { return m_timeline; }
   views::TimelinePanel* timelinePanel() const { return m_timelinePanel; }
   // The open PEF's colours, shared by graph, timeline and schedule (null before one).
@@ -78,7 +78,7 @@ class MainWindow : public QMainWindow {
   Session* session() const { return m_session; }
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
   views::RunsPanel* runsPanel() const { return m_runs; }
-  ComparePage* comparePage() const { return m_comparePage; }
+  views::ComparePanel* comparePanel() const { return m_comparePanel; }
   // The graph's decisions menu: picked nodes -> a decisions file -> recompile and compare.
   DecisionsController* decisions() const { return m_decisions; }
   // Selected time range, section and zoom history, shared by timeline and graph.
@@ -107,7 +107,16 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  void createScreenWidgets();
+  QWidget* buildGraphScreen();
+  void connectViews();
+  void connectScreens();
+  void restoreWindow();
   void createActions();
+  void createOpenActions();
+  void createFindActions();
+  void createSessionActions();
+  void createExportActions();
   void createMenus();
   void loadPef(const QString& path, bool withTrace);
   void showError(const QString& message);
@@ -144,14 +153,14 @@ class MainWindow : public QMainWindow {
   QTabWidget* m_tabs = nullptr;
   views::SelectionState* m_selection = nullptr;
   views::CompilePanel* m_compile = nullptr;
-  GraphPane* m_graphPane = nullptr;
+  views::GraphPanel* m_graphPanel = nullptr;
   views::GraphView* m_graph = nullptr;
   views::TimelineView* m_timeline = nullptr;
   views::TimelinePanel* m_timelinePanel = nullptr;
   views::SharedColorIdentity m_identity;
   views::SchedulePanel* m_schedule = nullptr;
   views::RunsPanel* m_runs = nullptr;
-  ComparePage* m_comparePage = nullptr;
+  views::ComparePanel* m_comparePanel = nullptr;
   DecisionsController* m_decisions = nullptr;
   QTextBrowser* m_details = nullptr;
   views::RangeTablePanel* m_rangePanel = nullptr;

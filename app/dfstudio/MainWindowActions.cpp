@@ -14,11 +14,11 @@
 #include <QTabWidget>
 #include <QToolBar>
 
-#include "GraphPane.h"
 #include "MainWindow.h"
 #include "Screens.h"
 #include "Session.h"
 #include "compile/CompilePanel.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 #include "profile/ChromeTrace.h"
 #include "schedule/SchedulePanel.h"
@@ -30,6 +30,33 @@
 namespace dfc::studio {
 
 void MainWindow::createActions() {
+  createOpenActions();
+  createFindActions();
+  createSessionActions();
+  createExportActions();
+  m_colorByCost = new QAction(tr("Colour hypersections by &cost"), this);
+  m_colorByCost->setCheckable(true);
+  m_colorByCost->setChecked(m_colorScheme == views::ColorScheme::Cost);
+  m_colorByCost->setStatusTip(
+      tr("On: the palette goes to the costliest hypersections (measured time per step, else "
+         "estimated), the rest grey; off: by identity (hypersection id order). Every view follows."));
+  connect(m_colorByCost, &QAction::toggled, this, [this](bool on) {
+    if (on != (m_colorScheme == views::ColorScheme::Cost))
+      setColorScheme(on ? views::ColorScheme::Cost : views::ColorScheme::Identity);
+  });
+  m_quit = new QAction(tr("&Quit"), this);
+  m_quit->setShortcut(QKeySequence(tr("Ctrl+Q")));  // QKeySequence::Quit is empty on some platforms
+  connect(m_quit, &QAction::triggered, this, &QWidget::close);
+  connect(this, &MainWindow::exportFinished, this, [this](bool ok, const QString& message) {
+    if (ok)
+      statusBar()->showMessage(message, 8000);
+    else
+      showError(message);
+  });
+}
+
+// Open PEF, trace and model: each picks a file and shows the screen it opens on.
+void MainWindow::createOpenActions() {
   m_openPef = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open &PEF..."), this);
   m_openPef->setShortcut(QKeySequence::Open);
   m_openPef->setStatusTip(tr("Open a compiled model (PEF) into the graph, timeline and schedule"));
@@ -57,6 +84,10 @@ void MainWindow::createActions() {
                                                       tr("Models (*.onnx *.dfir);;All files (*)"));
     if (!path.isEmpty()) openModel(path);
   });
+}
+
+// Find and Fit Graph: both go to the Graph & Timeline screen.
+void MainWindow::createFindActions() {
   m_find = new QAction(tr("&Find..."), this);
   m_find->setShortcut(QKeySequence::Find);
   m_find->setStatusTip(tr("Find graph nodes by name or op; on the timeline, slices by name"));
@@ -66,7 +97,8 @@ void MainWindow::createActions() {
                             m_timelinePanel->isAncestorOf(QApplication::focusWidget());
     showScreen(Screen::GraphTimeline);
     if (onTimeline) m_timelinePanel->focusFind();
-    else m_graphPane->focusSearch();
+    else
+      m_graphPanel->focusSearch();
   });
   m_fitGraph = new QAction(tr("Fit &Graph"), this);
   m_fitGraph->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
@@ -75,6 +107,10 @@ void MainWindow::createActions() {
     showScreen(Screen::GraphTimeline);
     m_graph->fitGraph();
   });
+}
+
+// Compile, Run and Cancel: the Compile screen's buttons, with shortcuts.
+void MainWindow::createSessionActions() {
   m_compileAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Compile"), this);
   m_compileAction->setShortcut(QKeySequence(tr("Ctrl+B")));
   m_compileAction->setStatusTip(tr("Compile the model set on the Compile screen"));
@@ -93,6 +129,10 @@ void MainWindow::createActions() {
   m_cancelAction->setShortcut(QKeySequence(tr("Ctrl+.")));
   m_cancelAction->setStatusTip(tr("Stop the running compile or run"));
   connect(m_cancelAction, &QAction::triggered, m_compile, &views::CompilePanel::requestCancel);
+}
+
+// File > Export: the trace, the section report and the graph in three formats.
+void MainWindow::createExportActions() {
   m_exportTrace = new QAction(tr("Chrome tracing &JSON..."), this);
   connect(m_exportTrace, &QAction::triggered, this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export chrome tracing JSON"),
@@ -131,22 +171,6 @@ void MainWindow::createActions() {
   m_exportWithSelection->setStatusTip(tr("Off: exported graphs leave out the highlight, the section outline and the "
                                          "decision badges"));
   connect(m_exportWithSelection, &QAction::toggled, this, [this](bool on) { m_graph->setExportsSelection(on); });
-  m_colorByCost = new QAction(tr("Colour hypersections by &cost"), this);
-  m_colorByCost->setCheckable(true);
-  m_colorByCost->setChecked(m_colorScheme == views::ColorScheme::Cost);
-  m_colorByCost->setStatusTip(tr("On: the palette goes to the costliest hypersections (measured time per step, else "
-                                 "estimated), the rest grey; off: by identity (hypersection id order). Every view follows."));
-  connect(m_colorByCost, &QAction::toggled, this, [this](bool on) {
-    if (on != (m_colorScheme == views::ColorScheme::Cost))
-      setColorScheme(on ? views::ColorScheme::Cost : views::ColorScheme::Identity);
-  });
-  m_quit = new QAction(tr("&Quit"), this);
-  m_quit->setShortcut(QKeySequence(tr("Ctrl+Q")));  // QKeySequence::Quit is empty on some platforms
-  connect(m_quit, &QAction::triggered, this, &QWidget::close);
-  connect(this, &MainWindow::exportFinished, this, [this](bool ok, const QString& message) {
-    if (ok) statusBar()->showMessage(message, 8000);
-    else showError(message);
-  });
 }
 
 void MainWindow::createMenus() {

@@ -11,9 +11,9 @@
 #include <QTextDocument>
 
 #include "CompileFlags.h"
-#include "GraphPane.h"
 #include "MainWindow.h"
 #include "compile/CompilePanel.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 #include "schedule/ScheduleData.h"
 #include "schedule/SchedulePanel.h"
@@ -34,7 +34,7 @@ void MainWindow::updatePanes() {
   const bool trace = m_timeline->data().sliceCount > 0;
   const bool either = graph || trace;
   // Nothing open: both panes say what they show; one open: it takes the width.
-  m_graphPane->setVisible(graph || !either);
+  m_graphPanel->setVisible(graph || !either);
   m_timelinePanel->setVisible(trace || !either);
   QString hint;
   if (graph && !trace)
@@ -106,8 +106,8 @@ void MainWindow::setColorScheme(views::ColorScheme scheme) {
   if (m_colorByCost) m_colorByCost->setChecked(scheme == views::ColorScheme::Cost);
   applyColorIdentity();
   if (views::byHypersection(m_graph->colorMode()))
-    m_graphPane->setColorMode(scheme == views::ColorScheme::Cost ? views::GraphColorMode::Cost
-                                                                 : views::GraphColorMode::Hypersection);
+    m_graphPanel->setColorMode(scheme == views::ColorScheme::Cost ? views::GraphColorMode::Cost
+                                                                  : views::GraphColorMode::Hypersection);
 }
 
 // One set of colours for the open PEF's graph, timeline and schedule.

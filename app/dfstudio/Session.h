@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 
 namespace dfc::views {
 class LatestJob;

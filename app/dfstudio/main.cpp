@@ -10,12 +10,12 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "ComparePage.h"
-#include "compare/CompareView.h"
-#include "GraphPane.h"
 #include "MainWindow.h"
 #include "Screens.h"
 #include "Translations.h"
+#include "compare/ComparePanel.h"
+#include "compare/CompareView.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphStyle.h"
 #include "graph/GraphView.h"
 #include "timeline/TimelinePanel.h"
@@ -127,9 +127,10 @@ void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser&
     // Cost and hypersection are the colour schemes of every view, not of the graph alone.
     if (*mode == dfc::views::GraphColorMode::Cost) window.setColorScheme(dfc::views::ColorScheme::Cost);
     else if (*mode == dfc::views::GraphColorMode::Hypersection) window.setColorScheme(dfc::views::ColorScheme::Identity);
-    else window.graphPane()->setColorMode(*mode);
+    else
+      window.graphPanel()->setColorMode(*mode);
   }
-  dfc::views::CompareView* compare = window.comparePage()->compareView();
+  dfc::views::CompareView* compare = window.comparePanel()->compareView();
   if (parser.value(options.compareView) == QStringLiteral("sides")) compare->showSideBySide();
   bool isGroup = false;
   const int group = parser.value(options.compareGroup).toInt(&isGroup);
@@ -242,8 +243,8 @@ int main(int argc, char** argv) {
   const QString screen = parser.value(screenOption);
   for (const QString& file : files) window.openFile(file);
   if (parser.isSet(options.compare) && !files.isEmpty()) {
-    window.comparePage()->loadSide(0, files.front());
-    window.comparePage()->loadSide(1, parser.value(options.compare));
+    window.comparePanel()->loadSide(0, files.front());
+    window.comparePanel()->loadSide(1, parser.value(options.compare));
     if (screen.isEmpty()) window.showScreen(dfc::studio::MainWindow::Screen::Compare);
   }
   if (!screen.isEmpty()) window.showScreen(screen);  // opening a file must not switch away from it

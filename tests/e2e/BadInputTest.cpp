@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 
 using namespace dfc;
 

@@ -4,13 +4,12 @@
 // as a line-by-line difference. After an intended change, run this test with
 // DFC_GOLDEN_UPDATE=1 to rewrite the files, and review them before committing.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "TestEnv.h"
-#include "driver/SectionReport.h"
+#include "driver/report/SectionReport.h"
 #include "support/FileUtil.h"
 
 using namespace dfc;

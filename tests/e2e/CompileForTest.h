@@ -2,11 +2,10 @@
 // A PEF compiled in a scratch folder for a test (no run store), data parallel
 // for `worldSize` ranks when it is above 0; a failed compile fails the test.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 
 namespace dfc::test {
 

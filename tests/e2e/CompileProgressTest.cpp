@@ -1,14 +1,13 @@
 // The progress a compile reports is what dfstudio's progress bar shows: every
 // stage in order, and inside "passes" each pass as it finishes. A cancel flag
 // stops the compile before anything is written.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 
 using namespace dfc;
 

@@ -2,11 +2,10 @@
 // optimizer state travel as init recipes: the PEF stays small
 // however large the model, and the runtime makes exactly the builder's numbers.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "frontend/ModelZoo.h"
 #include "pef/Bitfile.h"
 #include "pef/Pef.h"

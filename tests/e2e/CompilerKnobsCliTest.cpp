@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "driver/CompilerConfig.h"
+#include "driver/compile/CompilerConfig.h"
 #include "e2e/TestEnv.h"
 
 using namespace dfc;

@@ -6,7 +6,6 @@
 // AVX2 does), so pool sizes agree within rounding. Both hold on the OpenBLAS
 // comparison path too, within rounding of oneDNN.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -14,7 +13,7 @@
 
 #include "AllocationCounter.h"
 #include "TestEnv.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "pef/Pef.h"
 #include "runtime/ArenaPlan.h"
 #include "runtime/Executor.h"

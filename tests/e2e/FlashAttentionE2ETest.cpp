@@ -2,12 +2,11 @@
 // attention as FlashAttention kernels (runtime/AttentionFusion.h), and that a
 // fused step computes what the op-by-op step does.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <random>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "pef/Pef.h"
 #include "runtime/Executor.h"
 

@@ -3,13 +3,13 @@
 // FIFO or directory is refused and left as it was; a run killed with -9 is
 // reported as not finished and its partial calls are not used; a store held
 // by another writer never stops a run.
-#include <catch2/catch.hpp>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,8 +17,8 @@
 
 #include "TestEnv.h"
 #include "common/FileIdentity.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "profile/RunStore.h"
 
 using namespace dfc;

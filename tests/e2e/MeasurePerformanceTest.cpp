@@ -6,8 +6,8 @@
 #include <map>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
-#include "driver/MeasurePerformance.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/MeasurePerformance.h"
 #include "pef/Pef.h"
 #include "profile/RunStore.h"
 #include "support/FileUtil.h"

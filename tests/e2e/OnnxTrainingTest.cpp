@@ -2,14 +2,13 @@
 // language model on byte text (next-token loss) and the small U-Net on
 // Fashion-MNIST foreground segmentation (a loss per pixel), 20 steps each.
 #include <catch2/catch.hpp>
-
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "pef/Pef.h"
 
 using namespace dfc;

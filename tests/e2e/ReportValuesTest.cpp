@@ -2,16 +2,15 @@
 // trace (layer 4) are the PEF's own numbers: each slice's args against its
 // section's estimate, the report's placement against the bitfiles, and the
 // rates against the bytes and times they are computed from.
-#include <catch2/catch.hpp>
-
 #include <simdjson.h>
 
+#include <catch2/catch.hpp>
 #include <map>
 
 #include "TestEnv.h"
 #include "arch/ArchSpec.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "pef/Pef.h"
 #include "profile/ChromeTrace.h"
 

@@ -1,12 +1,11 @@
 // Issue 15: an operator too big for a section compiles tiled and trains to the
 // untiled losses; routing over capacity is refused unless --allow-overuse.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "pef/Pef.h"
 
 using namespace dfc;

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
-#include "driver/RunTrace.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/RunTrace.h"
+#include "driver/run/Runner.h"
 #include "profile/ChromeTrace.h"
 
 using namespace dfc;

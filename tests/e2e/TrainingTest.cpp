@@ -1,9 +1,8 @@
 // End to end through the engine entry points: compile a zoo model, run it on
 // a slice of Fashion-MNIST, and check what a user sees: the loss falls, the
 // trace is valid for Perfetto, the store holds the compile and the run.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,8 +10,8 @@
 #include <set>
 
 #include "TestEnv.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "pef/Pef.h"
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"

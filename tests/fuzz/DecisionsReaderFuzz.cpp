@@ -4,7 +4,7 @@
 #include <string>
 
 #include "FuzzTargets.h"
-#include "driver/HumanDecisions.h"
+#include "driver/compile/HumanDecisions.h"
 #include "mapping/Decisions.h"
 
 namespace dfc::fuzz {

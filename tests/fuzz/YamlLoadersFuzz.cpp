@@ -2,7 +2,7 @@
 // files (all through yaml-cpp, which throws on anything unexpected).
 #include "FuzzTargets.h"
 #include "arch/ArchSpec.h"
-#include "driver/CompilerConfig.h"
+#include "driver/compile/CompilerConfig.h"
 #include "partition/FusionRules.h"
 
 namespace dfc::fuzz {

@@ -1,27 +1,26 @@
 // The Graph & Timeline screen on a real compile: folding, details, search.
-#include <QComboBox>
-#include <QLineEdit>
-#include <QSignalSpy>
-#include <QTemporaryDir>
-#include <QTabWidget>
-#include <QTest>
-#include <QTextBrowser>
 #include <QApplication>
-#include <catch2/catch.hpp>
-
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <catch2/catch.hpp>
 
-#include "GraphPane.h"
-#include "compile/CompilePanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "Session.h"
-#include "driver/Compiler.h"
+#include "compile/CompilePanel.h"
+#include "driver/compile/Compiler.h"
 #include "graph/GraphLegend.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 
 using namespace dfc;
@@ -63,7 +62,7 @@ TEST_CASE("Graph screen opens a gpt2-mini training PEF folded by hyperfunction a
   const size_t foldedCount = view->graph().nodes.size();
 
   // Folded, it colours by cost (each layer striped by the hypersections in it); the legend follows the selector.
-  studio::GraphPane* pane = window.graphPane();
+  views::GraphPanel* pane = window.graphPanel();
   CHECK(view->colorMode() == views::GraphColorMode::Cost);
   pane->colorModeBox()->setCurrentIndex(pane->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::OpType)));
   CHECK(view->colorMode() == views::GraphColorMode::OpType);

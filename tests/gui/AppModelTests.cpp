@@ -68,7 +68,7 @@ TEST_CASE("Section report CSV has the columns of dfc report", "[gui][schedule]")
   const auto data = views::buildScheduleData(pef, apptest::makeMeasured());
   const QStringList lines = views::sectionReportCsv(data).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
   REQUIRE(lines.size() == 4);
-  // One header for dfc report and dfstudio (driver/SectionReport.h), all 16 columns.
+  // One header for dfc report and dfstudio (driver/report/SectionReport.h), all 16 columns.
   CHECK(lines[0] == QString::fromStdString(driver::sectionReportHeader()));
   CHECK(lines[0].count(QLatin1Char(',')) == 15);
   CHECK(lines[0].endsWith(QStringLiteral(",placed_pcus,placed_pmus,placed_hops,min_latency_us,max_latency_us")));

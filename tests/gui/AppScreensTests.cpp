@@ -1,32 +1,31 @@
 // The main window's screens: each renders something, the menus carry the
 // shortcuts, export writes the report, and the German translation applies.
-#include <QAction>
-#include <QTableView>
 #include <QAbstractSpinBox>
-#include <QLineEdit>
-#include <QHeaderView>
-#include <QComboBox>
-#include <QCheckBox>
+#include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <catch2/catch.hpp>
 #include <cstdio>
 
 #include "AppTestSupport.h"
-#include "ComparePage.h"
 #include "MainWindow.h"
-#include "schedule/GanttStrip.h"
-#include "schedule/SchedulePanel.h"
 #include "Translations.h"
+#include "compare/ComparePanel.h"
 #include "compare/CompareView.h"
 #include "compile/CompilePanel.h"
 #include "graph/GraphView.h"
 #include "runs/RunsPanel.h"
+#include "schedule/GanttStrip.h"
 #include "schedule/SchedulePanel.h"
 #include "timeline/TimelineView.h"
 
@@ -113,7 +112,7 @@ TEST_CASE("Every screen of the main window shows what was opened", "[gui][app]")
   CHECK(window.runsPanel()->table()->isVisible());
   CHECK(window.runsPanel()->table()->horizontalHeader()->count() >= 6);
   screen(window, QStringLiteral("compare"));
-  CHECK(window.comparePage()->compareView()->isVisible());
+  CHECK(window.comparePanel()->compareView()->isVisible());
   CHECK(!window.showScreen(QStringLiteral("nonsense")));
 }
 
@@ -192,13 +191,13 @@ TEST_CASE("Compare screen loads a PEF and its run on each side and summarises th
   studio::MainWindow window(loaders, QStringLiteral("-"));
   window.show();
   window.showScreen(studio::MainWindow::Screen::Compare);
-  QSignalSpy loaded(window.comparePage(), &studio::ComparePage::sideLoaded);
-  window.comparePage()->loadSide(0, dir.filePath(QStringLiteral("a.pef")));
-  window.comparePage()->loadSide(1, dir.filePath(QStringLiteral("b.pef")));
+  QSignalSpy loaded(window.comparePanel(), &views::ComparePanel::sideLoaded);
+  window.comparePanel()->loadSide(0, dir.filePath(QStringLiteral("a.pef")));
+  window.comparePanel()->loadSide(1, dir.filePath(QStringLiteral("b.pef")));
   for (int i = 0; i < 100 && loaded.count() < 2; ++i) loaded.wait(100);
   REQUIRE(loaded.count() == 2);
-  REQUIRE(window.comparePage()->compareView()->summary().has_value());
-  CHECK(window.comparePage()->compareView()->timeline(0)->data().sliceCount == guitest::kModelSlices + 5);
+  REQUIRE(window.comparePanel()->compareView()->summary().has_value());
+  CHECK(window.comparePanel()->compareView()->timeline(0)->data().sliceCount == guitest::kModelSlices + 5);
   if (qEnvironmentVariableIsSet("DFC_GUI_SCREENSHOT_DIR")) {
     QTest::qWait(500);  // graph layouts
     window.grab().save(qEnvironmentVariable("DFC_GUI_SCREENSHOT_DIR") + QStringLiteral("/compare-loaded.png"));

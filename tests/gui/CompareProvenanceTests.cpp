@@ -13,8 +13,8 @@
 
 #include "GuiTestSupport.h"
 #include "compare/CompareView.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "graph/GraphView.h"
 #include "pef/Pef.h"
 #include "profile/CompactTrace.h"

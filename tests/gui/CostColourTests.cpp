@@ -5,15 +5,15 @@
 // measurement are not the first by id: by identity some of them were grey.
 #include <QFile>
 #include <QLabel>
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "AppTestSupport.h"
-#include "GraphPane.h"
 #include "MainWindow.h"
 #include "graph/GraphLegend.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 #include "models/ScheduleTableModel.h"
 #include "schedule/GanttStrip.h"
@@ -154,13 +154,14 @@ TEST_CASE("The costliest hypersections get the palette, the same colour in graph
   }
   CHECK(distinct.size() == static_cast<size_t>(top));
   // The legend says how the colours were chosen; the costliest comes first with its time per step.
-  CHECK(window.graphPane()->legendBox()->note()->text().contains(QStringLiteral("costliest")));
-  CHECK(window.graphPane()->legendBox()->note()->text().contains(QStringLiteral("measured time per step")));
-  REQUIRE(window.graphPane()->legend()->count() > 0);
-  const QString first = window.graphPane()->legend()->item(0)->data(views::GraphLegend::kFullTextRole).toString();
+  CHECK(window.graphPanel()->legendBox()->note()->text().contains(QStringLiteral("costliest")));
+  CHECK(window.graphPanel()->legendBox()->note()->text().contains(QStringLiteral("measured time per step")));
+  REQUIRE(window.graphPanel()->legend()->count() > 0);
+  const QString first = window.graphPanel()->legend()->item(0)->data(views::GraphLegend::kFullTextRole).toString();
   CHECK(first.startsWith(hsName(byCost[0]) + QStringLiteral(" · ")));
-  CHECK(window.graphPane()->legend()->item(0)->toolTip().contains(first));
-  CHECK(window.graphPane()->legend()->item(0)->text().contains(QStringLiteral("/step")));  // the figures are never elided
+  CHECK(window.graphPanel()->legend()->item(0)->toolTip().contains(first));
+  CHECK(window.graphPanel()->legend()->item(0)->text().contains(
+      QStringLiteral("/step")));  // the figures are never elided
   CHECK(window.timelinePanel()->legendBox()->note()->text().contains(QStringLiteral("costliest")));
 
   // Colour by identity, chosen once, holds in every view: ids 0..23 in colour, a costly id 29 grey.

@@ -10,18 +10,17 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
-#include "ComparePage.h"
-#include "DecisionsController.h"
 #include "AppTestSupport.h"
+#include "DecisionsController.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
-#include "driver/Compiler.h"
+#include "compare/ComparePanel.h"
 #include "compare/CompareSummary.h"
 #include "compare/CompareView.h"
+#include "driver/compile/Compiler.h"
 #include "graph/GraphView.h"
 #include "pef/Pef.h"
 
@@ -141,8 +140,8 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
 
   // Recompile asks where the decisions file and the new PEF go (here: answered without the dialog).
   QSignalSpy ready(decisions, &studio::DecisionsController::compareReady);
-  QSignalSpy sides(window.comparePage(), &studio::ComparePage::sideLoaded);
-  QSignalSpy laidOut(window.comparePage()->compareView(), &views::CompareView::layoutDone);
+  QSignalSpy sides(window.comparePanel(), &views::ComparePanel::sideLoaded);
+  QSignalSpy laidOut(window.comparePanel()->compareView(), &views::CompareView::layoutDone);
   studio::RecompileTargets asked;
   const studio::RecompileTargets chosen{dir.filePath(QStringLiteral("chosen/lenet_decisions.yaml")),
                                         dir.filePath(QStringLiteral("built/lenet_decided/lenet_decided.pef"))};

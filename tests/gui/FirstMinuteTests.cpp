@@ -18,10 +18,10 @@
 #include <catch2/catch.hpp>
 
 #include "AppTestSupport.h"
-#include "GraphPane.h"
 #include "MainWindow.h"
 #include "compile/CompilePanel.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 #include "profile/ChromeTrace.h"
 #include "timeline/TimelinePanel.h"
@@ -91,7 +91,7 @@ TEST_CASE("A PEF opens on Graph and Timeline with its settings in the Compile fo
   CHECK(again->toArgs() == options.toArgs());
 
   // No trace of it yet: the graph takes the width, a line says how to get a timeline.
-  CHECK(window.graphPane()->isVisible());
+  CHECK(window.graphPanel()->isVisible());
   CHECK_FALSE(window.timelinePanel()->isVisible());
   CHECK(window.paneHint()->isVisible());
   CHECK(window.paneHint()->text().contains(QStringLiteral("run it")));
@@ -118,7 +118,7 @@ TEST_CASE("A trace alone opens on Graph and Timeline with the timeline at full w
   window.openFile(trace);
   waitIdle(window);
   CHECK(currentScreen(window) == studio::MainWindow::Screen::GraphTimeline);
-  CHECK_FALSE(window.graphPane()->isVisible());
+  CHECK_FALSE(window.graphPanel()->isVisible());
   REQUIRE(window.timelinePanel()->isVisible());
   CHECK(window.timelinePanel()->width() >= window.paneSplitter()->width() - 10);
   CHECK(window.paneHint()->isVisible());
@@ -137,10 +137,10 @@ TEST_CASE("An overlay without its data is disabled and says what is missing", "[
   QTemporaryDir dir;
   studio::MainWindow window(fakeLoaders(false), QStringLiteral("-"));
   window.show();
-  window.graphPane()->setColorMode(views::GraphColorMode::MeasuredShare);  // asked for before a PEF: no data either
+  window.graphPanel()->setColorMode(views::GraphColorMode::MeasuredShare);  // asked for before a PEF: no data either
   window.openPef(dir.filePath(QStringLiteral("tiny.pef")));
   waitIdle(window);
-  studio::GraphPane* pane = window.graphPane();
+  views::GraphPanel* pane = window.graphPanel();
   auto* items = qobject_cast<QStandardItemModel*>(pane->colorModeBox()->model());
   REQUIRE(items);
   for (auto mode : {views::GraphColorMode::MeasuredShare, views::GraphColorMode::MeasuredOverEstimate}) {
@@ -151,7 +151,7 @@ TEST_CASE("An overlay without its data is disabled and says what is missing", "[
   for (auto mode : {views::GraphColorMode::Cost, views::GraphColorMode::PcuUse})
     CHECK(items->item(pane->colorModeBox()->findData(static_cast<int>(mode)))->isEnabled());
   // Asked for anyway (--color-by time-share): cost instead, and said so.
-  QSignalSpy notices(pane, &studio::GraphPane::notice);
+  QSignalSpy notices(pane, &views::GraphPanel::notice);
   pane->setColorMode(views::GraphColorMode::MeasuredShare);
   CHECK(window.graphView()->colorMode() == views::GraphColorMode::Cost);
   REQUIRE(notices.count() == 1);
@@ -161,10 +161,11 @@ TEST_CASE("An overlay without its data is disabled and says what is missing", "[
   ran.show();
   ran.openPef(dir.filePath(QStringLiteral("tiny.pef")));
   waitIdle(ran);
-  auto* ranItems = qobject_cast<QStandardItemModel*>(ran.graphPane()->colorModeBox()->model());
-  CHECK(ranItems->item(ran.graphPane()->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::MeasuredShare)))
-            ->isEnabled());
-  ran.graphPane()->setColorMode(views::GraphColorMode::MeasuredShare);
+  auto* ranItems = qobject_cast<QStandardItemModel*>(ran.graphPanel()->colorModeBox()->model());
+  CHECK(
+      ranItems->item(ran.graphPanel()->colorModeBox()->findData(static_cast<int>(views::GraphColorMode::MeasuredShare)))
+          ->isEnabled());
+  ran.graphPanel()->setColorMode(views::GraphColorMode::MeasuredShare);
   CHECK(ran.graphView()->colorMode() == views::GraphColorMode::MeasuredShare);
 }
 

@@ -16,10 +16,10 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "GraphPane.h"
 #include "GuiTestSupport.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "graph/DotLayout.h"
+#include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
 #include "graph/HierarchicalLayout.h"
 #include "graph/LayoutProgress.h"
@@ -194,7 +194,7 @@ TEST_CASE("Changing the colour mode keeps the view where the user put it", "[gui
   guitest::ensureApp();
   const auto pef = compiled("gpt2", 6, partition::OptLevel::O1);
   REQUIRE(pef);
-  studio::GraphPane pane;
+  views::GraphPanel pane;
   pane.resize(1100, 700);
   pane.show();
   REQUIRE(QTest::qWaitForWindowExposed(&pane));

@@ -2,12 +2,11 @@
 // Left out of sanitizer builds (Open MPI's own allocations are not ours to
 // chase) and where CMake found no MPI; each mpirun runs under a timeout.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "MpiTestSupport.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/CompileForTest.h"
-#include "driver/Compiler.h"
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"
 #include "profile/TraceValidator.h"

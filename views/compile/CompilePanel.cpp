@@ -112,7 +112,15 @@ CompilePanel::CompilePanel(QWidget* parent) : QWidget(parent) {
 QWidget* CompilePanel::buildModelForm() {
   auto* box = new QGroupBox(tr("Compile"));
   auto* form = new QFormLayout(box);
+  addModelRows(form);
+  addTrainingRows(form);
+  addScaleRows(form);
+  addExperimentalRows(form);
+  return box;
+}
 
+// What to compile and where the PEF goes.
+void CompilePanel::addModelRows(QFormLayout* form) {
   m_model = new QComboBox;
   m_model->setEditable(true);
   for (const auto& name : frontend::zooModelNames()) m_model->addItem(fromStd(name));
@@ -137,7 +145,10 @@ QWidget* CompilePanel::buildModelForm() {
     if (!dir.isEmpty()) m_outputFolder->setText(dir);
   });
   form->addRow(tr("&Output folder:"), withBrowse(m_outputFolder, browseOut));
+}
 
+// Mode, batch, level, arch and the training choices (off for inference).
+void CompilePanel::addTrainingRows(QFormLayout* form) {
   m_inference = new QCheckBox(tr("Inference only (no loss, gradients or optimizer)"));
   form->addRow(tr("Mode:"), m_inference);
 
@@ -188,8 +199,10 @@ QWidget* CompilePanel::buildModelForm() {
     // Inference splits tensor parallel over up to a 16-socket rack; training maps onto up to 8 chips.
     m_nChips->setMaximum(on ? arch::kMaxInferenceChips : arch::kMaxTrainingChips);
   });
+}
 
-  // Hypersections, chips and the model's size are everyday choices: in the form.
+// Hypersections, chips and the model's size are everyday choices: in the form.
+void CompilePanel::addScaleRows(QFormLayout* form) {
   m_hypersection = new QCheckBox(tr("Compile each layer once and reuse it (--enable-hypersection, -o3)"));
   form->addRow(tr("&Hypersections:"), m_hypersection);
   m_modelParams = new QLineEdit;
@@ -206,7 +219,10 @@ QWidget* CompilePanel::buildModelForm() {
   m_numTiles->addItem(tr("all"), 0);
   for (int tiles : {1, 2, 4, 8}) m_numTiles->addItem(QString::number(tiles), tiles);
   form->addRow(tr("&Tiles per chip:"), m_numTiles);
+}
 
+// The experimental options, hidden until asked for.
+void CompilePanel::addExperimentalRows(QFormLayout* form) {
   m_showExperimental = new QCheckBox(tr("Show e&xperimental options"));
   form->addRow(QString(), m_showExperimental);
   m_experimental = new QGroupBox(tr("Experimental"));
@@ -229,7 +245,6 @@ QWidget* CompilePanel::buildModelForm() {
   m_experimental->setVisible(false);
   form->addRow(m_experimental);
   connect(m_showExperimental, &QCheckBox::toggled, m_experimental, &QWidget::setVisible);
-  return box;
 }
 
 QWidget* CompilePanel::buildRunForm() {

@@ -6,10 +6,11 @@
 #include <QWidget>
 #include <map>
 
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 
 class QCheckBox;
+class QFormLayout;
 class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
@@ -85,6 +86,10 @@ class CompilePanel : public QWidget {
 
  private:
   QWidget* buildModelForm();
+  void addModelRows(QFormLayout* form);
+  void addTrainingRows(QFormLayout* form);
+  void addScaleRows(QFormLayout* form);
+  void addExperimentalRows(QFormLayout* form);
   QWidget* buildRunForm();
   // Idles the progress bar as done, failed or cancelled and shows `message`.
   void showFinished(bool ok, const QString& message);

@@ -144,26 +144,19 @@ GraphNode opNode(const ir::Node& node, int id, const NodePlacement& placed, Stri
   return out;
 }
 
-}  // namespace
-
-GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
-                         const GraphDataOptions& options) {
-  GraphData data;
-  data.sectionCount = static_cast<int>(plan.sections.size());
-  const NodePlacement placed = placeNodes(graph, plan);
+// How often the schedule calls each hypersection (the legend's counts).
+void countHypersectionCalls(GraphData& data, const partition::Plan& plan) {
   for (int id : plan.schedule)
     if (id >= 0 && static_cast<size_t>(id) < plan.sections.size()) {
       const int hs = plan.sections[static_cast<size_t>(id)].hypersection;
       if (hs >= 0 && static_cast<size_t>(hs) < plan.hypersections.size())
         ++data.hypersectionCalls[QString::fromStdString(plan.hypersections[static_cast<size_t>(hs)].name)];
     }
+}
 
-  if (options.collapsedScopes) {
-    data.collapsedScopes = *options.collapsedScopes;
-  } else if (static_cast<int>(graph.nodes.size()) > options.collapseAbove) {
-    data.collapsedScopes = topLevelScopes(graph);
-  }
-  data.scopes = allScopes(graph);
+// One view node per op outside a collapsed scope, one per collapsed scope for
+// all its ops; returns the view node of each graph node.
+std::vector<int> addOpNodes(GraphData& data, const ir::Graph& graph, const NodePlacement& placed) {
   std::vector<int> viewOfNode(graph.nodes.size(), -1);
   std::map<QString, int> groupNode;  // collapsed hyperfunction -> view node
   StringCache strings;
@@ -201,6 +194,10 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
     addContents(group, strings(ir::roleName(node.role)), placed.section[idx], placed.hypersectionName[idx]);
     viewOfNode[idx] = it->second;
   }
+  return viewOfNode;
+}
+
+void labelCollapsedNodes(GraphData& data) {
   for (GraphNode& group : data.nodes) {
     if (group.kind != GraphNodeKind::Collapsed) continue;
     group.role = mainRole(group.roleOps);
@@ -208,7 +205,11 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
     // every layer's "mlp" then has the same size (one layout for all).
     group.label = QStringLiteral("%1 (%2 ops)").arg(group.name.section(QLatin1Char('/'), -1)).arg(group.opCount);
   }
+}
 
+// One edge per distinct pair of view nodes a value links; a graph input gets
+// its own node on first use.
+void addEdges(GraphData& data, const ir::Graph& graph, const std::vector<int>& viewOfNode) {
   std::map<ir::ValueId, int> inputNode;
   std::unordered_set<uint64_t> seen;
   seen.reserve(graph.nodes.size() * 2);
@@ -238,6 +239,24 @@ GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan,
       data.edges.push_back({from, to});
     }
   }
+}
+
+}  // namespace
+
+GraphData buildGraphData(const ir::Graph& graph, const partition::Plan& plan, const GraphDataOptions& options) {
+  GraphData data;
+  data.sectionCount = static_cast<int>(plan.sections.size());
+  const NodePlacement placed = placeNodes(graph, plan);
+  countHypersectionCalls(data, plan);
+  if (options.collapsedScopes) {
+    data.collapsedScopes = *options.collapsedScopes;
+  } else if (static_cast<int>(graph.nodes.size()) > options.collapseAbove) {
+    data.collapsedScopes = topLevelScopes(graph);
+  }
+  data.scopes = allScopes(graph);
+  const std::vector<int> viewOfNode = addOpNodes(data, graph, placed);
+  labelCollapsedNodes(data);
+  addEdges(data, graph, viewOfNode);
   if (options.stubAboveScopes > 0) stubWidelyUsedValues(data, options.stubAboveScopes);
   return data;
 }

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "driver/MeasurePerformance.h"
+#include "driver/run/MeasurePerformance.h"
 #include "profile/RunStore.h"
 
 namespace dfc::views {

@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "driver/MeasurePerformance.h"
+#include "driver/run/MeasurePerformance.h"
 
 class QLabel;
 class QTableWidget;

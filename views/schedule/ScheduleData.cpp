@@ -1,12 +1,11 @@
 #include "schedule/ScheduleData.h"
 
 #include <QCoreApplication>
-
 #include <algorithm>
 #include <set>
 
 #include "arch/ArchSpec.h"
-#include "driver/FusedAttentionReport.h"
+#include "driver/report/FusedAttentionReport.h"
 #include "estimate/PefEstimate.h"
 #include "pef/PlacedSections.h"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "driver/SectionReport.h"
+#include "driver/report/SectionReport.h"
 #include "estimate/StepEstimate.h"
 #include "pef/Pef.h"
 
@@ -28,7 +28,8 @@ struct ScheduleSection {
   long long calls = 0;                   // measured calls
   double tflop = 0;
   int tiledPasses = 0;                   // > 0: an operator too big for a section runs in this many passes
-  // Kernels the host runs fused in it: "attention h.0/attn (forward), 64x128 tiles" (driver/FusedAttentionReport.h)
+  // Kernels the host runs fused in it: "attention h.0/attn (forward), 64x128 tiles"
+  // (driver/report/FusedAttentionReport.h)
   QStringList fusedKernels;
 };
 
@@ -76,7 +77,7 @@ using MeasuredSections = driver::MeasuredSections;
 // Reads the arch capacity with arch::loadArch(pef.meta.arch); an unknown arch leaves it 0.
 ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& measured);
 
-// section_report.csv as `dfc report` writes it (driver/SectionReport.h).
+// section_report.csv as `dfc report` writes it (driver/report/SectionReport.h).
 QString sectionReportCsv(const ScheduleData& data);
 
 }  // namespace dfc::views

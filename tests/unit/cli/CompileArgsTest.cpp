@@ -1,12 +1,11 @@
 // CompileOptions::toArgs() is the command line dfc and dfstudio record for a
 // compile: parsed back with dfc's own parser it must give the same options.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <vector>
 
 #include "CompileFlags.h"
-#include "driver/CompileOptions.h"
+#include "driver/compile/CompileOptions.h"
 
 using namespace dfc;
 

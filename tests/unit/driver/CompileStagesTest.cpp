@@ -1,16 +1,15 @@
 // The compile as a stage table: one loop times, reports, cancels; the first
 // stage refuses bad options before any work.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <numeric>
 
-#include "driver/Compiler.h"
 #include "driver/Stages.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/TestEnv.h"
 #include "support/FileUtil.h"
 

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "driver/Compiler.h"
-#include "driver/CompilerConfig.h"
+#include "driver/compile/Compiler.h"
+#include "driver/compile/CompilerConfig.h"
 #include "e2e/TestEnv.h"
 #include "pef/Pef.h"
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "driver/Compiler.h"
-#include "driver/CompilerConfig.h"
+#include "driver/compile/Compiler.h"
+#include "driver/compile/CompilerConfig.h"
 #include "e2e/TestEnv.h"
 #include "pef/Pef.h"
 

@@ -1,12 +1,13 @@
 // The algorithm each convolution runs with, as `dfc inspect` lists it and as
 // the run trace's sections table gives it per section (`conv_algo`: the same
 // for every call of a run, so written once), on a small ResNet-18.
-#include <catch2/catch.hpp>
 #include <simdjson.h>
 
-#include "driver/Compiler.h"
-#include "driver/ConvAlgoReport.h"
-#include "driver/RunTrace.h"
+#include <catch2/catch.hpp>
+
+#include "driver/compile/Compiler.h"
+#include "driver/report/ConvAlgoReport.h"
+#include "driver/run/RunTrace.h"
 #include "e2e/TestEnv.h"
 
 using namespace dfc;

@@ -2,22 +2,21 @@
 // and their reduce sections, the collective cost model, and the all_reduce
 // kernels keeping replicas identical over an in-process group of ranks.
 #include <catch2/catch.hpp>
-
 #include <cstring>
 #include <random>
 #include <set>
 #include <thread>
 
+#include "../../e2e/TestEnv.h"
 #include "arch/CollectiveModel.h"
 #include "autograd/Autograd.h"
 #include "autograd/GradientReduce.h"
 #include "dist/Communicator.h"
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "frontend/ModelZoo.h"
 #include "ir/Verifier.h"
 #include "pef/Pef.h"
 #include "runtime/Executor.h"
-#include "../../e2e/TestEnv.h"
 
 using namespace dfc;
 

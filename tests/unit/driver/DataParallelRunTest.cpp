@@ -3,17 +3,16 @@
 // average, weight check, trace merge, store metrics) runs without mpirun,
 // in every build including the sanitizer one.
 #include <catch2/catch.hpp>
-
 #include <set>
 #include <thread>
 
+#include "../../e2e/TestEnv.h"
 #include "dist/Communicator.h"
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "profile/ChromeTrace.h"
 #include "profile/TraceValidator.h"
 #include "support/FileUtil.h"
-#include "../../e2e/TestEnv.h"
 
 using namespace dfc;
 

@@ -1,16 +1,15 @@
-// Decode at its boundaries (driver/DecodeStep.h): a KV cache filled to its
+// Decode at its boundaries (driver/decode/DecodeStep.h): a KV cache filled to its
 // last row, one token and two tokens a step, every step's logits those of
 // the prefill graph over the same tokens, and the step past the cache
 // refused naming its positions; the next token the lowest id of tied
 // maxima; byte tokens from exactly 256 tokens of vocabulary.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <limits>
 #include <random>
 
 #include "DecodeTestUtil.h"
-#include "driver/DecodeStep.h"
+#include "driver/decode/DecodeStep.h"
 
 using namespace dfc;
 

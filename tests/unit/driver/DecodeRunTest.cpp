@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "DecodeTestUtil.h"
-#include "driver/Runner.h"
+#include "driver/run/Runner.h"
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"
 

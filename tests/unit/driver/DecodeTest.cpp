@@ -3,14 +3,13 @@
 // running the whole growing sequence through the ordinary --inference graph
 // and taking the argmax of its last position, with logits that agree to float
 // tolerance at every step.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
 
 #include "DecodeTestUtil.h"
-#include "driver/DecodeStep.h"
+#include "driver/decode/DecodeStep.h"
 #include "ir/KvCache.h"
 
 using namespace dfc;

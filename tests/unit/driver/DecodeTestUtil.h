@@ -4,10 +4,9 @@
 // ordinary --inference graph over `seqLen` tokens; `decodeTokens` tokens a
 // decode step (dfc compile --decode-tokens). A failed compile fails the test.
 #include <catch2/catch.hpp>
-
 #include <string>
 
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/TestEnv.h"
 #include "pef/Pef.h"
 

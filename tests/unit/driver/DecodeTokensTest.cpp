@@ -2,13 +2,12 @@
 // one-token steps compute: fed a prompt T tokens at a time (the last chunk
 // padded), its logits at every real position agree with the one-token step's
 // on every zoo decoder family; bad T values are refused naming the flag.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "DecodeTestUtil.h"
-#include "driver/DecodeStep.h"
+#include "driver/decode/DecodeStep.h"
 
 using namespace dfc;
 

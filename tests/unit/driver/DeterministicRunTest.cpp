@@ -5,11 +5,10 @@
 // the machines tried: the engine-level test, e2e/ExecutorThreadsTest, has the
 // case where it does not.)
 #include <catch2/catch.hpp>
-
 #include <cstring>
 
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "e2e/TestEnv.h"
 #include "runtime/Executor.h"
 

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "driver/Compiler.h"
-#include "driver/HostBreakdown.h"
-#include "driver/RunTrace.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/report/HostBreakdown.h"
+#include "driver/run/RunTrace.h"
+#include "driver/run/Runner.h"
 #include "e2e/TestEnv.h"
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"

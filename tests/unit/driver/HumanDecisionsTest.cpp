@@ -1,14 +1,13 @@
 // --mac-human-decision and --model-parallel: decisions are honoured in the
 // plan and recorded in the PEF, the numbers a run computes do not change, and
 // a decision that cannot be honoured is refused naming its file and line.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 
-#include "driver/Compiler.h"
-#include "driver/HumanDecisions.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/compile/HumanDecisions.h"
+#include "driver/run/Runner.h"
 #include "e2e/TestEnv.h"
 #include "pef/Pef.h"
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "e2e/TestEnv.h"
 #include "pef/Pef.h"
 

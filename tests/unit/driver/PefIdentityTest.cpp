@@ -9,7 +9,6 @@
 // DFC_PRINT_PEF_DIGESTS=1 and paste the printed table below, and say why in the
 // commit message.
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/TestEnv.h"
 
 using namespace dfc;

@@ -2,7 +2,7 @@
 // it (dfstudio, dfc inspect): a 7B model's PEF must open where it cannot run.
 #include <catch2/catch.hpp>
 
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/TestEnv.h"
 #include "pef/Pef.h"
 #include "support/SizeBudget.h"

@@ -1,10 +1,9 @@
 // Counts by role are data: a compile's sectionsByRole covers every section once,
 // and agrees with the roles the PEF reader and the run store give back by name.
 #include <catch2/catch.hpp>
-
 #include <numeric>
 
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/TestEnv.h"
 #include "ir/Role.h"
 #include "pef/Pef.h"

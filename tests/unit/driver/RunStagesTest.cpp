@@ -1,12 +1,11 @@
 // The run as a stage table: every stage once, in order, timed; a refused
 // option stops it before the PEF is read; a failed run is finished in the store.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "driver/Compiler.h"
-#include "driver/Runner.h"
+#include "driver/compile/Compiler.h"
+#include "driver/run/Runner.h"
 #include "e2e/TestEnv.h"
 #include "profile/ChromeTrace.h"
 #include "profile/RunStore.h"

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "autograd/Autograd.h"
-#include "driver/Inference.h"
+#include "driver/compile/Inference.h"
 #include "frontend/GraphBuilder.h"
 #include "frontend/ModelZoo.h"
 #include "onnx/OnnxImporter.h"

@@ -1,4 +1,4 @@
-// Decode runs at the KV cache's length (driver/DecodeRun.cpp and
+// Decode runs at the KV cache's length (driver/run/DecodeRun.cpp and
 // SpeculativeRun.h): a plain decode may use every row (the prompt, then one
 // per generated token but the last), a speculative one every row its last
 // cycle writes (K more past its latest token); exactly full runs and writes
@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "DecodeTestUtil.h"
-#include "driver/Runner.h"
+#include "driver/run/Runner.h"
 
 using namespace dfc;
 

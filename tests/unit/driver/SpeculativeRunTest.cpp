@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "DecodeTestUtil.h"
-#include "driver/Runner.h"
+#include "driver/run/Runner.h"
 #include "profile/ChromeTrace.h"
 
 using namespace dfc;

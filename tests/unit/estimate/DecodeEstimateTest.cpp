@@ -4,14 +4,13 @@
 // either model, nor of the 70B's verification step, estimated beyond a
 // physical bound (peak FLOP/s, each tier's bandwidth, the chip link's).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <map>
 
-#include "driver/DecodeCases.h"
-#include "estimate/PefEstimate.h"
+#include "driver/decode/DecodeCases.h"
 #include "e2e/TestEnv.h"
+#include "estimate/PefEstimate.h"
 
 using namespace dfc;
 using estimate::Tier;

@@ -2,7 +2,7 @@
 // decode step, a training PEF in samples/s, bad flags refused with exit 2.
 #include <catch2/catch.hpp>
 
-#include "driver/Compiler.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/TestEnv.h"
 
 using namespace dfc;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "arch/ArchSpec.h"
-#include "driver/CompileToPlan.h"
+#include "driver/compile/CompileToPlan.h"
 #include "e2e/TestEnv.h"
 #include "estimate/MemoryTiers.h"
 #include "estimate/PefEstimate.h"

@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 
-#include "driver/CompileToPlan.h"
-#include "driver/Compiler.h"
+#include "driver/compile/CompileToPlan.h"
+#include "driver/compile/Compiler.h"
 #include "e2e/TestEnv.h"
 #include "estimate/PefEstimate.h"
 #include "estimate/Speculative.h"

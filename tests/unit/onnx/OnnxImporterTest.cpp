@@ -1,14 +1,14 @@
 // The ONNX importer: weights, external data, dynamic batch, scopes, local
 // functions, and one-line refusals that name the node, op type and opset.
-#include <catch2/catch.hpp>
+#include <sys/wait.h>
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <sys/wait.h>
 
 #include "OnnxModelBuilder.h"
-#include "driver/Inference.h"
+#include "driver/compile/Inference.h"
 #include "onnx/OnnxImporter.h"
 
 using namespace dfc;

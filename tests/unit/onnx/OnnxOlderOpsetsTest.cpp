@@ -2,12 +2,11 @@
 // table has a model here, built at the row's version and in opset 11's form;
 // each imports, runs, and gives what the opset 11 model gives.
 #include <catch2/catch.hpp>
-
 #include <functional>
 #include <map>
 
 #include "OnnxModelBuilder.h"
-#include "driver/Inference.h"
+#include "driver/compile/Inference.h"
 #include "onnx/OlderOpsets.h"
 #include "onnx/OnnxImporter.h"
 

@@ -1,16 +1,16 @@
 // ONNX from other toolchains (issue 33): input shapes for dynamic dimensions,
 // unsorted graphs, older opsets, empty tensors, If and Loop. Models are built
 // here with the protobuf API; refusals are one line naming the culprit.
-#include <catch2/catch.hpp>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <sys/wait.h>
 
 #include "OnnxModelBuilder.h"
-#include "driver/Inference.h"
+#include "driver/compile/Inference.h"
 #include "onnx/InputShapes.h"
 #include "onnx/OnnxImporter.h"
 #include "support/Half.h"

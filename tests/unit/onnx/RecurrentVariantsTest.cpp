@@ -8,10 +8,9 @@
 // onnx's own one-direction helpers); each must import, compile and match at
 // -o0 and -o3.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 
-#include "driver/Conformance.h"
+#include "driver/run/Conformance.h"
 
 using namespace dfc;
 
