@@ -3,22 +3,23 @@
 #include <filesystem>
 
 #include "ArgParser.h"
-#include "arch/OperatorTiling.h"
 #include "Commands.h"
+#include "analysis/SectionBoundaries.h"
+#include "arch/OperatorTiling.h"
 #include "driver/CompileReport.h"
 #include "driver/CompilerConfig.h"
 #include "driver/ConvAlgoReport.h"
-#include "driver/FusedAttentionReport.h"
 #include "driver/DataParallelCompile.h"
-#include "driver/HumanDecisions.h"
+#include "driver/FusedAttentionReport.h"
 #include "driver/HostBreakdown.h"
+#include "driver/HumanDecisions.h"
 #include "driver/SectionReport.h"
 #include "driver/SpatialReport.h"
 #include "driver/StoreRecords.h"
 #include "pef/Pef.h"
 #include "pef/PlacedSections.h"
-#include "support/FileUtil.h"
 #include "runtime/ArenaPlan.h"
+#include "support/FileUtil.h"
 
 namespace dfc::cli {
 
@@ -111,6 +112,11 @@ ArgParser inspectFlags() {
          "with its type, default and range"});
   p.add({{"--run"}, "ID", 1, "instead of a PEF: where a stored run's host time went (phase, total ms, share, count)"});
   p.add({{"--db"}, "FILE", 1, "with --run: the run store (default: the usual one)"});
+  p.add({{"--why"},
+         "",
+         0,
+         "only why each section starts where it does: one line per section boundary (the sections on either side, "
+         "the reason kind: PCU/PMU budget, fusion rule, decision, role change, ..., and its figures)"});
   addMaxMemoryFlag(p);
   addConvAlgoFlag(p, "the convolutions' host algorithms as `dfc run --conv-algo NAME` would run them");
   p.add({{"-h", "--help"}, "", 0, "show this help"});
@@ -174,6 +180,12 @@ void printReuseAndCost(const pef::Pef& pef, double totalUs) {
                 static_cast<double>(host->persistentBytes) / 1048576.0);
 }
 
+// --why: one view of the PEF instead of the whole summary.
+int printView(const pef::Pef& pef) {
+  std::fputs(analysis::formatBoundaries(pef.plan).c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int inspectCommand(const std::vector<std::string>& args) {
@@ -193,6 +205,7 @@ int inspectCommand(const std::vector<std::string>& args) {
   }
   auto pef = loadPefArg(p, "inspect");
   if (!pef) return reportError(pef.error());
+  if (p.has("--why")) return printView(*pef);
   printPefHeader(*pef);
   const double total = printSectionTable(*pef);
   printHypersections(pef->plan);
