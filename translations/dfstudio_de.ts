@@ -1905,6 +1905,10 @@ Hyperfunktion: %3</translation>
         <source>Measured mean</source>
         <translation>Gemessenes Mittel</translation>
     </message>
+    <message>
+        <source>Why a section starts here</source>
+        <translation>Warum hier eine Sektion beginnt</translation>
+    </message>
 </context>
 <context>
     <name>dfc::views::TimelinePanel</name>

@@ -4,6 +4,9 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "analysis/MemoryTimeline.h"
+#include "analysis/Roofline.h"
+#include "analysis/SectionBoundaries.h"
 #include "arch/OperatorTiling.h"
 #include "driver/compile/CompileReport.h"
 #include "driver/compile/CompilerConfig.h"
@@ -15,6 +18,7 @@
 #include "driver/report/HostBreakdown.h"
 #include "driver/report/SectionReport.h"
 #include "driver/report/SpatialReport.h"
+#include "estimate/PefEstimate.h"
 #include "pef/Pef.h"
 #include "pef/PlacedSections.h"
 #include "runtime/ArenaPlan.h"
@@ -111,6 +115,22 @@ ArgParser inspectFlags() {
          "with its type, default and range"});
   p.add({{"--run"}, "ID", 1, "instead of a PEF: where a stored run's host time went (phase, total ms, share, count)"});
   p.add({{"--db"}, "FILE", 1, "with --run: the run store (default: the usual one)"});
+  p.add({{"--why"},
+         "",
+         0,
+         "only why each section starts where it does: one line per section boundary (the sections on either side, "
+         "the reason kind: PCU/PMU budget, fusion rule, decision, role change, ..., and its figures)"});
+  p.add({{"--memory"},
+         "",
+         0,
+         "only the memory over the schedule: bytes resident per tier (SRAM, HBM, DDR, host) at each section call by "
+         "kind, the peak per tier and the tensors live at it, largest first"});
+  p.add({{"--roofline"},
+         "",
+         0,
+         "only each section's arithmetic intensity (FLOP per off-chip byte) against the arch's compute and "
+         "bandwidth roofs"});
+  p.add({{"--csv"}, "", 0, "with --memory or --roofline: CSV instead of text (memory: one row per call and tier)"});
   addMaxMemoryFlag(p);
   addConvAlgoFlag(p, "the convolutions' host algorithms as `dfc run --conv-algo NAME` would run them");
   p.add({{"-h", "--help"}, "", 0, "show this help"});
@@ -174,6 +194,35 @@ void printReuseAndCost(const pef::Pef& pef, double totalUs) {
                 static_cast<double>(host->persistentBytes) / 1048576.0);
 }
 
+// The arch the PEF was compiled for: its preset, on its --n-chips.
+Expected<arch::ArchSpec> compiledArch(const pef::PefMeta& meta) {
+  auto a = arch::loadArchPreset(meta.arch, "the PEF's arch");
+  if (!a) return a.error();
+  auto chips = estimate::compiledChips(meta);
+  if (!chips) return chips.error();
+  return *chips == 1 ? *a : arch::scaleArch(*a, *chips, 0, arch::kMaxInferenceChips);
+}
+
+// --why, --memory, --roofline: one view of the PEF instead of the whole summary.
+int printView(const ArgParser& p, const pef::Pef& pef) {
+  if (p.has("--why")) {
+    std::fputs(analysis::formatBoundaries(pef.plan).c_str(), stdout);
+    return 0;
+  }
+  auto arch = compiledArch(pef.meta);
+  if (!arch) return reportError(arch.error());
+  const bool csv = p.has("--csv");
+  if (p.has("--memory")) {
+    const analysis::MemoryTimeline m = analysis::memoryTimeline(pef.graph, pef.plan, *arch);
+    std::fputs((csv ? analysis::memoryCsv(m, pef.plan) : analysis::formatMemory(m, pef.graph, pef.plan)).c_str(),
+               stdout);
+    return 0;
+  }
+  const analysis::Roofline r = analysis::roofline(pef.plan, *arch);
+  std::fputs((csv ? analysis::rooflineCsv(r, pef.plan) : analysis::formatRoofline(r, pef.plan)).c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int inspectCommand(const std::vector<std::string>& args) {
@@ -191,8 +240,13 @@ int inspectCommand(const std::vector<std::string>& args) {
     std::fputs(driver::compilerKnobTable().c_str(), stdout);
     return 0;
   }
+  const int views = p.has("--why") + p.has("--memory") + p.has("--roofline");
+  if (views > 1) return usageError("inspect: give one of --why, --memory and --roofline");
+  if (p.has("--csv") && !p.has("--memory") && !p.has("--roofline"))
+    return usageError("inspect: --csv goes with --memory or --roofline");
   auto pef = loadPefArg(p, "inspect");
   if (!pef) return reportError(pef.error());
+  if (views == 1) return printView(p, *pef);
   printPefHeader(*pef);
   const double total = printSectionTable(*pef);
   printHypersections(pef->plan);

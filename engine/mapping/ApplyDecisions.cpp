@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "support/JsonWriter.h"
@@ -172,36 +173,41 @@ Expected<std::vector<Group>> buildGroups(const ir::Graph& g, const DecisionFile&
 // A subgraph without the groups' operators, cut into runs that never hold one
 // operator feeding a group and another fed by it (that run and the group would
 // wait on each other). Returns whether anything changed.
-bool splitAroundGroups(const partition::Subgraph& sub, const std::vector<Group>& groups,
-                       std::vector<partition::Subgraph>& out) {
+bool splitAroundGroups(const ir::Graph& g, const partition::Subgraph& sub, const std::vector<Group>& groups,
+                       const DecisionFile& file, partition::CutReason firstCut, std::vector<partition::Subgraph>& out) {
   bool changed = false;
-  partition::Subgraph run{{}, sub.hyperfunction, sub.rule, sub.hypersection};
+  partition::Subgraph run{{}, sub.hyperfunction, sub.rule, sub.hypersection, std::move(firstCut)};
   std::set<size_t> runAfter, runBefore;  // groups some run operator comes after / before
-  auto flush = [&] {
+  auto flush = [&](partition::CutReason next) {
     if (!run.nodes.empty()) out.push_back(run);
+    if (!run.nodes.empty() || next.kind != partition::CutKind::None) run.cut = std::move(next);
     run.nodes.clear();
     runAfter.clear();
     runBefore.clear();
   };
   for (ir::NodeId id : sub.nodes) {
     const size_t n = static_cast<size_t>(id);
-    bool member = false, conflict = false;
+    int memberOf = -1, conflictWith = -1;
     for (size_t k = 0; k < groups.size(); ++k) {
-      member = member || groups[k].members[n];
-      conflict = conflict || (groups[k].after[n] && runBefore.count(k)) || (groups[k].before[n] && runAfter.count(k));
+      if (groups[k].members[n]) memberOf = static_cast<int>(k);
+      if ((groups[k].after[n] && runBefore.count(k)) || (groups[k].before[n] && runAfter.count(k)))
+        conflictWith = static_cast<int>(k);
     }
-    if (member || conflict) {
+    if (memberOf >= 0 || conflictWith >= 0) {
       changed = true;
-      flush();
+      const Group& gr = groups[static_cast<size_t>(memberOf >= 0 ? memberOf : conflictWith)];
+      flush({partition::CutKind::Decision, file.where(file.decisions[gr.decision]) + ": " +
+                                               (memberOf >= 0 ? "apart from" : opName(g, id) + " depends on") +
+                                               " the together group " + groupText(file.decisions[gr.decision])});
     }
-    if (member) continue;
+    if (memberOf >= 0) continue;
     run.nodes.push_back(id);
     for (size_t k = 0; k < groups.size(); ++k) {
       if (groups[k].after[n]) runAfter.insert(k);
       if (groups[k].before[n]) runBefore.insert(k);
     }
   }
-  flush();
+  flush({});
   return changed;
 }
 
@@ -212,31 +218,40 @@ void forgetHypersections(std::vector<partition::Subgraph>& subs, size_t first, b
 }
 
 std::vector<partition::Subgraph> extractGroups(const ir::Graph& g, const std::vector<partition::Subgraph>& subs,
-                                               const std::vector<Group>& groups) {
+                                               const std::vector<Group>& groups, const DecisionFile& file) {
   std::vector<partition::Subgraph> out;
   std::vector<char> placed(groups.size(), 0);
   for (const partition::Subgraph& sub : subs) {
+    partition::CutReason firstCut = sub.cut;
     // A group goes where its first operator was.
     for (size_t k = 0; k < groups.size(); ++k)
       if (!placed[k] && std::find(sub.nodes.begin(), sub.nodes.end(), groups[k].nodes.front()) != sub.nodes.end()) {
         placed[k] = 1;
-        out.push_back({groups[k].nodes, g.node(groups[k].nodes.front()).scope, "together", -1});
+        const Decision& d = file.decisions[groups[k].decision];
+        out.push_back({groups[k].nodes,
+                       g.node(groups[k].nodes.front()).scope,
+                       "together",
+                       -1,
+                       {partition::CutKind::Decision, file.where(d) + ": the together group " + groupText(d)}});
+        firstCut = {partition::CutKind::Decision, file.where(d) + ": apart from the together group " + groupText(d)};
       }
     size_t first = out.size();
-    forgetHypersections(out, first, splitAroundGroups(sub, groups, out));
+    forgetHypersections(out, first, splitAroundGroups(g, sub, groups, file, firstCut, out));
   }
   return out;
 }
 
-// Cuts each subgraph before every operator for which `startsHere` is true.
+// Cuts each subgraph before every operator for which `startsHere` gives a reason.
 template <typename Pred>
 std::vector<partition::Subgraph> cutWhere(const std::vector<partition::Subgraph>& subs, Pred startsHere) {
   std::vector<partition::Subgraph> out;
   for (const partition::Subgraph& sub : subs) {
     size_t first = out.size();
-    out.push_back({{}, sub.hyperfunction, sub.rule, sub.hypersection});
+    out.push_back({{}, sub.hyperfunction, sub.rule, sub.hypersection, sub.cut});
     for (size_t i = 0; i < sub.nodes.size(); ++i) {
-      if (i > 0 && startsHere(sub.nodes[i - 1], sub.nodes[i])) out.push_back({{}, sub.hyperfunction, sub.rule, -1});
+      if (i > 0)
+        if (std::optional<partition::CutReason> why = startsHere(sub.nodes[i - 1], sub.nodes[i]))
+          out.push_back({{}, sub.hyperfunction, sub.rule, -1, std::move(*why)});
       out.back().nodes.push_back(sub.nodes[i]);
     }
     forgetHypersections(out, first, out.size() - first > 1);
@@ -279,14 +294,22 @@ Expected<AppliedDecisions> applyDecisions(const ir::Graph& g, std::vector<partit
   auto groups = buildGroups(g, file, applied, cost, options);
   if (!groups) return groups.error();
   DFC_TRY(checkCutsOutsideGroups(g, file, applied, *groups));
-  std::vector<char> cutBefore(g.nodes.size(), 0);
+  std::vector<int> cutBefore(g.nodes.size(), -1);  // per node: the cut_before decision naming it
   for (size_t i = 0; i < file.decisions.size(); ++i)
     if (file.decisions[i].kind == DecisionKind::CutBefore)
-      for (ir::NodeId id : applied.matched[i]) cutBefore[static_cast<size_t>(id)] = 1;
-  std::vector<partition::Subgraph> shaped = groups->empty() ? subgraphs : extractGroups(g, subgraphs, *groups);
+      for (ir::NodeId id : applied.matched[i]) cutBefore[static_cast<size_t>(id)] = static_cast<int>(i);
+  std::vector<partition::Subgraph> shaped = groups->empty() ? subgraphs : extractGroups(g, subgraphs, *groups, file);
   const std::vector<int>& chip = applied.nodeChip;
-  shaped = cutWhere(shaped, [&](ir::NodeId prev, ir::NodeId id) {
-    return cutBefore[static_cast<size_t>(id)] || chip[static_cast<size_t>(prev)] != chip[static_cast<size_t>(id)];
+  shaped = cutWhere(shaped, [&](ir::NodeId prev, ir::NodeId id) -> std::optional<partition::CutReason> {
+    const int p = chip[static_cast<size_t>(prev)], c = chip[static_cast<size_t>(id)];
+    if (p != c)
+      return partition::CutReason{
+          partition::CutKind::Chip,
+          "chip " + std::to_string(p) + " -> chip " + std::to_string(c) + " at " + opName(g, id), p, 0, c};
+    if (int d = cutBefore[static_cast<size_t>(id)]; d >= 0)
+      return partition::CutReason{partition::CutKind::Decision,
+                                  file.where(file.decisions[static_cast<size_t>(d)]) + ": cut_before " + opName(g, id)};
+    return std::nullopt;
   });
   subgraphs = std::move(shaped);
   return applied;

@@ -99,9 +99,11 @@ struct Mapper {
   std::map<std::pair<int, int>, int> hypersectionOfSubgraphKey;
 
   const partition::SectionEstimate& addSection(std::vector<ir::NodeId> nodes, int subgraphHypersection, int pcuBudget,
+                                               partition::CutReason cut,
                                                const partition::SectionEstimate* known = nullptr, int piece = 0,
                                                std::vector<partition::OperatorTiling> tiling = {}) {
     partition::Section s;
+    s.cut = std::move(cut);
     s.id = static_cast<int>(plan.sections.size());
     s.nodes = std::move(nodes);
     const ir::Node& first = g.node(s.nodes.front());
@@ -138,11 +140,13 @@ struct Budget {
 void reuseCachedCut(Mapper& m, const partition::Subgraph& sub, const partition::MappedSubgraph& hit, int pcuBudget) {
   int piece = 0;
   for (const auto& ms : hit.sections) {
+    partition::CutReason cut = piece == 0 ? sub.cut : ms.cut;
     std::vector<ir::NodeId> nodes;
     for (int p : ms.positions) nodes.push_back(sub.nodes[static_cast<size_t>(p)]);
     std::vector<partition::OperatorTiling> tiling = ms.tiling;
     for (auto& t : tiling) t.node = sub.nodes[static_cast<size_t>(t.node)];
-    m.addSection(std::move(nodes), sub.hypersection, pcuBudget, &ms.estimate, piece++, std::move(tiling));
+    m.addSection(std::move(nodes), sub.hypersection, pcuBudget, std::move(cut), &ms.estimate, piece++,
+                 std::move(tiling));
   }
 }
 
@@ -212,23 +216,21 @@ class SubgraphCutter {
   void run() {
     for (size_t i = 0; i < m_sub.nodes.size(); ++i) {
       if (m_use.tiling[i]) {
-        if (!m_current.empty()) closeSection();
+        if (!m_current.empty()) closeSection(tiledCut(i));
         take(i);
-        closeSection({*m_use.tiling[i]});
+        closeSection(afterTiledCut(i), {*m_use.tiling[i]});
         continue;
       }
-      auto [opPcus, opPmus] = m_use.units[i];
-      if (attentionBlockStartsAt(i) && !m_current.empty() && blockFitsOnlyAlone(i)) closeSection();
-      bool full = m_options.maxSectionOps > 0 && m_current.size() >= static_cast<size_t>(m_options.maxSectionOps);
-      if (!m_current.empty() && (full || m_pcus + opPcus > m_budget.pcus || m_pmus + opPmus > m_budget.pmus))
-        closeSection();
+      if (attentionBlockStartsAt(i) && !m_current.empty() && blockFitsOnlyAlone(i)) closeSection(attentionCut(i));
+      if (!m_current.empty())
+        if (std::optional<partition::CutReason> why = budgetCut(i)) closeSection(std::move(*why));
       take(i);
     }
     // Repeats of the subgraph share its hypersection(s), one per piece.
     if (!m_current.empty()) {
       size_t count = m_current.size();
       m_m.addSection(std::move(m_current), m_piece == 0 ? m_sub.hypersection : m_splitHypersection, m_budget.pcus,
-                     nullptr, m_piece);
+                     std::move(m_cut), nullptr, m_piece);
       record(count, m_m.plan.sections.back());
     }
   }
@@ -241,18 +243,68 @@ class SubgraphCutter {
     m_pmus += m_use.units[i].second;
   }
 
-  void closeSection(std::vector<partition::OperatorTiling> tiled = {}) {
+  // Closes the open section; `next` is why the following one starts apart from it.
+  void closeSection(partition::CutReason next, std::vector<partition::OperatorTiling> tiled = {}) {
     size_t count = m_current.size();
-    m_m.addSection(std::move(m_current), m_splitHypersection, m_budget.pcus, nullptr, m_piece++, std::move(tiled));
+    m_m.addSection(std::move(m_current), m_splitHypersection, m_budget.pcus, std::move(m_cut), nullptr, m_piece++,
+                   std::move(tiled));
     record(count, m_m.plan.sections.back());
     m_current.clear();
+    m_cut = std::move(next);
     m_pcus = m_pmus = 0;
+  }
+
+  std::string opText(size_t i) const {
+    const ir::Node& n = m_m.g.node(m_sub.nodes[i]);
+    return "'" + n.name + "' (" + std::string(ir::opName(n.op)) + ")";
+  }
+
+  // The open section cannot take node `i`: why, with the figures; nullopt: it can.
+  std::optional<partition::CutReason> budgetCut(size_t i) const {
+    const auto [opPcus, opPmus] = m_use.units[i];
+    const int cap = m_options.maxSectionOps;
+    if (cap > 0 && m_current.size() >= static_cast<size_t>(cap))
+      return partition::CutReason{partition::CutKind::SectionOps,
+                                  "mapping.max_section_ops " + std::to_string(cap) + " reached before " + opText(i),
+                                  static_cast<int64_t>(m_current.size()), 1, cap};
+    auto over = [&](partition::CutKind kind, const char* unit, int used, int adding, int limit) {
+      return partition::CutReason{kind,
+                                  std::to_string(used) + " " + unit + " open + " + std::to_string(adding) + " for " +
+                                      opText(i) + " > budget " + std::to_string(limit),
+                                  used, adding, limit};
+    };
+    if (m_pcus + opPcus > m_budget.pcus)
+      return over(partition::CutKind::PcuBudget, "PCUs", m_pcus, opPcus, m_budget.pcus);
+    if (m_pmus + opPmus > m_budget.pmus)
+      return over(partition::CutKind::PmuBudget, "PMUs", m_pmus, opPmus, m_budget.pmus);
+    return std::nullopt;
+  }
+
+  partition::CutReason tiledCut(size_t i) const {
+    const partition::OperatorTiling& t = *m_use.tiling[i];
+    const arch::OpCost c = m_m.cost.opCost(m_m.g, m_m.g.node(m_sub.nodes[i]));
+    return {partition::CutKind::TiledOperator,
+            opText(i) + " needs " + std::to_string(c.pmus) + " PMUs > " + std::to_string(m_use.units[i].second) +
+                " an operator may hold: tiled by " + t.dim + " in " + std::to_string(t.passes) + " passes",
+            0, c.pmus, m_use.units[i].second};
+  }
+
+  partition::CutReason afterTiledCut(size_t i) const {
+    return {partition::CutKind::AfterTiled, "after tiled " + opText(i) + ", which runs alone in " +
+                                                std::to_string(m_use.tiling[i]->passes) + " passes"};
+  }
+
+  partition::CutReason attentionCut(size_t i) const {
+    return {partition::CutKind::AttentionBlock,
+            "attention block '" + std::string(blockOf(i)) + "' fits a section alone, not beside the open " +
+                std::to_string(m_pcus) + " PCUs / " + std::to_string(m_pmus) + " PMUs",
+            m_pcus, 0, m_budget.pcus};
   }
 
   // The last `count` nodes handled form `section`: kept for repeats of the subgraph.
   void record(size_t count, const partition::Section& section) {
     if (!m_cache) return;
-    partition::MappedSection ms{{}, section.estimate, section.tiling};
+    partition::MappedSection ms{{}, section.estimate, section.tiling, section.cut};
     for (size_t p = m_position - count; p < m_position; ++p) ms.positions.push_back(static_cast<int>(p));
     for (auto& t : ms.tiling)  // by position in the subgraph: a tiled operator is a section of its own
       t.node = static_cast<ir::NodeId>(m_position - 1);
@@ -290,6 +342,7 @@ class SubgraphCutter {
   int m_piece = 0;        // sections cut from the subgraph so far
   size_t m_position = 0;  // nodes of the subgraph handled so far
   int m_pcus = 0, m_pmus = 0;
+  partition::CutReason m_cut = m_sub.cut;  // why the open section starts apart from the one before
 };
 
 Status mapSubgraph(Mapper& m, const partition::Subgraph& sub, const MappingOptions& options) {

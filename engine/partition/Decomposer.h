@@ -23,6 +23,7 @@ struct Subgraph {
   std::string hyperfunction;      // scope of its first node ("" = top level)
   std::string rule;               // -o1: the fusion rule that formed it
   int hypersection = -1;          // repeats share an id (-1: unique, the mapper assigns one)
+  CutReason cut = {};             // why it starts apart from the subgraph before it (its first section's reason)
 };
 
 struct FusionRuleList;

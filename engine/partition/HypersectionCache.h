@@ -63,6 +63,7 @@ struct MappedSection {
   std::vector<int> positions;   // indices into Subgraph::nodes
   SectionEstimate estimate;
   std::vector<OperatorTiling> tiling;  // `node` holds a position in Subgraph::nodes
+  CutReason cut = {};                  // why the piece starts (the first piece takes its subgraph's)
 };
 struct MappedSubgraph {
   std::vector<MappedSection> sections;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/Graph.h"
+#include "partition/CutReason.h"
 
 namespace dfc::partition {
 
@@ -45,6 +46,7 @@ struct Section {
   int hypersection = 0;             // index into Plan::hypersections
   SectionEstimate estimate;
   std::vector<OperatorTiling> tiling = {};  // its tiled operators (empty: all fit); "= {}": older aggregate inits stay valid
+  CutReason cut = {};                       // why it starts here, apart from the section before it
 };
 
 // One unique compiled pattern; sections with the same hypersection share its bitfile.

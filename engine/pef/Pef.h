@@ -20,8 +20,9 @@ namespace dfc::pef {
 
 constexpr uint16_t kPefMajorVersion = 1;
 // 1: weight entries may be init recipes; 2: sections may carry "tiling" (tiled
-// operators; absent in older PEFs, which read as untiled).
-constexpr uint16_t kPefMinorVersion = 2;
+// operators; absent in older PEFs, which read as untiled); 3: sections may carry
+// "cut" (why each starts apart from the one before; absent reads as not recorded).
+constexpr uint16_t kPefMinorVersion = 3;
 
 struct PefMeta {
   std::string pefName;

@@ -202,6 +202,27 @@ Status decodeTiling(object so, partition::Section& s) {
   return {};
 }
 
+// Why the section starts apart from the one before (partition/CutReason.h); absent before format 1.3.
+void encodeCut(JsonWriter& w, const partition::CutReason& c) {
+  w.key("cut").beginObject().field("kind", partition::cutKindName(c.kind)).field("detail", c.detail);
+  w.field("used", c.used).field("adding", c.adding).field("limit", c.limit).endObject();
+}
+
+Status decodeCut(object so, partition::Section& s) {
+  object co;
+  if (so["cut"].get(co)) return {};  // optional: absent reads as "not recorded"
+  std::string kind;
+  DFC_TRY(getString(co, "kind", kind));
+  auto parsed = partition::parseCutKind(kind);
+  if (!parsed) return makeError("section '" + s.name + "': unknown cut kind '" + kind + "'");
+  s.cut.kind = *parsed;
+  DFC_TRY(getString(co, "detail", s.cut.detail));
+  DFC_TRY(getInt(co, "used", s.cut.used));
+  DFC_TRY(getInt(co, "adding", s.cut.adding));
+  DFC_TRY(getInt(co, "limit", s.cut.limit));
+  return {};
+}
+
 }  // namespace
 
 std::string encodeSections(const partition::Plan& plan) {
@@ -219,6 +240,7 @@ std::string encodeSections(const partition::Plan& plan) {
     w.field("pmus", e.pmus).field("compute_us", e.computeUs).field("memory_us", e.memoryUs);
     w.field("latency_us", e.latencyUs).endObject();
     if (!s.tiling.empty()) encodeTiling(w, s.tiling);
+    if (s.cut.kind != partition::CutKind::None) encodeCut(w, s.cut);
     w.endObject();
   }
   w.endArray();
@@ -280,6 +302,7 @@ Status decodeSections(std::string_view json, partition::Plan& plan) {
     DFC_TRY(getDouble(eo, "memory_us", est.memoryUs));
     DFC_TRY(getDouble(eo, "latency_us", est.latencyUs));
     DFC_TRY(decodeTiling(so, s));
+    DFC_TRY(decodeCut(so, s));
     plan.sections.push_back(std::move(s));
   }
   if (o["hypersections"].get(hypers)) return missing("hypersections", "an array");

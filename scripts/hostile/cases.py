@@ -99,6 +99,16 @@ def set_schedule(fn):
     return mutate
 
 
+def set_cut(**fields):
+    """Issue 35: the second section's cut reason (format 1.3) with `fields` replaced."""
+    def mutate(p):
+        s = p.json("sections")
+        s["sections"][1].setdefault("cut", {"kind": "pcu_budget", "detail": "", "used": 0, "adding": 0, "limit": 0})
+        s["sections"][1]["cut"].update(fields)
+        p.set_json("sections", s)
+    return mutate
+
+
 def retype_forward_as_backward(p):
     s = p.json("sections")
     for sec in s["sections"]:
@@ -200,6 +210,10 @@ def make_cases(env):
     ids = pef("ids_shifted", shift_section_ids)
     add(Case("memory-safety", "section ids 100.. (inspect)", ["inspect", ids], culprit="section"))
     add(Case("memory-safety", "section ids 100.. (run)", env.run(ids), culprit="section"))
+    add(Case("memory-safety", "cut reason of an unknown kind (inspect --why)",
+             ["inspect", "--why", pef("cut_kind", set_cut(kind="whim"))], culprit="whim"))
+    add(Case("memory-safety", "cut reason with a text count (inspect --why)",
+             ["inspect", "--why", pef("cut_used", set_cut(used="lots"))], culprit="used"))
 
     # --- file disclosure: external data outside the model folder
     for name, location in (("dotdot", "../../../../../../../../etc/passwd"), ("absolute", "/etc/passwd")):

@@ -31,6 +31,23 @@ TEST_CASE("ScheduleTableModel passes QAbstractItemModelTester and shows one row 
   CHECK(model.rowCount() == 0);
 }
 
+TEST_CASE("the Schedule's why column shows each section's recorded cut, blank for the first", "[gui][schedule]") {
+  guitest::ensureApp();
+  pef::Pef pef = apptest::makePef();
+  pef.plan.sections[2].cut = {partition::CutKind::PcuBudget, "12 PCUs open + 200 for 'fc' (matmul) > budget 128", 12,
+                              200, 128};
+  views::ScheduleTableModel model;
+  model.setData(views::buildScheduleData(pef, {}));
+  using C = views::ScheduleTableModel;
+  CHECK(model.data(model.index(0, C::Why)).toString().isEmpty());  // no boundary before the first section
+  CHECK(model.data(model.index(1, C::Why)).toString() == QStringLiteral("not recorded (a PEF from before format 1.3)"));
+  CHECK(model.data(model.index(2, C::Why)).toString() ==
+        QStringLiteral("12 PCUs open + 200 for 'fc' (matmul) > budget 128"));
+  CHECK(model.data(model.index(2, C::Why), Qt::ToolTipRole).toString() ==
+        QStringLiteral("pcu_budget: 12 PCUs open + 200 for 'fc' (matmul) > budget 128"));
+  CHECK(model.headerData(C::Why, Qt::Horizontal).toString() == QStringLiteral("Why a section starts here"));
+}
+
 TEST_CASE("Schedule unit use is against the chips the PEF was compiled for", "[gui][schedule]") {
   pef::Pef pef = apptest::makePef();  // sn30: 8 tiles of 160 PCUs and 160 PMUs
   const auto one = views::buildScheduleData(pef, {});

@@ -35,13 +35,15 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
   if (role == SectionIdRole) return s.id;
   if (role == Qt::DecorationRole && index.column() == Hypersection && m_identity) return m_identity->hypersection(s.hypersection);
   if (role == Qt::TextAlignmentRole) {
-    return index.column() >= Pcus ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    return index.column() >= Pcus && index.column() != Why ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                           : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
   }
   if (role == Qt::ToolTipRole && index.column() == Section) {
     QString tip = tr("Section %1 (%2)\nhyperfunction: %3").arg(s.id).arg(s.name, s.hyperfunction.isEmpty() ? tr("top level") : s.hyperfunction);
     if (!s.fusedKernels.isEmpty()) tip += QLatin1Char('\n') + tr("fused on the host: %1").arg(s.fusedKernels.join(QStringLiteral("; ")));
     return tip;
   }
+  if (role == Qt::ToolTipRole && index.column() == Why && !s.whyWithKind.isEmpty()) return s.whyWithKind;
   if (role == Qt::ToolTipRole && index.column() == MeasuredLatency && !s.measuredMeanUs) {
     return tr("No recorded run of this PEF");
   }
@@ -57,6 +59,8 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
       case EstLatency: return s.estLatencyUs;
       case MeasuredLatency: return s.measuredMeanUs ? *s.measuredMeanUs : -1.0;
       case Tflop: return s.tflop;
+      case Why:
+        return s.why;
       default: return {};
     }
   }
@@ -72,6 +76,8 @@ QVariant ScheduleTableModel::data(const QModelIndex& index, int role) const {
     case EstLatency: return formatDuration(s.estLatencyUs);
     case MeasuredLatency: return s.measuredMeanUs ? formatDuration(*s.measuredMeanUs) : QString();
     case Tflop: return formatFlop(s.tflop * 1e12);
+    case Why:
+      return s.why;
     default: return {};
   }
 }
@@ -89,6 +95,8 @@ QVariant ScheduleTableModel::headerData(int section, Qt::Orientation orientation
     case EstLatency: return tr("Est. latency");
     case MeasuredLatency: return tr("Measured mean");
     case Tflop: return tr("Work per call");
+    case Why:
+      return tr("Why a section starts here");
     default: return {};
   }
 }

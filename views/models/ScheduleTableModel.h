@@ -1,7 +1,8 @@
 #pragma once
 // One row per section of a plan: section, type, hypersection (with its
 // colour swatch), estimated and placed PCUs/PMUs, estimated latency, measured
-// latency (blank if never run), TFLOP. Qt::UserRole gives the raw number or
+// latency (blank if never run), TFLOP, why the section starts apart from the
+// one before (the mapper's recorded reason). Qt::UserRole gives the raw number or
 // text to sort by; times show with units.
 #include <QAbstractTableModel>
 
@@ -15,7 +16,18 @@ class ScheduleTableModel : public QAbstractTableModel {
 
  public:
   enum Column {
-    Section, Type, Hypersection, Pcus, Pmus, PlacedPcus, PlacedPmus, EstLatency, MeasuredLatency, Tflop, ColumnCount
+    Section,
+    Type,
+    Hypersection,
+    Pcus,
+    Pmus,
+    PlacedPcus,
+    PlacedPmus,
+    EstLatency,
+    MeasuredLatency,
+    Tflop,
+    Why,
+    ColumnCount
   };
   static constexpr int SortRole = Qt::UserRole;
   static constexpr int SectionIdRole = Qt::UserRole + 1;

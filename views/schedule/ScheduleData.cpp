@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "analysis/SectionBoundaries.h"
 #include "arch/ArchSpec.h"
 #include "driver/report/FusedAttentionReport.h"
 #include "estimate/PefEstimate.h"
@@ -135,6 +136,12 @@ ScheduleData buildScheduleData(const pef::Pef& pef, const MeasuredSections& meas
     row.estLatencyUs = r.estLatencyUs;
     row.tflop = r.tflop;
     row.calls = r.calls;
+    // The first section has no boundary before it.
+    if (i > 0) {
+      const partition::CutReason& cut = pef.plan.sections[i].cut;
+      row.whyWithKind = QString::fromStdString(analysis::describeCut(cut));
+      row.why = cut.detail.empty() ? row.whyWithKind : QString::fromStdString(cut.detail);
+    }
     for (const auto& t : pef.plan.sections[i].tiling) row.tiledPasses = std::max(row.tiledPasses, t.passes);
     if (r.calls > 0) row.measuredMeanUs = r.measuredMeanUs;
     if (placed.count(r.id)) {  // placement figures are optional here, 0 in the CSV

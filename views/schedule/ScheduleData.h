@@ -31,6 +31,10 @@ struct ScheduleSection {
   // Kernels the host runs fused in it: "attention h.0/attn (forward), 64x128 tiles"
   // (driver/report/FusedAttentionReport.h)
   QStringList fusedKernels;
+  // Why it starts apart from the section before it (partition/CutReason.h): the reason's
+  // words ("783 PCUs open + ..."), and with its kind first for the tooltip ("pcu_budget: 783 ...").
+  QString why;
+  QString whyWithKind;
 };
 
 struct ScheduleData {

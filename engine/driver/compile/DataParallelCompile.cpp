@@ -42,7 +42,11 @@ void splitReduceSubgraphs(const ir::Graph& graph, std::vector<partition::Subgrap
       out.push_back(std::move(sub));
       continue;
     }
-    for (ir::NodeId n : sub.nodes) out.push_back({{n}, graph.node(n).scope, sub.rule, -1});
+    for (ir::NodeId n : sub.nodes) {
+      partition::CutReason why{partition::CutKind::ReduceBucket,
+                               "gradient bucket '" + graph.node(n).name + "': one all-reduce per section"};
+      out.push_back({{n}, graph.node(n).scope, sub.rule, -1, n == sub.nodes.front() ? sub.cut : why});
+    }
   }
   subgraphs = std::move(out);
 }

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "OnnxModelBuilder.h"
-#include "driver/Inference.h"
+#include "driver/compile/Inference.h"
 #include "onnx/OnnxImporter.h"
 
 using namespace dfc;

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "OnnxModelBuilder.h"
-#include "driver/Inference.h"
+#include "driver/compile/Inference.h"
 #include "onnx/OnnxImporter.h"
 #include "onnx/TestData.h"
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "OnnxModelBuilder.h"
-#include "driver/Inference.h"
+#include "driver/compile/Inference.h"
 #include "onnx/OnnxImporter.h"
 
 using namespace dfc;
