@@ -20,11 +20,15 @@ struct Target {
 };
 
 const Target kTargets[] = {
-    {"pef_reader", dfc::fuzz::pefReader},       {"onnx_importer", dfc::fuzz::onnxImporter},
-    {"dfir_parser", dfc::fuzz::dfirParser},     {"yaml_loaders", dfc::fuzz::yamlLoaders},
-    {"chrome_trace_reader", dfc::fuzz::chromeTraceReader}, {"decisions_reader", dfc::fuzz::decisionsReader},
+    {"pef_reader", dfc::fuzz::pefReader},
+    {"onnx_importer", dfc::fuzz::onnxImporter},
+    {"dfir_parser", dfc::fuzz::dfirParser},
+    {"yaml_loaders", dfc::fuzz::yamlLoaders},
+    {"chrome_trace_reader", dfc::fuzz::chromeTraceReader},
+    {"decisions_reader", dfc::fuzz::decisionsReader},
     {"run_store", dfc::fuzz::runStore},
     {"gzip_trace", dfc::fuzz::gzipTrace},
+    {"npy_reader", dfc::fuzz::npyReader},
 };
 
 }  // namespace
