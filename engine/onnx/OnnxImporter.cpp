@@ -128,6 +128,7 @@ class Importer {
         v = *copy;
       }
       m_graph.outputs.push_back(v);
+      if (m_options.outputNames) m_options.outputNames->push_back(o.name());
     }
     if (m_graph.outputs.empty()) return makeError(m_label + ": the graph has no outputs");
     return std::move(m_graph);
@@ -189,6 +190,7 @@ class Importer {
       if (auto st = ir::checkTensorBudget(label, type); !st) return st.error();
       ValueId v = m_graph.addInput(m_ctx.uniqueValueName(in.name()), type);
       m_ctx.names()[in.name()] = v;
+      if (m_options.inputNames) m_options.inputNames->push_back(in.name());
     }
     return {};
   }

@@ -26,6 +26,10 @@ struct ImportOptions {
   // becomes a constant with this value, as the chip's graph is specialized on it.
   // Other inputs named here stay inputs.
   std::map<std::string, ir::Tensor> operandValues;
+  // Set: filled with the model's own names of the graph's inputs and outputs,
+  // in order (IR value names are sanitized and made unique; users know these).
+  std::vector<std::string>* inputNames = nullptr;
+  std::vector<std::string>* outputNames = nullptr;
 };
 
 // The graph's inputs are the ONNX graph inputs that are not initializers, in
