@@ -58,7 +58,10 @@ double maxAbsDiff(const ir::NpyArray& got, const ir::NpyArray& want) {
 TEST_CASE("dfc run --input runs an ONNX model on a .npy file and random data, outputs equal numpy's", "[run][onnx]") {
   test::ScratchDir dir("run-inputs");
   const std::string pefPath = compiledModel(dir);
-  if (pefPath.empty()) return WARN("python3-onnx missing: skipped");
+  if (pefPath.empty()) {
+    WARN("python3-onnx missing: skipped");
+    return;
+  }
   auto r = test::runDfc("run -p " + pefPath + " --inference --input a=" + (dir / "a.npy") +
                         " --input b=random --seed 7 --output-dir " + (dir / "out") + " --db " + (dir / "runs.sqlite") +
                         " --trace " + (dir / "trace.json"));
@@ -96,7 +99,10 @@ TEST_CASE("dfc run --input runs an ONNX model on a .npy file and random data, ou
 TEST_CASE("dfc run --input refuses what it cannot run with exit status 2, naming the culprit", "[run][onnx]") {
   test::ScratchDir dir("run-inputs-bad");
   const std::string pefPath = compiledModel(dir);
-  if (pefPath.empty()) return WARN("python3-onnx missing: skipped");
+  if (pefPath.empty()) {
+    WARN("python3-onnx missing: skipped");
+    return;
+  }
   const std::string base = "run -p " + pefPath + " --inference --db - --trace " + (dir / "t.json") + " ";
   auto refused = [&](const std::string& flags, const std::string& message) {
     auto r = test::runDfc(base + flags);

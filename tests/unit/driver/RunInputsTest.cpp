@@ -17,8 +17,8 @@ namespace {
 
 ir::Graph twoInputs() {
   ir::Graph g;
-  g.inputs.push_back(g.addInput("x", {ir::DType::F32, {2, 3}}));
-  g.inputs.push_back(g.addInput("ids", {ir::DType::I64, {4}}));
+  g.addInput("x", {ir::DType::F32, {2, 3}});  // addInput appends to g.inputs
+  g.addInput("ids", {ir::DType::I64, {4}});
   return g;
 }
 
