@@ -2,7 +2,7 @@
 # Fuzzes one reader with libFuzzer (clang-14, ASan + UBSan) for SECONDS:
 #
 #   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: pef_reader onnx_importer onnx_test_data dfir_parser yaml_loaders chrome_trace_reader decisions_reader run_store gzip_trace
+#   TARGET: pef_reader onnx_importer onnx_test_data dfir_parser yaml_loaders chrome_trace_reader decisions_reader run_store gzip_trace npy_reader
 #
 # Builds into ./build-fuzz (-DDFC_BUILD_FUZZERS=ON), seeds the corpus from the
 # project's own files (PEFs and a trace written by the fuzz build's dfc, the
@@ -21,7 +21,7 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-  pef_reader|onnx_importer|onnx_test_data|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader|run_store|gzip_trace) ;;
+  pef_reader|onnx_importer|onnx_test_data|dfir_parser|yaml_loaders|chrome_trace_reader|decisions_reader|run_store|gzip_trace|npy_reader) ;;
   *) echo "fuzz.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 missing (scripts/install-deps.sh)" >&2; exit 2; }
@@ -32,8 +32,8 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDFC_BUILD_GUI=OFF -DDFC_BUILD_TESTS=OFF -DDFC_BUILD_FUZZERS=ON \
   "-DCMAKE_C_FLAGS=$san" "-DCMAKE_CXX_FLAGS=$san -fsanitize=fuzzer-no-link" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
-# gzip_trace seeds itself (no PEF to compile): only its target is built.
-if [ "$target" = gzip_trace ]; then
+# gzip_trace and npy_reader seed themselves (no PEF to compile): only their target is built.
+if [ "$target" = gzip_trace ] || [ "$target" = npy_reader ]; then
   cmake --build build-fuzz -j"$(nproc)" --target "fuzz_$target"
 else
   cmake --build build-fuzz -j"$(nproc)" --target "fuzz_$target" dfc
@@ -96,6 +96,16 @@ case "$target" in
     printf '{"ph":"E","pid":1,"tid":1,"ts":5}],"otherData":{"pef_hash":"00"}}' | gzip -c >> "$seeds/two-members.gz"
     python3 -c 'import sys; n=2000; sys.stdout.write("[" + ",".join(["{\"ph\":\"B\",\"name\":\"b%d\",\"pid\":1,\"tid\":1,\"ts\":%d}" % (i % 7, i) for i in range(n)] + ["{\"ph\":\"E\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":%d}" % (n + i) for i in range(n)]) + "]")' |
       gzip -c > "$seeds/deep-begin-end.gz" ;;
+  # .npy files numpy writes: each element type, a scalar, an empty array, a
+  # version 2.0 header, and the regression inputs kept for this reader.
+  npy_reader)
+    cp tests/data/fuzz/npy_reader/* "$seeds/" 2>/dev/null || true
+    python3 -c 'import numpy as np, sys
+d = sys.argv[1]
+for t in ["<f2", "<f4", "<f8", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "|b1"]:
+    np.save(d + "/" + t[1:] + ".npy", np.arange(6).reshape(2, 3).astype(t))
+np.save(d + "/scalar.npy", np.float32(1.5)); np.save(d + "/empty.npy", np.zeros((0, 4), "<f4"))
+np.lib.format.write_array(open(d + "/v2.npy", "wb"), np.ones((2, 2), "<f4"), version=(2, 0))' "$seeds" ;;
 esac
 
 echo "fuzzing $target for $seconds s (seeds: $(ls "$seeds" | wc -l), corpus: $(ls "$corpus" | wc -l))"

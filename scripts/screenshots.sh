@@ -133,6 +133,11 @@ if wanted decisions_ && [ -x "$BUILD/tests/test_gui" ]; then
     [ -f "$OUT/$name.png" ] && echo "$name" >> "$OUT/list.txt"
   done
 fi
+# The Compile screen running an inference PEF on given inputs (its GUI test draws it into OUT).
+if wanted compile_run_inputs && [ -x "$BUILD/tests/test_gui" ]; then
+  DFC_GUI_SCREENSHOT_DIR=$OUT "$BUILD/tests/test_gui" "[run-inputs]" >/dev/null 2>&1 || echo "failed: run inputs" >&2
+  [ -f "$OUT/compile_run_inputs.png" ] && echo compile_run_inputs >> "$OUT/list.txt"
+fi
 for input in lenet gpt2 resnet18; do
   for screen in $("$STUDIO" --list-screens); do  # the screens table (app/dfstudio/Screens.cpp)
     shot "${input}_$screen" "$screen" "$WORK/$input/$input.pef" >> "$OUT/list.txt"

@@ -36,7 +36,7 @@ void addDecodeRunFlags(ArgParser& p) {
   p.add({{"--temperature"}, "T", 1,
          "--decode: 0 picks the most likely token (greedy, the default); T > 0 samples from softmax(logits / T) "
          "with --seed"});
-  p.add({{"--seed"}, "N", 1, "--decode: the sampling seed (default 1)"});
+  p.add({{"--seed"}, "N", 1, "--decode: the sampling seed; --input NAME=random: the data's seed (default 1)"});
   p.add({{"--draft-pef"}, "FILE", 1,
          "--decode: greedy speculative decoding: this one-token decode step drafts K tokens a cycle and the --pef, "
          "compiled with --decode-tokens K+1, checks them in one step; the text is the --pef's own greedy decode; "
@@ -47,7 +47,8 @@ Status decodeOptionsFrom(const ArgParser& p, driver::RunOptions& o) {
   o.decode = p.has("--decode");
   for (const char* flag : kDecodeOnly)
     if (p.has(flag) && !o.decode) return makeError(std::string(flag) + " needs --decode");
-  if (p.has("--seed") && !o.decode) return makeError("--seed needs --decode");
+  if (p.has("--seed") && !o.decode && !p.has("--input"))
+    return makeError("--seed needs --decode or --input NAME=random");
   if (!o.decode) return {};
   if (p.has("--inference") || p.has("--data-parallel") || p.has("--data-folder"))
     return makeError("--decode generates from a prompt: drop --inference, --data-parallel and --data-folder");

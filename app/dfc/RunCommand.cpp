@@ -22,6 +22,18 @@ ArgParser runFlags() {
   p.add({{"--lr"}, "X", 1, "learning rate (default: the PEF's)"});
   p.add({{"--data-folder"}, "DIR", 1, "IDX dataset folder (default /usr/share/datasets/fashion-mnist), or for language models a text file/folder (default /usr/share/common-licenses)"});
   p.add({{"--inference"}, "", 0, "evaluate only (forward sections), even with a training PEF"});
+  p.add({{"--input"},
+         "NAME=FILE|NAME=random",
+         1,
+         "with --inference: run an inference PEF of any model once on these inputs instead of a data set "
+         "(repeatable; every graph input bound): FILE is a .npy or an ONNX TensorProto .pb of the input's exact type "
+         "and shape; random draws f32 in [0, 1), integers in [0, 4), bools (--seed); prints each output's type and "
+         "min/max/mean/first values"});
+  p.add({{"--output-dir"},
+         "DIR",
+         1,
+         "with --input: write each output as DIR/NAME.npy (bytes other than letters, digits, '_', '-' and '.' in "
+         "NAME written %XX); DIR is made if missing; a file there is replaced only if regular"});
   p.add({{"--trace"}, "FILE", 1, "chrome trace output (default <pef dir>/<pef-name>_chrome_tracing_report.json); "
                                   "a name ending in .gz writes it gzip-compressed (Perfetto and dfstudio read it)"});
   p.add({{"--trace-steps"}, "A:B", 1, "trace only the section calls of steps A to B-1 (0-based, training and evaluation "
@@ -67,6 +79,28 @@ void printDataParallelSummary(const driver::RunResult& r) {
     std::printf("  allreduce %s, section %d %s (%.1f KB): measured %.1f us per call over %lld calls, estimated %.1f us\n",
                 r.allreduceAlgorithm.c_str(), b.sectionId, b.section.c_str(), b.bytes / 1e3,
                 b.calls ? b.measuredUs / static_cast<double>(b.calls) : 0.0, static_cast<long long>(b.calls), b.estUs);
+}
+
+// --input, --output-dir and --seed (shared with --decode) into RunOptions.
+Status inputOptionsFrom(const ArgParser& p, driver::RunOptions& o) {
+  if (p.has("--output-dir") && !p.has("--input")) return makeError("--output-dir needs --input");
+  if (!p.has("--input")) return {};
+  if (!p.has("--inference")) return makeError("--input needs --inference (the run evaluates the PEF once on them)");
+  for (const char* flag : {"--data-folder", "--train-limit", "--test-limit", "--data-parallel"})
+    if (p.has(flag)) return makeError(std::string("--input replaces the data set: drop ") + flag);
+  for (const std::string& text : p.getAll("--input")) {
+    auto binding = driver::parseInputBinding(text);
+    if (!binding) return binding.error();
+    o.inputs.push_back(std::move(*binding));
+  }
+  o.outputDir = p.get("--output-dir");
+  if (p.has("--seed")) {
+    auto seed = parseInt("--seed", p.get("--seed"));
+    if (!seed) return seed.error();
+    if (*seed < 0) return makeError("--seed " + p.get("--seed") + ": expected a number from 0");
+    o.seed = static_cast<uint64_t>(*seed);
+  }
+  return {};
 }
 
 // The flags into RunOptions (and -b into `batch`, checked against the PEF
@@ -116,6 +150,7 @@ std::optional<int> runOptionsFrom(const ArgParser& p, driver::RunOptions& o, int
     if (Status st = driver::parseTraceSteps("--trace-steps", p.get("--trace-steps"), o); !st) return reportError(st.error());
   o.dbPath = p.get("--db");
   if (Status st = decodeOptionsFrom(p, o); !st) return reportError(st.error());
+  if (Status st = inputOptionsFrom(p, o); !st) return reportError(st.error());
   return std::nullopt;
 }
 
@@ -138,6 +173,12 @@ void printRunSummary(const driver::RunOptions& o, const driver::RunResult& resul
   if (result.worldSize > 1) printDataParallelSummary(result);
   if (o.decode)
     printDecodeSummary(result);
+  else if (!o.inputs.empty())
+    std::printf(
+        "Summary: 1 forward step on the given inputs (seed %llu for random ones), %lld section calls on %d "
+        "thread%s; measured section time %.3f ms, estimated chip time %.3f us\n",
+        static_cast<unsigned long long>(o.seed), static_cast<long long>(result.sectionCalls), result.threads,
+        result.threads == 1 ? "" : "s", result.measuredSectionUs / 1e3, result.estimatedSectionUs);
   else
     std::printf(
         "Summary: %lld training steps, %lld evaluation steps, %lld section calls, %.0f samples/s on %d thread%s%s; "

@@ -34,7 +34,13 @@ void Session::cancel() {
 std::vector<std::string> Session::compileArgs(const driver::CompileOptions& options) { return options.toArgs(); }
 
 std::vector<std::string> Session::runArgs(const driver::RunOptions& options) {
-  return {"dfstudio", "run", "--pef", options.pefPath};
+  std::vector<std::string> args{"dfstudio", "run", "--pef", options.pefPath};
+  if (options.inputs.empty()) return args;
+  args.push_back("--inference");
+  for (const auto& in : options.inputs) args.insert(args.end(), {"--input", in.name + "=" + in.source});
+  args.insert(args.end(), {"--seed", std::to_string(options.seed)});
+  if (!options.outputDir.empty()) args.insert(args.end(), {"--output-dir", options.outputDir});
+  return args;
 }
 
 bool Session::compile(driver::CompileOptions options) {
@@ -118,6 +124,9 @@ void Session::endRun(const Expected<driver::RunResult>& result) {
   }
   const driver::RunResult& r = *result;
   QString message = tr("Run finished: %n training step(s)", nullptr, static_cast<int>(r.steps));
+  if (!r.outputs.empty())  // a run on given inputs: its outputs are in the log
+    message = tr("Run finished: one forward step, %n output(s)", nullptr, static_cast<int>(r.outputs.size())) +
+              (r.outputFiles.empty() ? QString() : tr(" written as .npy"));
   if (r.finalLoss) message += tr(", final loss %1").arg(*r.finalLoss, 0, 'f', 4);
   if (r.testSamples > 0) message += tr(", test accuracy %1 %").arg(r.testAccuracy * 100.0, 0, 'f', 2);
   message += tr(".\nTrace: %1").arg(fromStd(r.tracePath));

@@ -20,6 +20,8 @@ struct Model {
   ir::ValueId logits = ir::kNoValue;
   int64_t numClasses = 0;
   std::string task = "classification";  // "classification" | "language_model"
+  // ONNX models: the model's own names of graph.inputs and graph.outputs (pef::PefMeta::inputNames).
+  std::vector<std::string> inputNames, outputNames;
 };
 
 // Build options. `params` overrides model hyperparameters; the keys a model

@@ -163,7 +163,8 @@ class Importer {
     DFC_TRY(mapNodes(g.node(), {}, ""));
     for (const auto& o : g.output()) {
       if (auto list = m_ctx.lists().find(o.name()); list != m_ctx.lists().end()) {
-        for (ValueId v : list->second.items) DFC_TRY(addOutput(o.name(), v));
+        for (size_t k = 0; k < list->second.items.size(); ++k)
+          DFC_TRY(addOutput(o.name() + "." + std::to_string(k), list->second.items[k]));
         continue;
       }
       auto it = m_ctx.names().find(o.name());
@@ -189,6 +190,7 @@ class Importer {
       v = *copy;
     }
     m_graph.outputs.push_back(v);
+    if (m_options.outputNames) m_options.outputNames->push_back(name);
     return {};
   }
 
@@ -264,6 +266,7 @@ class Importer {
       if (auto st = ir::checkTensorBudget(label, type); !st) return st.error();
       ValueId v = m_graph.addInput(m_ctx.uniqueValueName(in.name()), type);
       m_ctx.names()[in.name()] = v;
+      if (m_options.inputNames) m_options.inputNames->push_back(in.name());
     }
     return {};
   }

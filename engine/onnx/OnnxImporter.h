@@ -37,6 +37,10 @@ struct ImportOptions {
   std::map<std::string, ir::Tensor> operandValues;
   // Sequence and optional inputs by name (onnx/Sequences.h); one not named here is refused.
   std::map<std::string, ListInput> listInputs;
+  // Set: filled with the model's own names of the graph's inputs and outputs,
+  // in order (IR value names are sanitized and made unique; users know these).
+  std::vector<std::string>* inputNames = nullptr;
+  std::vector<std::string>* outputNames = nullptr;
 };
 
 // The graph's inputs are the ONNX graph inputs that are not initializers, in

@@ -53,6 +53,10 @@ struct PefMeta {
   // kv_cache_write state (ir/KvCache.h). 0 and "": not a decode step.
   int64_t kvCacheLen = 0;
   std::string positionInput;
+  // Inference PEFs of ONNX models: the model's own names of graph.inputs and
+  // graph.outputs, in order (`dfc run --input NAME=...` takes these; value
+  // names are sanitized). Empty: the values' names are the model's.
+  std::vector<std::string> inputNames, outputNames;
 };
 
 struct Pef {

@@ -104,6 +104,12 @@ std::string encodeMeta(const PefMeta& m) {
   if (!m.spatialTiling.empty()) w.field("spatial_tiling", m.spatialTiling);
   if (m.worldSize > 0) w.field("world_size", int64_t{m.worldSize});  // absent: not compiled for data parallel
   if (m.kvCacheLen > 0) w.field("kv_cache_len", m.kvCacheLen).field("position_input", m.positionInput);  // absent: no decode step
+  for (auto [key, names] : {std::pair{"input_names", &m.inputNames}, std::pair{"output_names", &m.outputNames}}) {
+    if (names->empty()) continue;  // absent: the values' names
+    w.key(key).beginArray();
+    for (const std::string& n : *names) w.value(n);
+    w.endArray();
+  }
   w.endObject();
   return w.take();
 }
@@ -156,6 +162,17 @@ Status decodeMeta(std::string_view json, PefMeta& m) {
     if (cacheField.get(cacheLen) || cacheLen < 1) return missing("kv_cache_len", "a positive integer");
     m.kvCacheLen = cacheLen;
     DFC_TRY(getString(o, "position_input", m.positionInput));
+  }
+  for (auto [key, names] : {std::pair{"input_names", &m.inputNames}, std::pair{"output_names", &m.outputNames}}) {
+    element field;  // optional (issue 33): an ONNX model's own names
+    if (o[key].get(field)) continue;
+    array list;
+    if (field.get(list)) return missing(key, "an array of strings");
+    for (element e : list) {
+      std::string_view sv;
+      if (e.get(sv)) return missing(key, "an array of strings");
+      names->emplace_back(sv);
+    }
   }
   return {};
 }

@@ -19,6 +19,7 @@ void chromeTraceReader(const uint8_t* data, size_t size);
 void decisionsReader(const uint8_t* data, size_t size);
 void runStore(const uint8_t* data, size_t size);
 void gzipTrace(const uint8_t* data, size_t size);
+void npyReader(const uint8_t* data, size_t size);
 
 // Once per process: a small memory budget, so inputs that declare huge
 // tensors are refused by the readers' own checks (what is fuzzed) rather

@@ -29,6 +29,7 @@ const Target kTargets[] = {
     {"run_store", dfc::fuzz::runStore},
     {"gzip_trace", dfc::fuzz::gzipTrace},
     {"onnx_test_data", dfc::fuzz::onnxTestData},
+    {"npy_reader", dfc::fuzz::npyReader},
 };
 
 }  // namespace

@@ -13,8 +13,8 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -23,6 +23,7 @@
 
 #include "arch/ArchSpec.h"
 #include "compile/LogForwarder.h"
+#include "compile/RunInputsForm.h"
 #include "frontend/ModelZoo.h"
 
 namespace dfc::views {
@@ -157,6 +158,15 @@ void CompilePanel::addTrainingRows(QFormLayout* form) {
   m_batch->setValue(32);
   form->addRow(tr("&Batch size:"), m_batch);
 
+  m_inputShapes = new QPlainTextEdit;
+  m_inputShapes->setPlaceholderText(tr("ONNX models: NAME=1x3x640x640, one per line or comma-separated"));
+  m_inputShapes->setToolTip(
+      tr("--input-shape: the shape of each named input; a named dynamic dimension it binds "
+         "applies to every input"));
+  m_inputShapes->setTabChangesFocus(true);
+  m_inputShapes->setFixedHeight(m_inputShapes->fontMetrics().lineSpacing() * 3 + 12);
+  form->addRow(tr("Input s&hapes:"), m_inputShapes);
+
   m_optLevel = new QComboBox;
   m_optLevel->addItem(tr("o0: one section per operator"), QStringLiteral("o0"));
   m_optLevel->addItem(tr("o1: fuse by rule list"), QStringLiteral("o1"));
@@ -272,6 +282,14 @@ QWidget* CompilePanel::buildRunForm() {
   m_dataFolder = new QLineEdit(fromStd(driver::RunOptions{}.dataFolder));
   m_dataFolder->setPlaceholderText(tr("default: the model's dataset"));
   form->addRow(tr("&Data folder:"), m_dataFolder);
+  m_runInputs = new RunInputsForm;
+  form->addRow(m_runInputs);
+  connect(m_runInputs, &QGroupBox::toggled, this, [this](bool on) {  // the data set's fields mean nothing then
+    for (QWidget* w : std::initializer_list<QWidget*>{m_epochs, m_trainLimit, m_testLimit, m_dataFolder})
+      w->setEnabled(!on);
+  });
+  connect(m_runPef, &QLineEdit::textChanged, this,
+          [this](const QString& text) { m_runInputs->setPef(text.trimmed().isEmpty() ? m_lastPef : text.trimmed()); });
   return box;
 }
 
@@ -297,6 +315,9 @@ Expected<driver::CompileOptions> CompilePanel::compileOptions() const {
   o.numTiles = m_numTiles->currentData().toInt();
   for (const QString& f : m_scaling->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts))
     o.scalingFactors.push_back(f.toStdString());
+  for (const QString& shape :
+       m_inputShapes->toPlainText().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts))
+    o.inputShapes.push_back(shape.toStdString());
   auto params = parseModelParams(m_modelParams->text());
   if (!params) return params.error();
   o.modelParams = std::move(*params);
@@ -313,6 +334,12 @@ driver::RunOptions CompilePanel::runOptions() const {
   o.dataFolder = m_dataFolder->text().trimmed().toStdString();
   o.inference = m_inference->isChecked();
   o.dbPath = m_dbPath.toStdString();
+  if (m_runInputs->isChecked()) {  // one forward step on the inputs chosen, no data set
+    o.inputs = m_runInputs->bindings();
+    o.inference = true;
+    o.outputDir = m_runInputs->outputDir().toStdString();
+    o.seed = m_runInputs->seed();
+  }
   return o;
 }
 
@@ -337,6 +364,9 @@ void CompilePanel::setOptions(const driver::CompileOptions& o, const QString& fr
   m_scaling->setText(factors.join(QLatin1Char(' ')));
   for (const auto& [name, value] : o.modelParams) params << QStringLiteral("%1=%2").arg(fromStd(name)).arg(value);
   m_modelParams->setText(params.join(QLatin1Char(' ')));
+  QStringList shapes;
+  for (const auto& shape : o.inputShapes) shapes << fromStd(shape);
+  m_inputShapes->setPlainText(shapes.join(QLatin1Char('\n')));
   m_source->setText(from);
   m_source->setVisible(!from.isEmpty());
 }
@@ -368,6 +398,8 @@ void CompilePanel::requestCompile() {
 }
 
 void CompilePanel::requestRun() {
+  if (m_runInputs->isChecked() && m_runInputs->bindings().empty())
+    return reportError(tr("No inputs to run on: %1").arg(m_runInputs->noteLabel()->text()));
   m_cancelRequested = false;
   emit runRequested(runOptions());
 }
@@ -409,6 +441,7 @@ void CompilePanel::showCompileFinished(bool ok, const QString& pefPath, const QS
   if (ok) {
     m_lastPef = pefPath;
     m_runPef->setText(pefPath);
+    m_runInputs->setPef(pefPath);
   }
   showFinished(ok, message);
 }

@@ -23,6 +23,8 @@ class QSpinBox;
 
 namespace dfc::views {
 
+class RunInputsForm;
+
 class CompilePanel : public QWidget {
   Q_OBJECT
 
@@ -52,6 +54,8 @@ class CompilePanel : public QWidget {
   QComboBox* optLevelBox() const { return m_optLevel; }
   QComboBox* archBox() const { return m_arch; }
   QLineEdit* modelParamsEdit() const { return m_modelParams; }
+  QPlainTextEdit* inputShapesEdit() const { return m_inputShapes; }  // --input-shape, one per line or comma
+  RunInputsForm* runInputsForm() const { return m_runInputs; }
   QCheckBox* inferenceBox() const { return m_inference; }
   QSpinBox* chipsBox() const { return m_nChips; }
   QLineEdit* runPefEdit() const { return m_runPef; }
@@ -117,12 +121,14 @@ class CompilePanel : public QWidget {
   QComboBox* m_numTiles = nullptr;
   QLineEdit* m_scaling = nullptr;
   QLineEdit* m_modelParams = nullptr;
+  QPlainTextEdit* m_inputShapes = nullptr;
   // Run
   QLineEdit* m_runPef = nullptr;
   QSpinBox* m_epochs = nullptr;
   QSpinBox* m_trainLimit = nullptr;
   QSpinBox* m_testLimit = nullptr;
   QLineEdit* m_dataFolder = nullptr;
+  RunInputsForm* m_runInputs = nullptr;
   // Progress
   QPushButton* m_compile = nullptr;
   QPushButton* m_run = nullptr;

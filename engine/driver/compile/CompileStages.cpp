@@ -97,7 +97,9 @@ Status autogradStage(CompileState& s) {
   meta.imageInput = m.graph.value(m.image).name;
   meta.task = m.task;
   meta.logitsOutput = m.graph.value(m.logits).name;
-  if (s.opts.inference) {
+  if (s.opts.inference) {  // the graph's inputs and outputs stay as the model has them
+    meta.inputNames = m.inputNames;
+    meta.outputNames = m.outputNames;
     s.pef.graph = std::move(s.model.graph);
     return {};
   }

@@ -58,9 +58,11 @@ Expected<frontend::Model> loadOnnxModel(const std::string& path, const CompileOp
   auto shapes = onnx::parseInputShapes(o.inputShapes);
   if (!shapes) return shapes.error();
   io.inputShapes = std::move(*shapes);
+  frontend::Model m;
+  io.inputNames = &m.inputNames;
+  io.outputNames = &m.outputNames;
   auto graph = onnx::importOnnxFile(path, io);
   if (!graph) return graph.error();
-  frontend::Model m;
   m.graph = std::move(*graph);
   if (m.graph.inputs.empty()) return makeError(path + ": the model has no runtime input (the batch)");
   m.image = m.graph.inputs.front();

@@ -12,6 +12,7 @@
 #include "driver/report/HostBreakdown.h"
 #include "driver/run/DataParallelRun.h"
 #include "driver/run/DecodeRun.h"
+#include "driver/run/GivenInputsRun.h"
 #include "profile/ChromeTrace.h"
 #include "profile/TraceFile.h"
 #include "support/FileUtil.h"
@@ -186,6 +187,7 @@ Status loadPefStage(RunState& s) {
 
 Status loadDataStage(RunState& s) {
   if (s.opts.decode) return prepareDecode(s);  // no data set: a prompt (driver/DecodeRun.h)
+  if (!s.opts.inputs.empty()) return prepareGivenInputs(s);  // no data set: the user's inputs
   if (s.pef.meta.kvCacheLen > 0)
     return makeError(s.opts.pefPath + " is a decode step: run it with --decode and a prompt (--prompt or --prompt-tokens)");
   auto dataStart = RunState::Clock::now();
@@ -233,22 +235,6 @@ Status openStoreStage(RunState& s) {
   Status st = openRunRecord(s);
   s.hostPhase(host::kSetup, start);
   return st;
-}
-
-// One step on the host row: `feed` fills the inputs, the executor runs the
-// sections, `after` reads what it needs; --trace-steps decides whether the
-// step's slices are written (the breakdown counts them either way).
-template <typename Feed, typename After>
-Status hostStep(RunState& s, bool forwardOnly, Feed feed, After after) {
-  const auto start = RunState::Clock::now();
-  const bool traced = s.traced();
-  const int64_t index = s.step;
-  DFC_TRY(feed());
-  s.hostPhase(host::kFeed, start);
-  DFC_TRY(s.runStep(forwardOnly));
-  DFC_TRY(after());
-  s.trace->addHostPhase(host::kStep, s.usAt(start), s.usSince(start), traced, s.stepArgs(index));
-  return {};
 }
 
 // After a training step: the loss, checked, and every logEvery steps a line, a counter and a metric.
@@ -317,6 +303,7 @@ Status trainStage(RunState& s) {
 // Forward-only steps over the test split: the accuracy.
 Status evaluateStage(RunState& s) {
   if (!s.isRoot() || s.opts.decode) return {};  // data parallel: the weights are identical, rank 0 evaluates them
+  if (!s.opts.inputs.empty()) return runGivenInputs(s);
   auto evalStart = RunState::Clock::now();
   ir::Tensor inputs(s.pef.graph.value(s.input).type);
   int64_t correct = 0, stepsBefore = s.step;

@@ -14,6 +14,7 @@
 #include "driver/Stages.h"
 #include "driver/decode/DecodeStep.h"
 #include "driver/run/DataFeeder.h"
+#include "driver/run/RunInputs.h"
 #include "driver/run/RunTrace.h"
 #include "driver/run/Runner.h"
 #include "pef/Pef.h"
@@ -42,6 +43,7 @@ struct RunState {
   pef::Pef draftPef;                        // load-data, --draft-pef
   std::optional<runtime::Executor> draftExec;
   DecodeSignature draftDecode;
+  std::vector<BoundInput> given;            // load-data, --input: the graph's inputs
   std::optional<profile::RunStore> store;   // open-store (none with --db -)
   int64_t runId = 0;
   std::vector<profile::SectionCallRecord> pendingCalls;
@@ -83,5 +85,21 @@ struct RunState {
 };
 
 std::span<const Stage<RunState>> runStages();
+
+// One step on the host row: `feed` fills the inputs, the executor runs the
+// sections, `after` reads what it needs; --trace-steps decides whether the
+// step's slices are written (the breakdown counts them either way).
+template <typename Feed, typename After>
+Status hostStep(RunState& s, bool forwardOnly, Feed feed, After after) {
+  const auto start = RunState::Clock::now();
+  const bool traced = s.traced();
+  const int64_t index = s.step;
+  DFC_TRY(feed());
+  s.hostPhase(host::kFeed, start);
+  DFC_TRY(s.runStep(forwardOnly));
+  DFC_TRY(after());
+  s.trace->addHostPhase(host::kStep, s.usAt(start), s.usSince(start), traced, s.stepArgs(index));
+  return {};
+}
 
 }  // namespace dfc::driver

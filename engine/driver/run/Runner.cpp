@@ -38,8 +38,9 @@ Expected<RunResult> run(const RunOptions& opts, const LogFn& log, const std::ato
     for (int attempt = 0; attempt < 3 && !fin; ++attempt) {  // each attempt waits out SQLite's busy timeout
       (void)state.flush();
       if (!state.storeError.empty()) continue;
+      const bool accuracy = st && opts.inputs.empty();  // a run on given inputs has no labels to score
       fin = state.store->finishRun(state.runId, st ? "finished" : "failed", state.result.finalLoss,
-                                   st ? std::optional<double>(state.result.testAccuracy) : std::nullopt);
+                                   accuracy ? std::optional<double>(state.result.testAccuracy) : std::nullopt);
       if (!fin) state.storeError = fin.error().message();
     }
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "driver/report/HostBreakdown.h"
+#include "driver/run/RunInputs.h"
 #include "runtime/ConvAlgo.h"
 #include "support/Error.h"
 
@@ -31,7 +32,7 @@ struct RunOptions {
   int64_t trainLimit = 0;              // > 0: use only the first N training samples (images or token windows)
   int64_t testLimit = 0;               // > 0: use only the first N test samples
   int64_t logEvery = 100;              // print a loss line every N steps (and the last)
-  uint64_t seed = 1;                   // shuffling
+  uint64_t seed = 1;                   // shuffling; --input NAME=random data (driver/RunInputs.h)
   int threads = 0;                     // runtime thread pool (GEMMs split over it too); <= 0: the machine's hardware threads
   bool deterministic = false;          // --deterministic: work cut as for kDeterministicSplitWidth threads, same bits on any pool
   int rank = 0;                        // this process's rank (set from the communicator with dataParallel): trace pid rank + 1
@@ -55,6 +56,11 @@ struct RunOptions {
   // --draft-pef: greedy speculative decoding (driver/run/SpeculativeRun.h); the
   // PEF run takes K + 1 tokens a step and checks this one-token step's K drafts.
   std::string draftPefPath;
+  // --input (with --inference): one forward step on these inputs instead of a
+  // data set, every graph input bound (driver/RunInputs.h); --output-dir: where
+  // the outputs go as NAME.npy ("" = not written).
+  std::vector<InputBinding> inputs;
+  std::string outputDir;
   std::vector<std::string> args;
   // Where the run stands: the stage and the share of the whole run done (0..1,
   // by the stages' weights; training steps move it within "train"). Optional.
@@ -82,6 +88,8 @@ struct RunResult {
   double measuredSectionUs = 0;  // sum of measured section time
   double estimatedSectionUs = 0; // sum of estimated chip latency for the same calls
   std::vector<std::pair<std::string, double>> stageMs;  // per stage wall time (runStageNames), in order
+  std::vector<NamedTensor> outputs;                     // --input: the graph's outputs, in order
+  std::vector<std::string> outputFiles;                 // --output-dir: the .npy files written
   std::string storeNote;         // non-empty: the run finished but its store record is missing or partial
   // Data parallel (world of 1 otherwise).
   int worldSize = 1;

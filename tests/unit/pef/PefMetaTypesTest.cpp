@@ -47,3 +47,19 @@ TEST_CASE("an optional meta field of the wrong type is refused, not taken as abs
   CHECK(out.task == "classification");
   CHECK(out.worldSize == 0);
 }
+
+TEST_CASE("the model's own input and output names round-trip through the meta, absent when empty", "[pef]") {
+  pef::PefMeta meta;
+  CHECK(pef::detail::encodeMeta(meta).find("input_names") == std::string::npos);
+  meta.inputNames = {"images:0", "mask"};
+  meta.outputNames = {"/head/Conv_output_0"};
+  pef::PefMeta out;
+  REQUIRE(pef::detail::decodeMeta(pef::detail::encodeMeta(meta), out).ok());
+  CHECK(out.inputNames == meta.inputNames);
+  CHECK(out.outputNames == meta.outputNames);
+  for (const char* key : {"input_names", "output_names"}) {
+    INFO(key);
+    CHECK_THAT(decodeError(metaWith(key, "\"x\"")), Catch::StartsWith(std::string("field '") + key + "'"));
+    CHECK_THAT(decodeError(metaWith(key, "[1]")), Catch::StartsWith(std::string("field '") + key + "'"));
+  }
+}

@@ -1,0 +1,142 @@
+#include "RuntimeBenchExtras.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "BenchSupport.h"
+#include "driver/run/RunTrace.h"
+#include "profile/ChromeTrace.h"
+
+namespace dfc::bench {
+namespace {
+
+// FLOP of a GEMM-class node from its tensor shapes; 0 for other ops.
+double gemmFlop(const ir::Graph& g, const ir::Node& n) {
+  auto shape = [&](ir::ValueId v) -> const ir::Shape& { return g.value(v).type.shape; };
+  auto numel = [&](ir::ValueId v) { return static_cast<double>(g.value(v).type.numElements()); };
+  switch (n.op) {
+    case ir::OpKind::MatMul:
+    case ir::OpKind::BatchMatMul: {
+      const ir::Shape& a = shape(n.inputs[0]);
+      const size_t r = a.size();
+      const double k = static_cast<double>(n.intAttr("trans_a") ? a[r - 2] : a[r - 1]);
+      return 2 * numel(n.outputs[0]) * k;
+    }
+    case ir::OpKind::Conv2d:
+    case ir::OpKind::Conv2dGradInput:
+    case ir::OpKind::Conv2dGradWeight: {
+      // 2 * (output pixels of the forward conv) * c*kh*kw, whichever tensor holds them.
+      const bool fwd = n.op == ir::OpKind::Conv2d;
+      const ir::ValueId y = fwd ? n.outputs[0] : n.inputs[0];
+      const ir::Shape& w = n.op == ir::OpKind::Conv2dGradWeight ? shape(n.outputs[0]) : shape(n.inputs[1]);
+      return 2 * numel(y) * static_cast<double>(w[1] * w[2] * w[3]);
+    }
+    default:
+      return 0;
+  }
+}
+
+// Convolutions run as im2col + GEMM here: Winograd does fewer multiplies than
+// the direct-convolution FLOP count, which would overstate the rate.
+void gemmSections(const char* label, const pef::Pef& pef, double peak) {
+  runtime::ExecutorOptions options{1};
+  options.convAlgo = runtime::ConvAlgoRequest::Gemm;
+  FedExecutor fed(pef, options);
+  std::vector<double> best(pef.plan.sections.size(), 1e30);
+  auto onSection = [&](const runtime::SectionCall& call) {
+    double& b = best[static_cast<size_t>(call.sectionId)];
+    b = std::min(b, call.durationUs);
+  };
+  fed.run(1);
+  for (int rep = 0; rep < 5; ++rep)
+    if (Status st = fed.exec->step(fed.forwardOnly, onSection); !st) die(st.error().message());
+  std::map<std::string, std::pair<double, double>> byOp;  // flop, us
+  double flop = 0, us = 0;
+  for (const auto& s : pef.plan.sections) {
+    if (s.nodes.size() != 1) continue;
+    const ir::Node& n = pef.graph.node(s.nodes[0]);
+    const double f = gemmFlop(pef.graph, n);
+    if (f <= 0 || best[static_cast<size_t>(s.id)] >= 1e30) continue;
+    auto& [opFlop, opUs] = byOp[std::string(ir::opName(n.op))];
+    opFlop += f, opUs += best[static_cast<size_t>(s.id)];
+    flop += f, us += best[static_cast<size_t>(s.id)];
+  }
+  if (us <= 0) return;
+  std::printf("  %-32s %7.1f GFLOP/s = %5.1f%% of peak  (", label, flop / us / 1e3, 100 * flop / us / 1e3 / peak);
+  const char* sep = "";
+  for (const auto& [op, fu] : byOp) {
+    std::printf("%s%s %.1f", sep, op.c_str(), fu.first / fu.second / 1e3);
+    sep = ", ";
+  }
+  std::printf(")\n");
+}
+
+}  // namespace
+
+void printGemmEfficiency(const pef::Pef* gpt2o0, const pef::Pef* resnetO0, double peakGflops) {
+  if ((!gpt2o0 && !resnetO0) || peakGflops <= 0) return;
+  std::printf("\nGEMM-bound sections (-o0, one op each, convolutions as im2col + GEMM), 1 thread, fastest of 5 steps,\n"
+              "against the FMA peak %.1f GFLOP/s:\n",
+              peakGflops);
+  if (gpt2o0) gemmSections("GPT-2 shape training step", *gpt2o0, peakGflops);
+  if (resnetO0) gemmSections("ResNet-18 b8 inference", *resnetO0, peakGflops);
+}
+
+void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal) {
+  runtime::ExecutorOptions options{1};
+  options.profileKernels = true;
+  FedExecutor plain(o0, options), fused(o3, options);
+  plain.run(1), fused.run(1);
+  // One step; its time inside kernels of the GEMM families, and in all kernels.
+  auto profiled = [](FedExecutor& fed) {
+    fed.exec->resetKernelProfile();
+    fed.run(1);
+    double gemm = 0, all = 0;
+    for (const runtime::KernelTime& k : fed.exec->kernelProfile()) {
+      all += k.totalUs / 1e3;
+      if (k.family == "linalg" || k.family == "conv") gemm += k.totalUs / 1e3;
+    }
+    return std::pair{gemm, all};
+  };
+  std::vector<double> o0Ms, o3Ms, o3Gemm, ceiling;
+  for (int round = 0; round < 7; ++round) {
+    const double a0 = profiled(plain).second;
+    const auto [g3, a3] = profiled(fused);
+    o0Ms.push_back(a0), o3Ms.push_back(a3), o3Gemm.push_back(g3), ceiling.push_back(a0 / g3);
+  }
+  const Spread s0 = spreadOf(o0Ms), s3 = spreadOf(o3Ms), g = spreadOf(o3Gemm), c = spreadOf(ceiling);
+  std::printf("\nfusion's ceiling, %s, 1 thread, medians of 7 paired rounds (every kernel timed):\n", label);
+  std::printf("  -o0 step %.1f ms; -o3 step %.1f ms, of which library GEMM kernels (linalg, conv) %.1f ms and the "
+              "rest %.1f ms\n",
+              s0.median, s3.median, g.median, s3.median - g.median);
+  const double budget = s0.median / goal - g.median;  // what x`goal` leaves for everything but the GEMMs
+  std::printf("  -o3 with nothing but those GEMMs would be at most x%.2f [%.2f - %.2f] faster than -o0; ", c.median, c.min,
+              c.max);
+  if (budget > 0)
+    std::printf("x%.2f needs the rest in %.1f ms\n", goal, budget);
+  else
+    std::printf("x%.2f is out of reach even with no rest at all\n", goal);
+}
+
+void printTraceOverhead(const pef::Pef& pef) {
+  driver::RunTrace trace(pef, "bench");
+  const int calls = 200000;
+  const size_t sections = pef.plan.schedule.size();
+  auto t0 = Clock::now();
+  for (int i = 0; i < calls; ++i) {
+    const int id = pef.plan.schedule[static_cast<size_t>(i) % sections];
+    trace.addSectionCall(id, i / static_cast<int>(sections), 10.0 * i, 9.0, 1e6);
+  }
+  const double ns = msSince(t0) * 1e6 / calls;
+  const auto path = std::filesystem::temp_directory_path() / ("dfc-bench-trace-" + std::to_string(::getpid()) + ".json");
+  auto w0 = Clock::now();
+  if (Status st = profile::writeChromeTrace(trace.take(), path.string()); !st) die(st.error().message());
+  const double writeNs = msSince(w0) * 1e6 / calls;
+  const double bytes = static_cast<double>(std::filesystem::file_size(path)) / calls;
+  std::filesystem::remove(path);
+  std::printf("\ntrace recorder: %.0f ns per section call recorded, %.0f ns per call to write, %.0f bytes per call in the JSON\n",
+              ns, writeNs, bytes);
+}
+
+}  // namespace dfc::bench

@@ -1,0 +1,23 @@
+#pragma once
+// bench_runtime's side figures: how close the GEMM-bound sections come to the
+// machine's FMA peak, the ceiling on what fusion can gain over -o0, and what
+// the trace recorder costs per section call.
+#include "pef/Pef.h"
+
+namespace dfc::bench {
+
+// Per -o0 section (one op each) of the given PEFs (either may be null): the
+// GEMM-class ops' GFLOP/s on one thread, from the fastest of several steps,
+// against `peakGflops`.
+void printGemmEfficiency(const pef::Pef* gpt2o0, const pef::Pef* resnetO0, double peakGflops);
+
+// How much faster -o3 could be than -o0 on one thread if fusion removed all
+// its work outside the library GEMMs (kernels of the linalg and conv
+// families, which both levels run alike): from every kernel's time, paired
+// rounds of one step each, medians. Prints what a goal of `goal` x needs.
+void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal);
+
+// ns per recorded section call and bytes per call in the written trace.
+void printTraceOverhead(const pef::Pef& pef);
+
+}  // namespace dfc::bench

@@ -1,0 +1,72 @@
+#pragma once
+// Which algorithm a 2-D convolution runs with on the host: im2col + GEMM, or
+// Winograd F(2x2,3x3) / F(4x4,3x3) (Lavin & Gray). The choice is a pure
+// function of the convolution's shape and the user's request, so the runtime,
+// `dfc inspect` and the run trace compute the same answer from the same PEF.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "support/Error.h"
+
+namespace dfc::runtime {
+
+enum class ConvAlgo { Gemm, Winograd2, Winograd4 };
+// What `dfc run --conv-algo` asks for; Auto takes the calibrated crossover.
+enum class ConvAlgoRequest { Auto, Gemm, Winograd2, Winograd4 };
+
+std::string_view convAlgoName(ConvAlgo algo);            // "gemm", "winograd2", "winograd4"
+std::string_view convAlgoRequestName(ConvAlgoRequest r);  // "auto" or an algorithm's name
+// "auto|gemm|winograd2|winograd4"; errors name `flag` and list the choices.
+Expected<ConvAlgoRequest> parseConvAlgoRequest(const std::string& flag, const std::string& text);
+
+enum class ConvPassKind { Forward, GradInput, GradWeight };
+
+// One convolution as the runtime sees it (NCHW): `in` channels of the image it
+// reads (the output gradient's for GradInput), `out` channels it writes.
+struct ConvShape {
+  ConvPassKind pass = ConvPassKind::Forward;
+  int64_t n = 0, c = 0, h = 0, w = 0;  // the forward input x [n, c, h, w]
+  int64_t o = 0, kh = 0, kw = 0;       // the weight [o, c, kh, kw]
+  int64_t sh = 1, sw = 1, ph = 0, pw = 0;
+  int64_t oh = 0, ow = 0;              // the forward output [n, o, oh, ow]
+};
+
+// F(4x4,3x3)'s error is about ten times F(2x2)'s and grows with the
+// reduction length (input channels x 9 taps). Measured by bench_winograd
+// against a double-precision direct conv, its max error relative to the
+// output's largest magnitude is 1.4-2.4e-6 at 4 channels, 5-6e-6 at 1024,
+// 6-7e-6 at 2048 and 8.4-8.8e-6 at 4096 (GEMM and F(2x2): 1-9e-7 throughout).
+// The bound is kWinograd4ErrorBound; F(4x4) is refused above
+// kWinograd4MaxChannels input channels of the convolution that runs (the
+// output gradient's for GradInput), where it comes within reach of the bound,
+// and F(2x2) runs instead, even when F(4x4) is asked for.
+constexpr double kWinograd4ErrorBound = 1e-5;
+constexpr int64_t kWinograd4MaxChannels = 2048;
+
+// Winograd runs 3x3, stride-1 convolutions (forward and input gradient; the
+// input gradient only with padding <= 2). Why not, or null when it can.
+const char* winogradIneligibility(const ConvShape& s);
+
+struct ConvAlgoChoice {
+  ConvAlgo algo = ConvAlgo::Gemm;
+  const char* why = "";  // a static string: "stride not 1", "auto: output at least 8x8"
+};
+ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
+
+// The algorithm a convolution runs with under `request`: GEMM when Winograd
+// cannot run it; an explicit request otherwise (F(4x4) capped as above); Auto:
+// the crossover calibrated by bench_winograd (see ConvAlgo.cpp).
+ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);
+
+// A conv2d / conv2d_grad_input / conv2d_grad_weight node's shape from the
+// graph's value types; nullopt for other ops or malformed shapes.
+std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& node);
+
+// The algorithms the conv nodes among `nodes` run with: "" without convs,
+// "winograd4" when all agree, else "gemm x2, winograd4 x8" (in that order).
+std::string describeConvAlgos(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, ConvAlgoRequest request);
+
+}  // namespace dfc::runtime

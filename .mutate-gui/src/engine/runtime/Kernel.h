@@ -1,0 +1,97 @@
+#pragma once
+// Prepared kernels. When the runtime loads a graph, each node's attributes are
+// decoded once into a typed Kernel bound to its input and output tensors (the
+// Tensor objects, whose buffers stay put); a step then only calls run(). The
+// factories live in kernels/, one per op, found through a table generated
+// from Ops.def (Kernels.cpp).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/Graph.h"
+#include "runtime/ConvAlgo.h"
+#include "support/Error.h"
+#include "support/ThreadPool.h"
+
+namespace dfc::dist {
+class Communicator;
+}
+
+namespace dfc::runtime {
+
+// What a kernel's run() gets besides its tensors: the pool to split loops over
+// and scratch memory that persists across calls; in a data-parallel run, the
+// communicator the all_reduce kernel averages gradients over. GEMMs split
+// over the same pool (kernels/Sgemm.h): there are no other threads.
+class ExecContext {
+ public:
+  explicit ExecContext(support::ThreadPool& pool, dist::Communicator* communicator = nullptr)
+      : m_pool(&pool), m_communicator(communicator) {}
+  support::ThreadPool& pool() const { return *m_pool; }
+  dist::Communicator* communicator() const { return m_communicator; }  // null: a world of one
+  // At least `count` floats, reused across calls: grown, never shrunk, contents
+  // undefined. Take it before a parallel loop, not inside one.
+  float* scratch(size_t count) {
+    if (m_scratch.size() < count) m_scratch.resize(count);
+    return m_scratch.data();
+  }
+  // A forward-only evaluation step of a training graph (batch_norm then uses its running statistics).
+  bool evaluating() const { return m_evaluating; }
+  void setEvaluating(bool evaluating) { m_evaluating = evaluating; }
+  // How 3x3 stride-1 convolutions run (runtime/ConvAlgo.h; `dfc run --conv-algo`).
+  ConvAlgoRequest convAlgo() const { return m_convAlgo; }
+  void setConvAlgo(ConvAlgoRequest request) { m_convAlgo = request; }
+  // Threads the work is cut for (GEMM pieces, batch or split): the pool's
+  // size unless fixed (ExecutorOptions::splitWidth), which makes every result
+  // bitwise the same on any pool.
+  int splitWidth() const { return m_splitWidth > 0 ? m_splitWidth : m_pool->threads(); }
+  void setSplitWidth(int width) { m_splitWidth = width; }
+  int requestedSplitWidth() const { return m_splitWidth; }  // 0: cut for the pool
+
+ private:
+  support::ThreadPool* m_pool;
+  bool m_evaluating = false;
+  ConvAlgoRequest m_convAlgo = ConvAlgoRequest::Auto;
+  int m_splitWidth = 0;
+  dist::Communicator* m_communicator;
+  std::vector<float> m_scratch;
+};
+
+class Kernel {
+ public:
+  explicit Kernel(const ir::Node& node) : m_node(&node) {}
+  virtual ~Kernel() = default;
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  virtual Status run(ExecContext& ctx) = 0;
+  const ir::Node& node() const { return *m_node; }
+  // A GEMM or convolution whose output only feeds a bias_add (bias along axis 1)
+  // may take the bias as its epilogue: from then on run() writes output + bias
+  // into `out` (the bias_add's output) and the bias_add is dropped. False: it cannot.
+  virtual bool takeBiasEpilogue(const ir::Tensor& /*bias*/, ir::Tensor& /*out*/) { return false; }
+
+ protected:
+  // "conv2d 'conv1': <what>", for failures that depend on the data (a label out of range).
+  Error fail(const std::string& what) const {
+    return makeError(std::string(ir::opName(m_node->op)) + " '" + m_node->name + "': " + what);
+  }
+
+ private:
+  const ir::Node* m_node;  // outlives the kernel (the executor's graph, or the caller's node)
+};
+
+using KernelPtr = std::unique_ptr<Kernel>;
+
+// An elementwise kernel: output element i from element i of each input, all the
+// same size. Besides run() over its own tensors it runs on a tile of elements
+// through pointers it is given, so a fused chain can keep intermediates in a
+// small cache-resident buffer (FusedChain).
+class TileKernel : public Kernel {
+ public:
+  using Kernel::Kernel;
+  // in[k] points at element 0 of the tile of input k (node().inputs order); n elements.
+  virtual void runTile(const float* const* in, float* out, int64_t n) const = 0;
+};
+
+}  // namespace dfc::runtime

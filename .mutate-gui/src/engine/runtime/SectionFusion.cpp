@@ -1,0 +1,185 @@
+#include "runtime/SectionFusion.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "runtime/kernels/Sgemm.h"
+
+namespace dfc::runtime {
+namespace {
+
+using ir::OpKind;
+
+FusionGroup group(FusionKind kind, std::vector<ir::NodeId> nodes) {
+  FusionGroup g;
+  g.kind = kind;
+  g.nodes = std::move(nodes);
+  return g;
+}
+
+bool isF32(const ir::Value& v) { return v.type.dtype == ir::DType::F32; }
+
+// Ops whose output element i is a function of element i of each input (Kernel: TileKernel).
+bool isElementwise(OpKind op) {
+  switch (op) {
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Relu: case OpKind::ReluGrad:
+    case OpKind::Scale: case OpKind::Gelu: case OpKind::GeluGrad:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The element count every tensor of `n` has when it can join a chain, else -1.
+int64_t chainSize(const ir::Graph& g, const ir::Node& n) {
+  if (!isElementwise(n.op) || n.outputs.size() != 1) return -1;
+  const ir::Value& out = g.value(n.outputs[0]);
+  const int64_t size = out.type.numElements();
+  if (!isF32(out) || size <= 0) return -1;
+  for (ir::ValueId v : n.inputs)
+    if (!isF32(g.value(v)) || g.value(v).type.numElements() != size) return -1;
+  return size;
+}
+
+// The matmul or conv2d whose only consumer is the bias_add `b` (same section), or kNoNode.
+ir::NodeId biasProducer(const ir::Graph& g, const ir::Node& b, const std::set<ir::NodeId>& inSection,
+                        const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep) {
+  if (b.op != OpKind::BiasAdd || b.inputs.size() != 2) return ir::kNoNode;
+  const ir::ValueId x = b.inputs[0];
+  const ir::NodeId p = g.value(x).producer;
+  if (p == ir::kNoNode || !inSection.count(p) || users[static_cast<size_t>(x)].size() != 1 || leavesStep[static_cast<size_t>(x)])
+    return ir::kNoNode;
+  const ir::Node& prod = g.node(p);
+  const ir::Value& bias = g.value(b.inputs[1]);
+  const ir::Shape& shape = g.value(x).type.shape;
+  if (!isF32(bias) || !isF32(g.value(x)) || shape.size() < 2 || bias.type.numElements() != shape[1]) return ir::kNoNode;
+  if (prod.op == OpKind::MatMul && shape.size() == 2) return p;
+  if (prod.op == OpKind::Conv2d && shape.size() == 4) return p;
+  return ir::kNoNode;
+}
+
+// Values produced in the chain whose every user is a chain member and that leave no step.
+std::vector<ir::ValueId> tileValues(const FusionGroup& chain, const std::vector<std::vector<ir::NodeId>>& users,
+                                    const std::vector<bool>& leavesStep, const ir::Graph& g) {
+  const std::set<ir::NodeId> members(chain.nodes.begin(), chain.nodes.end());
+  std::vector<ir::ValueId> kept;
+  for (ir::NodeId n : chain.nodes) {
+    const ir::ValueId v = g.node(n).outputs[0];
+    const auto& us = users[static_cast<size_t>(v)];
+    if (leavesStep[static_cast<size_t>(v)] || us.empty()) continue;
+    if (std::all_of(us.begin(), us.end(), [&](ir::NodeId u) { return members.count(u) > 0; })) kept.push_back(v);
+    if (kept.size() == static_cast<size_t>(kMaxTileValues)) break;
+  }
+  return kept;
+}
+
+void closeChain(FusionGroup& open, std::vector<FusionGroup>& groups, const ir::Graph& g,
+                const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep) {
+  if (open.nodes.empty()) return;
+  if (open.nodes.size() == 1) {
+    groups.push_back(group(FusionKind::Single, open.nodes));
+  } else {
+    open.kind = FusionKind::Chain;
+    open.inTile = tileValues(open, users, leavesStep, g);
+    groups.push_back(open);
+  }
+  open = {};
+}
+
+// Multiply-adds of a 2-D f32 matmul group (Single or BiasEpilogue), or 0 for any other group.
+int64_t gemmMacs(const ir::Graph& g, const FusionGroup& group) {
+  if (group.kind != FusionKind::Single && group.kind != FusionKind::BiasEpilogue) return 0;
+  const ir::Node& n = g.node(group.nodes[0]);
+  if (n.op != OpKind::MatMul || n.inputs.size() != 2 || !isF32(g.value(n.outputs[0]))) return 0;
+  const ir::Shape &a = g.value(n.inputs[0]).type.shape, &y = g.value(n.outputs[0]).type.shape;
+  if (a.size() != 2 || y.size() != 2) return 0;
+  return y[0] * y[1] * (n.intAttr("trans_a") ? a[0] : a[1]);
+}
+
+// Consecutive GEMM groups, the second reading nothing the first writes, both
+// big enough that each fills a thread, become one SideBySide group.
+void pairIndependentGemms(const ir::Graph& g, std::vector<FusionGroup>& groups) {
+  std::vector<FusionGroup> out;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (i + 1 < groups.size() && gemmMacs(g, groups[i]) >= kernels::kMinSplitMacs &&
+        gemmMacs(g, groups[i + 1]) >= kernels::kMinSplitMacs) {
+      std::set<ir::ValueId> written;
+      for (ir::NodeId n : groups[i].nodes) written.insert(g.node(n).outputs.begin(), g.node(n).outputs.end());
+      bool independent = true;
+      for (ir::NodeId n : groups[i + 1].nodes)
+        for (ir::ValueId v : g.node(n).inputs) independent = independent && !written.count(v);
+      if (independent) {
+        FusionGroup pair;
+        pair.kind = FusionKind::SideBySide;
+        for (size_t k : {i, i + 1}) pair.nodes.insert(pair.nodes.end(), groups[k].nodes.begin(), groups[k].nodes.end());
+        pair.parts = {std::move(groups[i]), std::move(groups[i + 1])};
+        out.push_back(std::move(pair));
+        ++i;
+        continue;
+      }
+    }
+    out.push_back(std::move(groups[i]));
+  }
+  groups = std::move(out);
+}
+
+}  // namespace
+
+std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes,
+                                           const std::vector<std::vector<ir::NodeId>>& users,
+                                           const std::vector<bool>& leavesStep, bool enabled) {
+  std::vector<FusionGroup> groups;
+  if (!enabled) {
+    for (ir::NodeId n : nodes) groups.push_back(group(FusionKind::Single, {n}));
+    return groups;
+  }
+  const std::set<ir::NodeId> inSection(nodes.begin(), nodes.end());
+  std::map<ir::NodeId, ir::NodeId> epilogueOf;  // producer -> its bias_add
+  for (ir::NodeId n : nodes)
+    if (ir::NodeId p = biasProducer(graph, graph.node(n), inSection, users, leavesStep); p != ir::kNoNode)
+      epilogueOf[p] = n;
+  std::set<ir::NodeId> absorbed;
+  for (const auto& [producer, bias] : epilogueOf) absorbed.insert(producer);
+
+  FusionGroup open;
+  int64_t openSize = -1;
+  for (ir::NodeId n : nodes) {
+    if (absorbed.count(n)) continue;  // runs with its bias_add
+    const ir::Node& node = graph.node(n);
+    const int64_t size = chainSize(graph, node);
+    if (size < 0 || size != openSize) closeChain(open, groups, graph, users, leavesStep);
+    if (size >= 0) {
+      open.nodes.push_back(n);
+      openSize = size;
+      continue;
+    }
+    openSize = -1;
+    const ir::NodeId producer = node.op == OpKind::BiasAdd && node.inputs.size() == 2 ? graph.value(node.inputs[0]).producer : ir::kNoNode;
+    if (producer != ir::kNoNode && absorbed.count(producer) && epilogueOf[producer] == n)
+      groups.push_back(group(FusionKind::BiasEpilogue, {producer, n}));
+    else
+      groups.push_back(group(FusionKind::Single, {n}));
+  }
+  closeChain(open, groups, graph, users, leavesStep);
+  pairIndependentGemms(graph, groups);
+  return groups;
+}
+
+void countFusion(const std::vector<FusionGroup>& groups, FusionStats& stats) {
+  for (const FusionGroup& g : groups) {
+    if (g.kind == FusionKind::BiasEpilogue) ++stats.biasEpilogues;
+    if (g.kind == FusionKind::AttentionForward) ++stats.attentionForward;
+    if (g.kind == FusionKind::AttentionBackward) ++stats.attentionBackward;
+    if (g.kind == FusionKind::SideBySide) {
+      ++stats.sideBySide;
+      countFusion(g.parts, stats);
+    }
+    if (g.kind != FusionKind::Chain) continue;
+    ++stats.chains;
+    stats.chainedNodes += static_cast<int>(g.nodes.size());
+    stats.tileValues += static_cast<int>(g.inTile.size());
+  }
+}
+
+}  // namespace dfc::runtime

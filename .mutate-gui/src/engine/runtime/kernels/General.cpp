@@ -1,0 +1,348 @@
+// The general ops: elementwise math with numpy broadcasting, casts,
+// reductions and data movement (expand, concat, gather, strided_slice) over
+// any dtype. The fn attribute picks a loop (a template instance) once, at
+// prepare; broadcast strides are computed then too. Plain loops with a
+// broadcast odometer, split over the pool by output element; the hot paths of
+// real models (matmul, conv2d) stay in their BLAS kernels.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+
+#include "support/Half.h"
+#include "runtime/IntArith.h"
+#include "runtime/kernels/GeneralCommon.h"
+
+namespace dfc::runtime::kernels {
+namespace {
+
+using ir::DType;
+
+// --- unary: one loop per fn, f(x, alpha, beta) in double ---
+
+using UnaryLoop = void (*)(const float*, float*, int64_t, double, double);
+
+template <typename Op>
+void unaryLoop(const float* __restrict x, float* __restrict y, int64_t n, double a, double b) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(Op{}(static_cast<double>(x[i]), a, b));
+}
+template <typename Op>
+constexpr UnaryLoop unaryOf(Op) {
+  return &unaryLoop<Op>;
+}
+
+double softplus(double v) { return v > 30 ? v : std::log1p(std::exp(v)); }
+
+struct NamedUnary {
+  std::string_view name;
+  UnaryLoop loop;
+};
+
+const NamedUnary kUnaryFns[] = {
+    {"sqrt", unaryOf([](double v, double, double) { return std::sqrt(v); })},
+    {"exp", unaryOf([](double v, double, double) { return std::exp(v); })},
+    {"log", unaryOf([](double v, double, double) { return std::log(v); })},
+    {"tanh", unaryOf([](double v, double, double) { return std::tanh(v); })},
+    {"erf", unaryOf([](double v, double, double) { return std::erf(v); })},
+    {"neg", unaryOf([](double v, double, double) { return -v; })},
+    {"reciprocal", unaryOf([](double v, double, double) { return 1.0 / v; })},
+    {"abs", unaryOf([](double v, double, double) { return std::fabs(v); })},
+    {"sigmoid", unaryOf([](double v, double, double) { return 1.0 / (1.0 + std::exp(-v)); })},
+    {"relu", unaryOf([](double v, double, double) { return v > 0 ? v : 0.0; })},
+    {"leaky_relu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * v; })},
+    {"elu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * (std::exp(v) - 1); })},
+    {"selu", unaryOf([](double v, double a, double b) { return b * (v > 0 ? v : a * (std::exp(v) - 1)); })},
+    {"celu",
+     unaryOf([](double v, double a, double) { return std::max(0.0, v) + std::min(0.0, a * (std::exp(v / a) - 1)); })},
+    {"clip", unaryOf([](double v, double a, double b) { return std::min(std::max(v, a), b); })},
+    {"hard_sigmoid", unaryOf([](double v, double a, double b) { return std::max(0.0, std::min(1.0, a * v + b)); })},
+    {"hard_swish", unaryOf([](double v, double, double) { return v * std::max(0.0, std::min(1.0, v / 6 + 0.5)); })},
+    {"softplus", unaryOf([](double v, double, double) { return softplus(v); })},
+    {"softsign", unaryOf([](double v, double, double) { return v / (1 + std::fabs(v)); })},
+    {"mish", unaryOf([](double v, double, double) { return v * std::tanh(softplus(v)); })},
+    {"gelu_erf", unaryOf([](double v, double, double) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); })},
+    {"thresholded_relu", unaryOf([](double v, double a, double) { return v > a ? v : 0.0; })},
+    {"shrink", unaryOf([](double v, double a, double b) { return v < -a  ? v + b
+                                                                 : v > a ? v - b
+                                                                         : 0.0; })},
+    {"floor", unaryOf([](double v, double, double) { return std::floor(v); })},
+    {"ceil", unaryOf([](double v, double, double) { return std::ceil(v); })},
+    {"round", unaryOf([](double v, double, double) { return std::nearbyint(v); })},  // half to even
+    {"sign", unaryOf([](double v, double, double) { return v > 0   ? 1.0
+                                                           : v < 0 ? -1.0
+                                                                   : 0.0; })},
+    // A float16 value computed in f32, rounded to float16 (nearest even).
+    {"round_f16",
+     unaryOf([](double v, double, double) { return double{support::roundToHalf(static_cast<float>(v))}; })},
+    {"round_bf16",
+     unaryOf([](double v, double, double) { return double{support::roundToBfloat16(static_cast<float>(v))}; })},
+    {"sin", unaryOf([](double v, double, double) { return std::sin(v); })},
+    {"cos", unaryOf([](double v, double, double) { return std::cos(v); })},
+    {"tan", unaryOf([](double v, double, double) { return std::tan(v); })},
+    {"asin", unaryOf([](double v, double, double) { return std::asin(v); })},
+    {"acos", unaryOf([](double v, double, double) { return std::acos(v); })},
+    {"atan", unaryOf([](double v, double, double) { return std::atan(v); })},
+    {"sinh", unaryOf([](double v, double, double) { return std::sinh(v); })},
+    {"cosh", unaryOf([](double v, double, double) { return std::cosh(v); })},
+    {"asinh", unaryOf([](double v, double, double) { return std::asinh(v); })},
+    {"acosh", unaryOf([](double v, double, double) { return std::acosh(v); })},
+    {"atanh", unaryOf([](double v, double, double) { return std::atanh(v); })},
+};
+
+enum class UnaryMode { Copy, Not, Math };
+
+class UnaryKernel final : public Kernel {
+ public:
+  UnaryKernel(const KernelArgs& a, UnaryMode mode, UnaryLoop loop)
+      : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_mode(mode), m_loop(loop),
+        m_alpha(a.node.floatAttr("alpha", 0.0)), m_beta(a.node.floatAttr("beta", 0.0)) {}
+  Status run(ExecContext& ctx) override {
+    if (m_mode == UnaryMode::Copy) {
+      std::memcpy(m_y->bytes(), m_x->bytes(), m_x->byteSize());
+      return {};
+    }
+    const int64_t count = m_x->numElements();
+    if (m_mode == UnaryMode::Not) {
+      for (int64_t i = 0; i < count; ++i) m_y->data<bool>()[i] = !m_x->data<bool>()[i];
+      return {};
+    }
+    const float* x = m_x->data<float>();
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, count, kElementGrain / 8,  // transcendental: fewer elements per chunk
+                                  [&](int64_t lo, int64_t hi) { m_loop(x + lo, y + lo, hi - lo, m_alpha, m_beta); });
+  }
+
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  UnaryMode m_mode;
+  UnaryLoop m_loop;
+  double m_alpha, m_beta;
+};
+
+// --- binary: one loop per (dtype, fn), numpy broadcasting ---
+
+using BinaryLoop = void (*)(const Broadcast<2>&, const std::byte*, const std::byte*, std::byte*, int64_t, int64_t);
+
+template <typename T, typename R, typename Op>
+void binaryLoop(const Broadcast<2>& bc, const std::byte* a, const std::byte* b, std::byte* y, int64_t lo, int64_t hi) {
+  const T* pa = reinterpret_cast<const T*>(a);
+  const T* pb = reinterpret_cast<const T*>(b);
+  R* py = reinterpret_cast<R*>(y);
+  bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 2>& o) { py[i] = Op{}(pa[o[0]], pb[o[1]]); });
+}
+template <typename T, typename Op>
+constexpr BinaryLoop arith(Op) {
+  return &binaryLoop<T, T, Op>;
+}
+template <typename T, typename Op>
+constexpr BinaryLoop compare(Op) {
+  return &binaryLoop<T, bool, Op>;
+}
+
+// Integer ops follow ONNX through runtime/IntArith.h: wrapping, no trap at
+// INT_MIN / -1 or % -1, division by zero gives 0, pow by squaring.
+template <typename T>
+T divide(T u, T v) {
+  if constexpr (std::is_floating_point_v<T>) return u / v;
+  else return onnxDiv(u, v);
+}
+template <typename T>
+T fmodOf(T u, T v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::fmod(u, v));
+  else return onnxFmod(u, v);
+}
+template <typename T>
+T modOf(T u, T v) {  // the sign of the divisor, as Python's %
+  if constexpr (std::is_floating_point_v<T>) {
+    T r = std::fmod(u, v);
+    return r != 0 && ((r < 0) != (v < 0)) ? r + v : r;
+  } else {
+    return onnxMod(u, v);
+  }
+}
+template <typename T>
+T powOf(T u, T v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::pow(static_cast<double>(u), static_cast<double>(v)));
+  else return onnxPow(u, v);
+}
+
+// The loop of `fn` on operands of type T; null if fn does not take T.
+template <typename T>
+BinaryLoop binaryLoopFor(const std::string& fn) {
+  [[maybe_unused]] constexpr bool isFloat = std::is_floating_point_v<T>;
+  if (fn == "equal") return compare<T>([](T u, T v) { return u == v; });
+  if (fn == "less") return compare<T>([](T u, T v) { return u < v; });
+  if (fn == "greater") return compare<T>([](T u, T v) { return u > v; });
+  if (fn == "less_equal") return compare<T>([](T u, T v) { return u <= v; });
+  if (fn == "greater_equal") return compare<T>([](T u, T v) { return u >= v; });
+  if constexpr (std::is_same_v<T, bool>) {
+    if (fn == "and") return compare<T>([](bool u, bool v) { return u && v; });
+    if (fn == "or") return compare<T>([](bool u, bool v) { return u || v; });
+    if (fn == "xor") return compare<T>([](bool u, bool v) { return u != v; });
+  } else {
+    if (fn == "add") return arith<T>([](T u, T v) { if constexpr (isFloat) return u + v; else return wrapAdd(u, v); });
+    if (fn == "sub") return arith<T>([](T u, T v) { if constexpr (isFloat) return u - v; else return wrapSub(u, v); });
+    if (fn == "mul") return arith<T>([](T u, T v) { if constexpr (isFloat) return u * v; else return wrapMul(u, v); });
+    if (fn == "max") return arith<T>([](T u, T v) { return u >= v || (isFloat && u != u) ? u : v; });
+    if (fn == "min") return arith<T>([](T u, T v) { return u <= v || (isFloat && u != u) ? u : v; });
+    if (fn == "pow") return arith<T>([](T u, T v) { return powOf(u, v); });
+    if (fn == "div") return arith<T>([](T u, T v) { return divide(u, v); });
+    if (fn == "fmod") return arith<T>([](T u, T v) { return fmodOf(u, v); });
+    if (fn == "mod") return arith<T>([](T u, T v) { return modOf(u, v); });
+  }
+  return nullptr;
+}
+
+class BinaryKernel final : public Kernel {
+ public:
+  BinaryKernel(const KernelArgs& a, BinaryLoop loop)
+      : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_loop(loop),
+        m_bc(Broadcast<2>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape()})) {}
+  Status run(ExecContext& ctx) override {
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      m_loop(m_bc, m_a->bytes(), m_b->bytes(), m_y->bytes(), lo, hi);
+    });
+  }
+
+ private:
+  const ir::Tensor *m_a, *m_b;
+  ir::Tensor* m_y;
+  BinaryLoop m_loop;
+  Broadcast<2> m_bc;
+};
+
+// --- where, expand, strided_slice: element copies through strides, any dtype ---
+
+// y[i] = pick(cond) ? a[...] : b[...] with numpy broadcasting.
+class WhereKernel final : public Kernel {
+ public:
+  explicit WhereKernel(const KernelArgs& a)
+      : Kernel(a.node), m_c(a.in[0]), m_a(a.in[1]), m_b(a.in[2]), m_y(a.out[0]),
+        m_bc(Broadcast<3>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape(), a.in[2]->shape()})) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t es = static_cast<int64_t>(ir::dtypeSize(m_y->dtype()));
+    const bool* pc = m_c->data<bool>();
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      m_bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 3>& o) {
+        const std::byte* src = pc[o[0]] ? m_a->bytes() + o[1] * es : m_b->bytes() + o[2] * es;
+        std::memcpy(m_y->bytes() + i * es, src, static_cast<size_t>(es));
+      });
+    });
+  }
+
+ private:
+  const ir::Tensor *m_c, *m_a, *m_b;
+  ir::Tensor* m_y;
+  Broadcast<3> m_bc;
+};
+
+// y[i] = x[base + offset(i)] for expand (broadcast strides) and strided_slice (scaled strides).
+class GatherCopyKernel final : public Kernel {
+ public:
+  GatherCopyKernel(const KernelArgs& a, Broadcast<1> bc, int64_t base)
+      : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_bc(std::move(bc)), m_base(base) {}
+  Status run(ExecContext& ctx) override {
+    const int64_t es = static_cast<int64_t>(ir::dtypeSize(m_y->dtype()));
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      m_bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 1>& o) {
+        std::memcpy(m_y->bytes() + i * es, m_x->bytes() + (m_base + o[0]) * es, static_cast<size_t>(es));
+      });
+    });
+  }
+
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  Broadcast<1> m_bc;
+  int64_t m_base;
+};
+
+// --- cast ---
+
+template <typename From>
+void castFrom(const ir::Tensor& x, ir::Tensor& y) {
+  const From* px = x.data<From>();
+  const int64_t n = x.numElements();
+  switch (y.dtype()) {
+    case DType::F32: for (int64_t i = 0; i < n; ++i) y.data<float>()[i] = static_cast<float>(px[i]); break;
+    case DType::I64: for (int64_t i = 0; i < n; ++i) y.data<int64_t>()[i] = static_cast<int64_t>(px[i]); break;
+    case DType::I32: for (int64_t i = 0; i < n; ++i) y.data<int32_t>()[i] = static_cast<int32_t>(px[i]); break;
+    case DType::Bool: for (int64_t i = 0; i < n; ++i) y.data<bool>()[i] = px[i] != From{0}; break;
+  }
+}
+
+using CastFn = void (*)(const ir::Tensor&, ir::Tensor&);
+
+class CastKernel final : public Kernel {
+ public:
+  CastKernel(const KernelArgs& a, CastFn cast) : Kernel(a.node), m_x(a.in[0]), m_y(a.out[0]), m_cast(cast) {}
+  Status run(ExecContext&) override {
+    m_cast(*m_x, *m_y);
+    return {};
+  }
+
+ private:
+  const ir::Tensor* m_x;
+  ir::Tensor* m_y;
+  CastFn m_cast;
+};
+
+}  // namespace
+
+Made GeneralKernels::Unary(const KernelArgs& a) {
+  const std::string fn = fnAttr(a.node);
+  if (fn == "identity") return make<UnaryKernel>(a, UnaryMode::Copy, nullptr);
+  if (fn == "not") return make<UnaryKernel>(a, UnaryMode::Not, nullptr);
+  for (const NamedUnary& u : kUnaryFns)
+    if (u.name == fn) return make<UnaryKernel>(a, UnaryMode::Math, u.loop);
+  return a.fail("unknown unary fn '" + fn + "'");
+}
+
+Made GeneralKernels::Binary(const KernelArgs& a) {
+  const std::string fn = fnAttr(a.node);
+  BinaryLoop loop = nullptr;
+  switch (a.in[0]->dtype()) {
+    case DType::F32: loop = binaryLoopFor<float>(fn); break;
+    case DType::I64: loop = binaryLoopFor<int64_t>(fn); break;
+    case DType::I32: loop = binaryLoopFor<int32_t>(fn); break;
+    case DType::Bool: loop = binaryLoopFor<bool>(fn); break;
+  }
+  if (!loop) return a.fail("binary fn '" + fn + "' does not take " + std::string(ir::dtypeName(a.in[0]->dtype())));
+  return make<BinaryKernel>(a, loop);
+}
+
+Made GeneralKernels::Where(const KernelArgs& a) { return make<WhereKernel>(a); }
+
+Made GeneralKernels::Cast(const KernelArgs& a) {
+  CastFn cast = nullptr;
+  switch (a.in[0]->dtype()) {
+    case DType::F32: cast = castFrom<float>; break;
+    case DType::I64: cast = castFrom<int64_t>; break;
+    case DType::I32: cast = castFrom<int32_t>; break;
+    case DType::Bool: cast = castFrom<bool>; break;
+  }
+  return make<CastKernel>(a, cast);
+}
+
+Made GeneralKernels::Expand(const KernelArgs& a) {
+  return make<GatherCopyKernel>(a, Broadcast<1>::ofShapes(a.out[0]->shape(), {a.in[0]->shape()}), 0);
+}
+
+Made GeneralKernels::StridedSlice(const KernelArgs& a) {
+  const auto starts = a.node.intsAttr("starts"), steps = a.node.intsAttr("steps");
+  const ir::Shape& xs = a.in[0]->shape();
+  const size_t rank = xs.size();
+  if (starts.size() != rank || steps.size() != rank) return a.fail("starts and steps need one entry per axis");
+  std::vector<int64_t> stride(rank, 1), scaled(rank);
+  for (size_t d = rank; d-- > 1;) stride[d - 1] = stride[d] * xs[d];
+  int64_t base = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    scaled[d] = stride[d] * steps[d];
+    base += starts[d] * stride[d];
+  }
+  return make<GatherCopyKernel>(a, Broadcast<1>::withStrides(a.out[0]->shape(), {std::move(scaled)}), base);
+}
+
+}  // namespace dfc::runtime::kernels

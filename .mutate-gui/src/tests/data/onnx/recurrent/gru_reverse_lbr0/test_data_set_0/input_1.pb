@@ -1,0 +1,1 @@
+B	initial_hJjY¿Äp©? dƒ¾¡ôT¿Vj½& ¿

@@ -1,0 +1,98 @@
+// Issue 35: `dfc inspect --memory` prints the peaks memoryTimeline computes
+// from the PEF, and `dfc inspect --roofline --csv` gives each section the
+// TFLOP and off-chip bytes its compile report records.
+#include <simdjson.h>
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "TestEnv.h"
+#include "analysis/MemoryTimeline.h"
+#include "pef/Pef.h"
+
+using namespace dfc;
+
+namespace {
+
+std::string compileLenet(const test::ScratchDir& dir) {
+  auto r = test::runDfc("compile --db - --model lenet -o1 -b 8 --arch sn30 --pef-name lenet --output-folder " +
+                        (dir / "out"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  return dir / "out/lenet.pef";
+}
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  for (std::string f; std::getline(in, f, sep);) out.push_back(f);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("dfc inspect --memory prints the peak per tier that the timeline of the PEF has", "[e2e][memory][cli]") {
+  test::ScratchDir dir("memory-cli");
+  const std::string path = compileLenet(dir);
+  auto pef = pef::readPef(path, pef::PefUse::View);
+  REQUIRE(pef.ok());
+  auto arch = arch::loadArch("sn30");
+  REQUIRE(arch.ok());
+  const analysis::MemoryTimeline m = analysis::memoryTimeline(pef->graph, pef->plan, *arch);
+  auto r = test::runDfc("inspect --memory " + path);
+  REQUIRE(r.status == 0);
+  CHECK(r.output == analysis::formatMemory(m, pef->graph, pef->plan));
+  REQUIRE(m.peaks[static_cast<size_t>(analysis::MemTier::Host)].call >= 0);
+  REQUIRE(m.peaks[static_cast<size_t>(analysis::MemTier::Ddr)].call >= 0);  // sn30: no HBM
+  for (auto tier : {analysis::MemTier::Sram, analysis::MemTier::Hbm, analysis::MemTier::Ddr, analysis::MemTier::Host}) {
+    const analysis::TierPeak& p = m.peaks[static_cast<size_t>(tier)];
+    const std::string name = analysis::memTierName(tier);
+    bool found = false;
+    for (const std::string& line : split(r.output, '\n')) {
+      std::istringstream in(line);
+      std::string t;
+      long long bytes = -1;
+      in >> t >> bytes;
+      if (t == name) {  // the table row comes first; the tensor lists below start with the tier too
+        found = true;
+        CHECK(bytes == p.bytes);
+        break;
+      }
+    }
+    CHECK(found);
+  }
+  auto csv = test::runDfc("inspect --memory --csv " + path);
+  REQUIRE(csv.status == 0);
+  CHECK(csv.output == analysis::memoryCsv(m, pef->plan));
+}
+
+TEST_CASE("dfc inspect --roofline --csv: each point is the TFLOP and bytes of the compile report",
+          "[e2e][roofline][cli]") {
+  test::ScratchDir dir("roofline-cli");
+  const std::string path = compileLenet(dir);
+  auto pef = pef::readPef(path, pef::PefUse::View);
+  REQUIRE(pef.ok());
+  simdjson::dom::parser parser;
+  simdjson::dom::element report = parser.parse(pef->reportJson);
+  std::map<int64_t, double> tflopOfHypersection, bytesOfSection;
+  for (simdjson::dom::element h : report["layer1_hypersections"].get_array())
+    tflopOfHypersection[h["id"].get_int64()] = h["tflop"].get_double();
+  for (simdjson::dom::element s : report["layer3_sections"].get_array())
+    bytesOfSection[s["id"].get_int64()] = s["ddr_bytes"].get_double();
+  auto r = test::runDfc("inspect --roofline --csv " + path);
+  REQUIRE(r.status == 0);
+  const std::vector<std::string> rows = split(r.output, '\n');
+  REQUIRE(rows.size() == pef->plan.sections.size() + 1);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::vector<std::string> f = split(rows[i], ',');
+    REQUIRE(f.size() == 8);
+    const int id = std::stoi(f[0]);
+    const partition::Section& s = pef->plan.sections.at(static_cast<size_t>(id));
+    INFO(s.name);
+    const double tflop = std::stod(f[2]), bytes = std::stod(f[3]);
+    CHECK(bytes == Approx(bytesOfSection.at(id)).epsilon(1e-12));
+    // Layer 1 gives a hypersection's TFLOP (its instances are alike).
+    CHECK(tflop == Approx(tflopOfHypersection.at(s.hypersection)).epsilon(1e-12));
+    CHECK(std::stod(f[4]) == Approx(bytes > 0 ? tflop * 1e12 / bytes : 0).epsilon(1e-12));
+  }
+}

@@ -1,0 +1,81 @@
+// The algorithm each convolution runs with, as `dfc inspect` lists it and as
+// the run trace's sections table gives it per section (`conv_algo`: the same
+// for every call of a run, so written once), on a small ResNet-18.
+#include <simdjson.h>
+
+#include <catch2/catch.hpp>
+
+#include "driver/compile/Compiler.h"
+#include "driver/report/ConvAlgoReport.h"
+#include "driver/run/RunTrace.h"
+#include "e2e/TestEnv.h"
+
+using namespace dfc;
+using runtime::ConvAlgoRequest;
+
+namespace {
+
+pef::Pef compileSmallResnet(const test::ScratchDir& dir) {
+  driver::CompileOptions c;
+  c.model = "resnet18";
+  c.modelParams = {{"image_size", 32}, {"num_classes", 10}};
+  c.batchSize = 2;
+  c.inference = true;
+  c.outputFolder = dir / "out";
+  c.dbPath = "-";
+  auto compiled = driver::compile(c);
+  if (!compiled) FAIL(compiled.error().message());
+  auto pef = pef::readPef(compiled->pefPath);
+  if (!pef) FAIL(pef.error().message());
+  return std::move(*pef);
+}
+
+int countContaining(const std::vector<std::string>& lines, const std::string& text) {
+  int n = 0;
+  for (const std::string& line : lines) n += line.find(text) != std::string::npos;
+  return n;
+}
+
+// The conv_algo of each section in the trace's sections table ("" for sections without one).
+std::vector<std::string> tracedAlgos(const pef::Pef& pef, ConvAlgoRequest request) {
+  driver::RunTrace trace(pef, "test");
+  trace.setConvAlgo(request);
+  for (const partition::Section& s : pef.plan.sections) trace.addSectionCall(s.id, 0, 0, 1, 0);
+  const profile::Trace taken = trace.take();
+  simdjson::dom::parser parser;
+  simdjson::dom::object table;
+  REQUIRE(!parser.parse(taken.metadataJson.at("sections")).get(table));
+  std::vector<std::string> algos;
+  for (const partition::Section& s : pef.plan.sections) {
+    std::string_view algo;
+    algos.emplace_back(table[std::to_string(s.id)]["conv_algo"].get(algo) ? std::string_view() : algo);
+  }
+  return algos;
+}
+
+}  // namespace
+
+TEST_CASE("inspect and the trace name each convolution's algorithm, following --conv-algo", "[driver][winograd]") {
+  test::ScratchDir dir("conv-algo-report");
+  const pef::Pef pef = compileSmallResnet(dir);
+  // 32x32: layers 1 and 2's stride-1 convs (64@8, 128@4) F(4x4), layer3's (256@2) F(2x2); the stem,
+  // strided and 1x1 convs and layer4's (1x1 outputs) GEMM.
+  const auto lines = driver::describeConvAlgorithms(pef, ConvAlgoRequest::Auto);
+  REQUIRE(lines.size() == 2 + 20);  // summary, header, ResNet-18's 20 convolutions
+  CHECK(lines[0].find("(--conv-algo auto): 10 gemm, 3 winograd2, 7 winograd4") != std::string::npos);
+  CHECK(countContaining(lines, "stride not 1") == 3);  // the downsampling blocks' first convs
+  CHECK(countContaining(lines, "kernel not 3x3") == 4);  // the stem's 7x7, the 1x1 shortcuts
+  CHECK(countContaining(lines, "winograd4 auto: F(4x4) needs the fewest") == 7);
+  CHECK(countContaining(lines, "gemm      auto: GEMM needs the fewest") == 3);
+  const auto gemm = driver::describeConvAlgorithms(pef, ConvAlgoRequest::Gemm);
+  CHECK(gemm[0].find("(--conv-algo gemm): 20 gemm") != std::string::npos);
+
+  const auto algos = tracedAlgos(pef, ConvAlgoRequest::Auto);
+  REQUIRE(algos.size() == pef.plan.sections.size());
+  std::string all;
+  for (const std::string& a : algos) all += a + ";";
+  CHECK(all.find("winograd4") != std::string::npos);
+  CHECK(all.find("winograd2") != std::string::npos);
+  for (const std::string& a : tracedAlgos(pef, ConvAlgoRequest::Gemm))
+    CHECK((a.empty() || a == "gemm"));
+}
