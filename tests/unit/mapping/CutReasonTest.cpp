@@ -115,7 +115,7 @@ TEST_CASE("a role change starts a section at every level", "[mapping][why]") {
   }
 }
 
-TEST_CASE("-o0 records one operator per section", "[mapping][why]") {
+TEST_CASE("cut reasons: -o0 records one operator per section", "[mapping][why]") {
   const ir::Graph g = chain(relus(2));
   const partition::Plan p = mapWith(g, decomposed(g, {partition::OptLevel::O0}), tinyChip(64, 1000));
   REQUIRE(p.sections.size() == 2);
@@ -123,7 +123,7 @@ TEST_CASE("-o0 records one operator per section", "[mapping][why]") {
   CHECK(p.sections[1].cut.detail == "-o0: 'r1' (relu) in a section of its own");
 }
 
-TEST_CASE("-o1 records the rule whose match ends and the operator no rule fused, and why", "[mapping][why]") {
+TEST_CASE("cut reasons: -o1 records the rule whose match ends and the operator no rule fused, and why", "[mapping][why]") {
   auto rules = partition::parseFusionRules(R"(
 - name: pair
   priority: 10
@@ -153,7 +153,7 @@ TEST_CASE("-o1 records the rule whose match ends and the operator no rule fused,
   for (size_t i = 1; i < 4; ++i) CHECK(p.sections[i].cut.detail == subs[i].cut.detail);
 }
 
-TEST_CASE("-o3 with hypersections records the hyperfunction that starts", "[mapping][why]") {
+TEST_CASE("cut reasons: -o3 with hypersections records the hyperfunction that starts", "[mapping][why]") {
   const ir::Graph g = chain(relus(2), {"h.0/mlp", "h.1"});
   partition::DecomposeOptions d;
   d.enableHypersection = true;
@@ -233,7 +233,7 @@ TEST_CASE("decisions record their file and line: a together group, the run after
   CHECK(subs[3].cut.detail == "d.yaml:2: cut_before 'r4'");
 }
 
-TEST_CASE("--model-parallel records the chips on either side", "[mapping][why]") {
+TEST_CASE("cut reasons: --model-parallel records the chips on either side", "[mapping][why]") {
   const ir::Graph g = chain(relus(5));
   auto file = mapping::parseDecisions("- nodes: [r2, r3]\n  chip: 1\n", "d.yaml");
   REQUIRE(file.ok());
