@@ -51,24 +51,25 @@ python3 "$tool" check "$list" "$root"
 records=$(python3 "$tool" parse "$list" "$only")
 [ -n "$records" ] || { echo "mutate.sh: no mutants selected from $list" >&2; exit 2; }
 
-# A file left mutated by a run that was killed without its trap: restore and
-# touch it, so that ninja rebuilds it.
+# The mutated file is restored from its own copy taken before the mutant went
+# in (never from your tree, which may change while a run goes on), and touched
+# so that ninja rebuilds it; a run killed without its trap is restored so too.
 dirty=$dir/dirty
+pristine=$dir/pristine
 restore_dirty() {
   if [ -s "$dirty" ]; then
     local f
     f=$(cat "$dirty")
-    cp "$root/$f" "$src/$f"
-    touch "$src/$f"
+    [ -f "$pristine" ] && cp "$pristine" "$src/$f" && touch "$src/$f"
     rm -f "$dirty"
   fi
 }
 trap restore_dirty EXIT
 trap 'restore_dirty; exit 130' INT TERM
 
+restore_dirty
 echo "== copying the tree to $src"
 (cd "$root" && git ls-files -co --exclude-standard -z) | python3 "$tool" sync "$root" "$src"
-restore_dirty
 
 echo "== configuring $build"
 # lld links the test binaries several times faster than ld.bfd (the link is most
@@ -113,6 +114,7 @@ printf 'id\tresult\tseconds\tfile\twhy\tkilled by\n' >"$results"
 killed=0 survived=0 broken=0
 while IFS=$'\x1f' read -r id file find replace tests why; do
   start=$(date +%s)
+  cp "$src/$file" "$pristine"
   echo "$file" >"$dirty"
   python3 "$tool" apply "$src/$file" "$find" "$replace"
   touch "$src/$file"

@@ -119,10 +119,23 @@ def regex(tests):
     return "^(" + "|".join(parts) + ")"
 
 
+def remove_stale(dest, kept):
+    """Files of an earlier copy the tree no longer has (moved or deleted): the
+    build globs sources, so a stale copy would be compiled in. Build folders
+    (build*) at the top stay."""
+    for dirpath, dirnames, filenames in os.walk(dest):
+        if dirpath == dest:
+            dirnames[:] = [d for d in dirnames if not d.startswith("build")]
+        for name in filenames:
+            rel = os.path.relpath(os.path.join(dirpath, name), dest)
+            if rel not in kept:
+                os.remove(os.path.join(dirpath, name))
+
+
 def sync(root, dest):
-    for rel in sys.stdin.buffer.read().decode("utf-8").split("\0"):
-        if not rel:
-            continue
+    listed = [r for r in sys.stdin.buffer.read().decode("utf-8").split("\0") if r]
+    remove_stale(dest, {r for r in listed if os.path.isfile(os.path.join(root, r))})
+    for rel in listed:
         src, dst = os.path.join(root, rel), os.path.join(dest, rel)
         if not os.path.isfile(src):
             continue  # listed by git but deleted in the tree
