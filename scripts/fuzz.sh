@@ -100,7 +100,7 @@ case "$target" in
   # version 2.0 header, and the regression inputs kept for this reader.
   npy_reader)
     cp tests/data/fuzz/npy_reader/* "$seeds/" 2>/dev/null || true
-    python3 -c 'import numpy as np, sys
+    /usr/bin/python3 -c 'import numpy as np, sys
 d = sys.argv[1]
 for t in ["<f2", "<f4", "<f8", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "|b1"]:
     np.save(d + "/" + t[1:] + ".npy", np.arange(6).reshape(2, 3).astype(t))
