@@ -1,1 +1,0 @@
-B	initial_hJjY¿Äp©? dƒ¾¡ôT¿Vj½& ¿
