@@ -1,13 +1,14 @@
 #pragma once
 // Internal to autograd: one gradient rule per op, grouped by the family
-// column of Ops.def. The table in GradientRules.cpp is generated from Ops.def
-// and names <Family>Grads::<Op> for every op, so an op added there without a
-// rule (or an explicit refusal) here does not compile. Same contract as
+// column of Ops.def. The declarations and the table in GradientRules.cpp are
+// generated from Ops.def and name <Family>Grads::<Op> for every op, so an op
+// added there without a rule (or an explicit refusal) does not link. Same contract as
 // applyGradientRule. (Member names are the OpKind enumerators, hence PascalCase.)
 #include <string>
 #include <vector>
 
 #include "autograd/GradientEmitter.h"
+#include "ir/OpFamilies.gen.h"
 
 namespace dfc::autograd {
 
@@ -32,89 +33,13 @@ inline Expected<Grads> notDifferentiable(const RuleArgs& a) {
   return noRule(a.node, "has no gradient rule (second-order and optimizer ops are not differentiable here)");
 }
 
-// GradientRules.cpp
-struct ElementwiseGrads {
-  static Expected<Grads> Add(const RuleArgs& a);
-  static Expected<Grads> Sub(const RuleArgs& a);
-  static Expected<Grads> Mul(const RuleArgs& a);
-  static Expected<Grads> Scale(const RuleArgs& a);
-  static Expected<Grads> BiasAdd(const RuleArgs& a);
-  static Expected<Grads> Relu(const RuleArgs& a);
-  static Expected<Grads> ReluGrad(const RuleArgs& a) { return notDifferentiable(a); }
-};
-struct LinalgGrads {
-  static Expected<Grads> MatMul(const RuleArgs& a);
-  static Expected<Grads> Linear(const RuleArgs& a);
-  static Expected<Grads> BatchMatMul(const RuleArgs& a);
-};
-struct LayoutGrads {
-  static Expected<Grads> Reshape(const RuleArgs& a);
-  static Expected<Grads> ReduceSum(const RuleArgs& a);
-  static Expected<Grads> Transpose(const RuleArgs& a);
-  static Expected<Grads> Slice(const RuleArgs& a);
-  static Expected<Grads> SliceGrad(const RuleArgs& a) { return notDifferentiable(a); }
-};
-struct LossGrads {
-  static Expected<Grads> Softmax(const RuleArgs& a);
-  static Expected<Grads> SoftmaxCrossEntropy(const RuleArgs& a);
-  static Expected<Grads> SoftmaxCrossEntropyGrad(const RuleArgs& a) { return notDifferentiable(a); }
-};
-struct OptimizerGrads {
-  static Expected<Grads> SgdUpdate(const RuleArgs& a) { return notDifferentiable(a); }
-  static Expected<Grads> AdamUpdate(const RuleArgs& a) { return notDifferentiable(a); }
-  static Expected<Grads> MomentumUpdate(const RuleArgs& a) { return notDifferentiable(a); }
-};
-
-// ExtraRules.cpp
-struct ConvGrads {
-  static Expected<Grads> Conv2d(const RuleArgs& a);
-  static Expected<Grads> Conv2dGradInput(const RuleArgs& a);  // transposed convolution
-  static Expected<Grads> Conv2dGradWeight(const RuleArgs& a) { return notDifferentiable(a); }
-};
-struct PoolGrads {
-  static Expected<Grads> MaxPool2d(const RuleArgs& a);
-  static Expected<Grads> MaxPool2dGrad(const RuleArgs& a) { return notDifferentiable(a); }
-  static Expected<Grads> GlobalAvgPool(const RuleArgs& a);
-  static Expected<Grads> GlobalAvgPoolGrad(const RuleArgs& a) { return notDifferentiable(a); }
-};
-struct NormGrads {
-  static Expected<Grads> BatchNorm(const RuleArgs& a);
-  static Expected<Grads> BatchNormGrad(const RuleArgs& a) { return notDifferentiable(a); }
-  static Expected<Grads> LayerNorm(const RuleArgs& a);
-  static Expected<Grads> LayerNormGrad(const RuleArgs& a) { return notDifferentiable(a); }
-};
-struct TransformerGrads {
-  static Expected<Grads> SoftmaxGrad(const RuleArgs& a) { return notDifferentiable(a); }
-  static Expected<Grads> Gelu(const RuleArgs& a);
-  static Expected<Grads> GeluGrad(const RuleArgs& a) { return notDifferentiable(a); }
-  static Expected<Grads> CausalMask(const RuleArgs& a);
-  static Expected<Grads> Embedding(const RuleArgs& a);
-  static Expected<Grads> EmbeddingGrad(const RuleArgs& a) { return notDifferentiable(a); }
-};
-
-// Decode steps are inference only: a compile with --decode is --inference.
-struct DecodeGrads {
-  static Expected<Grads> KvCacheWrite(const RuleArgs& a) { return notDifferentiable(a); }
-  static Expected<Grads> DecodeAttention(const RuleArgs& a) { return notDifferentiable(a); }
-};
-
-// GeneralRules.cpp: the general ops imported from ONNX, built from the general
-// ops themselves plus the existing *_grad ops; attribute combinations without
-// a rule fail naming the node.
-struct GeneralGrads {
-  static Expected<Grads> Unary(const RuleArgs& a);
-  static Expected<Grads> Binary(const RuleArgs& a);
-  static Expected<Grads> Where(const RuleArgs& a);
-  static Expected<Grads> Cast(const RuleArgs& a);
-  static Expected<Grads> Reduce(const RuleArgs& a);
-  static Expected<Grads> Expand(const RuleArgs& a);
-  static Expected<Grads> Concat(const RuleArgs& a);
-  static Expected<Grads> Gather(const RuleArgs& a);
-  static Expected<Grads> StridedSlice(const RuleArgs& a);
-  static Expected<Grads> Conv(const RuleArgs& a);
-  static Expected<Grads> Pool(const RuleArgs& a);
-  // Inserted after autograd (data parallel): never differentiated.
-  static Expected<Grads> AllReduce(const RuleArgs& a) { return notDifferentiable(a); }
-};
+// One struct per family, <Family>Grads, with a rule per op of the family:
+// declared from Ops.def (OpFamilies.gen.h), defined in GradientRules.cpp,
+// ExtraRules.cpp (conv, pool, norm, transformer), GeneralRules.cpp (the general
+// ops imported from ONNX; attribute combinations without a rule fail naming
+// the node) and NotDifferentiable.cpp (the refusals).
+#define DFC_GRADIENT_RULE(Op) static Expected<Grads> Op(const RuleArgs& a);
+DFC_FAMILY_STRUCTS(Grads, DFC_GRADIENT_RULE)
+#undef DFC_GRADIENT_RULE
 
 }  // namespace dfc::autograd

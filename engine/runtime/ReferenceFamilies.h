@@ -1,13 +1,14 @@
 #pragma once
 // Internal to the reference interpreter: one reference implementation per op,
-// grouped by the family column of Ops.def. The table in Reference.cpp is
-// generated from Ops.def and names <Family>Reference::<Op> for every op, so an
-// op added there without its reference here does not compile. (Member names
+// grouped by the family column of Ops.def. The declarations and the table in
+// Reference.cpp are generated from Ops.def and name <Family>Reference::<Op>
+// for every op, so an op added there without its reference does not link. (Member names
 // are the OpKind enumerators, hence PascalCase.)
 #include <string>
 #include <vector>
 
 #include "ir/Graph.h"
+#include "ir/OpFamilies.gen.h"
 #include "support/Error.h"
 
 namespace dfc::runtime::reference {
@@ -41,90 +42,10 @@ inline int64_t ravel(const Index& idx, const ir::Shape& s) {
   return flat;
 }
 
-// Reference.cpp
-struct ElementwiseReference {
-  static Status Add(const RefArgs& a);
-  static Status Sub(const RefArgs& a);
-  static Status Mul(const RefArgs& a);
-  static Status Scale(const RefArgs& a);
-  static Status BiasAdd(const RefArgs& a);
-  static Status Relu(const RefArgs& a);
-  static Status ReluGrad(const RefArgs& a);
-};
-struct LossReference {
-  static Status Softmax(const RefArgs& a);
-  static Status SoftmaxCrossEntropy(const RefArgs& a);
-  static Status SoftmaxCrossEntropyGrad(const RefArgs& a);
-};
-struct OptimizerReference {
-  static Status SgdUpdate(const RefArgs& a);
-  static Status AdamUpdate(const RefArgs& a);
-  static Status MomentumUpdate(const RefArgs& a);
-};
-
-// ReferenceLinalg.cpp
-struct LinalgReference {
-  static Status MatMul(const RefArgs& a);
-  static Status Linear(const RefArgs& a);
-  static Status BatchMatMul(const RefArgs& a);
-};
-struct LayoutReference {
-  static Status Reshape(const RefArgs& a);
-  static Status ReduceSum(const RefArgs& a);
-  static Status Transpose(const RefArgs& a);
-  static Status Slice(const RefArgs& a);
-  static Status SliceGrad(const RefArgs& a);
-};
-
-// ReferenceVision.cpp
-struct ConvReference {
-  static Status Conv2d(const RefArgs& a);
-  static Status Conv2dGradInput(const RefArgs& a);
-  static Status Conv2dGradWeight(const RefArgs& a);
-};
-struct PoolReference {
-  static Status MaxPool2d(const RefArgs& a);
-  static Status MaxPool2dGrad(const RefArgs& a);
-  static Status GlobalAvgPool(const RefArgs& a);
-  static Status GlobalAvgPoolGrad(const RefArgs& a);
-};
-struct NormReference {
-  static Status BatchNorm(const RefArgs& a);
-  static Status BatchNormGrad(const RefArgs& a);
-  static Status LayerNorm(const RefArgs& a);
-  static Status LayerNormGrad(const RefArgs& a);
-};
-
-// ReferenceTransformer.cpp
-struct TransformerReference {
-  static Status SoftmaxGrad(const RefArgs& a);
-  static Status Gelu(const RefArgs& a);
-  static Status GeluGrad(const RefArgs& a);
-  static Status CausalMask(const RefArgs& a);
-  static Status Embedding(const RefArgs& a);
-  static Status EmbeddingGrad(const RefArgs& a);
-};
-
-// ReferenceDecode.cpp
-struct DecodeReference {
-  static Status KvCacheWrite(const RefArgs& a);
-  static Status DecodeAttention(const RefArgs& a);
-};
-
-// ReferenceGeneral.cpp
-struct GeneralReference {
-  static Status Unary(const RefArgs& a);
-  static Status Binary(const RefArgs& a);
-  static Status Where(const RefArgs& a);
-  static Status Cast(const RefArgs& a);
-  static Status Reduce(const RefArgs& a);
-  static Status Expand(const RefArgs& a);
-  static Status Concat(const RefArgs& a);
-  static Status Gather(const RefArgs& a);
-  static Status StridedSlice(const RefArgs& a);
-  static Status Conv(const RefArgs& a);
-  static Status Pool(const RefArgs& a);
-  static Status AllReduce(const RefArgs& a);
-};
+// One struct per family, <Family>Reference, with a function per op of the
+// family: declared from Ops.def (OpFamilies.gen.h), defined in Reference*.cpp.
+#define DFC_REFERENCE(Op) static Status Op(const RefArgs& a);
+DFC_FAMILY_STRUCTS(Reference, DFC_REFERENCE)
+#undef DFC_REFERENCE
 
 }  // namespace dfc::runtime::reference

@@ -1,8 +1,8 @@
 #pragma once
 // Internal to the runtime: one kernel factory per op, grouped by the family
-// column of Ops.def. The table in Kernels.cpp is generated from Ops.def and
-// names <Family>Kernels::<Op> for every op, so an op added there without its
-// kernel here does not compile. A factory decodes the node's attributes,
+// column of Ops.def. The declarations and the table in Kernels.cpp are
+// generated from Ops.def and name <Family>Kernels::<Op> for every op, so an op
+// added there without its kernel does not link. A factory decodes the node's attributes,
 // checks the tensors and returns a typed Kernel bound to them. (Member names
 // are the OpKind enumerators, hence PascalCase.)
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/OpFamilies.gen.h"
 #include "runtime/Kernel.h"
 
 namespace dfc::runtime::kernels {
@@ -109,89 +110,11 @@ struct Window {
   int64_t oh = 0, ow = 0;  // output
 };
 
-struct ElementwiseKernels {  // Elementwise.cpp
-  static Made Add(const KernelArgs& a);
-  static Made Sub(const KernelArgs& a);
-  static Made Mul(const KernelArgs& a);
-  static Made Scale(const KernelArgs& a);
-  static Made BiasAdd(const KernelArgs& a);
-  static Made Relu(const KernelArgs& a);
-  static Made ReluGrad(const KernelArgs& a);
-};
-
-struct LinalgKernels {  // Gemm.cpp
-  static Made MatMul(const KernelArgs& a);
-  static Made Linear(const KernelArgs& a);
-  static Made BatchMatMul(const KernelArgs& a);
-};
-
-struct ConvKernels {  // Conv.cpp
-  static Made Conv2d(const KernelArgs& a);
-  static Made Conv2dGradInput(const KernelArgs& a);
-  static Made Conv2dGradWeight(const KernelArgs& a);
-};
-
-struct PoolKernels {  // Pool.cpp
-  static Made MaxPool2d(const KernelArgs& a);
-  static Made MaxPool2dGrad(const KernelArgs& a);
-  static Made GlobalAvgPool(const KernelArgs& a);
-  static Made GlobalAvgPoolGrad(const KernelArgs& a);
-};
-
-struct NormKernels {  // Norm.cpp
-  static Made BatchNorm(const KernelArgs& a);
-  static Made BatchNormGrad(const KernelArgs& a);
-  static Made LayerNorm(const KernelArgs& a);
-  static Made LayerNormGrad(const KernelArgs& a);
-};
-
-struct LayoutKernels {  // Layout.cpp
-  static Made Reshape(const KernelArgs& a);
-  static Made ReduceSum(const KernelArgs& a);
-  static Made Transpose(const KernelArgs& a);
-  static Made Slice(const KernelArgs& a);
-  static Made SliceGrad(const KernelArgs& a);
-};
-
-struct TransformerKernels {  // Transformer.cpp
-  static Made SoftmaxGrad(const KernelArgs& a);
-  static Made Gelu(const KernelArgs& a);
-  static Made GeluGrad(const KernelArgs& a);
-  static Made CausalMask(const KernelArgs& a);
-  static Made Embedding(const KernelArgs& a);
-  static Made EmbeddingGrad(const KernelArgs& a);
-};
-
-struct LossKernels {  // Loss.cpp
-  static Made Softmax(const KernelArgs& a);
-  static Made SoftmaxCrossEntropy(const KernelArgs& a);
-  static Made SoftmaxCrossEntropyGrad(const KernelArgs& a);
-};
-
-struct OptimizerKernels {  // Optimizer.cpp
-  static Made SgdUpdate(const KernelArgs& a);
-  static Made AdamUpdate(const KernelArgs& a);
-  static Made MomentumUpdate(const KernelArgs& a);
-};
-
-struct DecodeKernels {  // Decode.cpp
-  static Made KvCacheWrite(const KernelArgs& a);
-  static Made DecodeAttention(const KernelArgs& a);
-};
-
-struct GeneralKernels {  // General.cpp, GeneralWindow.cpp
-  static Made Unary(const KernelArgs& a);
-  static Made Binary(const KernelArgs& a);
-  static Made Where(const KernelArgs& a);
-  static Made Cast(const KernelArgs& a);
-  static Made Reduce(const KernelArgs& a);
-  static Made Expand(const KernelArgs& a);
-  static Made Concat(const KernelArgs& a);
-  static Made Gather(const KernelArgs& a);
-  static Made StridedSlice(const KernelArgs& a);
-  static Made Conv(const KernelArgs& a);
-  static Made Pool(const KernelArgs& a);
-  static Made AllReduce(const KernelArgs& a);  // Collective.cpp
-};
+// One struct per family, <Family>Kernels, with a factory per op of the family:
+// declared from Ops.def (OpFamilies.gen.h), defined in kernels/<Family>.cpp
+// (linalg: Gemm.cpp; general: General*.cpp and Collective.cpp).
+#define DFC_KERNEL_FACTORY(Op) static Made Op(const KernelArgs& a);
+DFC_FAMILY_STRUCTS(Kernels, DFC_KERNEL_FACTORY)
+#undef DFC_KERNEL_FACTORY
 
 }  // namespace dfc::runtime::kernels
