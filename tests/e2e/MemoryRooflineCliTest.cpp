@@ -1,6 +1,7 @@
 // Issue 35: `dfc inspect --memory` prints the peaks memoryTimeline computes
 // from the PEF, and `dfc inspect --roofline --csv` gives each section the
-// TFLOP and off-chip bytes its compile report records.
+// TFLOP and off-chip bytes its compile report records; with --run, the host
+// points are the FLOP over the run's mean stored time per call.
 #include <simdjson.h>
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,7 @@
 #include "TestEnv.h"
 #include "analysis/MemoryTimeline.h"
 #include "pef/Pef.h"
+#include "profile/RunStore.h"
 
 using namespace dfc;
 
@@ -95,4 +97,49 @@ TEST_CASE("dfc inspect --roofline --csv: each point is the TFLOP and bytes of th
     CHECK(tflop == Approx(tflopOfHypersection.at(s.hypersection)).epsilon(1e-12));
     CHECK(std::stod(f[4]) == Approx(bytes > 0 ? tflop * 1e12 / bytes : 0).epsilon(1e-12));
   }
+}
+
+TEST_CASE("dfc inspect --roofline --run: each measured section's host GFLOP/s is its FLOP over its mean stored time",
+          "[e2e][roofline][cli]") {
+  test::ScratchDir dir("roofline-run");
+  const std::string db = " --db " + (dir / "runs.sqlite");
+  auto compiled = test::runDfc("compile --model logreg -b 32 --pef-name logreg --output-folder " + (dir / "out") + db);
+  INFO(compiled.output);
+  REQUIRE(compiled.status == 0);
+  auto ran = test::runDfc("run -p " + (dir / "out") + "/logreg.pef --data-folder " + test::kFashionMnist +
+                          " --train-limit 64 --test-limit 64" + db);
+  INFO(ran.output);
+  REQUIRE(ran.status == 0);
+  auto store = profile::RunStore::open(dir / "runs.sqlite");
+  REQUIRE(store.ok());
+  auto calls = store->sectionCalls(1);
+  REQUIRE(calls.ok());
+  std::map<int, std::pair<double, int>> sums;
+  for (const auto& c : *calls) sums[c.sectionId].first += c.durationUs, sums[c.sectionId].second += 1;
+  REQUIRE_FALSE(sums.empty());
+  auto csv = test::runDfc("inspect --roofline --csv --run 1" + db);
+  INFO(csv.output);
+  REQUIRE(csv.status == 0);
+  const std::vector<std::string> rows = split(csv.output, '\n');
+  CHECK(rows.at(0).find(",host_mean_us,host_gflops") != std::string::npos);
+  int measured = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::vector<std::string> f = split(rows[i] + ",", ',');  // a trailing empty cell survives the split
+    REQUIRE(f.size() == 10);
+    const int id = std::stoi(f[0]);
+    const double tflop = std::stod(f[2]);
+    if (!sums.count(id) || tflop <= 0) {
+      CHECK(f[8].empty());
+      continue;
+    }
+    const double mean = sums[id].first / sums[id].second;
+    CHECK(std::stod(f[8]) == Approx(mean).epsilon(1e-9));
+    CHECK(std::stod(f[9]) == Approx(tflop * 1e12 / (mean * 1e-6) / 1e9).epsilon(1e-9));
+    ++measured;
+  }
+  CHECK(measured > 0);
+  auto text = test::runDfc("inspect --roofline --run 1" + db);
+  CHECK(text.status == 0);
+  CHECK(text.output.find("host roofs (measured, ") != std::string::npos);
+  CHECK(test::runDfc("inspect --memory --run 1" + db).status == 2);
 }
