@@ -17,10 +17,12 @@
 #include "MainWindow.h"
 #include "Translations.h"
 #include "e2e/TestEnv.h"
+#include "memory/CallTimes.h"
 #include "memory/MemoryChart.h"
 #include "memory/MemoryPanel.h"
 #include "roofline/RooflinePanel.h"
 #include "style/Units.h"
+#include "timeline/TimelineData.h"
 
 using namespace dfc;
 using views::MemTier;
@@ -156,4 +158,21 @@ TEST_CASE("The Memory and Roofline screens speak German under a German locale", 
   REQUIRE(tiers != nullptr);
   CHECK(tiers->itemText(3) == QStringLiteral("Host-Arena (CPU-Lauf)"));
   CHECK(window.rooflinePanel()->summaryLabel()->text().startsWith(QStringLiteral("Keine PEF geladen")));
+}
+
+TEST_CASE("A tensor's lifetime in calls is the time from its first call's start to its last call's end",
+          "[gui][memory]") {
+  // makeTrace: section calls s0, s1, s2, s0, ... every 12 us from 1000 us, each 10 us long.
+  const views::TimelineData timeline = views::buildTimelineData(guitest::makeTrace());
+  REQUIRE(timeline.trace);
+  const std::vector<int> schedule{0, 1, 2};
+  const auto lifetime = views::callsTimeRange(*timeline.trace, schedule, 1, 2);
+  REQUIRE(lifetime.has_value());
+  CHECK(lifetime->startUs == 1012.0);
+  CHECK(lifetime->endUs == 1034.0);
+  const auto first = views::callsTimeRange(*timeline.trace, schedule, 0, 0);
+  REQUIRE(first.has_value());
+  CHECK(*first == views::TimeRange{1000.0, 1010.0});
+  CHECK_FALSE(views::callsTimeRange(*timeline.trace, schedule, 1, 3).has_value());  // no call 3 in a step
+  CHECK_FALSE(views::callsTimeRange(*timeline.trace, {5}, 0, 0).has_value());       // a section the trace never calls
 }

@@ -81,8 +81,11 @@ TEST_CASE("The roofline view's points are the compile report's TFLOP per off-chi
     if (p.intensity > 0 && p.estimatedTflops > 0 && p.section > 0) clickable = p.section;
   }
   REQUIRE(clickable > 0);
-  // A click on the point (drawn where the report's figures put it) selects its section.
+  // Up is more FLOP/s, right more FLOP per byte (log-log).
   views::RooflineChart* chart = window.rooflinePanel()->chart();
+  CHECK(chart->toPixel(chart->rect(), 1, 1e12).y() < chart->toPixel(chart->rect(), 1, 1e9).y());
+  CHECK(chart->toPixel(chart->rect(), 10, 1e12).x() > chart->toPixel(chart->rect(), 1, 1e12).x());
+  // A click on the point (drawn where the report's figures put it) selects its section.
   const analysis::RooflinePoint& target = d.roofline.points.at(static_cast<size_t>(clickable));
   const QPoint at = chart->toPixel(chart->rect(), target.intensity, target.estimatedTflops * 1e12).toPoint();
   REQUIRE(chart->sectionAt(at) >= 0);
