@@ -2218,16 +2218,12 @@ Hyperfunktion: %3</translation>
         <translation>&amp;Ebene:</translation>
     </message>
     <message>
-        <source>&amp;Export</source>
-        <translation>&amp;Exportieren</translation>
-    </message>
-    <message>
         <source>Memory over the step (CSV)...</source>
         <translation>Speicher über den Schritt (CSV) …</translation>
     </message>
     <message>
-        <source>Export memory CSV</source>
-        <translation>Speicher-CSV exportieren</translation>
+        <source>Export memory</source>
+        <translation>Speicher exportieren</translation>
     </message>
     <message>
         <source>CSV (*.csv)</source>
@@ -2236,10 +2232,6 @@ Hyperfunktion: %3</translation>
     <message>
         <source>Chart (PNG)...</source>
         <translation>Diagramm (PNG) …</translation>
-    </message>
-    <message>
-        <source>Export memory chart</source>
-        <translation>Speicherdiagramm exportieren</translation>
     </message>
     <message>
         <source>PNG image (*.png)</source>
@@ -2346,10 +2338,6 @@ geschätzt %5, Dach %6 (%7-begrenzt)</translation>
 <context>
     <name>dfc::views::RooflinePanel</name>
     <message>
-        <source>&amp;Export</source>
-        <translation>&amp;Exportieren</translation>
-    </message>
-    <message>
         <source>Export roofline</source>
         <translation>Roofline exportieren</translation>
     </message>
@@ -2409,6 +2397,13 @@ geschätzt %5, Dach %6 (%7-begrenzt)</translation>
             <numerusform>Host (einmal gemessen, %1 Threads): GEMM %2 GFLOP/s, Triad %3 GB/s; %n Sektion gemessen.</numerusform>
             <numerusform>Host (einmal gemessen, %1 Threads): GEMM %2 GFLOP/s, Triad %3 GB/s; %n Sektionen gemessen.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::ExportButton</name>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
     </message>
 </context>
 </TS>

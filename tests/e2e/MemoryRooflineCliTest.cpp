@@ -2,11 +2,11 @@
 // from the PEF, and `dfc inspect --roofline --csv` gives each section the
 // TFLOP and off-chip bytes its compile report records; with --run, the host
 // points are the FLOP over the run's mean stored time per call.
-#include <simdjson.h>
 
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "RooflineFixtures.h"
 #include "TestEnv.h"
 #include "analysis/MemoryTimeline.h"
 #include "pef/Pef.h"
@@ -15,14 +15,6 @@
 using namespace dfc;
 
 namespace {
-
-std::string compileLenet(const test::ScratchDir& dir) {
-  auto r = test::runDfc("compile --db - --model lenet -o1 -b 8 --arch sn30 --pef-name lenet --output-folder " +
-                        (dir / "out"));
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  return dir / "out/lenet.pef";
-}
 
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> out;
@@ -35,7 +27,7 @@ std::vector<std::string> split(const std::string& line, char sep) {
 
 TEST_CASE("dfc inspect --memory prints the peak per tier that the timeline of the PEF has", "[e2e][memory][cli]") {
   test::ScratchDir dir("memory-cli");
-  const std::string path = compileLenet(dir);
+  const std::string path = test::compileLenetO1(dir);
   auto pef = pef::readPef(path, pef::PefUse::View);
   REQUIRE(pef.ok());
   auto arch = arch::loadArch("sn30");
@@ -71,16 +63,10 @@ TEST_CASE("dfc inspect --memory prints the peak per tier that the timeline of th
 TEST_CASE("dfc inspect --roofline --csv: each point is the TFLOP and bytes of the compile report",
           "[e2e][roofline][cli]") {
   test::ScratchDir dir("roofline-cli");
-  const std::string path = compileLenet(dir);
+  const std::string path = test::compileLenetO1(dir);
   auto pef = pef::readPef(path, pef::PefUse::View);
   REQUIRE(pef.ok());
-  simdjson::dom::parser parser;
-  simdjson::dom::element report = parser.parse(pef->reportJson);
-  std::map<int64_t, double> tflopOfHypersection, bytesOfSection;
-  for (simdjson::dom::element h : report["layer1_hypersections"].get_array())
-    tflopOfHypersection[h["id"].get_int64()] = h["tflop"].get_double();
-  for (simdjson::dom::element s : report["layer3_sections"].get_array())
-    bytesOfSection[s["id"].get_int64()] = s["ddr_bytes"].get_double();
+  const auto [tflopOfHypersection, bytesOfSection] = test::reportFigures(pef->reportJson);
   auto r = test::runDfc("inspect --roofline --csv " + path);
   REQUIRE(r.status == 0);
   const std::vector<std::string> rows = split(r.output, '\n');

@@ -16,7 +16,7 @@
 #include "DocumentLoaders.h"
 #include "MainWindow.h"
 #include "Translations.h"
-#include "e2e/TestEnv.h"
+#include "e2e/RooflineFixtures.h"
 #include "memory/CallTimes.h"
 #include "memory/MemoryChart.h"
 #include "memory/MemoryPanel.h"
@@ -109,11 +109,7 @@ TEST_CASE("A tensor picked in the memory list names its producer and shades its 
 TEST_CASE("The memory view's peak is the one dfc inspect --memory prints, and it exports", "[gui][memory][app]") {
   guitest::ensureApp();
   test::ScratchDir dir("memory-view");
-  auto compiled = test::runDfc("compile --db - --model lenet -o1 -b 8 --arch sn30 --pef-name lenet --output-folder " +
-                               (dir / "out"));
-  INFO(compiled.output);
-  REQUIRE(compiled.status == 0);
-  const std::string path = dir / "out/lenet.pef";
+  const std::string path = test::compileLenetO1(dir);
   auto inspect = test::runDfc("inspect --memory " + path);
   REQUIRE(inspect.status == 0);
   const auto peaks = inspectPeaks(inspect.output);

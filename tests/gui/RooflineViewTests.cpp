@@ -1,7 +1,6 @@
 // Issue 35: the Roofline screen's points are the compile report's TFLOP over
 // its off-chip bytes, a run's host points its FLOP over the measured time, and
 // a click on a point selects its section.
-#include <simdjson.h>
 
 #include <QFile>
 #include <QSignalSpy>
@@ -13,7 +12,7 @@
 #include "AppTestSupport.h"
 #include "DocumentLoaders.h"
 #include "MainWindow.h"
-#include "e2e/TestEnv.h"
+#include "e2e/RooflineFixtures.h"
 #include "roofline/RooflineChart.h"
 #include "roofline/RooflinePanel.h"
 #include "schedule/SchedulePanel.h"
@@ -45,20 +44,10 @@ TEST_CASE("The roofline view's points are the compile report's TFLOP per off-chi
           "[gui][roofline][app]") {
   guitest::ensureApp();
   test::ScratchDir dir("roofline-view");
-  auto compiled = test::runDfc("compile --db - --model lenet -o1 -b 8 --arch sn30 --pef-name lenet --output-folder " +
-                               (dir / "out"));
-  INFO(compiled.output);
-  REQUIRE(compiled.status == 0);
-  const std::string path = dir / "out/lenet.pef";
+  const std::string path = test::compileLenetO1(dir);
   auto pef = pef::readPef(path, pef::PefUse::View);
   REQUIRE(pef.ok());
-  simdjson::dom::parser parser;
-  simdjson::dom::element report = parser.parse(pef->reportJson);
-  std::map<int64_t, double> tflopOfHypersection, bytesOfSection;
-  for (simdjson::dom::element h : report["layer1_hypersections"].get_array())
-    tflopOfHypersection[h["id"].get_int64()] = h["tflop"].get_double();
-  for (simdjson::dom::element s : report["layer3_sections"].get_array())
-    bytesOfSection[s["id"].get_int64()] = s["ddr_bytes"].get_double();
+  const auto [tflopOfHypersection, bytesOfSection] = test::reportFigures(pef->reportJson);
 
   studio::MainWindow window(studio::engineLoaders(), QStringLiteral("-"));
   window.resize(1400, 900);

@@ -1,12 +1,9 @@
 #include "memory/MemoryPanel.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
-#include <QMessageBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolButton>
@@ -15,6 +12,7 @@
 
 #include "memory/MemoryChart.h"
 #include "style/Units.h"
+#include "support/ExportButton.h"
 #include "support/ExportFile.h"
 #include "support/PictureExport.h"
 
@@ -86,26 +84,13 @@ MemoryPanel::MemoryPanel(QWidget* parent) : QWidget(parent) {
 }
 
 QToolButton* MemoryPanel::makeExportButton() {
-  auto* button = new QToolButton(this);
-  button->setText(tr("&Export"));
-  button->setPopupMode(QToolButton::InstantPopup);
-  auto* menu = new QMenu(button);
-  auto ask = [this](const QString& title, const QString& name, const QString& filter, auto write) {
-    const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
-    QString error;
-    if (!path.isEmpty() && !(this->*write)(path, &error)) QMessageBox::warning(this, title, error);
-  };
-  menu->addAction(tr("Memory over the step (CSV)..."), this, [this, ask] {
-    ask(tr("Export memory CSV"), QStringLiteral("memory.csv"), tr("CSV (*.csv)"), &MemoryPanel::exportCsv);
-  });
-  menu->addAction(tr("Chart (PNG)..."), this, [this, ask] {
-    ask(tr("Export memory chart"), QStringLiteral("memory.png"), tr("PNG image (*.png)"), &MemoryPanel::exportPicture);
-  });
-  menu->addAction(tr("Chart (SVG)..."), this, [this, ask] {
-    ask(tr("Export memory chart"), QStringLiteral("memory.svg"), tr("SVG image (*.svg)"), &MemoryPanel::exportPicture);
-  });
-  button->setMenu(menu);
-  return button;
+  auto csv = [this](const QString& path, QString* error) { return exportCsv(path, error); };
+  auto picture = [this](const QString& path, QString* error) { return exportPicture(path, error); };
+  return views::makeExportButton(
+      this, tr("Export memory"),
+      {{tr("Memory over the step (CSV)..."), QStringLiteral("memory.csv"), tr("CSV (*.csv)"), csv},
+       {tr("Chart (PNG)..."), QStringLiteral("memory.png"), tr("PNG image (*.png)"), picture},
+       {tr("Chart (SVG)..."), QStringLiteral("memory.svg"), tr("SVG image (*.svg)"), picture}});
 }
 
 void MemoryPanel::setData(MemoryViewData data) {

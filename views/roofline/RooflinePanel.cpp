@@ -1,15 +1,13 @@
 #include "roofline/RooflinePanel.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMenu>
-#include <QMessageBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "roofline/RooflineChart.h"
+#include "support/ExportButton.h"
 #include "support/ExportFile.h"
 #include "support/PictureExport.h"
 
@@ -32,26 +30,13 @@ RooflinePanel::RooflinePanel(QWidget* parent) : QWidget(parent) {
 }
 
 QToolButton* RooflinePanel::makeExportButton() {
-  auto* button = new QToolButton(this);
-  button->setText(tr("&Export"));
-  button->setPopupMode(QToolButton::InstantPopup);
-  auto* menu = new QMenu(button);
-  auto ask = [this](const QString& name, const QString& filter, auto write) {
-    const QString title = tr("Export roofline");
-    const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
-    QString error;
-    if (!path.isEmpty() && !(this->*write)(path, &error)) QMessageBox::warning(this, title, error);
-  };
-  menu->addAction(tr("Points (CSV)..."), this,
-                  [ask] { ask(QStringLiteral("roofline.csv"), tr("CSV (*.csv)"), &RooflinePanel::exportCsv); });
-  menu->addAction(tr("Chart (PNG)..."), this, [ask] {
-    ask(QStringLiteral("roofline.png"), tr("PNG image (*.png)"), &RooflinePanel::exportPicture);
-  });
-  menu->addAction(tr("Chart (SVG)..."), this, [ask] {
-    ask(QStringLiteral("roofline.svg"), tr("SVG image (*.svg)"), &RooflinePanel::exportPicture);
-  });
-  button->setMenu(menu);
-  return button;
+  auto csv = [this](const QString& path, QString* error) { return exportCsv(path, error); };
+  auto picture = [this](const QString& path, QString* error) { return exportPicture(path, error); };
+  return views::makeExportButton(
+      this, tr("Export roofline"),
+      {{tr("Points (CSV)..."), QStringLiteral("roofline.csv"), tr("CSV (*.csv)"), csv},
+       {tr("Chart (PNG)..."), QStringLiteral("roofline.png"), tr("PNG image (*.png)"), picture},
+       {tr("Chart (SVG)..."), QStringLiteral("roofline.svg"), tr("SVG image (*.svg)"), picture}});
 }
 
 void RooflinePanel::setData(RooflineViewData data) {
