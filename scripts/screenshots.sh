@@ -6,7 +6,8 @@
 # (-o3), the Llama-2-7B training shape (-o3, sn40l; its graph unfolded whole,
 # at fit and at a readable zoom), gpt2-mini at -o1 and -o3 (each run a few
 # steps) for Compare and its graph diff, a cut-off copy of LeNet's trace, and a
-# PyTorch profiler trace when python3-torch is installed (skipped otherwise).
+# PyTorch profiler trace when python3-torch is installed (skipped otherwise);
+# the Memory and Roofline screens also on gpt2 (24 layers, -o1).
 # The first pictures open files as a user does, with no --screen: where each
 # kind of file lands. The recompile-with-decisions flow (menu, the dialog
 # asking where files go, badges, the compare) is drawn by its GUI test.
@@ -142,6 +143,13 @@ for input in lenet gpt2 resnet18; do
   for screen in $("$STUDIO" --list-screens); do  # the screens table (app/dfstudio/Screens.cpp)
     shot "${input}_$screen" "$screen" "$WORK/$input/$input.pef" >> "$OUT/list.txt"
   done
+done
+# Memory and Roofline (issue 35) at the scales the issue names: gpt2 with 24 layers at -o1 (hundreds of
+# fused sections) and the Llama-7B training shape; LeNet's (with its run: host points) come from the loop above.
+compile gpt2_o1 --model gpt2 --num-layers 24 -o1
+for screen in memory roofline; do
+  shot "gpt2_o1_$screen" "$screen" "$WORK/gpt2_o1/gpt2_o1.pef" >> "$OUT/list.txt"
+  shot "llama7b_$screen" "$screen" "$WORK/llama7b/llama7b.pef" >> "$OUT/list.txt"
 done
 shot lenet_o0_vs_o3_compare compare "$WORK/lenet/lenet.pef" --compare-with "$WORK/lenet_o3/lenet_o3.pef" >> "$OUT/list.txt"
 # Human decisions (--mac-human-decision): LeNet -o0 against the same with conv layers pinned together and a cut.

@@ -721,6 +721,22 @@
         <source>Show the whole operator graph</source>
         <translation>Den ganzen Operatorgraphen zeigen</translation>
     </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation>&amp;Speicher</translation>
+    </message>
+    <message>
+        <source>R&amp;oofline</source>
+        <translation>R&amp;oofline</translation>
+    </message>
+    <message>
+        <source>%1: made by the selected operator; open its run to see its lifetime on the timeline</source>
+        <translation>%1: vom ausgewählten Operator erzeugt; öffnen Sie seinen Lauf, um seine Lebensdauer in der Zeitleiste zu sehen</translation>
+    </message>
+    <message>
+        <source>%1: live from call %2 to %3, selected on the timeline</source>
+        <translation>%1: lebt von Aufruf %2 bis %3, in der Zeitleiste ausgewählt</translation>
+    </message>
 </context>
 <context>
     <name>dfc::studio::Session</name>
@@ -1302,6 +1318,22 @@ Doppelklick springt dorthin</translation>
     <message>
         <source>Layout cancelled: fold hyperfunctions to see fewer nodes</source>
         <translation>Anordnung abgebrochen: Hyperfunktionen falten, um weniger Knoten zu sehen</translation>
+    </message>
+    <message>
+        <source>Section boundary %1 → %2: %2 is the first section</source>
+        <translation>Sektionsgrenze %1 → %2: %2 ist die erste Sektion</translation>
+    </message>
+    <message>
+        <source>Section boundary %1 → %2
+Why %2 starts here: %3</source>
+        <translation>Sektionsgrenze %1 → %2
+Warum %2 hier beginnt: %3</translation>
+    </message>
+    <message>
+        <source>Section boundary %1 → %2
+Why %2 starts apart from %3 (the section before it): %4</source>
+        <translation>Sektionsgrenze %1 → %2
+Warum %2 getrennt von %3 (der Sektion davor) beginnt: %4</translation>
     </message>
 </context>
 <context>
@@ -2090,6 +2122,288 @@ Hyperfunktion: %3</translation>
     <message>
         <source>Graph framing once loaded: fit (the whole graph), readable (labels at full size, at the top of the first layer) or a zoom factor there (0.15).</source>
         <translation>Ausschnitt des Graphen nach dem Laden: fit (den ganzen Graphen einpassen), readable (Beschriftungen in voller Größe, am Anfang der ersten Schicht) oder ein Zoomfaktor dort (0.15).</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::MemoryChart</name>
+    <message>
+        <source>No memory timeline: open a PEF.</source>
+        <translation>Kein Speicherverlauf: öffnen Sie eine PEF.</translation>
+    </message>
+    <message>
+        <source>section call of one step (schedule order)</source>
+        <translation>Sektionsaufruf eines Schritts (Reihenfolge des Ablaufplans)</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>Kapazität %1</translation>
+    </message>
+    <message>
+        <source>peak %1 at call %2 (%3)</source>
+        <translation>Spitze %1 bei Aufruf %2 (%3)</translation>
+    </message>
+    <message>
+        <source>call %1: %2</source>
+        <translation>Aufruf %1: %2</translation>
+    </message>
+    <message>
+        <source>total %1</source>
+        <translation>gesamt %1</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::MemoryPanel</name>
+    <message>
+        <source>On-chip SRAM</source>
+        <translation>On-Chip-SRAM</translation>
+    </message>
+    <message>
+        <source>HBM</source>
+        <translation>HBM</translation>
+    </message>
+    <message>
+        <source>DDR</source>
+        <translation>DDR</translation>
+    </message>
+    <message>
+        <source>Host arena (CPU run)</source>
+        <translation>Host-Arena (CPU-Lauf)</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>Gewichte</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>Optimiererzustand</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV-Cache</translation>
+    </message>
+    <message>
+        <source>The memory tier whose bytes the chart stacks</source>
+        <translation>Die Speicherebene, deren Bytes das Diagramm stapelt</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Live (calls)</source>
+        <translation>Lebt (Aufrufe)</translation>
+    </message>
+    <message>
+        <source>Made by</source>
+        <translation>Erzeugt von</translation>
+    </message>
+    <message>
+        <source>&amp;Tier:</source>
+        <translation>&amp;Ebene:</translation>
+    </message>
+    <message>
+        <source>Memory over the step (CSV)...</source>
+        <translation>Speicher über den Schritt (CSV) …</translation>
+    </message>
+    <message>
+        <source>Export memory</source>
+        <translation>Speicher exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Chart (PNG)...</source>
+        <translation>Diagramm (PNG) …</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>Chart (SVG)...</source>
+        <translation>Diagramm (SVG) …</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>No PEF loaded. Compile a model or open a PEF (Ctrl+O).</source>
+        <translation>Keine PEF geladen. Kompilieren Sie ein Modell oder öffnen Sie eine PEF (Ctrl+O).</translation>
+    </message>
+    <message>
+        <source>No memory timeline: %1</source>
+        <translation>Kein Speicherverlauf: %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 (call %3)</source>
+        <translation>%1 %2 (Aufruf %3)</translation>
+    </message>
+    <message>
+        <source>This tier holds nothing in this step.</source>
+        <translation>Diese Ebene hält in diesem Schritt nichts.</translation>
+    </message>
+    <message>
+        <source>Tensors live at the peak (call %1), largest first; click one for its lifetime and its operator</source>
+        <translation>Tensoren, die an der Spitze leben (Aufruf %1), größte zuerst; klicken Sie einen für seine Lebensdauer und seinen Operator</translation>
+    </message>
+    <message>
+        <source>Tensors live at call %1, largest first (click the chart elsewhere for another call)</source>
+        <translation>Tensoren, die bei Aufruf %1 leben, größte zuerst (klicken Sie an anderer Stelle ins Diagramm für einen anderen Aufruf)</translation>
+    </message>
+    <message>
+        <source>(input, weight or state)</source>
+        <translation>(Eingabe, Gewicht oder Zustand)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n section call(s) per step. Peaks: %2.</source>
+        <translation>
+            <numerusform>%1: %n Sektionsaufruf je Schritt. Spitzen: %2.</numerusform>
+            <numerusform>%1: %n Sektionsaufrufe je Schritt. Spitzen: %2.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::RooflineChart</name>
+    <message>
+        <source>No roofline: open a PEF.</source>
+        <translation>Kein Roofline: öffnen Sie eine PEF.</translation>
+    </message>
+    <message>
+        <source>arithmetic intensity (FLOP per off-chip byte, log)</source>
+        <translation>arithmetische Intensität (FLOP je Off-Chip-Byte, log)</translation>
+    </message>
+    <message>
+        <source>%1 compute %2</source>
+        <translation>%1 Rechenleistung %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 GB/s</source>
+        <translation>%1 %2 GB/s</translation>
+    </message>
+    <message>
+        <source>host %1 GB/s</source>
+        <translation>Host %1 GB/s</translation>
+    </message>
+    <message>
+        <source>section, estimated (cost model)</source>
+        <translation>Sektion, geschätzt (Kostenmodell)</translation>
+    </message>
+    <message>
+        <source>no run measured these sections: no host points</source>
+        <translation>kein Lauf hat diese Sektionen gemessen: keine Host-Punkte</translation>
+    </message>
+    <message>
+        <source>section, measured on the host (latest run)</source>
+        <translation>Sektion, auf dem Host gemessen (letzter Lauf)</translation>
+    </message>
+    <message>
+        <source>%1
+%2 per call, %3 off chip: %4 FLOP/byte
+estimated %5, roof %6 (%7-bound)</source>
+        <translation>%1
+%2 je Aufruf, %3 außerhalb des Chips: %4 FLOP/Byte
+geschätzt %5, Dach %6 (%7-begrenzt)</translation>
+    </message>
+    <message>
+        <source>measured on the host: %1 per call, %2</source>
+        <translation>auf dem Host gemessen: %1 je Aufruf, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>host GEMM %1 (%n thread(s))</source>
+        <translation>
+            <numerusform>Host-GEMM %1 (%n Thread)</numerusform>
+            <numerusform>Host-GEMM %1 (%n Threads)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::RooflinePanel</name>
+    <message>
+        <source>Export roofline</source>
+        <translation>Roofline exportieren</translation>
+    </message>
+    <message>
+        <source>Points (CSV)...</source>
+        <translation>Punkte (CSV) …</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Chart (PNG)...</source>
+        <translation>Diagramm (PNG) …</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>Chart (SVG)...</source>
+        <translation>Diagramm (SVG) …</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>No PEF loaded. Compile a model or open a PEF (Ctrl+O).</source>
+        <translation>Keine PEF geladen. Kompilieren Sie ein Modell oder öffnen Sie eine PEF (Ctrl+O).</translation>
+    </message>
+    <message>
+        <source>No roofline: %1</source>
+        <translation>Kein Roofline: %1</translation>
+    </message>
+    <message>
+        <source>Click a point to select its section.</source>
+        <translation>Klicken Sie einen Punkt an, um seine Sektion auszuwählen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2: %n section(s); ridge at %3 FLOP/byte.</source>
+        <translation>
+            <numerusform>%1 auf %2: %n Sektion; Knick bei %3 FLOP/Byte.</numerusform>
+            <numerusform>%1 auf %2: %n Sektionen; Knick bei %3 FLOP/Byte.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n section(s) without FLOP or off-chip bytes are left off the log axes.</source>
+        <translation>
+            <numerusform>%n Sektion ohne FLOP oder Off-Chip-Bytes fehlt auf den log. Achsen.</numerusform>
+            <numerusform>%n Sektionen ohne FLOP oder Off-Chip-Bytes fehlen auf den log. Achsen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Host (measured once, %1 threads): GEMM %2 GFLOP/s, triad %3 GB/s; %n section(s) measured.</source>
+        <translation>
+            <numerusform>Host (einmal gemessen, %1 Threads): GEMM %2 GFLOP/s, Triad %3 GB/s; %n Sektion gemessen.</numerusform>
+            <numerusform>Host (einmal gemessen, %1 Threads): GEMM %2 GFLOP/s, Triad %3 GB/s; %n Sektionen gemessen.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::ExportButton</name>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
     </message>
 </context>
 </TS>

@@ -4,6 +4,8 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "analysis/CompiledArch.h"
+#include "analysis/HostRoofline.h"
 #include "analysis/MemoryTimeline.h"
 #include "analysis/Roofline.h"
 #include "analysis/SectionBoundaries.h"
@@ -82,17 +84,25 @@ void printCompilerConfig(const std::string& stored) {
     std::printf("  %-30s = %-12s # %s\n", k.key.c_str(), driver::storedKnobValue(json, k).c_str(), k.doc.c_str());
 }
 
+// The run --run names, in the store --db names.
+Expected<profile::RunRecord> findRun(const ArgParser& p, profile::RunStore& store) {
+  auto id = parseInt("--run", p.get("--run"));
+  if (!id) return id.error();
+  auto runs = store.listRuns();
+  if (!runs) return runs.error();
+  auto run = std::find_if(runs->begin(), runs->end(), [&](const profile::RunRecord& r) { return r.id == *id; });
+  if (run == runs->end()) return makeError("--run " + std::to_string(*id) + ": no such run in the run store");
+  return *run;
+}
+
 // --run ID: the run's host breakdown from the store, as a table.
 int inspectRun(const ArgParser& p) {
-  auto id = parseInt("--run", p.get("--run"));
-  if (!id) return reportError(id.error());
   auto store = driver::openStore(p.get("--db"));
   if (!store) return reportError(store.error());
-  auto runs = store->listRuns();
-  if (!runs) return reportError(runs.error());
-  auto run = std::find_if(runs->begin(), runs->end(), [&](const profile::RunRecord& r) { return r.id == *id; });
-  if (run == runs->end()) return reportError(makeError("--run " + std::to_string(*id) + ": no such run in the run store"));
-  auto metrics = store->metrics(*id);
+  auto run = findRun(p, *store);
+  if (!run) return reportError(run.error());
+  const long long id = run->id;
+  auto metrics = store->metrics(id);
   if (!metrics) return reportError(metrics.error());
   auto rows = driver::hostBreakdownFromMetrics(*metrics);
   std::printf("run #%lld (%s, %s): %s\n", static_cast<long long>(run->id), run->status.c_str(), run->startedAt.c_str(),
@@ -106,6 +116,41 @@ int inspectRun(const ArgParser& p) {
   return 0;
 }
 
+// --roofline --run ID: the run's PEF's roofline, then each section's host
+// point (its FLOP over the run's mean measured time per call) on the host's
+// own roofline, measured here.
+int inspectRunRoofline(const ArgParser& p) {
+  auto store = driver::openStore(p.get("--db"));
+  if (!store) return reportError(store.error());
+  auto run = findRun(p, *store);
+  if (!run) return reportError(run.error());
+  const long long id = run->id;
+  auto pef = pef::readPef(run->pefPath, pef::PefUse::View);
+  if (!pef) return reportError(makeError("--run " + std::to_string(id) + ": its PEF: " + pef.error().message()));
+  auto arch = analysis::compiledArch(pef->meta);
+  if (!arch) return reportError(arch.error());
+  auto calls = store->sectionCalls(id);
+  if (!calls) return reportError(calls.error());
+  std::map<int, std::pair<double, long long>> sums;
+  for (const auto& c : *calls) sums[c.sectionId].first += c.durationUs, sums[c.sectionId].second += 1;
+  std::map<int, double> means;
+  for (const auto& [section, sum] : sums) means[section] = sum.first / static_cast<double>(sum.second);
+  const analysis::Roofline r = analysis::roofline(pef->plan, *arch);
+  const auto points = analysis::hostRooflinePoints(r, means);
+  if (p.has("--csv")) {
+    std::fputs(analysis::rooflineCsvWithHost(r, pef->plan, points).c_str(), stdout);
+    return 0;
+  }
+  std::printf("run #%lld: %s\n%s\n", static_cast<long long>(run->id), run->pefPath.c_str(),
+              analysis::formatRoofline(r, pef->plan).c_str());
+  if (points.empty()) {
+    std::printf("the run measured no section times (a measure-performance run without --op-profile records none)\n");
+    return 0;
+  }
+  std::fputs(analysis::formatHostRoofline(analysis::hostPeaks(), points, pef->plan).c_str(), stdout);
+  return 0;
+}
+
 ArgParser inspectFlags() {
   ArgParser p("inspect", "Print a PEF's metadata, sections and compile report.");
   p.add({{"-p", "--pef"}, "FILE", 1, "the PEF (or give it as the first argument)"});
@@ -113,7 +158,12 @@ ArgParser inspectFlags() {
   p.add({{"--config"}, "", 0,
          "print the compiler knobs the PEF was compiled with (--compiler-configs-file); without a PEF, every knob "
          "with its type, default and range"});
-  p.add({{"--run"}, "ID", 1, "instead of a PEF: where a stored run's host time went (phase, total ms, share, count)"});
+  p.add({{"--run"},
+         "ID",
+         1,
+         "instead of a PEF: where a stored run's host time went (phase, total ms, share, count); with --roofline: "
+         "its PEF's roofline and each section's measured host point (FLOP / mean host time) on the host's own "
+         "roofline (GEMM FLOP/s and triad bandwidth, measured now)"});
   p.add({{"--db"}, "FILE", 1, "with --run: the run store (default: the usual one)"});
   p.add({{"--why"},
          "",
@@ -194,22 +244,13 @@ void printReuseAndCost(const pef::Pef& pef, double totalUs) {
                 static_cast<double>(host->persistentBytes) / 1048576.0);
 }
 
-// The arch the PEF was compiled for: its preset, on its --n-chips.
-Expected<arch::ArchSpec> compiledArch(const pef::PefMeta& meta) {
-  auto a = arch::loadArchPreset(meta.arch, "the PEF's arch");
-  if (!a) return a.error();
-  auto chips = estimate::compiledChips(meta);
-  if (!chips) return chips.error();
-  return *chips == 1 ? *a : arch::scaleArch(*a, *chips, 0, arch::kMaxInferenceChips);
-}
-
 // --why, --memory, --roofline: one view of the PEF instead of the whole summary.
 int printView(const ArgParser& p, const pef::Pef& pef) {
   if (p.has("--why")) {
     std::fputs(analysis::formatBoundaries(pef.plan).c_str(), stdout);
     return 0;
   }
-  auto arch = compiledArch(pef.meta);
+  auto arch = analysis::compiledArch(pef.meta);
   if (!arch) return reportError(arch.error());
   const bool csv = p.has("--csv");
   if (p.has("--memory")) {
@@ -235,7 +276,9 @@ int inspectCommand(const std::vector<std::string>& args) {
     std::fputs(p.help(false).c_str(), stdout);
     return 0;
   }
-  if (p.has("--run")) return inspectRun(p);
+  if (p.has("--run") && (p.has("--why") || p.has("--memory")))
+    return usageError("inspect: --run goes alone or with --roofline");
+  if (p.has("--run")) return p.has("--roofline") ? inspectRunRoofline(p) : inspectRun(p);
   if (p.has("--config") && pefPathArg(p).empty()) {  // no PEF: the knob table, with defaults and ranges
     std::fputs(driver::compilerKnobTable().c_str(), stdout);
     return 0;

@@ -28,6 +28,10 @@
 #include "graph/GraphOverlay.h"
 #include "graph/GraphPanel.h"
 #include "graph/GraphView.h"
+#include "memory/MemoryData.h"
+#include "memory/MemoryPanel.h"
+#include "roofline/RooflineData.h"
+#include "roofline/RooflinePanel.h"
 #include "runs/RunsPanel.h"
 #include "schedule/ScheduleData.h"
 #include "schedule/SchedulePanel.h"
@@ -45,6 +49,8 @@ struct PefLoad {
   QString error;
   std::shared_ptr<const pef::Pef> pef;  // the graph view keeps its IR and plan
   views::ScheduleData schedule;
+  views::MemoryViewData memory;
+  views::RooflineViewData roofline;
   QString title;      // "lenet (o3, sn30)"
   QString tracePath;  // "" if no run of this PEF is known
 };
@@ -55,6 +61,14 @@ struct TraceLoad {
 };
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+// Section id -> mean measured host microseconds per call (the roofline's host points).
+std::map<int, double> measuredMeans(const views::ScheduleData& schedule) {
+  std::map<int, double> means;
+  for (const views::ScheduleSection& s : schedule.sections)
+    if (s.measuredMeanUs) means[s.id] = *s.measuredMeanUs;
+  return means;
+}
 
 PefLoad readPefLoad(const DocumentLoaders& loaders, const QString& path, const QString& dbPath, bool withTrace) {
   PefLoad load;
@@ -71,6 +85,8 @@ PefLoad readPefLoad(const DocumentLoaders& loaders, const QString& path, const Q
   const std::string absolute = QFileInfo(path).absoluteFilePath().toStdString();
   load.schedule = views::buildScheduleData(
       *shared, loaders.measuredSections ? loaders.measuredSections(absolute, dbPath.toStdString()) : views::MeasuredSections{});
+  load.memory = views::buildMemoryViewData(*shared);
+  load.roofline = views::buildRooflineViewData(*shared, measuredMeans(load.schedule));
   load.title = QStringLiteral("%1 (%2, %3)")
                    .arg(fromStd(shared->meta.pefName.empty() ? shared->meta.model : shared->meta.pefName),
                         fromStd(shared->meta.optLevel), fromStd(shared->meta.arch));
@@ -127,7 +143,8 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
 
   m_tabs = new QTabWidget(this);
   m_tabs->setDocumentMode(true);
-  QWidget* const screenWidgets[] = {m_compile, graphScreen, m_schedule, m_runs, m_comparePanel};  // Screen order
+  QWidget* const screenWidgets[] = {m_compile,      graphScreen, m_schedule, m_runs,
+                                    m_comparePanel, m_memory,    m_roofline};  // Screen order
   for (const auto& screen : screens()) m_tabs->addTab(screenWidgets[static_cast<int>(screen.id)], screenTitle(screen));
   setCentralWidget(m_tabs);
 
@@ -140,6 +157,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   connectSession();
   m_decisions = new DecisionsController(m_graph, m_session, m_dbPath, this);
   connectScreens();
+  connectAnalysisScreens();
   restoreWindow();
 }
 
@@ -157,6 +175,8 @@ void MainWindow::createScreenWidgets() {
   m_schedule = new views::SchedulePanel(this);
   m_runs = new views::RunsPanel(this);
   m_comparePanel = new views::ComparePanel(m_loaders, m_dbPath, this);
+  m_memory = new views::MemoryPanel(this);
+  m_roofline = new views::RooflinePanel(this);
   m_details = new QTextBrowser(this);
   m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
 }
@@ -355,6 +375,8 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         collapseDetails();
         fillCompileForm(*result.pef, path);
         m_schedule->setData(std::move(result.schedule));
+        m_memory->setData(std::move(result.memory));
+        m_roofline->setData(std::move(result.roofline));
         // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
         m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
                           std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());

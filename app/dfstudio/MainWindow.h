@@ -1,6 +1,6 @@
 #pragma once
-// The four screens as tabs: Compile, Graph + Timeline (slice details below),
-// Schedule and Runs; a toolbar, menus with shortcuts, Export, About.
+// The screens as tabs (Screens.cpp): Compile, Graph + Timeline (slice details
+// below), Schedule, Runs, Compare, Memory and Roofline; a toolbar, menus with shortcuts, Export, About.
 // Files load on worker threads (views::LatestJob); a newer open supersedes an
 // older one still loading. Compile and run belong to a Session. Window
 // geometry and state are remembered (QSettings).
@@ -23,6 +23,8 @@ class ComparePanel;
 class CompilePanel;
 class GraphPanel;
 class GraphView;
+class MemoryPanel;
+class RooflinePanel;
 class LatestJob;
 class RunsPanel;
 class SchedulePanel;
@@ -41,7 +43,7 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class Screen { Compile, GraphTimeline, Schedule, Runs, Compare };
+  enum class Screen { Compile, GraphTimeline, Schedule, Runs, Compare, Memory, Roofline };
 
   explicit MainWindow(DocumentLoaders loaders, QString dbPath = {}, QWidget* parent = nullptr);
 
@@ -59,7 +61,7 @@ class MainWindow : public QMainWindow {
   void setColorScheme(views::ColorScheme scheme);
   views::ColorScheme colorScheme() const { return m_colorScheme; }
 
-  // "compile", "graph" (or "timeline"), "schedule", "runs", "compare"; false if unknown.
+  // A key of the screens table (Screens.cpp), or "timeline" for the graph's; false if unknown.
   bool showScreen(const QString& name);
   void showScreen(Screen screen);
   static QStringList screenNames();
@@ -79,6 +81,8 @@ class MainWindow : public QMainWindow {
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
   views::RunsPanel* runsPanel() const { return m_runs; }
   views::ComparePanel* comparePanel() const { return m_comparePanel; }
+  views::MemoryPanel* memoryPanel() const { return m_memory; }
+  views::RooflinePanel* rooflinePanel() const { return m_roofline; }
   // The graph's decisions menu: picked nodes -> a decisions file -> recompile and compare.
   DecisionsController* decisions() const { return m_decisions; }
   // Selected time range, section and zoom history, shared by timeline and graph.
@@ -111,6 +115,9 @@ class MainWindow : public QMainWindow {
   QWidget* buildGraphScreen();
   void connectViews();
   void connectScreens();
+  // Memory and Roofline: a tensor or a point picked there selects in the graph, schedule and timeline.
+  void connectAnalysisScreens();
+  void selectTensorProducer(int producerNode, int section, const QString& tensor);
   void restoreWindow();
   void createActions();
   void createOpenActions();
@@ -161,6 +168,8 @@ class MainWindow : public QMainWindow {
   views::SchedulePanel* m_schedule = nullptr;
   views::RunsPanel* m_runs = nullptr;
   views::ComparePanel* m_comparePanel = nullptr;
+  views::MemoryPanel* m_memory = nullptr;
+  views::RooflinePanel* m_roofline = nullptr;
   DecisionsController* m_decisions = nullptr;
   QTextBrowser* m_details = nullptr;
   views::RangeTablePanel* m_rangePanel = nullptr;

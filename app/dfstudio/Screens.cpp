@@ -15,6 +15,8 @@ constexpr ScreenInfo kScreens[] = {
     {Screen::Schedule, "schedule", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "&Schedule")},
     {Screen::Runs, "runs", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "R&uns")},
     {Screen::Compare, "compare", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "Com&pare")},
+    {Screen::Memory, "memory", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "&Memory")},
+    {Screen::Roofline, "roofline", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "R&oofline")},
 };
 
 constexpr bool inEnumOrder() {

@@ -23,6 +23,11 @@ std::string groupText(const Decision& d) { return clipped(patternText(d)); }
 
 std::string opName(const ir::Graph& g, ir::NodeId id) { return "'" + g.node(id).name + "'"; }
 
+partition::CutReason cutBeforeReason(const ir::Graph& g, const DecisionFile& file, int decision, ir::NodeId id) {
+  return {partition::CutKind::Decision,
+          file.where(file.decisions[static_cast<size_t>(decision)]) + ": cut_before " + opName(g, id)};
+}
+
 // Every pattern of every decision names some operator; chips only with --model-parallel, below --n-chips.
 Status matchAll(const ir::Graph& g, const DecisionFile& file, const DecisionContext& ctx, AppliedDecisions& out) {
   for (const Decision& d : file.decisions) {
@@ -285,6 +290,21 @@ arch::ArchSpec oneChipOf(const arch::ArchSpec& arch) {
   return a;
 }
 
+// A cut_before naming an operator that already starts a subgraph (-o0 cuts
+// before every operator; a fusion rule's match may end there) still records
+// the decision: it is the reason the user asked for, and what they look for
+// after editing it. A chip or role boundary there stays: it cuts regardless.
+void recordCutBefore(const ir::Graph& g, const DecisionFile& file, const std::vector<int>& cutBefore,
+                     std::vector<partition::Subgraph>& subgraphs) {
+  for (size_t i = 1; i < subgraphs.size(); ++i) {  // the first starts the step: no boundary
+    partition::Subgraph& s = subgraphs[i];
+    const partition::CutKind kind = s.cut.kind;
+    if (s.nodes.empty() || kind == partition::CutKind::Chip || kind == partition::CutKind::RoleChange) continue;
+    if (int d = cutBefore[static_cast<size_t>(s.nodes.front())]; d >= 0)
+      s.cut = cutBeforeReason(g, file, d, s.nodes.front());
+  }
+}
+
 Expected<AppliedDecisions> applyDecisions(const ir::Graph& g, std::vector<partition::Subgraph>& subgraphs,
                                           const DecisionFile& file, const arch::CostModel& cost,
                                           const MappingOptions& options, const DecisionContext& context) {
@@ -306,11 +326,10 @@ Expected<AppliedDecisions> applyDecisions(const ir::Graph& g, std::vector<partit
       return partition::CutReason{
           partition::CutKind::Chip,
           "chip " + std::to_string(p) + " -> chip " + std::to_string(c) + " at " + opName(g, id), p, 0, c};
-    if (int d = cutBefore[static_cast<size_t>(id)]; d >= 0)
-      return partition::CutReason{partition::CutKind::Decision,
-                                  file.where(file.decisions[static_cast<size_t>(d)]) + ": cut_before " + opName(g, id)};
+    if (int d = cutBefore[static_cast<size_t>(id)]; d >= 0) return cutBeforeReason(g, file, d, id);
     return std::nullopt;
   });
+  recordCutBefore(g, file, cutBefore, shaped);
   subgraphs = std::move(shaped);
   return applied;
 }

@@ -1,26 +1,20 @@
 // Issue 35: `dfc inspect --memory` prints the peaks memoryTimeline computes
 // from the PEF, and `dfc inspect --roofline --csv` gives each section the
-// TFLOP and off-chip bytes its compile report records.
-#include <simdjson.h>
+// TFLOP and off-chip bytes its compile report records; with --run, the host
+// points are the FLOP over the run's mean stored time per call.
 
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "RooflineFixtures.h"
 #include "TestEnv.h"
 #include "analysis/MemoryTimeline.h"
 #include "pef/Pef.h"
+#include "profile/RunStore.h"
 
 using namespace dfc;
 
 namespace {
-
-std::string compileLenet(const test::ScratchDir& dir) {
-  auto r = test::runDfc("compile --db - --model lenet -o1 -b 8 --arch sn30 --pef-name lenet --output-folder " +
-                        (dir / "out"));
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  return dir / "out/lenet.pef";
-}
 
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> out;
@@ -33,7 +27,7 @@ std::vector<std::string> split(const std::string& line, char sep) {
 
 TEST_CASE("dfc inspect --memory prints the peak per tier that the timeline of the PEF has", "[e2e][memory][cli]") {
   test::ScratchDir dir("memory-cli");
-  const std::string path = compileLenet(dir);
+  const std::string path = test::compileLenetO1(dir);
   auto pef = pef::readPef(path, pef::PefUse::View);
   REQUIRE(pef.ok());
   auto arch = arch::loadArch("sn30");
@@ -69,16 +63,10 @@ TEST_CASE("dfc inspect --memory prints the peak per tier that the timeline of th
 TEST_CASE("dfc inspect --roofline --csv: each point is the TFLOP and bytes of the compile report",
           "[e2e][roofline][cli]") {
   test::ScratchDir dir("roofline-cli");
-  const std::string path = compileLenet(dir);
+  const std::string path = test::compileLenetO1(dir);
   auto pef = pef::readPef(path, pef::PefUse::View);
   REQUIRE(pef.ok());
-  simdjson::dom::parser parser;
-  simdjson::dom::element report = parser.parse(pef->reportJson);
-  std::map<int64_t, double> tflopOfHypersection, bytesOfSection;
-  for (simdjson::dom::element h : report["layer1_hypersections"].get_array())
-    tflopOfHypersection[h["id"].get_int64()] = h["tflop"].get_double();
-  for (simdjson::dom::element s : report["layer3_sections"].get_array())
-    bytesOfSection[s["id"].get_int64()] = s["ddr_bytes"].get_double();
+  const auto [tflopOfHypersection, bytesOfSection] = test::reportFigures(pef->reportJson);
   auto r = test::runDfc("inspect --roofline --csv " + path);
   REQUIRE(r.status == 0);
   const std::vector<std::string> rows = split(r.output, '\n');
@@ -95,4 +83,49 @@ TEST_CASE("dfc inspect --roofline --csv: each point is the TFLOP and bytes of th
     CHECK(tflop == Approx(tflopOfHypersection.at(s.hypersection)).epsilon(1e-12));
     CHECK(std::stod(f[4]) == Approx(bytes > 0 ? tflop * 1e12 / bytes : 0).epsilon(1e-12));
   }
+}
+
+TEST_CASE("dfc inspect --roofline --run: each measured section's host GFLOP/s is its FLOP over its mean stored time",
+          "[e2e][roofline][cli]") {
+  test::ScratchDir dir("roofline-run");
+  const std::string db = " --db " + (dir / "runs.sqlite");
+  auto compiled = test::runDfc("compile --model logreg -b 32 --pef-name logreg --output-folder " + (dir / "out") + db);
+  INFO(compiled.output);
+  REQUIRE(compiled.status == 0);
+  auto ran = test::runDfc("run -p " + (dir / "out") + "/logreg.pef --data-folder " + test::kFashionMnist +
+                          " --train-limit 64 --test-limit 64" + db);
+  INFO(ran.output);
+  REQUIRE(ran.status == 0);
+  auto store = profile::RunStore::open(dir / "runs.sqlite");
+  REQUIRE(store.ok());
+  auto calls = store->sectionCalls(1);
+  REQUIRE(calls.ok());
+  std::map<int, std::pair<double, int>> sums;
+  for (const auto& c : *calls) sums[c.sectionId].first += c.durationUs, sums[c.sectionId].second += 1;
+  REQUIRE_FALSE(sums.empty());
+  auto csv = test::runDfc("inspect --roofline --csv --run 1" + db);
+  INFO(csv.output);
+  REQUIRE(csv.status == 0);
+  const std::vector<std::string> rows = split(csv.output, '\n');
+  CHECK(rows.at(0).find(",host_mean_us,host_gflops") != std::string::npos);
+  int measured = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::vector<std::string> f = split(rows[i] + ",", ',');  // a trailing empty cell survives the split
+    REQUIRE(f.size() == 10);
+    const int id = std::stoi(f[0]);
+    const double tflop = std::stod(f[2]);
+    if (!sums.count(id) || tflop <= 0) {
+      CHECK(f[8].empty());
+      continue;
+    }
+    const double mean = sums[id].first / sums[id].second;
+    CHECK(std::stod(f[8]) == Approx(mean).epsilon(1e-9));
+    CHECK(std::stod(f[9]) == Approx(tflop * 1e12 / (mean * 1e-6) / 1e9).epsilon(1e-9));
+    ++measured;
+  }
+  CHECK(measured > 0);
+  auto text = test::runDfc("inspect --roofline --run 1" + db);
+  CHECK(text.status == 0);
+  CHECK(text.output.find("host roofs (measured, ") != std::string::npos);
+  CHECK(test::runDfc("inspect --memory --run 1" + db).status == 2);
 }

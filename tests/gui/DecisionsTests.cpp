@@ -23,6 +23,7 @@
 #include "driver/compile/Compiler.h"
 #include "graph/GraphView.h"
 #include "pef/Pef.h"
+#include "schedule/ScheduleData.h"
 
 using namespace dfc;
 
@@ -170,6 +171,13 @@ TEST_CASE("Picked graph nodes and the context menu make a decisions file that a 
   CHECK(sectionHolding(*decided, "conv1/relu").id == sectionHolding(*decided, "conv1/conv2d").id);
   CHECK(sectionHolding(*decided, "fc1/matmul").nodes.front() == decided->graph.findNode("fc1/matmul"));
   CHECK(decided->meta.decisions.find("lenet_decisions.yaml") != std::string::npos);
+  // The decision edited here is the recorded reason its cut has, in the Schedule's "why" column too.
+  const partition::Section& cut = sectionHolding(*decided, "fc1/matmul");
+  CHECK(cut.cut.kind == partition::CutKind::Decision);
+  CHECK(cut.cut.detail.find("fc1/matmul") != std::string::npos);
+  const views::ScheduleData decidedSchedule = views::buildScheduleData(*decided, {});
+  REQUIRE(decidedSchedule.section(cut.id) != nullptr);
+  CHECK(decidedSchedule.section(cut.id)->whyWithKind.startsWith(QStringLiteral("decision: ")));
   while (sides.count() < 2 && sides.wait(60000)) {
   }
   CHECK(sides.count() >= 2);

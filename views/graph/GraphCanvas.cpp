@@ -25,6 +25,14 @@ QPainterPath edgePath(const std::vector<QPointF>& points) {
   return path;
 }
 
+double distanceToSegment(QPointF p, QPointF a, QPointF b) {
+  const QPointF ab = b - a;
+  const double lengthSquared = QPointF::dotProduct(ab, ab);
+  const double t = lengthSquared > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / lengthSquared, 0.0, 1.0) : 0.0;
+  const QPointF nearest = a + t * ab;
+  return std::hypot(p.x() - nearest.x(), p.y() - nearest.y());
+}
+
 QPolygonF arrowHead(QPointF from, QPointF tip) {
   const QPointF d = tip - from;
   const double len = std::hypot(d.x(), d.y());
@@ -320,6 +328,31 @@ int GraphCanvas::clusterAt(QPointF scenePos) const {
   for (int c : m_clusters.query(QRectF(scenePos - QPointF(0.5, 0.5), QSizeF(1, 1))))
     if (m_layout->clusters[static_cast<size_t>(c)].rect.contains(scenePos)) found = c;  // children come later
   return found;
+}
+
+// Edges whose ends sit in a frame drawn as one box are not on screen: they are skipped.
+int GraphCanvas::edgeAt(QPointF scenePos, double tolerance) const {
+  if (!m_layout) return -1;
+  const QRectF probe(scenePos - QPointF(tolerance, tolerance), QSizeF(2 * tolerance, 2 * tolerance));
+  auto shown = [this](int cluster) {
+    return cluster < 0 || static_cast<size_t>(cluster) >= m_lastSummary.size() ||
+           !m_lastSummary[static_cast<size_t>(cluster)];
+  };
+  int best = -1;
+  double bestDistance = tolerance;
+  for (int i : m_edges.query(probe)) {
+    const LayoutEdge& e = m_layout->edges[static_cast<size_t>(i)];
+    if (!shown(m_layout->nodeCluster[static_cast<size_t>(e.from)]) ||
+        !shown(m_layout->nodeCluster[static_cast<size_t>(e.to)]))
+      continue;
+    for (const QPolygonF& line : edgePath(e.points).toSubpathPolygons()) {
+      for (qsizetype k = 1; k < line.size(); ++k) {
+        const double d = distanceToSegment(scenePos, line[k - 1], line[k]);
+        if (d <= bestDistance) best = i, bestDistance = d;
+      }
+    }
+  }
+  return best;
 }
 
 }  // namespace dfc::views

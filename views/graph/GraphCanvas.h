@@ -52,6 +52,8 @@ class GraphCanvas : public QGraphicsItem {
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
   int nodeAt(QPointF scenePos) const;     // -1 if none
   int clusterAt(QPointF scenePos) const;  // the innermost frame there, -1 if none
+  // The drawn edge (GraphLayout::edges index) passing within `tolerance` scene units, nearest first; -1 if none.
+  int edgeAt(QPointF scenePos, double tolerance) const;
   const PaintStats& lastPaint() const { return m_stats; }
   const GraphData* data() const { return m_data.get(); }
   const std::shared_ptr<const GraphData>& dataPtr() const { return m_data; }

@@ -424,6 +424,8 @@ QString GraphView::toolTipAt(QPoint pos) const {
   const QPointF at = mapToScene(pos);
   const int node = m_canvas->nodeAt(at);
   if (node >= 0) return nodeToolTip(shown->nodes[static_cast<size_t>(node)]) + decisionNote(node);
+  const int edge = m_canvas->edgeAt(at, kEdgeHoverPx / std::max(transform().m11(), 1e-6));
+  if (const QString boundary = edge >= 0 ? boundaryToolTip(edge) : QString(); !boundary.isEmpty()) return boundary;
   const int frame = m_canvas->clusterAt(at);
   if (frame < 0) return {};
   return tr("%1: double-click to fold into one node").arg(m_layout->clusters[static_cast<size_t>(frame)].label);

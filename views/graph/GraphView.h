@@ -42,6 +42,7 @@ class GraphView : public QGraphicsView {
   static constexpr double kLabelPx = 10;          // node label font, in scene units
   static constexpr double kReadableLabelPx = 9;   // smallest label size a fit may leave
   static constexpr int kProgressDelayMs = 500;    // a layout that takes longer shows progress and Cancel
+  static constexpr double kEdgeHoverPx = 4;       // an edge within this many pixels of the pointer is hovered
 
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
@@ -112,6 +113,12 @@ class GraphView : public QGraphicsView {
   const QList<int>& highlightedNodes() const { return m_matches; }
   void toggleHighlighted(int index);
   int nodeAtViewPos(QPoint pos) const { return nodeAt(pos); }
+  // What hovering `pos` (viewport coordinates) shows: a node's figures, a
+  // section boundary edge's cut reason, a frame's name; "" for empty space.
+  QString toolTipAtViewPos(QPoint pos) const { return toolTipAt(pos); }
+  // For an edge of the shown layout between two sections: why the section it
+  // enters starts apart from the one before it (the PEF's recorded cut); "" otherwise.
+  QString boundaryToolTip(int layoutEdge) const;
 
   // Operators a pending decision names, each with what it says ("cut before"):
   // their nodes (a folded layer when it holds one) carry a badge, the tooltip the note.

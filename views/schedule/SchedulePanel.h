@@ -41,6 +41,8 @@ class SchedulePanel : public QWidget {
   QLabel* estimateLabel() const { return m_estimate; }  // the step estimate's breakdown (dfc estimate)
   // One row per hypersection (calls and times per step) instead of per section.
   void setGroupedByHypersection(bool grouped);
+  // Selects the section's row (leaving "group by hypersection"); emits sectionSelected.
+  void selectSection(int sectionId);
   bool isGroupedByHypersection() const;
   QStandardItemModel* groupedModel() const { return m_grouped; }
 
@@ -49,7 +51,6 @@ class SchedulePanel : public QWidget {
 
  private:
   void rebuildCharts();
-  void selectSection(int sectionId);
   void rebuildGrouped();
   void followSectionSelection();
 

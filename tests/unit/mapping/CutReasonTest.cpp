@@ -233,6 +233,19 @@ TEST_CASE("decisions record their file and line: a together group, the run after
   CHECK(subs[3].cut.detail == "d.yaml:2: cut_before 'r4'");
 }
 
+TEST_CASE("a cut_before where -o0 cuts anyway records the decision, not the operator mode", "[mapping][why]") {
+  const ir::Graph g = chain(relus(4));
+  auto file = mapping::parseDecisions("- cut_before: r2\n", "d.yaml");
+  REQUIRE(file.ok());
+  std::vector<partition::Subgraph> subs = decomposed(g, {partition::OptLevel::O0});
+  auto applied = mapping::applyDecisions(g, subs, *file, arch::CostModel(tinyChip(64, 1000)), {}, {});
+  REQUIRE(applied.ok());
+  REQUIRE(subs.size() == 4);  // one operator each, as without the decision
+  CHECK(subs[2].cut.kind == CutKind::Decision);
+  CHECK(subs[2].cut.detail == "d.yaml:1: cut_before 'r2'");
+  for (size_t i : {1, 3}) CHECK(subs[i].cut.kind == CutKind::OperatorMode);
+}
+
 TEST_CASE("cut reasons: --model-parallel records the chips on either side", "[mapping][why]") {
   const ir::Graph g = chain(relus(5));
   auto file = mapping::parseDecisions("- nodes: [r2, r3]\n  chip: 1\n", "d.yaml");
