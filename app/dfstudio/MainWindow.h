@@ -19,6 +19,7 @@ class QTextBrowser;
 
 namespace dfc::views {
 struct NodeDetails;
+class ChipPanel;
 class ComparePanel;
 class CompilePanel;
 class GraphPanel;
@@ -41,7 +42,7 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class Screen { Compile, GraphTimeline, Schedule, Runs, Compare };
+  enum class Screen { Compile, GraphTimeline, Schedule, Runs, Compare, Chip };
 
   explicit MainWindow(DocumentLoaders loaders, QString dbPath = {}, QWidget* parent = nullptr);
 
@@ -79,6 +80,7 @@ class MainWindow : public QMainWindow {
   views::SchedulePanel* schedulePanel() const { return m_schedule; }
   views::RunsPanel* runsPanel() const { return m_runs; }
   views::ComparePanel* comparePanel() const { return m_comparePanel; }
+  views::ChipPanel* chipPanel() const { return m_chip; }
   // The graph's decisions menu: picked nodes -> a decisions file -> recompile and compare.
   DecisionsController* decisions() const { return m_decisions; }
   // Selected time range, section and zoom history, shared by timeline and graph.
@@ -161,6 +163,7 @@ class MainWindow : public QMainWindow {
   views::SchedulePanel* m_schedule = nullptr;
   views::RunsPanel* m_runs = nullptr;
   views::ComparePanel* m_comparePanel = nullptr;
+  views::ChipPanel* m_chip = nullptr;
   DecisionsController* m_decisions = nullptr;
   QTextBrowser* m_details = nullptr;
   views::RangeTablePanel* m_rangePanel = nullptr;

@@ -15,6 +15,7 @@ constexpr ScreenInfo kScreens[] = {
     {Screen::Schedule, "schedule", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "&Schedule")},
     {Screen::Runs, "runs", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "R&uns")},
     {Screen::Compare, "compare", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "Com&pare")},
+    {Screen::Chip, "chip", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "C&hip")},
 };
 
 constexpr bool inEnumOrder() {
