@@ -9,8 +9,11 @@ namespace dfc::analysis {
 
 namespace {
 
-constexpr const char* kOpPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
-                                      "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a"};
+// Tableau's 20 without its two reds (red means over capacity), and two darker ones.
+constexpr const char* kOpPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                                      "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94",
+                                      "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5", "#393b79", "#637939"};
+constexpr size_t kPaletteSize = std::size(kOpPalette);
 
 std::string cellText(int row, int col) { return "(" + std::to_string(row) + "," + std::to_string(col) + ")"; }
 
@@ -94,10 +97,19 @@ std::string hex(int r, int g, int b) {
 
 }  // namespace
 
-std::string opColour(const std::string& op) {
-  uint32_t h = 2166136261u;  // FNV-1a: the same op keeps its colour in every section and view
-  for (unsigned char ch : op) h = (h ^ ch) * 16777619u;
-  return kOpPalette[h % std::size(kOpPalette)];
+std::map<std::string, std::string> opColours(const std::vector<std::string>& ops) {
+  std::map<std::string, std::string> out;
+  std::vector<bool> taken(kPaletteSize, false);
+  for (const std::string& op : ops) {
+    if (out.count(op)) continue;
+    uint32_t h = 2166136261u;  // FNV-1a: the same op keeps its slot in every section and view
+    for (unsigned char ch : op) h = (h ^ ch) * 16777619u;
+    size_t slot = h % kPaletteSize;
+    for (size_t tries = 0; tries < kPaletteSize && taken[slot]; ++tries) slot = (slot + 1) % kPaletteSize;
+    taken[slot] = true;  // past 20 ops, colours repeat
+    out[op] = kOpPalette[slot];
+  }
+  return out;
 }
 
 std::string linkColour(int load, int capacity) {

@@ -6,6 +6,7 @@
 // (both recorded in the bitfile since PEF 1.4, pef/Bitfile.h). A step model
 // instead counts, per cell, the section calls of the schedule that keep a
 // unit there busy (the step's heat map).
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,9 +66,12 @@ std::string formatChip(const ChipModel& chip);
 // The grid as SVG: units coloured by op, links by load against capacity.
 std::string chipSvg(const ChipModel& chip);
 
-// Colours every view shares ("#rrggbb"): one per op name (a fixed palette by
-// a hash of the name); a link's by load / capacity, green to amber, red over.
-std::string opColour(const std::string& op);
+// Colours every view shares ("#rrggbb"). Ops: each takes the palette slot of
+// a hash of its name (the same in every section and view), or, when an op
+// earlier in `ops` holds it, the next free one: the ops of one section never
+// share a colour (up to the palette's 20). A link's by load / capacity,
+// green to amber at exactly full, red over.
+std::map<std::string, std::string> opColours(const std::vector<std::string>& ops);
 std::string linkColour(int load, int capacity);
 inline constexpr const char* kOverCapacityColour = "#d62728";
 

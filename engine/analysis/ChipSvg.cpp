@@ -39,10 +39,11 @@ void tiles(const ChipModel& m, std::string& out) {
 }
 
 void units(const ChipModel& m, std::string& out) {
+  const auto colours = opColours(m.ops());
   for (const auto& u : m.units) {
     const int x = kMargin + u.col * kCell + 1, y = kMargin + u.row * kCell + 1;
     out += "<rect x='" + std::to_string(x) + "' y='" + std::to_string(y) + "' width='" + std::to_string(kCell - 2) +
-           "' height='" + std::to_string(kCell - 2) + "' rx='" + (u.pmu ? "5" : "1") + "' fill='" + opColour(u.op) +
+           "' height='" + std::to_string(kCell - 2) + "' rx='" + (u.pmu ? "5" : "1") + "' fill='" + colours.at(u.op) +
            "'><title>" +
            escape(u.nodeName + " (" + u.op + "), " + (u.pmu ? "PMU" : "PCU") + " " + u.role + ", stages " +
                   std::to_string(u.stages) + ", slice " + std::to_string(u.slice) + " at (" + std::to_string(u.row) +
@@ -73,10 +74,11 @@ void legend(const ChipModel& m, int x, std::string& out) {
   int y = kMargin + 10;
   out += "<text x='" + std::to_string(x) + "' y='" + std::to_string(y) + "'>" + escape(m.title) + " (" +
          escape(m.hypersection) + ")</text>\n";
+  const auto colours = opColours(m.ops());
   for (const std::string& op : m.ops()) {
     y += 18;
     out += "<rect x='" + std::to_string(x) + "' y='" + std::to_string(y - 10) + "' width='12' height='12' fill='" +
-           opColour(op) + "'/><text x='" + std::to_string(x + 18) + "' y='" + std::to_string(y) + "'>" + escape(op) +
+           colours.at(op) + "'/><text x='" + std::to_string(x + 18) + "' y='" + std::to_string(y) + "'>" + escape(op) +
            "</text>\n";
   }
   y += 26;

@@ -90,7 +90,7 @@ TEST_CASE("a link over capacity is drawn red, one within it is not", "[gui][chip
         QColor(QString::fromStdString(analysis::linkColour(2, 2))));
   // A unit's cell away from the links takes its op's colour.
   CHECK(at(image, canvas.cellRect(2, 2, size).center() + QPointF(0, canvas.cellRect(2, 2, size).height() * 0.35)) ==
-        QColor(QString::fromStdString(analysis::opColour("relu"))));
+        QColor(QString::fromStdString(analysis::opColours(canvas.model().ops()).at("relu"))));
 }
 
 TEST_CASE("hovering a unit or a link tells its figures", "[gui][chip]") {

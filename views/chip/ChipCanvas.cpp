@@ -38,6 +38,7 @@ ChipCanvas::ChipCanvas(QWidget* parent) : QWidget(parent) {
 
 void ChipCanvas::setModel(analysis::ChipModel model) {
   m_model = std::move(model);
+  m_opColours = analysis::opColours(m_model.ops());
   m_unitAt.assign(static_cast<size_t>(m_model.rows) * static_cast<size_t>(m_model.cols), -1);
   for (size_t i = 0; i < m_model.units.size(); ++i) {
     const auto& u = m_model.units[i];
@@ -84,7 +85,7 @@ void ChipCanvas::paintUnits(QPainter& p, QSize size) const {
   const double c = cellSize(size), inset = c > 4 ? 1 : 0;
   p.setPen(Qt::NoPen);
   for (const auto& u : m_model.units) {
-    const QColor op = colour(analysis::opColour(u.op));
+    const QColor op = colour(m_opColours.at(u.op));
     p.setBrush(u.pmu ? op.lighter(145) : op);  // PMUs a lighter shade of their op
     const QRectF r = cellRect(u.row, u.col, size).adjusted(inset, inset, -inset, -inset);
     if (u.pmu && c > 6)

@@ -40,6 +40,7 @@ class ChipCanvas : public QWidget {
 
   analysis::ChipModel m_model;
   std::vector<int> m_unitAt;  // per cell: index in m_model.units, or -1
+  std::map<std::string, std::string> m_opColours;
 };
 
 }  // namespace dfc::views

@@ -157,9 +157,10 @@ void ChipPanel::describe(const analysis::ChipModel& m) {
                          .arg(pmus)
                          .arg(shape, links));
   QString legend = tr("<b>Ops</b> (square PCU, round lighter PMU)<br>");
+  const auto colours = analysis::opColours(m.ops());
   for (const std::string& op : m.ops())
     legend += QStringLiteral("<span style='color:%1'>&#9632;</span> %2<br>")
-                  .arg(QString::fromStdString(analysis::opColour(op)), QString::fromStdString(op).toHtmlEscaped());
+                  .arg(QString::fromStdString(colours.at(op)), QString::fromStdString(op).toHtmlEscaped());
   legend += tr("<br><b>Links</b>: nets / capacity<br>") +
             QStringLiteral(
                 "<span style='color:%1'>&#9644;</span> %2<br><span style='color:%3'>&#9644;</span> %4<br>"

@@ -103,3 +103,11 @@ TEST_CASE("the step heat map counts the calls busy on each cell", "[analysis][ch
   CHECK(heat.calls == 3);
   CHECK(heat.heat == std::vector<int>{3, 3, 0, 0, 3, 3});
 }
+
+TEST_CASE("the ops of one section never share a colour, and an op keeps its own where it can", "[analysis][chip]") {
+  const auto alone = analysis::opColours({"concat"});
+  const auto both = analysis::opColours({"concat", "slice"});  // their hashes share a slot (17 of 20)
+  CHECK(both.at("concat") == alone.at("concat"));
+  CHECK(both.at("slice") != both.at("concat"));
+  CHECK(analysis::opColours({"slice"}).at("slice") == both.at("concat"));
+}
