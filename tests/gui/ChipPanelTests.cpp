@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QImage>
 #include <QPainter>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 
@@ -139,4 +140,20 @@ TEST_CASE("the section selector switches between the step's sections and its hea
   REQUIRE(panel.showSection(QStringLiteral("step")));
   CHECK(panel.canvas()->model().heat == std::vector<int>{3, 2, 0, 0});  // (0,0) busy in all 3 calls, (0,1) in s1 and s2
   CHECK_FALSE(panel.showSection(QStringLiteral("s9")));
+}
+
+TEST_CASE("the SVG that dfc inspect --chip writes draws the over-capacity link red too", "[gui][chip]") {
+  guitest::ensureApp();
+  QSvgRenderer svg(QByteArray::fromStdString(analysis::chipSvg(handChip())));
+  REQUIRE(svg.isValid());
+  QImage image(svg.defaultSize(), QImage::Format_ARGB32);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  svg.render(&painter);
+  painter.end();
+  // ChipSvg.cpp: 14 px cells from (20, 20); a southward link runs 2.5 px right of the cells' centres.
+  const QColor red(QString::fromLatin1(analysis::kOverCapacityColour));
+  CHECK(image.pixelColor(20 + 14 + 7 + 2, 20 + 14) == red);       // (0,1) -> (1,1): 3 of 2
+  CHECK(image.pixelColor(20 + 14, 20 + 7 + 2) != red);            // (0,0) -> (0,1): 1 of 2
+  CHECK(image.pixelColor(20 + 14 + 14, 20 + 14 + 7 + 2) != red);  // (1,1) -> (1,2): exactly full
 }
