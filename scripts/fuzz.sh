@@ -51,7 +51,7 @@ work=build-fuzz/seed-work
 # PEFs of each optimization level and task (a decode step with its KV caches
 # and meta fields too), and one run's chrome trace.
 make_outputs() {
-  [ -f "$work/done" ] && [ -d "$work/decode" ] && return
+  [ -f "$work/done" ] && [ -d "$work/decode" ] && [ -d "$work/chips" ] && return
   rm -rf "$work"
   mkdir -p "$work"
   "$dfc" compile --model logreg -o0 -b 4 --db - --output-folder "$work/logreg" --debug >/dev/null
@@ -59,6 +59,8 @@ make_outputs() {
   "$dfc" compile --model lenet -o3 -b 2 --db - --output-folder "$work/lenet" >/dev/null
   "$dfc" compile --model gpt2-mini -o3 -b 1 --seq-len 8 --num-layers 1 --db - --output-folder "$work/gpt2" >/dev/null
   "$dfc" compile --model llama-tiny -o1 -b 1 --inference --decode --kv-cache-len 8 --db - --output-folder "$work/decode" >/dev/null
+  # Bitfiles whose routed network spans tiles and chips (PEF 1.4's links, checked per chip by the reader).
+  "$dfc" compile --model mlp -o3 -b 2 --inference --n-chips 2 --num-tiles 2 --db - --output-folder "$work/chips" >/dev/null
   "$dfc" run -p "$work/logreg/logreg.pef" --train-limit 8 --test-limit 8 --db - >/dev/null
   touch "$work/done"
 }

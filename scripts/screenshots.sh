@@ -4,10 +4,10 @@
 # layout are done), so no X server is needed. Inputs: LeNet (-o0, trained on
 # a slice of Fashion-MNIST), gpt2 with hypersections (24 layers, -o3), ResNet-18
 # (-o3), the Llama-2-7B training shape (-o3, sn40l; its graph unfolded whole,
-# at fit and at a readable zoom), gpt2-mini at -o1 and -o3 (each run a few
+# at fit and at a readable zoom; its chip), gpt2 24 layers at -o1 (its chip,
+# Memory and Roofline screens), gpt2-mini at -o1 and -o3 (each run a few
 # steps) for Compare and its graph diff, a cut-off copy of LeNet's trace, and a
-# PyTorch profiler trace when python3-torch is installed (skipped otherwise);
-# the Memory and Roofline screens also on gpt2 (24 layers, -o1).
+# PyTorch profiler trace when python3-torch is installed (skipped otherwise).
 # The first pictures open files as a user does, with no --screen: where each
 # kind of file lands. The recompile-with-decisions flow (menu, the dialog
 # asking where files go, badges, the compare) is drawn by its GUI test.
@@ -164,6 +164,14 @@ shot gpt2_pmu_use graph "$WORK/gpt2/gpt2.pef" --color-by pmu-use >> "$OUT/list.t
 shot gpt2_folded_layers graph "$WORK/gpt2/gpt2.pef" --color-by hyperfunction >> "$OUT/list.txt"
 shot llama7b_unfolded_fit graph "$WORK/llama7b/llama7b.pef" --unfold-all --graph-zoom fit >> "$OUT/list.txt"
 shot llama7b_unfolded_readable graph "$WORK/llama7b/llama7b.pef" --unfold-all --graph-zoom readable >> "$OUT/list.txt"
+# The Chip screen (issue 35): the placed grid of the section with the most units, links by routed load, and the
+# step's heat map of unit use; LeNet, the 24-layer gpt2 at -o1 (many small sections) and the Llama-7B shape.
+compile gpt2_o1 --model gpt2 --num-layers 24 -o1
+shot lenet_chip_step chip "$WORK/lenet/lenet.pef" --chip-section step >> "$OUT/list.txt"
+shot gpt2_o1_chip chip "$WORK/gpt2_o1/gpt2_o1.pef" >> "$OUT/list.txt"
+shot gpt2_o1_chip_step chip "$WORK/gpt2_o1/gpt2_o1.pef" --chip-section step >> "$OUT/list.txt"
+shot llama7b_chip chip "$WORK/llama7b/llama7b.pef" >> "$OUT/list.txt"
+shot llama7b_chip_step chip "$WORK/llama7b/llama7b.pef" --chip-section step >> "$OUT/list.txt"
 # Pinned rows (Perfetto's pinned tracks): the loss and fc3 rows under the ruler.
 shot lenet_pinned_rows graph "$WORK/lenet/lenet.pef" --pin-row loss --pin-row fc3 >> "$OUT/list.txt"
 shot cut_trace_graph graph "$WORK/cut_trace.json" >> "$OUT/list.txt"

@@ -81,6 +81,136 @@
     </message>
 </context>
 <context>
+    <name>dfc::views::ChipCanvas</name>
+    <message>
+        <source>%1 (%2)
+%3 %4, stages %5, slice %6
+cell (%7, %8), tile %9, chip %10</source>
+        <translation>%1 (%2)
+%3 %4, Stufen %5, Teil %6
+Zelle (%7, %8), Kachel %9, Chip %10</translation>
+    </message>
+    <message>
+        <source>PMU</source>
+        <translation>PMU</translation>
+    </message>
+    <message>
+        <source>PCU</source>
+        <translation>PCU</translation>
+    </message>
+    <message>
+        <source>link (%1, %2) -&gt; (%3, %4): %5 of %6 nets</source>
+        <translation>Verbindung (%1, %2) -&gt; (%3, %4): %5 von %6 Netzen</translation>
+    </message>
+    <message>
+        <source>, over capacity</source>
+        <translation>, über der Kapazität</translation>
+    </message>
+    <message>
+        <source>cell (%1, %2): busy in %3 of %4 section calls</source>
+        <translation>Zelle (%1, %2): belegt in %3 von %4 Sektionsaufrufen</translation>
+    </message>
+</context>
+<context>
+    <name>dfc::views::ChipPanel</name>
+    <message>
+        <source>Export SVG...</source>
+        <translation>SVG exportieren...</translation>
+    </message>
+    <message>
+        <source>Export PNG...</source>
+        <translation>PNG exportieren...</translation>
+    </message>
+    <message>
+        <source>Section:</source>
+        <translation>Sektion:</translation>
+    </message>
+    <message>
+        <source>Open a placed PEF to see its chip.</source>
+        <translation>Öffnen Sie eine platzierte PEF, um ihren Chip zu sehen.</translation>
+    </message>
+    <message>
+        <source>This PEF has no bitfiles: it was written before placement.</source>
+        <translation>Diese PEF hat keine Bitfiles: Sie wurde vor der Platzierung geschrieben.</translation>
+    </message>
+    <message>
+        <source>Whole step: unit use (heat map)</source>
+        <translation>Ganzer Schritt: Einheitenbelegung (Heatmap)</translation>
+    </message>
+    <message>
+        <source>%1 tile(s) of %2x%3 on %4 chip(s)</source>
+        <translation>%1 Kachel(n) zu %2x%3 auf %4 Chip(s)</translation>
+    </message>
+    <message>
+        <source>Unit use over the step: each cell by the section calls that keep its unit busy, of %1 calls; %2.</source>
+        <translation>Einheitenbelegung über den Schritt: jede Zelle nach den Sektionsaufrufen, die ihre Einheit belegen, von %1 Aufrufen; %2.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Heat map&lt;/b&gt;&lt;br&gt;white: idle all step&lt;br&gt;&lt;span style='color:#d96b0d'&gt;&amp;#9632;&lt;/span&gt; the busiest unit: %1 of %2 calls</source>
+        <translation>&lt;b&gt;Heatmap&lt;/b&gt;&lt;br&gt;weiß: den ganzen Schritt frei&lt;br&gt;&lt;span style='color:#d96b0d'&gt;&amp;#9632;&lt;/span&gt; die am stärksten belegte Einheit: %1 von %2 Aufrufen</translation>
+    </message>
+    <message>
+        <source>links not recorded (a PEF from before format 1.4)</source>
+        <translation>Verbindungen nicht aufgezeichnet (eine PEF vor Format 1.4)</translation>
+    </message>
+    <message>
+        <source>%1 links routed, most loaded %2 of %3 nets, %4 over capacity</source>
+        <translation>%1 Verbindungen geroutet, höchste Last %2 von %3 Netzen, %4 über der Kapazität</translation>
+    </message>
+    <message>
+        <source>Section %1 (hypersection %2, shared by %3 section(s)): %4 PCUs, %5 PMUs; %6; %7.</source>
+        <translation>Sektion %1 (Hypersektion %2, geteilt von %3 Sektion(en)): %4 PCUs, %5 PMUs; %6; %7.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Ops&lt;/b&gt; (square PCU, round lighter PMU)&lt;br&gt;</source>
+        <translation>&lt;b&gt;Operationen&lt;/b&gt; (eckig PCU, rund und heller PMU)&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Links&lt;/b&gt;: nets / capacity&lt;br&gt;</source>
+        <translation>&lt;br&gt;&lt;b&gt;Verbindungen&lt;/b&gt;: Netze / Kapazität&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>lightly loaded</source>
+        <translation>wenig belastet</translation>
+    </message>
+    <message>
+        <source>exactly full</source>
+        <translation>genau voll</translation>
+    </message>
+    <message>
+        <source>over capacity</source>
+        <translation>über der Kapazität</translation>
+    </message>
+    <message>
+        <source>No chip to export</source>
+        <translation>Kein Chip zum Exportieren</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Export chip as SVG</source>
+        <translation>Chip als SVG exportieren</translation>
+    </message>
+    <message>
+        <source>Export chip as PNG</source>
+        <translation>Chip als PNG exportieren</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
     <name>dfc::views::ComparePanel</name>
     <message>
         <source>Choose a PEF for each side, e.g. the same model at -o0 and -o3, or on sn30 and sn40l.</source>
@@ -281,6 +411,10 @@
 </context>
 <context>
     <name>dfc::studio::MainWindow</name>
+    <message>
+        <source>C&amp;hip</source>
+        <translation>C&amp;hip</translation>
+    </message>
     <message>
         <source>Dataflow Studio</source>
         <translation>Dataflow Studio</translation>
@@ -2075,6 +2209,10 @@ Hyperfunktion: %3</translation>
 </context>
 <context>
     <name>main</name>
+    <message>
+        <source>The Chip screen's section once loaded (its name), or step for the step's heat map of unit use.</source>
+        <translation>Die Sektion des Chip-Bildschirms nach dem Laden (ihr Name), oder step für die Heatmap der Einheitenbelegung des Schritts.</translation>
+    </message>
     <message>
         <source>Graph colours once loaded: %1.</source>
         <translation>Farben des Graphen nach dem Laden: %1.</translation>

@@ -4,6 +4,7 @@
 
 #include "ArgParser.h"
 #include "Commands.h"
+#include "analysis/ChipModel.h"
 #include "analysis/CompiledArch.h"
 #include "analysis/HostRoofline.h"
 #include "analysis/MemoryTimeline.h"
@@ -180,6 +181,12 @@ ArgParser inspectFlags() {
          0,
          "only each section's arithmetic intensity (FLOP per off-chip byte) against the arch's compute and "
          "bandwidth roofs"});
+  p.add({{"--chip"},
+         "SECTION",
+         1,
+         "only the placed chip of SECTION's bitfile: one char per unit by op (upper case PCU, lower case PMU), a "
+         "legend, and the links routed over capacity with load/capacity"});
+  p.add({{"--svg"}, "FILE", 1, "with --chip: write the grid as SVG to FILE instead (units by op, links by load)"});
   p.add({{"--csv"}, "", 0, "with --memory or --roofline: CSV instead of text (memory: one row per call and tier)"});
   addMaxMemoryFlag(p);
   addConvAlgoFlag(p, "the convolutions' host algorithms as `dfc run --conv-algo NAME` would run them");
@@ -244,8 +251,22 @@ void printReuseAndCost(const pef::Pef& pef, double totalUs) {
                 static_cast<double>(host->persistentBytes) / 1048576.0);
 }
 
-// --why, --memory, --roofline: one view of the PEF instead of the whole summary.
+// --chip SECTION [--svg FILE]: a section that is not there is a usage error.
+int printChip(const ArgParser& p, const pef::Pef& pef) {
+  auto chip = analysis::chipModel(pef, p.get("--chip"));
+  if (!chip) return usageError("inspect --chip: " + chip.error().message());
+  if (!p.has("--svg")) {
+    std::fputs(analysis::formatChip(*chip).c_str(), stdout);
+    return 0;
+  }
+  if (auto st = support::writeFileAtomic(p.get("--svg"), analysis::chipSvg(*chip)); !st) return reportError(st.error());
+  std::printf("wrote %s\n", p.get("--svg").c_str());
+  return 0;
+}
+
+// --why, --memory, --roofline, --chip: one view of the PEF instead of the whole summary.
 int printView(const ArgParser& p, const pef::Pef& pef) {
+  if (p.has("--chip")) return printChip(p, pef);
   if (p.has("--why")) {
     std::fputs(analysis::formatBoundaries(pef.plan).c_str(), stdout);
     return 0;
@@ -283,8 +304,9 @@ int inspectCommand(const std::vector<std::string>& args) {
     std::fputs(driver::compilerKnobTable().c_str(), stdout);
     return 0;
   }
-  const int views = p.has("--why") + p.has("--memory") + p.has("--roofline");
-  if (views > 1) return usageError("inspect: give one of --why, --memory and --roofline");
+  const int views = p.has("--why") + p.has("--memory") + p.has("--roofline") + p.has("--chip");
+  if (views > 1) return usageError("inspect: give one of --why, --memory, --roofline and --chip");
+  if (p.has("--svg") && !p.has("--chip")) return usageError("inspect: --svg goes with --chip SECTION");
   if (p.has("--csv") && !p.has("--memory") && !p.has("--roofline"))
     return usageError("inspect: --csv goes with --memory or --roofline");
   auto pef = loadPefArg(p, "inspect");

@@ -20,6 +20,7 @@
 #include "Screens.h"
 #include "Session.h"
 #include "SessionBinding.h"
+#include "chip/ChipPanel.h"
 #include "compare/ComparePanel.h"
 #include "compare/CompareView.h"
 #include "compile/CompilePanel.h"
@@ -144,7 +145,7 @@ MainWindow::MainWindow(DocumentLoaders loaders, QString dbPath, QWidget* parent)
   m_tabs = new QTabWidget(this);
   m_tabs->setDocumentMode(true);
   QWidget* const screenWidgets[] = {m_compile,      graphScreen, m_schedule, m_runs,
-                                    m_comparePanel, m_memory,    m_roofline};  // Screen order
+                                    m_comparePanel, m_memory,    m_roofline, m_chip};  // Screen order
   for (const auto& screen : screens()) m_tabs->addTab(screenWidgets[static_cast<int>(screen.id)], screenTitle(screen));
   setCentralWidget(m_tabs);
 
@@ -177,6 +178,7 @@ void MainWindow::createScreenWidgets() {
   m_comparePanel = new views::ComparePanel(m_loaders, m_dbPath, this);
   m_memory = new views::MemoryPanel(this);
   m_roofline = new views::RooflinePanel(this);
+  m_chip = new views::ChipPanel(this);
   m_details = new QTextBrowser(this);
   m_details->setPlaceholderText(tr("Click a slice in the timeline or a node in the graph to see its details."));
 }
@@ -263,6 +265,11 @@ void MainWindow::connectViews() {
           [this](const QString& text) { statusBar()->showMessage(text, 10000); });
   connect(m_schedule, &views::SchedulePanel::sectionSelected, m_selection,
           [this](int id) { m_selection->selectSection(id); });
+  // The Chip screen follows the section picked anywhere else (schedule, graph, timeline).
+  connect(m_selection, &views::SelectionState::sectionChanged, m_chip, [this](int section, const QString&) {
+    if (m_pef && section >= 0 && static_cast<size_t>(section) < m_pef->plan.sections.size())
+      m_chip->showSection(QString::fromStdString(m_pef->plan.sections[static_cast<size_t>(section)].name));
+  });
 }
 
 // Decisions, Runs and Compare: what each hands to the rest of the window.
@@ -377,6 +384,7 @@ void MainWindow::loadPef(const QString& path, bool withTrace) {
         m_schedule->setData(std::move(result.schedule));
         m_memory->setData(std::move(result.memory));
         m_roofline->setData(std::move(result.roofline));
+        m_chip->setPef(result.pef);
         // Aliasing shared_ptrs: the graph and plan live as long as the PEF.
         m_graph->setModel(std::shared_ptr<const ir::Graph>(result.pef, &result.pef->graph),
                           std::shared_ptr<const partition::Plan>(result.pef, &result.pef->plan), graphOptions());

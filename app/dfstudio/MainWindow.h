@@ -19,6 +19,7 @@ class QTextBrowser;
 
 namespace dfc::views {
 struct NodeDetails;
+class ChipPanel;
 class ComparePanel;
 class CompilePanel;
 class GraphPanel;
@@ -43,7 +44,7 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class Screen { Compile, GraphTimeline, Schedule, Runs, Compare, Memory, Roofline };
+  enum class Screen { Compile, GraphTimeline, Schedule, Runs, Compare, Memory, Roofline, Chip };
 
   explicit MainWindow(DocumentLoaders loaders, QString dbPath = {}, QWidget* parent = nullptr);
 
@@ -83,6 +84,7 @@ class MainWindow : public QMainWindow {
   views::ComparePanel* comparePanel() const { return m_comparePanel; }
   views::MemoryPanel* memoryPanel() const { return m_memory; }
   views::RooflinePanel* rooflinePanel() const { return m_roofline; }
+  views::ChipPanel* chipPanel() const { return m_chip; }
   // The graph's decisions menu: picked nodes -> a decisions file -> recompile and compare.
   DecisionsController* decisions() const { return m_decisions; }
   // Selected time range, section and zoom history, shared by timeline and graph.
@@ -170,6 +172,7 @@ class MainWindow : public QMainWindow {
   views::ComparePanel* m_comparePanel = nullptr;
   views::MemoryPanel* m_memory = nullptr;
   views::RooflinePanel* m_roofline = nullptr;
+  views::ChipPanel* m_chip = nullptr;
   DecisionsController* m_decisions = nullptr;
   QTextBrowser* m_details = nullptr;
   views::RangeTablePanel* m_rangePanel = nullptr;

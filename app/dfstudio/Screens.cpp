@@ -17,6 +17,7 @@ constexpr ScreenInfo kScreens[] = {
     {Screen::Compare, "compare", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "Com&pare")},
     {Screen::Memory, "memory", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "&Memory")},
     {Screen::Roofline, "roofline", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "R&oofline")},
+    {Screen::Chip, "chip", QT_TRANSLATE_NOOP("dfc::studio::MainWindow", "C&hip")},
 };
 
 constexpr bool inEnumOrder() {

@@ -1,6 +1,7 @@
 // dfstudio [PEF|TRACE.json|MODEL.onnx] [--db FILE] [--screen NAME] [--color-by MODE] [--pin-row NAME]
 //          [--find TEXT] [--select-slice NAME] [--unfold-all] [--graph-zoom fit|readable|FACTOR]
-//          [--compare-with PEF [--compare-view diff|sides] [--compare-group N]] [--screenshot FILE];
+//          [--compare-with PEF [--compare-view diff|sides] [--compare-group N]] [--chip-section NAME|step]
+//          [--screenshot FILE];
 //          dfstudio --list-screens prints the screens table's keys
 #include <spdlog/spdlog.h>
 
@@ -13,6 +14,7 @@
 #include "MainWindow.h"
 #include "Screens.h"
 #include "Translations.h"
+#include "chip/ChipPanel.h"
 #include "compare/ComparePanel.h"
 #include "compare/CompareView.h"
 #include "graph/GraphPanel.h"
@@ -77,6 +79,11 @@ struct Options {
                                                           "(labels at full size, at the top of the first layer) or a zoom "
                                                           "factor there (0.15)."),
                           QStringLiteral("MODE")};
+  QCommandLineOption chipSection{QStringLiteral("chip-section"),
+                                 QApplication::translate("main",
+                                                         "The Chip screen's section once loaded (its name), or "
+                                                         "step for the step's heat map of unit use."),
+                                 QStringLiteral("NAME")};
   QCommandLineOption shot{QStringLiteral("screenshot"),
                           QApplication::translate("main", "Load the file, save a picture of the window to FILE and exit."),
                           QStringLiteral("FILE")};
@@ -102,6 +109,7 @@ void describe(QCommandLineParser& parser, const Options& options) {
   parser.addOption(options.select);
   parser.addOption(options.unfold);
   parser.addOption(options.zoom);
+  parser.addOption(options.chipSection);
   parser.addOption(options.shot);
 }
 
@@ -135,6 +143,7 @@ void applyViewOptions(dfc::studio::MainWindow& window, const QCommandLineParser&
   bool isGroup = false;
   const int group = parser.value(options.compareGroup).toInt(&isGroup);
   if (isGroup && compare->match() && compare->selectedGroup() != group) compare->selectGroup(group);
+  if (parser.isSet(options.chipSection)) window.chipPanel()->showSection(parser.value(options.chipSection));
   dfc::views::GraphView* graph = window.graphView();
   if (parser.isSet(options.unfold) && !graph->graph().collapsedScopes.empty()) return graph->expandAll();
   if (parser.value(options.zoom) == QStringLiteral("fit")) graph->fitGraph();

@@ -9,8 +9,22 @@
 namespace dfc::kernelc {
 namespace {
 
-pef::Bitfile makeBitfile(const partition::Hypersection& hs, const lowering::KernelGraph& kg, const Placement& p,
-                         const Routing& routing) {
+// The routed network: the tile geometry and every link with a load, as the router negotiated it.
+void addNetwork(const arch::ArchSpec& a, const Placement& p, const Routing& routing, pef::Bitfile& b) {
+  b.tileRows = static_cast<uint16_t>(std::max(1, a.gridRows));
+  b.tileCols = static_cast<uint16_t>(std::max(1, a.gridCols));
+  b.tilesPerChip = static_cast<uint16_t>(std::max(1, a.tiles));
+  b.linkCapacity = static_cast<uint16_t>(std::min(routing.capacity, 65535));
+  for (size_t l = 0; l < routing.linkUse.size(); ++l) {
+    if (routing.linkUse[l] == 0) continue;
+    const int cell = static_cast<int>(l / 4);
+    b.links.push_back({static_cast<uint16_t>(cell / p.gridCols), static_cast<uint16_t>(cell % p.gridCols),
+                       static_cast<uint8_t>(l % 4), static_cast<uint16_t>(std::min(routing.linkUse[l], 65535))});
+  }
+}
+
+pef::Bitfile makeBitfile(const arch::ArchSpec& a, const partition::Hypersection& hs, const lowering::KernelGraph& kg,
+                         const Placement& p, const Routing& routing) {
   pef::Bitfile b;
   b.hypersection = hs.id;
   b.name = hs.name;
@@ -34,6 +48,7 @@ pef::Bitfile makeBitfile(const partition::Hypersection& hs, const lowering::Kern
     int h = routing.edgeHops[i];
     b.routes.push_back({static_cast<uint32_t>(e.from), static_cast<uint32_t>(e.to), static_cast<uint16_t>(std::min(h, 65535))});
   }
+  addNetwork(a, p, routing, b);
   return b;
 }
 
@@ -118,7 +133,8 @@ LinkResult assembleLink(const ir::Graph& g, const partition::Plan& plan, const a
     result.overusedLinks += p.routing.overusedLinks;
     result.forcedLinks += p.routing.forcedLinks;
     result.maxLinkUse = std::max(result.maxLinkUse, p.routing.maxLinkUse);
-    result.bitfiles.push_back(makeBitfile(hs, lowered.graphs[id], p.placement, p.routing));  // its own node ids
+    result.bitfiles.push_back(
+        makeBitfile(cost.arch(), hs, lowered.graphs[id], p.placement, p.routing));  // its own node ids
     if (p.routing.overusedLinks > 0) {
       OverusedBitfile o{hs.name, {}, p.routing.overusedLinks, p.routing.forcedLinks};
       for (int sid : hs.sections) o.sections.push_back(plan.sections.at(static_cast<size_t>(sid)).name);

@@ -140,6 +140,13 @@ class Negotiation {
     }
     return over;
   }
+  // Nets per link, 0 where there is no on-chip link.
+  std::vector<int> linkUse() const {
+    std::vector<int> use(m_occ.size(), 0);
+    for (size_t l = 0; l < m_link.size(); ++l)
+      if (m_link[l] == kOnChip) use[l] = m_occ[l];
+    return use;
+  }
   int forcedLinks() const {
     int n = 0;
     for (size_t l = 0; l < m_link.size(); ++l) n += m_limit[l] > m_cap;
@@ -326,6 +333,7 @@ Routing Router::route(const lowering::KernelGraph& g, const std::vector<Site>& s
   }
   net.countOverused(r.maxLinkUse, r.overusedLinks);
   r.forcedLinks = net.forcedLinks();
+  r.linkUse = net.linkUse();
   r.edgeHops.resize(g.edges.size());
   for (size_t e = 0; e < g.edges.size(); ++e) {
     const Site &from = sites[static_cast<size_t>(g.edges[e].from)], &to = sites[static_cast<size_t>(g.edges[e].to)];

@@ -67,6 +67,10 @@ struct Routing {
                                               // over capacity in any routing (negotiated to the least overuse)
   int criticalPathHops = 0;                   // longest source-to-sink kernel path over edgeHops
   int chipLinkEdges = 0;                      // edges between units of two chips (not routed on a mesh)
+  // Nets on each directed on-chip link as the router negotiated them, per
+  // cell * 4 + direction (0 N, 1 E, 2 S, 3 W; cell = row * grid cols + col):
+  // what capacity and overusedLinks are measured against. 0 off the tiles.
+  std::vector<int> linkUse;
 
   // Cells from the source's switch to the sink's switch of kernel edge `edge` (empty over a chip link).
   std::vector<int> path(size_t edge) const;

@@ -21,8 +21,10 @@ namespace dfc::pef {
 constexpr uint16_t kPefMajorVersion = 1;
 // 1: weight entries may be init recipes; 2: sections may carry "tiling" (tiled
 // operators; absent in older PEFs, which read as untiled); 3: sections may carry
-// "cut" (why each starts apart from the one before; absent reads as not recorded).
-constexpr uint16_t kPefMinorVersion = 3;
+// "cut" (why each starts apart from the one before; absent reads as not recorded);
+// 4: bitfiles are version 2, with the routed network (tile geometry, link
+// capacity and each link's routed load; version 1 bitfiles read as not recorded).
+constexpr uint16_t kPefMinorVersion = 4;
 
 struct PefMeta {
   std::string pefName;

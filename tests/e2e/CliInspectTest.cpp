@@ -60,7 +60,7 @@ TEST_CASE("dfc inspect prints a PEF's sections, placement and hypersections", "[
   // The first line carries the compiler version and the compile's time, the
   // second the content hash (of chunks that hold the compile's timings).
   const std::string first = r.output.substr(0, r.output.find('\n'));
-  CHECK(first.rfind("PEF logreg (format 1.3, dfc ", 0) == 0);
+  CHECK(first.rfind("PEF logreg (format 1.4, dfc ", 0) == 0);
   const size_t secondEnd = r.output.find('\n', first.size() + 1);
   const std::string second = r.output.substr(first.size() + 1, secondEnd - first.size() - 1);
   CHECK_THAT(second, Catch::Matches("content hash [0-9a-f]{16} \\(a run's trace records it as pef_hash\\)"));

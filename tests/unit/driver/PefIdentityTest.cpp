@@ -129,42 +129,46 @@ struct Recorded {
 // Re-recorded for issue 35: PEF format 1.3, sections carry "cut" (why each
 // starts apart from the one before): the meta's "format" and the sections
 // chunks change; graph, weights, schedule, report and bitfiles are unchanged.
+// Re-recorded for issue 35's chip view: PEF format 1.4, bitfiles are version 2
+// with the routed network (tile geometry, link capacity, each loaded link):
+// the meta's "format" and the bitfiles chunks change (resnet18's from 635 to
+// 1,040 kB); graph, weights, sections, schedule and report are unchanged.
 const std::vector<Recorded> kRecorded = {
-    {"lenet-o0", "meta", 326, 0xbb0435c4bb46269full},
+    {"lenet-o0", "meta", 326, 0xa082e916d4e663baull},
     {"lenet-o0", "graph", 10141, 0x9f9e70534554750dull},
     {"lenet-o0", "weights", 1474, 0xb6fa00a75d09d59dull},
     {"lenet-o0", "sections", 21325, 0x912c94fd818149c2ull},
     {"lenet-o0", "schedule", 154, 0x786aad63effa2a3dull},
     {"lenet-o0", "report", 17627, 0xa3c54c06272df5d8ull},
-    {"lenet-o0", "bitfiles", 10327, 0x6c3edb19473ed751ull},
-    {"lenet-o3", "meta", 326, 0x99ee871a27aa79c1ull},
+    {"lenet-o0", "bitfiles", 13902, 0xed77811819b1b576ull},
+    {"lenet-o3", "meta", 326, 0x300aaf9a645b39dcull},
     {"lenet-o3", "graph", 10141, 0x9f9e70534554750dull},
     {"lenet-o3", "weights", 1474, 0xb6fa00a75d09d59dull},
     {"lenet-o3", "sections", 1217, 0x36ecf5daa7d2c684ull},
     {"lenet-o3", "schedule", 20, 0xdc33d9972e795e43ull},
     {"lenet-o3", "report", 1307, 0x331c2da31f0ce386ull},
-    {"lenet-o3", "bitfiles", 7303, 0x3fca977f08aa7e26ull},
-    {"gpt2-mini-o1", "meta", 341, 0xaf2b9a10ee341c84ull},
+    {"lenet-o3", "bitfiles", 10356, 0x37b24682c2ef8ef8ull},
+    {"gpt2-mini-o1", "meta", 341, 0xc5c3ace5185e3793ull},
     {"gpt2-mini-o1", "graph", 39435, 0x9a7d79c52b8bcad9ull},
     {"gpt2-mini-o1", "weights", 5508, 0x6f349fa50477c704ull},
     {"gpt2-mini-o1", "sections", 68884, 0xd3cb6e4bd1e1503eull},
     {"gpt2-mini-o1", "schedule", 524, 0x3377d83adb628425ull},
     {"gpt2-mini-o1", "report", 43395, 0x0ec72b28bb9b7e38ull},
-    {"gpt2-mini-o1", "bitfiles", 12945, 0xcc01a34f9fba5061ull},
-    {"gpt2-mini-o3-hs", "meta", 344, 0xeb4e741215af80aaull},
+    {"gpt2-mini-o1", "bitfiles", 17515, 0x0054eb588bb45c40ull},
+    {"gpt2-mini-o3-hs", "meta", 344, 0x17921927459010bbull},
     {"gpt2-mini-o3-hs", "graph", 39435, 0x9a7d79c52b8bcad9ull},
     {"gpt2-mini-o3-hs", "weights", 5508, 0x6f349fa50477c704ull},
     {"gpt2-mini-o3-hs", "sections", 6841, 0xb0940a90c3358bc5ull},
     {"gpt2-mini-o3-hs", "schedule", 52, 0x8becded54326917cull},
     {"gpt2-mini-o3-hs", "report", 5502, 0xa16566e08db4fdb0ull},
-    {"gpt2-mini-o3-hs", "bitfiles", 13729, 0x8de777dbd2ca8c16ull},
-    {"resnet18-o3", "meta", 331, 0x97681113ed46a80cull},
+    {"gpt2-mini-o3-hs", "bitfiles", 19933, 0xf8959025849ce7cfull},
+    {"resnet18-o3", "meta", 331, 0x3321316054c79d2bull},
     {"resnet18-o3", "graph", 74718, 0x4b21267e2a367bcaull},
     {"resnet18-o3", "weights", 13530, 0xfe23c1644c642705ull},
     {"resnet18-o3", "sections", 6047, 0x1b59c20d82d20fdbull},
     {"resnet18-o3", "schedule", 40, 0xe882153b8acffc68ull},
     {"resnet18-o3", "report", 4682, 0x7a55b73da1f82de4ull},
-    {"resnet18-o3", "bitfiles", 635069, 0x87f7486677548474ull},
+    {"resnet18-o3", "bitfiles", 1039862, 0x3642816d98345b3dull},
 };
 
 std::vector<ChunkDigest> compileAndDigest(const Case& c, const test::ScratchDir& dir) {
