@@ -83,29 +83,58 @@ void printGemmEfficiency(const pef::Pef* gpt2o0, const pef::Pef* resnetO0, doubl
   if (resnetO0) gemmSections("ResNet-18 b8 inference", *resnetO0, peakGflops);
 }
 
-void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal) {
+namespace {
+
+// One step's kernel time (ms) by where it goes: library GEMM/convolution kernels
+// (the linalg and conv families, with their fused bias epilogues, and ONNX's
+// general conv), the fused attention kernels (GEMMs and softmax in one), and all.
+struct StepSplit {
+  double library = 0, attention = 0, all = 0;
+  double outside() const { return all - library; }
+};
+
+StepSplit profiledStep(FedExecutor& fed) {
+  fed.exec->resetKernelProfile();
+  fed.run(1);
+  StepSplit s;
+  for (const runtime::KernelTime& k : fed.exec->kernelProfile()) {
+    const double ms = k.totalUs / 1e3;
+    s.all += ms;
+    if (k.family == "linalg" || k.family == "conv" || k.label.rfind("conv", 0) == 0) s.library += ms;
+    if (k.label.rfind("attention", 0) == 0) s.attention += ms;
+  }
+  return s;
+}
+
+// Paired rounds of one profiled step each at -o0 and -o3, 1 thread.
+std::pair<std::vector<StepSplit>, std::vector<StepSplit>> pairedRounds(const pef::Pef& o0, const pef::Pef& o3,
+                                                                       int rounds) {
   runtime::ExecutorOptions options{1};
   options.profileKernels = true;
   FedExecutor plain(o0, options), fused(o3, options);
   plain.run(1), fused.run(1);
-  // One step; its time inside kernels of the GEMM families, and in all kernels.
-  auto profiled = [](FedExecutor& fed) {
-    fed.exec->resetKernelProfile();
-    fed.run(1);
-    double gemm = 0, all = 0;
-    for (const runtime::KernelTime& k : fed.exec->kernelProfile()) {
-      all += k.totalUs / 1e3;
-      if (k.family == "linalg" || k.family == "conv") gemm += k.totalUs / 1e3;
-    }
-    return std::pair{gemm, all};
-  };
-  std::vector<double> o0Ms, o3Ms, o3Gemm, ceiling;
-  for (int round = 0; round < 7; ++round) {
-    const double a0 = profiled(plain).second;
-    const auto [g3, a3] = profiled(fused);
-    o0Ms.push_back(a0), o3Ms.push_back(a3), o3Gemm.push_back(g3), ceiling.push_back(a0 / g3);
-  }
-  const Spread s0 = spreadOf(o0Ms), s3 = spreadOf(o3Ms), g = spreadOf(o3Gemm), c = spreadOf(ceiling);
+  std::vector<StepSplit> a, b;
+  for (int round = 0; round < rounds; ++round) a.push_back(profiledStep(plain)), b.push_back(profiledStep(fused));
+  return {a, b};
+}
+
+template <class F>
+Spread spreadBy(const std::vector<StepSplit>& xs, F f) {
+  std::vector<double> v;
+  for (const StepSplit& x : xs) v.push_back(f(x));
+  return spreadOf(v);
+}
+
+}  // namespace
+
+void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal) {
+  const auto [plain, fused] = pairedRounds(o0, o3, 7);
+  std::vector<double> ceiling;
+  for (size_t i = 0; i < plain.size(); ++i) ceiling.push_back(plain[i].all / fused[i].library);
+  const Spread s0 = spreadBy(plain, [](const StepSplit& x) { return x.all; });
+  const Spread s3 = spreadBy(fused, [](const StepSplit& x) { return x.all; });
+  const Spread g = spreadBy(fused, [](const StepSplit& x) { return x.library; });
+  const Spread c = spreadOf(ceiling);
   std::printf("\nfusion's ceiling, %s, 1 thread, medians of 7 paired rounds (every kernel timed):\n", label);
   std::printf("  -o0 step %.1f ms; -o3 step %.1f ms, of which library GEMM kernels (linalg, conv) %.1f ms and the "
               "rest %.1f ms\n",
@@ -117,6 +146,29 @@ void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o
     std::printf("x%.2f needs the rest in %.1f ms\n", goal, budget);
   else
     std::printf("x%.2f is out of reach even with no rest at all\n", goal);
+}
+
+void printOutsideLibrary(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal) {
+  const auto [plain, fused] = pairedRounds(o0, o3, 7);
+  std::vector<double> ratio;
+  for (size_t i = 0; i < plain.size(); ++i) ratio.push_back(fused[i].outside() / plain[i].outside());
+  auto line = [](const char* opt, const std::vector<StepSplit>& xs) {
+    const Spread all = spreadBy(xs, [](const StepSplit& x) { return x.all; });
+    const Spread lib = spreadBy(xs, [](const StepSplit& x) { return x.library; });
+    const Spread out = spreadBy(xs, [](const StepSplit& x) { return x.outside(); });
+    const Spread att = spreadBy(xs, [](const StepSplit& x) { return x.attention; });
+    std::printf(
+        "  -%s: step %.2f ms, library GEMM/conv kernels %.2f ms, outside them %.2f ms [%.2f - %.2f] "
+        "(fused attention %.2f ms of it)\n",
+        opt, all.median, lib.median, out.median, out.min, out.max, att.median);
+  };
+  std::printf("\nhost time outside library GEMM/convolution kernels, %s, 1 thread, medians of 7 paired rounds:\n",
+              label);
+  line("o0", plain);
+  line("o3", fused);
+  const Spread r = spreadOf(ratio);
+  std::printf("  outside -o3 / -o0: x%.2f [%.2f - %.2f] (goal <= %.2f: %s)\n", r.median, r.min, r.max, goal,
+              r.median <= goal ? "met" : "not met");
 }
 
 void printTraceOverhead(const pef::Pef& pef) {

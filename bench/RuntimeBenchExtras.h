@@ -17,6 +17,12 @@ void printGemmEfficiency(const pef::Pef* gpt2o0, const pef::Pef* resnetO0, doubl
 // rounds of one step each, medians. Prints what a goal of `goal` x needs.
 void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal);
 
+// Item 4 of issue 34: the host time per step outside library GEMM/convolution
+// kernels (total kernel time minus the linalg and conv families, fused
+// attention counted outside) at -o0 and at -o3, 1 thread, paired rounds, and
+// their ratio against `goal` (-o3 / -o0 at most that).
+void printOutsideLibrary(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal);
+
 // ns per recorded section call and bytes per call in the written trace.
 void printTraceOverhead(const pef::Pef& pef);
 

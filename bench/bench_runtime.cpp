@@ -6,7 +6,9 @@
 // spread [min - max]. Beside them: the machine's load, its parallel ceiling
 // (two plain threads on a register loop), its single-core FMA peak, the
 // GEMM-bound sections' share of that peak, how much faster -o3 could be than -o0
-// if fusion removed everything but the library GEMMs, and the trace recorder's cost.
+// if fusion removed everything but the library GEMMs, the host time outside those
+// library GEMM/convolution kernels at -o0 and -o3 (and its ratio, goal <= 0.5),
+// and the trace recorder's cost.
 //
 //   bench_runtime [--case NAME]... [--opt o0|o3]... [--threads N]... [--gemm auto|onednn|openblas]...
 //                 [--repeats N] [--min-ms MS] [--no-extras]
@@ -259,6 +261,9 @@ int main(int argc, char** argv) {
     auto find = [&](const std::string& key) { return pefs.count(key) ? &pefs.at(key) : nullptr; };
     printGemmEfficiency(find("gpt2o0"), find("resnet18-b8o0"), peak);
     if (find("gpt2o0") && find("gpt2o3")) printFusionCeiling("GPT-2 shape training step", *find("gpt2o0"), *find("gpt2o3"), 1.3);
+    for (const Case* c : chosen)
+      if (c->name != "lenet" && find(c->name + "o0") && find(c->name + "o3"))
+        printOutsideLibrary(c->label.c_str(), *find(c->name + "o0"), *find(c->name + "o3"), 0.5);
     printTraceOverhead(find("gpt2o3") ? *find("gpt2o3") : pefs.begin()->second);
   }
   std::printf("\nmachine: %s at the end\n", loadAverage().c_str());

@@ -8,8 +8,9 @@ namespace dfc::passes {
 // dce last removes whatever folding and merging left unused.
 const std::vector<std::string> kDefaultTrainingPipeline = {
     "decompose-composites", "constant-folding", "cse", "peephole", "transpose-folding", "dce"};
+// fold-batch-norm only for inference: a training step moves the statistics.
 const std::vector<std::string> kDefaultInferencePipeline = {
-    "decompose-composites", "constant-folding", "cse", "peephole", "transpose-folding", "dce"};
+    "decompose-composites", "fold-batch-norm", "constant-folding", "cse", "peephole", "transpose-folding", "dce"};
 
 Expected<PassManager> PassManager::create(const std::vector<std::string>& pipeline, PassManagerOptions options) {
   PassManager pm(std::move(options));

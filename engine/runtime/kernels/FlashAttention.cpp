@@ -62,7 +62,7 @@ void forwardKeyTile(const AttentionShape& s, const float* k, const float* v, con
       continue;
     }
     expRow(row, n, bc, mx);
-    const float correction = fastExp(w.max[r] - mx);  // 0 for the first visible tile (-inf clamps to e^-87; sums are 0)
+    const float correction = fastExp(w.max[r] - mx);  // 0 for the first visible tile (e^-inf is 0; sums are 0)
     w.sum[r] = w.sum[r] * correction + rowSumLanes<float>(row, n);
     w.max[r] = mx;
     scaleRow(oBlock + r * d, d, correction);

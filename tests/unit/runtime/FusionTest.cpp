@@ -1,9 +1,9 @@
 // Sections run as fused units (runtime/SectionFusion.h): each pattern checked
 // against the op-by-op executor and the reference interpreter on random inputs.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "RuntimeTestUtil.h"
 #include "ir/ShapeInference.h"
@@ -81,6 +81,15 @@ TEST_CASE("fast exp and tanh stay within their stated error over the float range
   CHECK(fastTanh(-40.0f) == -1.0f);
   CHECK(fastTanh(0.0f) == 0.0f);
   CHECK(fastExp(0.0f) == 1.0f);
+}
+
+TEST_CASE("fast exp underflows to 0 below -87, never to a denormal", "[fusion][math]") {
+  using runtime::kernels::fastExp;
+  CHECK(std::fpclassify(fastExp(-87.0f)) == FP_NORMAL);  // e^-87 = 1.6e-38, just above FLT_MIN
+  for (float x : {-87.001f, -88.0f, -103.0f, -1e9f, -std::numeric_limits<float>::infinity()}) {
+    INFO(x);
+    CHECK(fastExp(x) == 0.0f);
+  }
 }
 
 TEST_CASE("an elementwise chain runs tile by tile with bitwise the op-by-op results", "[fusion]") {

@@ -191,7 +191,19 @@ TEST_CASE("unary round goes half to even", "[kernels][general]") {
 TEST_CASE("general binary kernels match the reference with numpy broadcasting", "[kernels][general]") {
   std::mt19937 rng(12);
   const std::vector<std::pair<ir::Shape, ir::Shape>> patterns = {
-      {{3, 4}, {3, 4}}, {{2, 3, 4}, {4}}, {{3, 1}, {1, 4}}, {{}, {2, 3}}, {{2, 1, 4}, {3, 1}}, {{5}, {}}};
+      {{3, 4}, {3, 4}},
+      {{2, 3, 4}, {4}},
+      {{3, 1}, {1, 4}},
+      {{}, {2, 3}},
+      {{2, 1, 4}, {3, 1}},
+      {{5}, {}},
+      // the flat paths: as many elements as the output (leading 1s), or one element of any rank
+      {{1, 3, 4}, {3, 4}},
+      {{3, 4}, {1, 1, 4}},
+      {{1}, {2, 3}},
+      {{2, 3}, {1, 1}},
+      {{1, 1}, {1}},
+      {{4099}, {}}};
   for (const auto& [sa, sb] : patterns) {
     for (const char* fn : {"add", "sub", "mul", "div", "max", "min"})
       check(OpKind::Binary, {randomTensor(sa, rng, -3, 3), randomTensor(sb, rng, 0.2f, 3)}, fnAttrs(fn));

@@ -225,6 +225,16 @@ TEST_CASE("shape inference rejects malformed transformer ops", "[kernels][transf
   CHECK_FALSE(infer(OpKind::Embedding, {a, a}, {}).ok());
 }
 
+TEST_CASE("a masked softmax gives exact zeros where the mask is, no denormals", "[kernels][transformer]") {
+  // -1e9 is how exporters mask attention scores; -100 is past exp's -87 floor too.
+  auto out =
+      checkAgainstReference(OpKind::Softmax, {f32Tensor({1, 8}, {0.5f, 1, -1e9f, -1e9f, -100, -1e9f, 2, -1e9f})});
+  const float* p = out[0].data<float>();
+  for (int i : {2, 3, 4, 5, 7}) CHECK(p[i] == 0.0f);
+  for (int i = 0; i < 8; ++i) CHECK(std::fpclassify(p[i]) != FP_SUBNORMAL);
+  CHECK(p[0] + p[1] + p[6] == Approx(1.0f));
+}
+
 TEST_CASE("global_avg_pool, batch_norm and padded maxpool2d match the reference", "[kernels][vision]") {
   std::mt19937 rng(10);
   checkAgainstReference(OpKind::GlobalAvgPool, {randomTensor({2, 3, 4, 5}, rng)});
