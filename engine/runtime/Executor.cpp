@@ -253,7 +253,16 @@ Expected<KernelPtr> Executor::Impl::prepareNode(const ir::Node& node) {
   std::vector<ir::Tensor*> outputs;
   for (ir::ValueId v : node.inputs) inputs.push_back(&storage[static_cast<size_t>(v)]);
   for (ir::ValueId v : node.outputs) outputs.push_back(&storage[static_cast<size_t>(v)]);
-  return prepareKernel(node, inputs, outputs);
+  auto kernel = prepareKernel(node, inputs, outputs);
+  if (!kernel) return kernel;
+  for (size_t k = 0; k < node.inputs.size(); ++k) {
+    const ir::ValueId v = node.inputs[k];
+    const ir::ValueKind kind = graph.value(v).kind;
+    const bool updated = std::any_of(graph.updates.begin(), graph.updates.end(),
+                                     [&](const ir::StateUpdate& u) { return u.target == v; });
+    if ((kind == ir::ValueKind::Param || kind == ir::ValueKind::Const) && !updated) (*kernel)->markStableInput(k);
+  }
+  return kernel;
 }
 
 // One kernel for the group; a GEMM or conv that declines its bias epilogue runs

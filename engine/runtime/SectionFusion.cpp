@@ -42,7 +42,7 @@ int64_t chainSize(const ir::Graph& g, const ir::Node& n) {
   return size;
 }
 
-// The matmul or conv2d whose only consumer is the bias_add `b` (same section), or kNoNode.
+// The matmul, conv2d or conv whose only consumer is the bias_add `b` (same section), or kNoNode.
 ir::NodeId biasProducer(const ir::Graph& g, const ir::Node& b, const std::set<ir::NodeId>& inSection,
                         const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep) {
   if (b.op != OpKind::BiasAdd || b.inputs.size() != 2) return ir::kNoNode;
@@ -55,7 +55,7 @@ ir::NodeId biasProducer(const ir::Graph& g, const ir::Node& b, const std::set<ir
   const ir::Shape& shape = g.value(x).type.shape;
   if (!isF32(bias) || !isF32(g.value(x)) || shape.size() < 2 || bias.type.numElements() != shape[1]) return ir::kNoNode;
   if (prod.op == OpKind::MatMul && shape.size() == 2) return p;
-  if (prod.op == OpKind::Conv2d && shape.size() == 4) return p;
+  if ((prod.op == OpKind::Conv2d || prod.op == OpKind::Conv) && shape.size() == 4) return p;
   return ir::kNoNode;
 }
 

@@ -3,8 +3,9 @@
 // the graph (ops and types) when the runtime loads a PEF, before the memory
 // plan, because a fused group reads all its inputs and writes all its outputs
 // in one step of the schedule:
-// - BiasEpilogue: a 2-D matmul or a conv2d whose output feeds only a bias_add;
-//   the GEMM starts from the bias (one pass over the output instead of two).
+// - BiasEpilogue: a 2-D matmul or a conv2d / conv whose output feeds only a
+//   bias_add; the GEMM starts from the bias, oneDNN adds it on the output tile
+//   (one pass over the output instead of two).
 // - Chain: consecutive elementwise nodes of one size, run tile by tile (a few
 //   KB per tile, kept in L1) instead of op by op over whole tensors; a value
 //   used only inside the chain never leaves its tile.
