@@ -112,7 +112,7 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request) {
   if (const char* why = generalConvReason(s)) return generalChoice(s, why, request);
   const bool forward = s.pass == ConvPassKind::Forward && !empty(s);
   if (forward && request == ConvAlgoRequest::OneDnn) return {ConvAlgo::OneDnn, "requested"};
-  if (forward && request == ConvAlgoRequest::Auto) return capF4(autoForward(s), s);
+  if (forward && request == ConvAlgoRequest::Auto && s.stableWeights) return capF4(autoForward(s), s);
   if (const char* why = winogradIneligibility(s)) return {ConvAlgo::Gemm, why};
   if (request == ConvAlgoRequest::Gemm) return {ConvAlgo::Gemm, "--conv-algo gemm"};
   if (request == ConvAlgoRequest::OneDnn) return {ConvAlgo::Gemm, "oneDNN runs forward convolutions only"};
@@ -148,6 +148,14 @@ std::optional<ConvShape> generalConvShapeOf(const ir::Graph& graph, const ir::No
 
 }  // namespace
 
+// What the executor marks stable (Kernel::markStableInput): a Param or Const no state update writes.
+bool stableValue(const ir::Graph& graph, ir::ValueId v) {
+  const ir::ValueKind kind = graph.value(v).kind;
+  if (kind != ir::ValueKind::Param && kind != ir::ValueKind::Const) return false;
+  return std::none_of(graph.updates.begin(), graph.updates.end(),
+                      [&](const ir::StateUpdate& u) { return u.target == v; });
+}
+
 std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& node) {
   ConvShape s;
   ir::ValueId x, w, y;  // the forward's image, weight and output values
@@ -159,7 +167,9 @@ std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& nod
   } else if (node.op == ir::OpKind::Conv2dGradWeight) {
     s.pass = ConvPassKind::GradWeight, x = node.inputs[1], w = node.outputs[0], y = node.inputs[0];
   } else if (node.op == ir::OpKind::Conv) {
-    return generalConvShapeOf(graph, node);
+    auto general = generalConvShapeOf(graph, node);
+    if (general) general->stableWeights = stableValue(graph, node.inputs[1]);
+    return general;
   } else {
     return std::nullopt;
   }
@@ -174,6 +184,7 @@ std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& nod
   s.o = ws[0], s.kh = ws[2], s.kw = ws[3];
   s.sh = stride[0], s.sw = stride[1], s.ph = pad[0], s.pw = pad[1];
   s.oh = ys[2], s.ow = ys[3];
+  s.stableWeights = s.pass == ConvPassKind::Forward && stableValue(graph, w);
   return s;
 }
 

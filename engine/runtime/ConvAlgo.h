@@ -40,6 +40,10 @@ struct ConvShape {
   // pads -1 are the begin pads (conv2d).
   int64_t dh = 1, dw = 1, group = 1, pb = -1, pr = -1;
   bool general = false;  // the `conv` op (its kernel has no GEMM or Winograd form)
+  // The weight is a Param or Const no state update writes (inference): only
+  // then does auto take oneDNN for a plain conv2d (its execute allocates each
+  // call, and training keeps its allocation-free steady state, DESIGN §10).
+  bool stableWeights = false;
 };
 
 // Why `s` needs the general convolution ("depthwise", "grouped", "dilated",
@@ -71,10 +75,10 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 // The algorithm a convolution runs with under `request`:
 // - a general conv (grouped, dilated, asymmetric pads; forward only): oneDNN,
 //   or the direct loop under `gemm`;
-// - a forward conv2d: oneDNN when asked for; under auto, one GEMM on the
-//   input for 1x1 stride-1 unpadded ones, Winograd where it saves the most
-//   multiplies, and oneDNN for the rest (strided, 7x7, small 3x3: see
-//   ConvAlgo.cpp);
+// - a forward conv2d: oneDNN when asked for; under auto with stable weights,
+//   one GEMM on the input for 1x1 stride-1 unpadded ones, Winograd where it
+//   saves the most multiplies over tiles enough, and oneDNN for the rest
+//   (strided, 7x7, small 3x3: see ConvAlgo.cpp); without, as below;
 // - otherwise GEMM when Winograd cannot run it; an explicit Winograd request
 //   (F(4x4) capped as above); auto: the crossover calibrated by bench_winograd.
 ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);

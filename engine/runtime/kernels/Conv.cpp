@@ -88,7 +88,29 @@ class ConvKernel final : public Kernel {
       : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_pass(pass), m_g(g), m_o(outChannels),
         m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
 
+  // The convolution, then its activation epilogue unless oneDNN applied it as a post-op.
   Status run(ExecContext& ctx) override {
+    DFC_TRY(compute(ctx));
+    if (m_act.activation == ConvActivation::None ||
+        (m_pass != ConvPass::GradWeight && chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn))
+      return {};
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
+                                  [&](int64_t lo, int64_t hi) { applyActivation(m_act, y + lo, hi - lo); });
+  }
+
+  bool takeActivationEpilogue(const ir::Node& activation, ir::Tensor& out) override {
+    ConvEpilogue e;
+    if (!(m_pass == ConvPass::Forward) || m_oneDnn || !activationOf(activation, e) ||
+        out.numElements() != m_y->numElements())
+      return false;
+    if (out.dtype() != ir::DType::F32) return false;
+    m_act = e;
+    m_y = &out;
+    return true;
+  }
+
+  Status compute(ExecContext& ctx) {
     if (m_pass != ConvPass::GradWeight) {
       const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
       if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
@@ -234,7 +256,9 @@ class ConvKernel final : public Kernel {
     const ConvPassKind pass = m_pass == ConvPass::Forward     ? ConvPassKind::Forward
                               : m_pass == ConvPass::GradInput ? ConvPassKind::GradInput
                                                               : ConvPassKind::GradWeight;
-    return {pass, m_g.n, m_g.c, m_g.h, m_g.w, m_o, m_g.kh, m_g.kw, m_g.sh, m_g.sw, m_g.ph, m_g.pw, m_g.oh, m_g.ow};
+    ConvShape s{pass, m_g.n, m_g.c, m_g.h, m_g.w, m_o, m_g.kh, m_g.kw, m_g.sh, m_g.sw, m_g.ph, m_g.pw, m_g.oh, m_g.ow};
+    s.stableWeights = m_stableWeights;
+    return s;
   }
 
   bool pointwise() const {
@@ -247,7 +271,7 @@ class ConvKernel final : public Kernel {
       const Window& g = m_g;
       m_oneDnn = std::make_unique<OneDnnConv>(
           ConvGeometry{g.n, g.c, g.h, g.w, m_o, g.kh, g.kw, g.sh, g.sw, 1, 1, g.ph, g.pw, g.ph, g.pw, g.oh, g.ow, 1},
-          ConvEpilogue{m_bias != nullptr});
+          ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi});
     }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
@@ -291,6 +315,7 @@ class ConvKernel final : public Kernel {
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
   bool m_stableWeights = false;              // the weight never changes (markStableInput)
+  ConvEpilogue m_act;                        // its activation, set by takeActivationEpilogue
   ConvPass m_pass;
   Window m_g;
   int64_t m_o, m_ck, m_cols;

@@ -32,7 +32,26 @@ class ConvGeneralKernel final : public Kernel {
   explicit ConvGeneralKernel(const KernelArgs& a)
       : Kernel(a.node), m_x(a.in[0]), m_w(a.in[1]), m_y(a.out[0]), m_g(geometryOf(a.node)),
         m_group(a.node.intAttr("group", 1)) {}
+  // The convolution, then its activation epilogue unless oneDNN applied it as a post-op.
   Status run(ExecContext& ctx) override {
+    DFC_TRY(compute(ctx));
+    if (m_act.activation == ConvActivation::None || (chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn))
+      return {};
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
+                                  [&](int64_t lo, int64_t hi) { applyActivation(m_act, y + lo, hi - lo); });
+  }
+
+  bool takeActivationEpilogue(const ir::Node& activation, ir::Tensor& out) override {
+    ConvEpilogue e;
+    if (!(true) || m_oneDnn || !activationOf(activation, e) || out.numElements() != m_y->numElements()) return false;
+    if (out.dtype() != ir::DType::F32) return false;
+    m_act = e;
+    m_y = &out;
+    return true;
+  }
+
+  Status compute(ExecContext& ctx) {
     if (chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn) return runOneDnn(ctx);
     const auto& ys = m_y->shape();
     return ctx.pool().parallelFor(0, ys[0] * ys[1], grainOf(ys[2] * ys[3] * m_w->numElements() / std::max<int64_t>(1, ys[1])),
@@ -59,6 +78,7 @@ class ConvGeneralKernel final : public Kernel {
                 ys[2],
                 ys[3]};
     s.dh = m_g.d[0], s.dw = m_g.d[1], s.group = m_group, s.pb = m_g.p[2], s.pr = m_g.p[3], s.general = true;
+    s.stableWeights = m_stableWeights;
     return s;
   }
 
@@ -68,7 +88,7 @@ class ConvGeneralKernel final : public Kernel {
       const ConvShape s = shape();
       m_oneDnn = std::make_unique<OneDnnConv>(ConvGeometry{s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw,
                                                            s.ph, s.pw, s.pb, s.pr, s.oh, s.ow, s.group},
-                                              ConvEpilogue{m_bias != nullptr});
+                                              ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi});
     }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
@@ -121,6 +141,7 @@ class ConvGeneralKernel final : public Kernel {
   const ir::Tensor* m_bias = nullptr;    // set by takeBiasEpilogue
   std::unique_ptr<OneDnnConv> m_oneDnn;  // made on the first run that chooses oneDNN
   bool m_stableWeights = false;
+  ConvEpilogue m_act;  // its activation, set by takeActivationEpilogue
 };
 
 class PoolGeneralKernel final : public Kernel {

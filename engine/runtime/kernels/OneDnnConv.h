@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "ir/Graph.h"
 #include "support/Error.h"
 
 namespace dfc::runtime::kernels {
@@ -32,6 +33,13 @@ struct ConvEpilogue {
   ConvActivation activation = ConvActivation::None;
   float lo = 0, hi = 0;  // Clip's bounds
 };
+
+// A relu (the op, or unary fn relu) or a clip (unary fn clip, bounds alpha and
+// beta) as `e`'s activation; false for any other node.
+bool activationOf(const ir::Node& node, ConvEpilogue& e);
+
+// The activation on y[0..n) in place, as the op would (kernels other than oneDNN's).
+void applyActivation(const ConvEpilogue& e, float* y, int64_t n);
 
 class OneDnnConv {
  public:

@@ -57,7 +57,12 @@ struct ConvCase {
     if (bias) out = addOp(graph, OpKind::BiasAdd, "bias_add", {out, input("b", {g.o})});
   }
 
-  ConvShape shape() const { return *convShapeOf(graph, graph.nodes[0]); }
+  // The shape as a kernel told its weight is stable sees it (checkPath runs it so).
+  ConvShape shape() const {
+    ConvShape s = *convShapeOf(graph, graph.nodes[0]);
+    s.stableWeights = true;
+    return s;
+  }
 
   ir::Tensor reference() const {
     auto ref = referenceEvaluate(graph, feeds);
@@ -99,7 +104,7 @@ void checkPath(const ConvCase& c, ConvAlgoRequest request, ConvAlgo algo) {
   const ir::Tensor want = c.reference();
   for (int threads : {1, 2, 3}) {
     INFO(convAlgoName(algo) << " at " << threads << " threads");
-    CHECK(relError(c.run(request, threads), want) < kTolerance);
+    CHECK(relError(c.run(request, threads, true), want) < kTolerance);
   }
 }
 
@@ -175,7 +180,7 @@ TEST_CASE("oneDNN reads the weights each run unless they are stable", "[kernels]
   }
 }
 
-TEST_CASE("the conv chooser branches on group, dilation, pads, kernel and stride", "[conv][onednn]") {
+TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride and stable weights", "[conv][onednn]") {
   auto general = [](int64_t c, int64_t group, int64_t dilation, std::vector<int64_t> pads) {
     ConvShape s{ConvPassKind::Forward, 1, c, 16, 16, c, 3, 3, 1, 1, pads[0], pads[1], 16, 16};
     s.group = group, s.dh = s.dw = dilation, s.pb = pads[2], s.pr = pads[3], s.general = true;
@@ -193,7 +198,9 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel and stride
   }
   auto conv2d = [](int64_t c, int64_t side, int64_t k, int64_t stride, int64_t pad) {
     const int64_t out = (side + 2 * pad - k) / stride + 1;
-    return ConvShape{ConvPassKind::Forward, 1, c, side, side, c, k, k, stride, stride, pad, pad, out, out};
+    ConvShape s{ConvPassKind::Forward, 1, c, side, side, c, k, k, stride, stride, pad, pad, out, out};
+    s.stableWeights = true;  // inference
+    return s;
   };
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == ConvAlgo::Gemm);       // 1x1 on the input
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::OneDnn);     // 1x1 stride 2
@@ -207,6 +214,14 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel and stride
   CHECK(chooseConvAlgo(conv2d(3, 224, 7, 2, 3), auto_) == ConvAlgo::OneDnn);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), gemm) == ConvAlgo::Gemm);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
+  // Weights a training step changes: auto keeps GEMM and Winograd (no oneDNN allocations in the step).
+  ConvShape training = conv2d(64, 56, 3, 2, 1);
+  training.stableWeights = false;
+  CHECK(chooseConvAlgo(training, auto_) == ConvAlgo::Gemm);
+  training = conv2d(64, 44, 3, 1, 1);
+  training.stableWeights = false;
+  CHECK(chooseConvAlgo(training, auto_) == ConvAlgo::Winograd4);
+  CHECK(chooseConvAlgo(training, ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
   ConvShape gradInput = conv2d(64, 56, 3, 2, 1);
   gradInput.pass = ConvPassKind::GradInput;
   CHECK(chooseConvAlgo(gradInput, ConvAlgoRequest::OneDnn) == ConvAlgo::Gemm);  // oneDNN: forward only

@@ -147,27 +147,18 @@ TEST_CASE("the conv algorithm follows the shape, the request and the F(4x4) erro
   const auto fwd = ConvPassKind::Forward, gi = ConvPassKind::GradInput;
   // ResNet-18's 3x3 stride-1 layers.
   CHECK(chooseConvAlgo(shape(fwd, 64, 64, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
-  auto batch = [](ConvShape s, int64_t n) {
-    s.n = n;
-    return s;
-  };
-  // Batch 8 at 7x7: 32 F(4x4) tiles, too few to pay for reading the transformed weights; batch 32: 128.
-  CHECK(chooseConvAlgo(shape(fwd, 512, 512, 7, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::OneDnn);
-  CHECK(chooseConvAlgo(batch(shape(fwd, 512, 512, 7, 3, 1, 1), 32), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
+  CHECK(chooseConvAlgo(shape(fwd, 512, 512, 7, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
   // A 2x2 output is one F(2x2) tile: F(4x4) would compute 16 pixels for 4.
-  CHECK(chooseConvAlgo(batch(shape(fwd, 512, 512, 2, 3, 1, 1), 128), ConvAlgoRequest::Auto) == ConvAlgo::Winograd2);
+  CHECK(chooseConvAlgo(shape(fwd, 512, 512, 2, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd2);
   CHECK(chooseConvAlgo(shape(gi, 256, 256, 14, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
-  // Few channels (the transforms dominate), a 1x1 output: no Winograd; auto
-  // takes oneDNN for a forward, GEMM for an input gradient.
-  CHECK(chooseConvAlgo(shape(fwd, 3, 64, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::OneDnn);
-  CHECK(chooseConvAlgo(shape(fwd, 8, 8, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::OneDnn);
-  CHECK(chooseConvAlgo(shape(fwd, 512, 512, 1, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::OneDnn);
-  CHECK(chooseConvAlgo(shape(gi, 8, 8, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Gemm);
-  // What Winograd cannot run stays on GEMM when Winograd is asked for (auto: oneDNN for a forward).
+  // Few channels (the transforms dominate), a 1x1 output: GEMM.
+  CHECK(chooseConvAlgo(shape(fwd, 3, 64, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Gemm);
+  CHECK(chooseConvAlgo(shape(fwd, 8, 8, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Gemm);
+  CHECK(chooseConvAlgo(shape(fwd, 512, 512, 1, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Gemm);
+  // What Winograd cannot run stays on GEMM whatever is asked.
   for (auto request : {ConvAlgoRequest::Auto, ConvAlgoRequest::Winograd2, ConvAlgoRequest::Winograd4}) {
-    const ConvAlgo forward = request == ConvAlgoRequest::Auto ? ConvAlgo::OneDnn : ConvAlgo::Gemm;
-    CHECK(chooseConvAlgo(shape(fwd, 64, 64, 56, 3, 2, 1), request) == forward);
-    CHECK(chooseConvAlgo(shape(fwd, 64, 64, 56, 7, 1, 3), request) == forward);
+    CHECK(chooseConvAlgo(shape(fwd, 64, 64, 56, 3, 2, 1), request) == ConvAlgo::Gemm);
+    CHECK(chooseConvAlgo(shape(fwd, 64, 64, 56, 7, 1, 3), request) == ConvAlgo::Gemm);
     CHECK(chooseConvAlgo(shape(ConvPassKind::GradWeight, 64, 64, 56, 3, 1, 1), request) == ConvAlgo::Gemm);
     CHECK(chooseConvAlgo(shape(gi, 64, 64, 56, 3, 1, 3), request) == ConvAlgo::Gemm);
   }
