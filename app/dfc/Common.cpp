@@ -56,12 +56,18 @@ void addMaxMemoryFlag(ArgParser& p) {
 }
 
 void addConvAlgoFlag(ArgParser& p, const char* what) {
-  p.add({{"--conv-algo"}, "NAME", 1,
+  p.add({{"--conv-algo"},
+         "NAME",
+         1,
          std::string(what) +
-             ": auto (the default: per convolution, whichever of GEMM, F(2x2,3x3) and F(4x4,3x3) needs the fewest "
-             "multiplies as modelled from its shape, transforms included), gemm (im2col + GEMM), winograd2 or "
-             "winograd4. Winograd runs only 3x3 stride-1 forward and input-gradient convolutions (others stay on "
-             "GEMM); F(4x4) is refused above " +
+             ": auto (the default: per convolution, a 1x1 stride-1 one as one GEMM on the input, a 3x3 stride-1 one "
+             "with at least 128 F(4x4) tiles in the batch as F(2x2,3x3) or F(4x4,3x3) where the multiplies modelled "
+             "from its shape, transforms included, are fewer than GEMM's, and, with weights no training step changes, "
+             "the rest, grouped, depthwise and dilated "
+             "ones included, on oneDNN's "
+             "convolution primitive), gemm (im2col + GEMM; grouped and dilated ones on the direct loop), winograd2, "
+             "winograd4 or onednn (every forward convolution on oneDNN). Winograd runs only 3x3 stride-1 forward and "
+             "input-gradient convolutions (others stay on GEMM); F(4x4) is refused above " +
              std::to_string(runtime::kWinograd4MaxChannels) +
              " input channels, where its error nears 1e-5 of the output's magnitude, and F(2x2) runs instead"});
 }

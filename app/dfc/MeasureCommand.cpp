@@ -31,6 +31,7 @@ ArgParser measureFlags() {
          "family, also in the JSON summary; adds two clock reads per kernel"});
   p.add({{"--input-shape"}, "NAME=DxD...", 1,
          "the shape of input NAME (repeatable): checked against the PEF, whose shapes `dfc compile --input-shape` fixes"});
+  addConvAlgoFlag(p, "the convolutions' host algorithms");
   p.add({{"--debug"}, "", 0, "debug logging"});
   addMaxMemoryFlag(p);
   p.add({{"-h", "--help"}, "", 0, "show this help"});
@@ -52,6 +53,11 @@ Status readOptions(const ArgParser& p, driver::MeasureOptions& o) {
     if (*v < 1 || *v > 1024)
       return makeError("--threads " + p.get("--threads") + ": expected a thread count from 1 to 1024");
     o.threads = static_cast<int>(*v);
+  }
+  if (p.has("--conv-algo")) {
+    auto algo = runtime::parseConvAlgoRequest("--conv-algo", p.get("--conv-algo"));
+    if (!algo) return algo.error();
+    o.convAlgo = *algo;
   }
   o.inference = p.has("--inference");
   o.opProfile = p.has("--op-profile");

@@ -51,7 +51,7 @@ ArgParser runFlags() {
   p.add({{"--debug"}, "", 0, "debug logging"});
   p.add({{"--log-dir"}, "DIR", 1, "write warnings and errors to DIR/dfc_warnings.log"});
   addMaxMemoryFlag(p);
-  addConvAlgoFlag(p, "how the host runs 3x3 stride-1 convolutions");
+  addConvAlgoFlag(p, "how the host runs convolutions");
   p.add({{"-h", "--help"}, "", 0, "show this help"});
   p.add({{"--data-parallel"}, "", 0,
          "train one replica per MPI rank (mpirun -np N dfc run --data-parallel ...): each rank takes its shard of a "

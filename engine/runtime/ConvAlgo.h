@@ -1,6 +1,9 @@
 #pragma once
-// Which algorithm a 2-D convolution runs with on the host: im2col + GEMM, or
-// Winograd F(2x2,3x3) / F(4x4,3x3) (Lavin & Gray). The choice is a pure
+// Which algorithm a 2-D convolution runs with on the host: im2col + GEMM (a
+// 1x1 one straight on the input), Winograd F(2x2,3x3) / F(4x4,3x3) (Lavin &
+// Gray), oneDNN's convolution primitive (kernels/OneDnnConv.h), or the direct
+// loop of the general `conv` op (grouped, dilated, asymmetric pads) when the
+// user asks for no library convolution. The choice is a pure
 // function of the convolution's shape and the user's request, so the runtime,
 // `dfc inspect` and the run trace compute the same answer from the same PEF.
 #include <optional>
@@ -13,13 +16,14 @@
 
 namespace dfc::runtime {
 
-enum class ConvAlgo { Gemm, Winograd2, Winograd4 };
+enum class ConvAlgo { Gemm, Winograd2, Winograd4, OneDnn, Direct };
 // What `dfc run --conv-algo` asks for; Auto takes the calibrated crossover.
-enum class ConvAlgoRequest { Auto, Gemm, Winograd2, Winograd4 };
+// Request k (k >= 1) asks for ConvAlgo k - 1.
+enum class ConvAlgoRequest { Auto, Gemm, Winograd2, Winograd4, OneDnn };
 
-std::string_view convAlgoName(ConvAlgo algo);            // "gemm", "winograd2", "winograd4"
+std::string_view convAlgoName(ConvAlgo algo);             // "gemm", "winograd2", "winograd4", "onednn", "direct"
 std::string_view convAlgoRequestName(ConvAlgoRequest r);  // "auto" or an algorithm's name
-// "auto|gemm|winograd2|winograd4"; errors name `flag` and list the choices.
+// "auto|gemm|winograd2|winograd4|onednn"; errors name `flag` and list the choices.
 Expected<ConvAlgoRequest> parseConvAlgoRequest(const std::string& flag, const std::string& text);
 
 enum class ConvPassKind { Forward, GradInput, GradWeight };
@@ -32,7 +36,19 @@ struct ConvShape {
   int64_t o = 0, kh = 0, kw = 0;       // the weight [o, c, kh, kw]
   int64_t sh = 1, sw = 1, ph = 0, pw = 0;
   int64_t oh = 0, ow = 0;              // the forward output [n, o, oh, ow]
+  // The general `conv` op's extras: the weight is [o, c / group, kh, kw]; end
+  // pads -1 are the begin pads (conv2d).
+  int64_t dh = 1, dw = 1, group = 1, pb = -1, pr = -1;
+  bool general = false;  // the `conv` op (its kernel has no GEMM or Winograd form)
+  // The weight is a Param or Const no state update writes (inference): only
+  // then does auto take oneDNN for a plain conv2d (its execute allocates each
+  // call, and training keeps its allocation-free steady state, DESIGN §10).
+  bool stableWeights = false;
 };
+
+// Why `s` needs the general convolution ("depthwise", "grouped", "dilated",
+// "asymmetric pads", "general conv op"), or null for a plain conv2d.
+const char* generalConvReason(const ConvShape& s);
 
 // F(4x4,3x3)'s error is about ten times F(2x2)'s and grows with the
 // reduction length (input channels x 9 taps). Measured by bench_winograd
@@ -56,9 +72,15 @@ struct ConvAlgoChoice {
 };
 ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 
-// The algorithm a convolution runs with under `request`: GEMM when Winograd
-// cannot run it; an explicit request otherwise (F(4x4) capped as above); Auto:
-// the crossover calibrated by bench_winograd (see ConvAlgo.cpp).
+// The algorithm a convolution runs with under `request`:
+// - a general conv (grouped, dilated, asymmetric pads; forward only): oneDNN,
+//   or the direct loop under `gemm`;
+// - a forward conv2d: oneDNN when asked for; under auto with stable weights,
+//   one GEMM on the input for 1x1 stride-1 unpadded ones, Winograd where it
+//   saves the most multiplies over tiles enough, and oneDNN for the rest
+//   (strided, 7x7, small 3x3: see ConvAlgo.cpp); without, as below;
+// - otherwise GEMM when Winograd cannot run it; an explicit Winograd request
+//   (F(4x4) capped as above); auto: the crossover calibrated by bench_winograd.
 ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 
 // A conv2d / conv2d_grad_input / conv2d_grad_weight node's shape from the

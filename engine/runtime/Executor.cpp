@@ -86,6 +86,7 @@ struct Executor::Impl {
   Status prepareKernels();
   Expected<KernelPtr> prepareNode(const ir::Node& node);
   Status prepareGroup(const FusionGroup& group, SectionRun& run);
+  Status prepareConvEpilogue(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run);
 };
 
 void Executor::Impl::planFusion() {
@@ -253,7 +254,16 @@ Expected<KernelPtr> Executor::Impl::prepareNode(const ir::Node& node) {
   std::vector<ir::Tensor*> outputs;
   for (ir::ValueId v : node.inputs) inputs.push_back(&storage[static_cast<size_t>(v)]);
   for (ir::ValueId v : node.outputs) outputs.push_back(&storage[static_cast<size_t>(v)]);
-  return prepareKernel(node, inputs, outputs);
+  auto kernel = prepareKernel(node, inputs, outputs);
+  if (!kernel) return kernel;
+  for (size_t k = 0; k < node.inputs.size(); ++k) {
+    const ir::ValueId v = node.inputs[k];
+    const ir::ValueKind kind = graph.value(v).kind;
+    const bool updated = std::any_of(graph.updates.begin(), graph.updates.end(),
+                                     [&](const ir::StateUpdate& u) { return u.target == v; });
+    if ((kind == ir::ValueKind::Param || kind == ir::ValueKind::Const) && !updated) (*kernel)->markStableInput(k);
+  }
+  return kernel;
 }
 
 // One kernel for the group; a GEMM or conv that declines its bias epilogue runs
@@ -300,6 +310,7 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
       return {};
     }
   }
+  if (group.kind == FusionKind::ConvEpilogue) return prepareConvEpilogue(group, members, run);
   if (group.kind == FusionKind::Chain) {
     std::vector<FusedChainKernel::Member> plan;
     std::map<ir::ValueId, int> slotOf;
@@ -325,6 +336,35 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
     return {};
   }
   for (size_t i = 0; i < members.size(); ++i) {
+    run.kernels.push_back(std::move(members[i]));
+    run.labels.push_back(labelFor(graph.node(group.nodes[i])));
+  }
+  return {};
+}
+
+// A conv (+ bias_add) + activation: the conv takes what it can; a member it declines runs after it.
+Status Executor::Impl::prepareConvEpilogue(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run) {
+  const bool hasBias = group.nodes.size() == 3;
+  const ir::Node& act = graph.node(group.nodes.back());
+  bool biasTaken = false, actTaken = false;
+  if (hasBias) {
+    const ir::Node& bias = graph.node(group.nodes[1]);
+    biasTaken = members[0]->takeBiasEpilogue(storage[static_cast<size_t>(bias.inputs[1])],
+                                             storage[static_cast<size_t>(bias.outputs[0])]);
+  }
+  if (biasTaken || !hasBias)
+    actTaken = members[0]->takeActivationEpilogue(act, storage[static_cast<size_t>(act.outputs[0])]);
+  const ir::Node& conv = graph.node(group.nodes[0]);
+  std::string label(ir::opName(conv.op));
+  if (biasTaken) label += " + bias_add";
+  if (actTaken)
+    label += " + " + (act.op == ir::OpKind::Unary ? std::get<std::string>(act.attrs.at("fn"))
+                                                  : std::string(ir::opName(act.op)));
+  run.kernels.push_back(std::move(members[0]));
+  run.labels.push_back(labelFor(label, ir::familyName(ir::opInfo(conv.op).family)));
+  for (size_t i = 1; i < members.size(); ++i) {
+    const bool taken = (i + 1 == members.size()) ? actTaken : biasTaken;
+    if (taken) continue;
     run.kernels.push_back(std::move(members[i]));
     run.labels.push_back(labelFor(graph.node(group.nodes[i])));
   }

@@ -70,6 +70,14 @@ class Kernel {
   // may take the bias as its epilogue: from then on run() writes output + bias
   // into `out` (the bias_add's output) and the bias_add is dropped. False: it cannot.
   virtual bool takeBiasEpilogue(const ir::Tensor& /*bias*/, ir::Tensor& /*out*/) { return false; }
+  // A convolution whose output (after its bias epilogue, if taken) only feeds
+  // a relu or clip `activation` may apply it on its output tile: from then on
+  // run() writes into `out` (the activation's output). False: it cannot.
+  virtual bool takeActivationEpilogue(const ir::Node& /*activation*/, ir::Tensor& /*out*/) { return false; }
+  // Told once, before the first run: input k holds the same values on every
+  // run (a Param or Const that no state update writes), so the kernel may keep
+  // a transformed copy of it (oneDNN's weight layout).
+  virtual void markStableInput(size_t /*k*/) {}
 
  protected:
   // "conv2d 'conv1': <what>", for failures that depend on the data (a label out of range).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <variant>
 
 #include "runtime/kernels/Sgemm.h"
 
@@ -42,7 +43,7 @@ int64_t chainSize(const ir::Graph& g, const ir::Node& n) {
   return size;
 }
 
-// The matmul or conv2d whose only consumer is the bias_add `b` (same section), or kNoNode.
+// The matmul, conv2d or conv whose only consumer is the bias_add `b` (same section), or kNoNode.
 ir::NodeId biasProducer(const ir::Graph& g, const ir::Node& b, const std::set<ir::NodeId>& inSection,
                         const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep) {
   if (b.op != OpKind::BiasAdd || b.inputs.size() != 2) return ir::kNoNode;
@@ -55,8 +56,47 @@ ir::NodeId biasProducer(const ir::Graph& g, const ir::Node& b, const std::set<ir
   const ir::Shape& shape = g.value(x).type.shape;
   if (!isF32(bias) || !isF32(g.value(x)) || shape.size() < 2 || bias.type.numElements() != shape[1]) return ir::kNoNode;
   if (prod.op == OpKind::MatMul && shape.size() == 2) return p;
-  if (prod.op == OpKind::Conv2d && shape.size() == 4) return p;
+  if ((prod.op == OpKind::Conv2d || prod.op == OpKind::Conv) && shape.size() == 4) return p;
   return ir::kNoNode;
+}
+
+// A relu or clip on an f32 value of its own size (what a conv can apply on its output tile).
+bool isConvActivation(const ir::Graph& g, const ir::Node& n) {
+  if (n.inputs.size() != 1 || n.outputs.size() != 1) return false;
+  const ir::Value &x = g.value(n.inputs[0]), &y = g.value(n.outputs[0]);
+  if (!isF32(x) || !isF32(y) || x.type.numElements() != y.type.numElements()) return false;
+  if (n.op == OpKind::Relu) return true;
+  auto it = n.attrs.find("fn");
+  const std::string* fn = it == n.attrs.end() ? nullptr : std::get_if<std::string>(&it->second);
+  return n.op == OpKind::Unary && fn && (*fn == "relu" || *fn == "clip");
+}
+
+// The value x feeds only one node in this section and leaves no step.
+bool onlyFeeds(ir::ValueId x, const std::set<ir::NodeId>& inSection, const ir::Graph& g,
+               const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep) {
+  const ir::NodeId p = g.value(x).producer;
+  return p != ir::kNoNode && inSection.count(p) && users[static_cast<size_t>(x)].size() == 1 &&
+         !leavesStep[static_cast<size_t>(x)];
+}
+
+// conv (+ its bias_add, from `biasOf`: bias_add -> producer) + activation groups, by activation node.
+std::map<ir::NodeId, FusionGroup> convEpilogues(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
+                                                const std::set<ir::NodeId>& inSection,
+                                                const std::map<ir::NodeId, ir::NodeId>& biasOf,
+                                                const std::vector<std::vector<ir::NodeId>>& users,
+                                                const std::vector<bool>& leavesStep) {
+  std::map<ir::NodeId, FusionGroup> out;
+  auto isConv = [&](ir::NodeId n) { return g.node(n).op == OpKind::Conv2d || g.node(n).op == OpKind::Conv; };
+  for (ir::NodeId n : nodes) {
+    const ir::Node& act = g.node(n);
+    if (!isConvActivation(g, act) || !onlyFeeds(act.inputs[0], inSection, g, users, leavesStep)) continue;
+    const ir::NodeId p = g.value(act.inputs[0]).producer;
+    if (isConv(p) && g.node(p).outputs.size() == 1)
+      out[n] = group(FusionKind::ConvEpilogue, {p, n});
+    else if (auto it = biasOf.find(p); it != biasOf.end() && isConv(it->second))
+      out[n] = group(FusionKind::ConvEpilogue, {it->second, p, n});
+  }
+  return out;
 }
 
 // Values produced in the chain whose every user is a chain member and that leave no step.
@@ -140,12 +180,25 @@ std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::ve
     if (ir::NodeId p = biasProducer(graph, graph.node(n), inSection, users, leavesStep); p != ir::kNoNode)
       epilogueOf[p] = n;
   std::set<ir::NodeId> absorbed;
-  for (const auto& [producer, bias] : epilogueOf) absorbed.insert(producer);
+  std::map<ir::NodeId, ir::NodeId> biasOf;  // bias_add -> its producer
+  for (const auto& [producer, bias] : epilogueOf) {
+    absorbed.insert(producer);
+    biasOf[bias] = producer;
+  }
+  const std::map<ir::NodeId, FusionGroup> convGroups =
+      convEpilogues(graph, nodes, inSection, biasOf, users, leavesStep);
+  for (const auto& [act, g] : convGroups) absorbed.insert(g.nodes.begin(), g.nodes.end() - 1);
 
   FusionGroup open;
   int64_t openSize = -1;
   for (ir::NodeId n : nodes) {
-    if (absorbed.count(n)) continue;  // runs with its bias_add
+    if (absorbed.count(n)) continue;  // runs with its bias_add or activation
+    if (auto it = convGroups.find(n); it != convGroups.end()) {
+      closeChain(open, groups, graph, users, leavesStep);
+      openSize = -1;
+      groups.push_back(it->second);
+      continue;
+    }
     const ir::Node& node = graph.node(n);
     const int64_t size = chainSize(graph, node);
     if (size < 0 || size != openSize) closeChain(open, groups, graph, users, leavesStep);
@@ -169,6 +222,7 @@ std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::ve
 void countFusion(const std::vector<FusionGroup>& groups, FusionStats& stats) {
   for (const FusionGroup& g : groups) {
     if (g.kind == FusionKind::BiasEpilogue) ++stats.biasEpilogues;
+    if (g.kind == FusionKind::ConvEpilogue) ++stats.convEpilogues;
     if (g.kind == FusionKind::AttentionForward) ++stats.attentionForward;
     if (g.kind == FusionKind::AttentionBackward) ++stats.attentionBackward;
     if (g.kind == FusionKind::SideBySide) {

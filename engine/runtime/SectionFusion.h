@@ -3,8 +3,12 @@
 // the graph (ops and types) when the runtime loads a PEF, before the memory
 // plan, because a fused group reads all its inputs and writes all its outputs
 // in one step of the schedule:
-// - BiasEpilogue: a 2-D matmul or a conv2d whose output feeds only a bias_add;
-//   the GEMM starts from the bias (one pass over the output instead of two).
+// - BiasEpilogue: a 2-D matmul or a conv2d / conv whose output feeds only a
+//   bias_add; the GEMM starts from the bias, oneDNN adds it on the output tile
+//   (one pass over the output instead of two).
+// - ConvEpilogue: a conv2d / conv (then its bias_add) whose result feeds
+//   only a relu or clip: the convolution applies both on its output (oneDNN
+//   post-ops), run at the activation's place.
 // - Chain: consecutive elementwise nodes of one size, run tile by tile (a few
 //   KB per tile, kept in L1) instead of op by op over whole tensors; a value
 //   used only inside the chain never leaves its tile.
@@ -22,14 +26,15 @@
 
 namespace dfc::runtime {
 
-enum class FusionKind { Single, BiasEpilogue, Chain, AttentionForward, AttentionBackward, SideBySide };
+enum class FusionKind { Single, BiasEpilogue, ConvEpilogue, Chain, AttentionForward, AttentionBackward, SideBySide };
 
 // Values one chain keeps in its tile buffer (the rest of its intermediates go to memory).
 constexpr int kMaxTileValues = 8;
 
 struct FusionGroup {
   FusionKind kind = FusionKind::Single;
-  std::vector<ir::NodeId> nodes;     // in execution order (BiasEpilogue: the GEMM or conv, then the bias_add)
+  std::vector<ir::NodeId> nodes;     // in execution order (BiasEpilogue: the GEMM or conv, then the bias_add;
+                                     // ConvEpilogue: the conv, its bias_add if any, the activation)
   std::vector<ir::ValueId> inTile;   // Chain: values that live only in the tile buffer (never in memory)
                                      // Attention*: the scores, probabilities and their gradients (never in memory)
   std::vector<ir::ValueId> extraReads;  // read besides the members' inputs (the backward reads the forward's output)
@@ -39,6 +44,7 @@ struct FusionGroup {
 
 struct FusionStats {
   int biasEpilogues = 0;
+  int convEpilogues = 0;  // conv (+ bias) + activation groups
   int chains = 0;
   int chainedNodes = 0;
   int tileValues = 0;  // intermediates that never reach memory

@@ -15,7 +15,7 @@ TEST_CASE("dfc run and inspect refuse a bad --conv-algo naming the flag and the 
   const std::string pef = test::compilePef(dir, "lenet", 8, 0, "lenet");
   auto r = test::runDfc("run --pef " + pef + " --db - --trace " + trace + " --conv-algo fft");
   CHECK(r.status == 2);
-  CHECK(r.output.find("--conv-algo 'fft': expected auto, gemm, winograd2 or winograd4") != std::string::npos);
+  CHECK(r.output.find("--conv-algo 'fft': expected auto, gemm, winograd2, winograd4 or onednn") != std::string::npos);
   CHECK(!std::filesystem::exists(trace));
   r = test::runDfc("inspect " + pef + " --conv-algo winograd8");
   CHECK(r.status == 2);

@@ -18,8 +18,11 @@ const char* passName(runtime::ConvPassKind pass) {
 std::string convLine(int sectionId, const ir::Node& node, const runtime::ConvShape& s, runtime::ConvAlgoChoice c) {
   auto ll = [](int64_t v) { return static_cast<long long>(v); };
   char shape[160], buf[400];
-  std::snprintf(shape, sizeof shape, "x[%lld,%lld,%lld,%lld] w[%lld,%lld,%lldx%lld] s%lld p%lld", ll(s.n), ll(s.c),
-                ll(s.h), ll(s.w), ll(s.o), ll(s.c), ll(s.kh), ll(s.kw), ll(s.sh), ll(s.ph));
+  const int64_t group = s.group > 0 ? s.group : 1;
+  int at = std::snprintf(shape, sizeof shape, "x[%lld,%lld,%lld,%lld] w[%lld,%lld,%lldx%lld] s%lld p%lld", ll(s.n),
+                         ll(s.c), ll(s.h), ll(s.w), ll(s.o), ll(s.c / group), ll(s.kh), ll(s.kw), ll(s.sh), ll(s.ph));
+  if (s.general && at > 0 && static_cast<size_t>(at) < sizeof shape)
+    std::snprintf(shape + at, sizeof shape - static_cast<size_t>(at), " g%lld d%lld", ll(group), ll(s.dh));
   std::snprintf(buf, sizeof buf, "  %4d  %-32.32s %-11s %-38s %-9s %s", sectionId, node.name.c_str(), passName(s.pass),
                 shape, std::string(runtime::convAlgoName(c.algo)).c_str(), c.why);
   return buf;

@@ -209,6 +209,7 @@ Expected<MeasureResult> measurePerformance(const MeasureOptions& o) {
   DFC_TRY(checkInputShapes(*pef, o));
   runtime::ExecutorOptions eo;
   eo.threads = o.threads;
+  eo.convAlgo = o.convAlgo;
   eo.profileKernels = o.opProfile;
   auto exec = runtime::Executor::create(pef->graph, pef->plan, eo);
   if (!exec) return exec.error().withContext(o.pefPath);

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "profile/RunStore.h"
 #include "ir/Tensor.h"
+#include "profile/RunStore.h"
+#include "runtime/ConvAlgo.h"
 #include "support/Error.h"
 
 namespace dfc::driver {
@@ -25,6 +26,7 @@ struct MeasureOptions {
   int threads = 0;          // runtime thread pool; <= 0: the machine's hardware threads
   uint64_t seed = 1;        // synthetic inputs
   bool opProfile = false;   // time every kernel of the timed steps (MeasureResult::ops)
+  runtime::ConvAlgoRequest convAlgo = runtime::ConvAlgoRequest::Auto;  // --conv-algo (runtime/ConvAlgo.h)
   // --input-shape: the input shapes the caller means to measure. A PEF's shapes
   // are fixed when it is compiled, so each must equal the PEF's input; one that
   // does not is refused naming the compile flag that makes such a PEF.

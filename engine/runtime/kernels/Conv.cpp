@@ -1,14 +1,17 @@
 // Convolution and its gradients: im2col / col2im around a GEMM (Sgemm.h), one
 // batch element at a time so the column buffer (the context's scratch) stays
 // small. im2col and col2im split over the pool by channel, and so does the
-// GEMM, by output rows or columns. 3x3 stride-1 forward and input
-// gradient convolutions may run as Winograd instead (ConvAlgo.h, Winograd.h).
+// GEMM, by output rows or columns; a 1x1 stride-1 unpadded forward reads the
+// input itself as the column matrix. 3x3 stride-1 forward and input gradient
+// convolutions may run as Winograd instead, and forward ones on oneDNN's
+// convolution primitive (ConvAlgo.h, Winograd.h, OneDnnConv.h).
 #include <algorithm>
 #include <cstring>
 #include <memory>
 
 #include "runtime/ConvAlgo.h"
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/OneDnnConv.h"
 #include "runtime/kernels/Sgemm.h"
 #include "runtime/kernels/Winograd.h"
 
@@ -85,9 +88,34 @@ class ConvKernel final : public Kernel {
       : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_pass(pass), m_g(g), m_o(outChannels),
         m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
 
+  // The convolution, then its activation epilogue unless oneDNN applied it as a post-op.
   Status run(ExecContext& ctx) override {
-    if (m_pass != ConvPass::GradWeight)
-      if (ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo()); algo != ConvAlgo::Gemm) return runWinograd(ctx, algo);
+    DFC_TRY(compute(ctx));
+    if (m_act.activation == ConvActivation::None ||
+        (m_pass != ConvPass::GradWeight && chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn))
+      return {};
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
+                                  [&](int64_t lo, int64_t hi) { applyActivation(m_act, y + lo, hi - lo); });
+  }
+
+  bool takeActivationEpilogue(const ir::Node& activation, ir::Tensor& out) override {
+    ConvEpilogue e;
+    if (!(m_pass == ConvPass::Forward) || m_oneDnn || !activationOf(activation, e) ||
+        out.numElements() != m_y->numElements())
+      return false;
+    if (out.dtype() != ir::DType::F32) return false;
+    m_act = e;
+    m_y = &out;
+    return true;
+  }
+
+  Status compute(ExecContext& ctx) {
+    if (m_pass != ConvPass::GradWeight) {
+      const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
+      if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
+      if (algo != ConvAlgo::Gemm) return runWinograd(ctx, algo);
+    }
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
     if (m_pass == ConvPass::GradWeight && m_g.n == 0) std::memset(m_y->bytes(), 0, m_y->byteSize());
     const int threads = ctx.splitWidth();
@@ -133,11 +161,12 @@ class ConvKernel final : public Kernel {
   Status images(int64_t b, int64_t count, float* buffer, support::ThreadPool* pool, int splitWidth = 0) {
     if (m_pass != ConvPass::Forward) return image(b, buffer, pool, splitWidth);
     const int64_t image = m_g.c * m_g.h * m_g.w, ld = count * m_cols;
-    float* col = buffer;
+    const float* col = buffer;
     float* out = count == 1 ? m_y->data<float>() + b * m_o * m_cols : buffer + m_ck * ld;
-    for (int64_t k = 0; k < count; ++k) {
+    if (count == 1 && pointwise()) col = m_a->data<float>() + b * image;  // x [c, h*w] is the column matrix
+    for (int64_t k = 0; col == buffer && k < count; ++k) {
       const float* x = m_a->data<float>() + (b + k) * image;
-      auto fill = [&](int64_t c0, int64_t c1) { im2col(x, m_g, col + k * m_cols, ld, c0, c1); };
+      auto fill = [&](int64_t c0, int64_t c1) { im2col(x, m_g, buffer + k * m_cols, ld, c0, c1); };
       if (pool) DFC_TRY(pool->parallelFor(0, m_g.c, grainOf(m_g.kh * m_g.kw * m_cols), fill));
       else fill(0, m_g.c);
     }
@@ -227,10 +256,34 @@ class ConvKernel final : public Kernel {
     const ConvPassKind pass = m_pass == ConvPass::Forward     ? ConvPassKind::Forward
                               : m_pass == ConvPass::GradInput ? ConvPassKind::GradInput
                                                               : ConvPassKind::GradWeight;
-    return {pass, m_g.n, m_g.c, m_g.h, m_g.w, m_o, m_g.kh, m_g.kw, m_g.sh, m_g.sw, m_g.ph, m_g.pw, m_g.oh, m_g.ow};
+    ConvShape s{pass, m_g.n, m_g.c, m_g.h, m_g.w, m_o, m_g.kh, m_g.kw, m_g.sh, m_g.sw, m_g.ph, m_g.pw, m_g.oh, m_g.ow};
+    s.stableWeights = m_stableWeights;
+    return s;
   }
 
-  // The input gradient of a stride-1 3x3 conv is a 3x3 conv of dy padded by 2 - p with the kernel flipped and transposed.
+  bool pointwise() const {
+    return m_g.kh == 1 && m_g.kw == 1 && m_g.sh == 1 && m_g.sw == 1 && m_g.ph == 0 && m_g.pw == 0;
+  }
+
+  Status runOneDnn(ExecContext& ctx) {
+    const int threads = ctx.splitWidth();
+    if (!m_oneDnn) {
+      const Window& g = m_g;
+      m_oneDnn = std::make_unique<OneDnnConv>(
+          ConvGeometry{g.n, g.c, g.h, g.w, m_o, g.kh, g.kw, g.sh, g.sw, 1, 1, g.ph, g.pw, g.ph, g.pw, g.oh, g.ow, 1},
+          ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi});
+    }
+    const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
+    if (!floats) return floats.error();
+    return m_oneDnn->run(threads, m_a->data<float>(), m_b->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
+                         m_y->data<float>(), ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
+  }
+
+  void markStableInput(size_t k) override {
+    m_stableWeights = m_stableWeights || (k == 1 && m_pass == ConvPass::Forward);
+  }
+
+  // The input gradient of a stride-1 3x3 conv of dy padded by 2 - p with the kernel flipped and transposed.
   Status runWinograd(ExecContext& ctx, ConvAlgo algo) {
     const int m = algo == ConvAlgo::Winograd4 ? 4 : 2;
     if (!m_winograd || m_winograd->tileSize() != m) {
@@ -260,6 +313,9 @@ class ConvKernel final : public Kernel {
   ir::Tensor* m_y;
   const ir::Tensor* m_bias = nullptr;  // set by takeBiasEpilogue
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
+  std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
+  bool m_stableWeights = false;              // the weight never changes (markStableInput)
+  ConvEpilogue m_act;                        // its activation, set by takeActivationEpilogue
   ConvPass m_pass;
   Window m_g;
   int64_t m_o, m_ck, m_cols;

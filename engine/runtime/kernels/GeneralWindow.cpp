@@ -1,10 +1,15 @@
 // conv (grouped, dilated, asymmetric pads) and pool (max/avg, ceil_mode,
-// count_include_pad): direct loops, one output plane per task. Ungrouped
-// symmetric convolutions import as conv2d and use the BLAS kernel instead.
+// count_include_pad). conv runs on oneDNN's convolution primitive
+// (OneDnnConv.h), or under --conv-algo gemm on the direct loop, one output
+// plane per task; pool on direct loops. Ungrouped symmetric convolutions
+// import as conv2d and use the GEMM / Winograd kernel instead.
 #include <cmath>
 #include <limits>
+#include <memory>
 
+#include "runtime/ConvAlgo.h"
 #include "runtime/kernels/GeneralCommon.h"
+#include "runtime/kernels/OneDnnConv.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -27,7 +32,27 @@ class ConvGeneralKernel final : public Kernel {
   explicit ConvGeneralKernel(const KernelArgs& a)
       : Kernel(a.node), m_x(a.in[0]), m_w(a.in[1]), m_y(a.out[0]), m_g(geometryOf(a.node)),
         m_group(a.node.intAttr("group", 1)) {}
+  // The convolution, then its activation epilogue unless oneDNN applied it as a post-op.
   Status run(ExecContext& ctx) override {
+    DFC_TRY(compute(ctx));
+    if (m_act.activation == ConvActivation::None || (chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn))
+      return {};
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
+                                  [&](int64_t lo, int64_t hi) { applyActivation(m_act, y + lo, hi - lo); });
+  }
+
+  bool takeActivationEpilogue(const ir::Node& activation, ir::Tensor& out) override {
+    ConvEpilogue e;
+    if (!(true) || m_oneDnn || !activationOf(activation, e) || out.numElements() != m_y->numElements()) return false;
+    if (out.dtype() != ir::DType::F32) return false;
+    m_act = e;
+    m_y = &out;
+    return true;
+  }
+
+  Status compute(ExecContext& ctx) {
+    if (chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn) return runOneDnn(ctx);
     const auto& ys = m_y->shape();
     return ctx.pool().parallelFor(0, ys[0] * ys[1], grainOf(ys[2] * ys[3] * m_w->numElements() / std::max<int64_t>(1, ys[1])),
                                   [&](int64_t lo, int64_t hi) {
@@ -36,6 +61,52 @@ class ConvGeneralKernel final : public Kernel {
   }
 
  private:
+  ConvShape shape() const {
+    const auto &xs = m_x->shape(), &ws = m_w->shape(), &ys = m_y->shape();
+    ConvShape s{ConvPassKind::Forward,
+                xs[0],
+                xs[1],
+                xs[2],
+                xs[3],
+                ws[0],
+                ws[2],
+                ws[3],
+                m_g.s[0],
+                m_g.s[1],
+                m_g.p[0],
+                m_g.p[1],
+                ys[2],
+                ys[3]};
+    s.dh = m_g.d[0], s.dw = m_g.d[1], s.group = m_group, s.pb = m_g.p[2], s.pr = m_g.p[3], s.general = true;
+    s.stableWeights = m_stableWeights;
+    return s;
+  }
+
+  Status runOneDnn(ExecContext& ctx) {
+    const int threads = ctx.splitWidth();
+    if (!m_oneDnn) {
+      const ConvShape s = shape();
+      m_oneDnn = std::make_unique<OneDnnConv>(ConvGeometry{s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw,
+                                                           s.ph, s.pw, s.pb, s.pr, s.oh, s.ow, s.group},
+                                              ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi});
+    }
+    const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
+    if (!floats) return floats.error();
+    return m_oneDnn->run(threads, m_x->data<float>(), m_w->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
+                         m_y->data<float>(), ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
+  }
+
+  // conv followed by bias_add(b[o]): oneDNN adds it on the output tile, the direct loop starts each sum from it.
+  bool takeBiasEpilogue(const ir::Tensor& bias, ir::Tensor& out) override {
+    if (bias.numElements() != m_w->shape()[0] || out.numElements() != m_y->numElements()) return false;
+    if (bias.dtype() != ir::DType::F32 || out.dtype() != ir::DType::F32 || m_oneDnn) return false;
+    m_bias = &bias;
+    m_y = &out;
+    return true;
+  }
+
+  void markStableInput(size_t k) override { m_stableWeights = m_stableWeights || k == 1; }
+
   // y[b][o] over all output positions.
   void plane(int64_t b, int64_t o) {
     const auto &xs = m_x->shape(), &ws = m_w->shape(), &ys = m_y->shape();
@@ -47,7 +118,7 @@ class ConvGeneralKernel final : public Kernel {
     const int64_t c0 = (o / coutPerGroup) * cin;
     for (int64_t oy = 0; oy < ys[2]; ++oy)
       for (int64_t ox = 0; ox < ys[3]; ++ox) {
-        double acc = 0;
+        double acc = m_bias ? m_bias->data<float>()[o] : 0.0;
         for (int64_t c = 0; c < cin; ++c)
           for (int64_t i = 0; i < kh; ++i) {
             const int64_t iy = oy * g.s[0] - g.p[0] + i * g.d[0];
@@ -67,6 +138,10 @@ class ConvGeneralKernel final : public Kernel {
   ir::Tensor* m_y;
   Geometry m_g;
   int64_t m_group;
+  const ir::Tensor* m_bias = nullptr;    // set by takeBiasEpilogue
+  std::unique_ptr<OneDnnConv> m_oneDnn;  // made on the first run that chooses oneDNN
+  bool m_stableWeights = false;
+  ConvEpilogue m_act;  // its activation, set by takeActivationEpilogue
 };
 
 class PoolGeneralKernel final : public Kernel {

@@ -1,0 +1,103 @@
+// A conv2d or conv, its bias_add and a relu or clip run as one kernel
+// (SectionFusion.h ConvEpilogue): against the reference interpreter and the
+// op-by-op executor at 1, 2 and 3 threads, batch 5, on every algorithm the
+// activation is applied by (oneDNN post-op, GEMM, direct loop).
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "RuntimeTestUtil.h"
+#include "runtime/Executor.h"
+#include "runtime/Reference.h"
+
+using namespace dfc;
+using namespace dfc::runtime::test;
+using ir::OpKind;
+using ir::ValueId;
+
+namespace {
+
+partition::Plan oneSection(const ir::Graph& g) {
+  partition::Plan plan;
+  std::vector<ir::NodeId> nodes;
+  for (size_t n = 0; n < g.nodes.size(); ++n) nodes.push_back(static_cast<ir::NodeId>(n));
+  plan.sections = {{0, "all", ir::NodeRole::Forward, nodes, "", 0, {}}};
+  plan.schedule = {0};
+  return plan;
+}
+
+struct Run {
+  std::vector<ir::Tensor> outputs;
+  runtime::FusionStats stats;
+  std::vector<std::string> labels;
+};
+
+Run runOnce(const ir::Graph& g, const std::map<ValueId, ir::Tensor>& feeds, bool fuse, int threads,
+            runtime::ConvAlgoRequest algo) {
+  runtime::ExecutorOptions options;
+  options.threads = threads;
+  options.fuse = fuse;
+  options.convAlgo = algo;
+  options.profileKernels = true;
+  auto ex = runtime::Executor::create(g, oneSection(g), options);
+  if (!ex) FAIL(ex.error().message());
+  for (const auto& [id, t] : feeds) REQUIRE(ex->setInput(id, t).ok());
+  REQUIRE(ex->step(true).ok());
+  Run r;
+  for (ValueId v : g.outputs) r.outputs.push_back(ex->tensor(v).clone());
+  r.stats = ex->fusionStats();
+  for (const runtime::KernelTime& k : ex->kernelProfile()) r.labels.push_back(k.label);
+  return r;
+}
+
+ir::Attributes clip(double lo, double hi) { return {{"fn", std::string("clip")}, {"alpha", lo}, {"beta", hi}}; }
+
+}  // namespace
+
+TEST_CASE("a conv, its bias_add and a relu or clip run as one kernel, within rounding of op by op", "[fusion][conv]") {
+  std::mt19937 rng(41);
+  ir::Graph g;
+  const int64_t n = 5;
+  ValueId img = g.addInput("img", {ir::DType::F32, {n, 6, 11, 10}});
+  // conv2d 3x3 stride 2 (oneDNN under auto) + bias + relu
+  ValueId k1 = g.addParam("k1", randomTensor({8, 6, 3, 3}, rng)), b1 = g.addParam("b1", randomTensor({8}, rng));
+  ValueId c1 = addOp(g, OpKind::Conv2d, "c1", {img, k1},
+                     {{"stride", std::vector<int64_t>{2, 2}}, {"pad", std::vector<int64_t>{1, 1}}});
+  ValueId r1 = addOp(g, OpKind::Relu, "r1", {addOp(g, OpKind::BiasAdd, "c1b", {c1, b1})});
+  // depthwise conv + bias + clip(0, 6)
+  ValueId k2 = g.addParam("k2", randomTensor({6, 1, 3, 3}, rng, -4, 4)), b2 = g.addParam("b2", randomTensor({6}, rng));
+  ValueId c2 = addOp(g, OpKind::Conv, "c2", {img, k2},
+                     {{"strides", std::vector<int64_t>{1, 1}},
+                      {"pads", std::vector<int64_t>{1, 1, 1, 1}},
+                      {"dilations", std::vector<int64_t>{1, 1}},
+                      {"group", int64_t{6}}});
+  ValueId r2 = addOp(g, OpKind::Unary, "r2", {addOp(g, OpKind::BiasAdd, "c2b", {c2, b2})}, clip(0, 6));
+  // 1x1 conv2d (the GEMM on the input) + clip, no bias
+  ValueId k3 = g.addParam("k3", randomTensor({4, 6, 1, 1}, rng));
+  ValueId c3 = addOp(g, OpKind::Conv2d, "c3", {img, k3},
+                     {{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{0, 0}}});
+  ValueId r3 = addOp(g, OpKind::Unary, "r3", {c3}, clip(-0.5, 0.5));
+  // A conv whose output the step also returns: its relu stays a kernel of its own.
+  ValueId k4 = g.addParam("k4", randomTensor({3, 6, 3, 3}, rng));
+  ValueId c4 = addOp(g, OpKind::Conv2d, "c4", {img, k4},
+                     {{"stride", std::vector<int64_t>{2, 2}}, {"pad", std::vector<int64_t>{0, 0}}});
+  ValueId r4 = addOp(g, OpKind::Relu, "r4", {c4});
+  g.outputs = {r1, r2, r3, c4, r4};
+  const std::map<ValueId, ir::Tensor> feeds{{img, randomTensor({n, 6, 11, 10}, rng)}};
+  auto ref = runtime::referenceEvaluate(g, feeds);
+  REQUIRE(ref.ok());
+
+  for (auto algo : {runtime::ConvAlgoRequest::Auto, runtime::ConvAlgoRequest::Gemm})
+    for (int threads : {1, 2, 3}) {
+      INFO(runtime::convAlgoRequestName(algo) << " at " << threads << " threads");
+      const Run fused = runOnce(g, feeds, true, threads, algo);
+      const Run plain = runOnce(g, feeds, false, threads, algo);
+      CHECK(fused.stats.convEpilogues == 3);
+      CHECK(plain.stats.convEpilogues == 0);
+      for (const char* label : {"conv2d + bias_add + relu", "conv + bias_add + clip", "conv2d + clip"})
+        CHECK(std::count(fused.labels.begin(), fused.labels.end(), label) == 1);
+      for (size_t i = 0; i < g.outputs.size(); ++i) {
+        CHECK(maxRelDiff(fused.outputs[i], plain.outputs[i]) < 1e-5);
+        CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
+      }
+    }
+}

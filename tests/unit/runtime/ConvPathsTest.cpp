@@ -1,0 +1,229 @@
+// Every convolution path the chooser (runtime/ConvAlgo.h) can take for a
+// forward convolution, against the reference interpreter's direct loops
+// (double sums): oneDNN (depthwise, grouped, dilated, strided, asymmetric
+// pads, 7x7, with its bias epilogue), the 1x1 GEMM on the input and the direct
+// loop under --conv-algo gemm, each at 1, 2 and 3 threads on a batch of 5.
+#include <catch2/catch.hpp>
+
+#include "RuntimeTestUtil.h"
+#include "runtime/ConvAlgo.h"
+#include "runtime/Kernels.h"
+#include "runtime/Reference.h"
+
+using namespace dfc;
+using namespace dfc::runtime;
+using namespace dfc::runtime::test;
+using ir::OpKind;
+
+namespace {
+
+// oneDNN and the GEMMs sum in float, in another order than the reference's double sums.
+constexpr double kTolerance = 1e-5;
+constexpr int64_t kBatch = 5;  // divides evenly by neither 2 nor 3 threads
+
+struct Geometry {
+  int64_t c, o, h, w, k, stride, dilation, group;
+  std::vector<int64_t> pads;  // top, left, bottom, right
+};
+
+ir::Attributes generalAttrs(const Geometry& g) {
+  return {{"strides", std::vector<int64_t>{g.stride, g.stride}},
+          {"pads", g.pads},
+          {"dilations", std::vector<int64_t>{g.dilation, g.dilation}},
+          {"group", g.group}};
+}
+
+ir::Attributes conv2dAttrs(const Geometry& g) {
+  return {{"stride", std::vector<int64_t>{g.stride, g.stride}}, {"pad", std::vector<int64_t>{g.pads[0], g.pads[1]}}};
+}
+
+// One conv node (bias_add after it when `withBias`) on random data, its
+// reference result, and the runtime kernel's under a request and pool size.
+struct ConvCase {
+  ir::Graph graph;
+  std::map<ir::ValueId, ir::Tensor> feeds;
+  ir::ValueId out = ir::kNoValue;
+  bool withBias;
+
+  ConvCase(OpKind op, const Geometry& g, bool bias, std::mt19937& rng) : withBias(bias) {
+    auto input = [&](const std::string& name, ir::Shape shape) {
+      ir::Tensor t = randomTensor(std::move(shape), rng);
+      const ir::ValueId v = graph.addInput(name, t.type());
+      feeds[v] = std::move(t);
+      return v;
+    };
+    const ir::ValueId x = input("x", {kBatch, g.c, g.h, g.w}), w = input("w", {g.o, g.c / g.group, g.k, g.k});
+    out = addOp(graph, op, "conv", {x, w}, op == OpKind::Conv ? generalAttrs(g) : conv2dAttrs(g));
+    if (bias) out = addOp(graph, OpKind::BiasAdd, "bias_add", {out, input("b", {g.o})});
+  }
+
+  // The shape as a kernel told its weight is stable sees it (checkPath runs it so).
+  ConvShape shape() const {
+    ConvShape s = *convShapeOf(graph, graph.nodes[0]);
+    s.stableWeights = true;
+    return s;
+  }
+
+  ir::Tensor reference() const {
+    auto ref = referenceEvaluate(graph, feeds);
+    REQUIRE(ref.ok());
+    return ref->at(out);
+  }
+
+  ir::Tensor run(ConvAlgoRequest request, int threads, bool stableWeights = false) const {
+    const ir::Node& node = graph.nodes[0];
+    std::vector<const ir::Tensor*> in{&feeds.at(node.inputs[0]), &feeds.at(node.inputs[1])};
+    ir::Tensor conv(graph.value(node.outputs[0]).type), result(graph.value(out).type);
+    ir::Tensor* outs[] = {&conv};
+    auto kernel = prepareKernel(node, in, outs);
+    REQUIRE(kernel.ok());
+    if (withBias) REQUIRE((*kernel)->takeBiasEpilogue(feeds.at(graph.nodes[1].inputs[1]), result));
+    if (stableWeights) (*kernel)->markStableInput(1);
+    support::ThreadPool pool(threads);
+    ExecContext ctx(pool);
+    ctx.setConvAlgo(request);
+    const Status status = (*kernel)->run(ctx);
+    INFO((status.ok() ? std::string() : status.error().message()));
+    REQUIRE(status.ok());
+    return withBias ? result : conv;
+  }
+};
+
+double relError(const ir::Tensor& got, const ir::Tensor& want) {
+  double err = 0, scale = 0;
+  for (int64_t i = 0; i < want.numElements(); ++i) {
+    err = std::max(err, std::abs(double(got.data<float>()[i]) - want.data<float>()[i]));
+    scale = std::max(scale, std::abs(double(want.data<float>()[i])));
+  }
+  return err / std::max(scale, 1e-30);
+}
+
+// The case runs with `algo` under `request`, and matches the reference at 1, 2 and 3 threads.
+void checkPath(const ConvCase& c, ConvAlgoRequest request, ConvAlgo algo) {
+  REQUIRE(chooseConvAlgo(c.shape(), request) == algo);
+  const ir::Tensor want = c.reference();
+  for (int threads : {1, 2, 3}) {
+    INFO(convAlgoName(algo) << " at " << threads << " threads");
+    CHECK(relError(c.run(request, threads, true), want) < kTolerance);
+  }
+}
+
+// The general op's shapes, one per attribute value the chooser tells apart.
+const Geometry kDepthwise{12, 12, 9, 11, 3, 1, 1, 12, {1, 1, 1, 1}};
+const Geometry kDepthwiseStrided{8, 16, 10, 7, 3, 2, 1, 8, {1, 1, 1, 1}};  // two outputs per channel
+const Geometry kGrouped{6, 9, 8, 8, 3, 1, 1, 3, {1, 1, 1, 1}};
+const Geometry kDilated{5, 7, 13, 12, 3, 1, 2, 1, {2, 2, 2, 2}};
+const Geometry kDilatedStrided{4, 6, 15, 15, 3, 2, 4, 1, {4, 4, 4, 4}};
+const Geometry kAsymmetric{3, 5, 7, 9, 3, 2, 1, 1, {0, 1, 1, 0}};  // TF-style SAME on an odd input
+
+}  // namespace
+
+TEST_CASE("general conv runs on oneDNN with its bias epilogue and matches the reference", "[kernels][conv][onednn]") {
+  std::mt19937 rng(31);
+  for (const Geometry& g : {kDepthwise, kDepthwiseStrided, kGrouped, kDilated, kDilatedStrided, kAsymmetric})
+    for (bool bias : {false, true}) {
+      INFO("c " << g.c << " o " << g.o << " k " << g.k << " stride " << g.stride << " dilation " << g.dilation
+                << " group " << g.group << " bias " << bias);
+      checkPath(ConvCase(OpKind::Conv, g, bias, rng), ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
+    }
+}
+
+TEST_CASE("general conv under --conv-algo gemm runs the direct loop", "[kernels][conv]") {
+  std::mt19937 rng(32);
+  for (const Geometry& g : {kDepthwise, kDilated, kAsymmetric})
+    for (bool bias : {false, true})
+      checkPath(ConvCase(OpKind::Conv, g, bias, rng), ConvAlgoRequest::Gemm, ConvAlgo::Direct);
+}
+
+TEST_CASE("conv2d strided and 7x7 run on oneDNN with the bias epilogue", "[kernels][conv][onednn]") {
+  std::mt19937 rng(33);
+  const Geometry strided3x3{6, 10, 11, 9, 3, 2, 1, 1, {1, 1, 1, 1}};
+  const Geometry stem7x7{3, 8, 17, 16, 7, 2, 1, 1, {3, 3, 3, 3}};
+  const Geometry strided1x1{7, 9, 9, 9, 1, 2, 1, 1, {0, 0, 0, 0}};
+  for (const Geometry& g : {strided3x3, stem7x7, strided1x1})
+    for (bool bias : {false, true}) {
+      INFO("k " << g.k << " stride " << g.stride << " bias " << bias);
+      checkPath(ConvCase(OpKind::Conv2d, g, bias, rng), ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
+    }
+}
+
+TEST_CASE("conv2d 1x1 stride 1 is one GEMM on the input", "[kernels][conv]") {
+  std::mt19937 rng(34);
+  const Geometry pointwise{13, 6, 5, 7, 1, 1, 1, 1, {0, 0, 0, 0}};
+  for (bool bias : {false, true})
+    checkPath(ConvCase(OpKind::Conv2d, pointwise, bias, rng), ConvAlgoRequest::Auto, ConvAlgo::Gemm);
+  // Under --conv-algo onednn the same conv runs on oneDNN.
+  checkPath(ConvCase(OpKind::Conv2d, pointwise, true, rng), ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+}
+
+TEST_CASE("oneDNN reads the weights each run unless they are stable", "[kernels][conv][onednn]") {
+  std::mt19937 rng(35);
+  ConvCase c(OpKind::Conv, kDepthwise, false, rng);
+  const ir::Node& node = c.graph.nodes[0];
+  ir::Tensor& w = c.feeds.at(node.inputs[1]);
+  std::vector<const ir::Tensor*> in{&c.feeds.at(node.inputs[0]), &w};
+  ir::Tensor y(c.graph.value(node.outputs[0]).type);
+  ir::Tensor* outs[] = {&y};
+  for (bool stable : {false, true}) {
+    auto kernel = prepareKernel(node, in, outs);
+    REQUIRE(kernel.ok());
+    if (stable) (*kernel)->markStableInput(1);
+    support::ThreadPool pool(2);
+    ExecContext ctx(pool);
+    const ir::Tensor before = c.reference();
+    REQUIRE((*kernel)->run(ctx).ok());
+    CHECK(relError(y, before) < kTolerance);
+    for (float& v : w.span<float>()) v = -2 * v;  // a new weight between runs
+    REQUIRE((*kernel)->run(ctx).ok());
+    // Not stable: the new weights; stable: the copy taken on the first run.
+    CHECK(relError(y, stable ? before : c.reference()) < kTolerance);
+  }
+}
+
+TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride and stable weights", "[conv][onednn]") {
+  auto general = [](int64_t c, int64_t group, int64_t dilation, std::vector<int64_t> pads) {
+    ConvShape s{ConvPassKind::Forward, 1, c, 16, 16, c, 3, 3, 1, 1, pads[0], pads[1], 16, 16};
+    s.group = group, s.dh = s.dw = dilation, s.pb = pads[2], s.pr = pads[3], s.general = true;
+    return s;
+  };
+  const auto auto_ = ConvAlgoRequest::Auto, gemm = ConvAlgoRequest::Gemm;
+  CHECK(std::string(explainConvAlgo(general(8, 8, 1, {1, 1, 1, 1}), auto_).why) == "depthwise");
+  CHECK(std::string(explainConvAlgo(general(8, 2, 1, {1, 1, 1, 1}), auto_).why) == "grouped");
+  CHECK(std::string(explainConvAlgo(general(8, 1, 2, {2, 2, 2, 2}), auto_).why) == "dilated");
+  CHECK(std::string(explainConvAlgo(general(8, 1, 1, {0, 1, 1, 0}), auto_).why) == "asymmetric pads");
+  for (int64_t group : {1, 2, 8}) {
+    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), auto_) == ConvAlgo::OneDnn);
+    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), ConvAlgoRequest::Winograd4) == ConvAlgo::OneDnn);
+    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), gemm) == ConvAlgo::Direct);
+  }
+  auto conv2d = [](int64_t c, int64_t side, int64_t k, int64_t stride, int64_t pad) {
+    const int64_t out = (side + 2 * pad - k) / stride + 1;
+    ConvShape s{ConvPassKind::Forward, 1, c, side, side, c, k, k, stride, stride, pad, pad, out, out};
+    s.stableWeights = true;  // inference
+    return s;
+  };
+  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == ConvAlgo::Gemm);       // 1x1 on the input
+  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::OneDnn);     // 1x1 stride 2
+  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 1), auto_) == ConvAlgo::OneDnn);     // 1x1 padded
+  CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), auto_) == ConvAlgo::Winograd4);  // 196 F(4x4) tiles
+  CHECK(chooseConvAlgo(conv2d(64, 44, 3, 1, 1), auto_) == ConvAlgo::OneDnn);     // 121 tiles: too few
+  ConvShape twoImages = conv2d(64, 32, 3, 1, 1);
+  twoImages.n = 2;  // 2 x 8 x 8: exactly kWinogradMinTiles
+  CHECK(chooseConvAlgo(twoImages, auto_) == ConvAlgo::Winograd4);
+  CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), auto_) == ConvAlgo::OneDnn);
+  CHECK(chooseConvAlgo(conv2d(3, 224, 7, 2, 3), auto_) == ConvAlgo::OneDnn);
+  CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), gemm) == ConvAlgo::Gemm);
+  CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
+  // Weights a training step changes: auto keeps GEMM and Winograd (no oneDNN allocations in the step).
+  ConvShape training = conv2d(64, 56, 3, 2, 1);
+  training.stableWeights = false;
+  CHECK(chooseConvAlgo(training, auto_) == ConvAlgo::Gemm);
+  training = conv2d(64, 44, 3, 1, 1);
+  training.stableWeights = false;
+  CHECK(chooseConvAlgo(training, auto_) == ConvAlgo::Winograd4);
+  CHECK(chooseConvAlgo(training, ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
+  ConvShape gradInput = conv2d(64, 56, 3, 2, 1);
+  gradInput.pass = ConvPassKind::GradInput;
+  CHECK(chooseConvAlgo(gradInput, ConvAlgoRequest::OneDnn) == ConvAlgo::Gemm);  // oneDNN: forward only
+  CHECK(parseConvAlgoRequest("--conv-algo", "onednn").value() == ConvAlgoRequest::OneDnn);
+}
