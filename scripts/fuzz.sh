@@ -66,7 +66,8 @@ make_outputs() {
 }
 
 case "$target" in
-  pef_reader) make_outputs; cp "$work"/*/*.pef "$seeds/" ;;
+  pef_reader)  # named by folder: two folders (mlp, chips) hold an mlp.pef
+    make_outputs; for f in "$work"/*/*.pef; do cp "$f" "$seeds/$(basename "$(dirname "$f")")_$(basename "$f")"; done ;;
   onnx_importer) find tests/data/onnx -name '*.onnx' | while read -r f; do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done ;;
   onnx_test_data) cp tests/data/fuzz/onnx_test_data/* "$seeds/" ;;  # a form byte (0 tensor, 1 sequence, 2 optional), then the proto
   dfir_parser) make_outputs; cp tests/golden/*/*.dfir "$work"/logreg/*.dfir "$seeds/" 2>/dev/null || true ;;
