@@ -4,7 +4,7 @@
 #     line, two families interleaved) gives exactly the expected macro;
 #  2. the real Ops.def gives one member per DFC_OP line, in its family;
 #  3. a line the generator cannot read fails it, naming the line.
-# Usage: tests/build/check-op-families.sh [ROOT]   (run by ctest)
+# Usage: tests/codegen/check-op-families.sh [ROOT]   (run by ctest)
 set -euo pipefail
 ROOT=${1:-"$(cd "$(dirname "$0")/../.." && pwd)"}
 GEN="$ROOT/cmake/GenerateOpFamilies.cmake"
