@@ -10,18 +10,18 @@
 #include <string_view>
 #include <type_traits>
 
-#include "support/Half.h"
 #include "runtime/IntArith.h"
+#include "runtime/kernels/FastUnary.h"
 #include "runtime/kernels/GeneralCommon.h"
+#include "support/Half.h"
 
 namespace dfc::runtime::kernels {
 namespace {
 
 using ir::DType;
 
-// --- unary: one loop per fn, f(x, alpha, beta) in double ---
-
-using UnaryLoop = void (*)(const float*, float*, int64_t, double, double);
+// --- unary: one loop per fn, f(x, alpha, beta) in double; exp, tanh, erf,
+// sigmoid and gelu_erf have float loops instead (FastUnary.cpp) ---
 
 template <typename Op>
 void unaryLoop(const float* __restrict x, float* __restrict y, int64_t n, double a, double b) {
@@ -41,14 +41,10 @@ struct NamedUnary {
 
 const NamedUnary kUnaryFns[] = {
     {"sqrt", unaryOf([](double v, double, double) { return std::sqrt(v); })},
-    {"exp", unaryOf([](double v, double, double) { return std::exp(v); })},
     {"log", unaryOf([](double v, double, double) { return std::log(v); })},
-    {"tanh", unaryOf([](double v, double, double) { return std::tanh(v); })},
-    {"erf", unaryOf([](double v, double, double) { return std::erf(v); })},
     {"neg", unaryOf([](double v, double, double) { return -v; })},
     {"reciprocal", unaryOf([](double v, double, double) { return 1.0 / v; })},
     {"abs", unaryOf([](double v, double, double) { return std::fabs(v); })},
-    {"sigmoid", unaryOf([](double v, double, double) { return 1.0 / (1.0 + std::exp(-v)); })},
     {"relu", unaryOf([](double v, double, double) { return v > 0 ? v : 0.0; })},
     {"leaky_relu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * v; })},
     {"elu", unaryOf([](double v, double a, double) { return v >= 0 ? v : a * (std::exp(v) - 1); })},
@@ -61,7 +57,6 @@ const NamedUnary kUnaryFns[] = {
     {"softplus", unaryOf([](double v, double, double) { return softplus(v); })},
     {"softsign", unaryOf([](double v, double, double) { return v / (1 + std::fabs(v)); })},
     {"mish", unaryOf([](double v, double, double) { return v * std::tanh(softplus(v)); })},
-    {"gelu_erf", unaryOf([](double v, double, double) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); })},
     {"thresholded_relu", unaryOf([](double v, double a, double) { return v > a ? v : 0.0; })},
     {"shrink", unaryOf([](double v, double a, double b) { return v < -a  ? v + b
                                                                  : v > a ? v - b
@@ -340,6 +335,7 @@ Made GeneralKernels::Unary(const KernelArgs& a) {
   const std::string fn = fnAttr(a.node);
   if (fn == "identity") return make<UnaryKernel>(a, UnaryMode::Copy, nullptr);
   if (fn == "not") return make<UnaryKernel>(a, UnaryMode::Not, nullptr);
+  if (UnaryLoop fast = fastUnaryLoop(fn)) return make<UnaryKernel>(a, UnaryMode::Math, fast);
   for (const NamedUnary& u : kUnaryFns)
     if (u.name == fn) return make<UnaryKernel>(a, UnaryMode::Math, u.loop);
   return a.fail("unknown unary fn '" + fn + "'");

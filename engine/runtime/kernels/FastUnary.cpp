@@ -1,0 +1,72 @@
+#include "runtime/kernels/FastUnary.h"
+
+#include "runtime/kernels/FastMath.h"
+
+namespace dfc::runtime::kernels {
+
+// erf(x) = x P(x^2) / Q(x^2) on [-4, 4] (a degree 13/8 rational fit, as
+// Eigen's float erf), where it reaches +-1 in float; absolute error < 5e-7,
+// relative error near 0 < 3e-7 (the quotient keeps erf's oddness and slope).
+float fastErf(float x) {
+  x = x < -4.0f ? -4.0f : (x > 4.0f ? 4.0f : x);
+  const float x2 = x * x;
+  float p = -2.72614225801306e-10f;
+  p = p * x2 + 2.77068142495902e-08f;
+  p = p * x2 - 2.10102402082508e-06f;
+  p = p * x2 - 5.69250639462346e-05f;
+  p = p * x2 - 7.34990630326855e-04f;
+  p = p * x2 - 2.95459980854025e-03f;
+  p = p * x2 - 1.60960333262415e-02f;
+  float q = -1.45660718464996e-05f;
+  q = q * x2 - 2.13374055278905e-04f;
+  q = q * x2 - 1.68282697438203e-03f;
+  q = q * x2 - 7.37332916720468e-03f;
+  q = q * x2 - 1.42647390514189e-02f;
+  return x * p / q;
+}
+
+// e^-|x| never overflows, so neither side cancels: 1 / (1 + e^-x) for x >= 0,
+// e^x / (1 + e^x) below; under -87 the true value is below the normal floats
+// and fastExp gives 0.
+float fastSigmoid(float x) {
+  const float e = fastExp(x < 0 ? x : -x);
+  const float s = 1.0f / (1.0f + e);
+  return x < 0 ? e * s : s;
+}
+
+float fastGeluErf(float x) { return 0.5f * x * (1.0f + fastErf(x * 0.707106781186547524f)); }
+
+// fastExp clamps at 88 and flushes below -87 (its callers divide by sums);
+// the unary exp squares e^(x/2) instead, which overflows to inf past
+// log(FLT_MAX) = 88.72 and reaches the denormals as libm's expf does.
+float fastExpInf(float x) {
+  const float half = fastExp(0.5f * x);
+  return half * half;
+}
+
+namespace {
+
+template <float (*F)(float)>
+DFC_WIDE_CLONES void floatLoop(const float* __restrict x, float* __restrict y, int64_t n, double, double) {
+  for (int64_t i = 0; i < n; ++i) y[i] = F(x[i]);
+}
+
+struct NamedFast {
+  std::string_view name;
+  UnaryLoop loop;
+};
+
+const NamedFast kFastUnaryFns[] = {
+    {"exp", &floatLoop<fastExpInf>},      {"tanh", &floatLoop<fastTanh>},        {"erf", &floatLoop<fastErf>},
+    {"sigmoid", &floatLoop<fastSigmoid>}, {"gelu_erf", &floatLoop<fastGeluErf>},
+};
+
+}  // namespace
+
+UnaryLoop fastUnaryLoop(std::string_view fn) {
+  for (const NamedFast& f : kFastUnaryFns)
+    if (f.name == fn) return f.loop;
+  return nullptr;
+}
+
+}  // namespace dfc::runtime::kernels

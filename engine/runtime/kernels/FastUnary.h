@@ -1,0 +1,22 @@
+#pragma once
+// Float loops for the transcendental unary fns that dominate exported models
+// (GELU's erf in BERT, tanh in GPT-2, sigmoid in EfficientNet's SiLU): in
+// float, branch-free and vectorized, instead of a libm call in double per
+// element, which made them a third to a half of an inference step.
+#include <cstdint>
+#include <string_view>
+
+namespace dfc::runtime::kernels {
+
+using UnaryLoop = void (*)(const float*, float*, int64_t, double, double);
+
+// The float loop of fn, or null where fn keeps the double loop.
+UnaryLoop fastUnaryLoop(std::string_view fn);
+
+// The scalar functions the loops apply (exposed for their accuracy tests).
+float fastErf(float x);
+float fastSigmoid(float x);
+float fastGeluErf(float x);
+float fastExpInf(float x);
+
+}  // namespace dfc::runtime::kernels
