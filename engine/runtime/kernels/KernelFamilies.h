@@ -52,10 +52,20 @@ constexpr int64_t kElementGrain = int64_t{1} << 16;
 // Grain in units of `unit` elements each (rows, planes), at least 1.
 inline int64_t grainOf(int64_t unit) { return unit > 0 ? std::max<int64_t>(1, kElementGrain / unit) : 1; }
 
-// A float sum in index order (global_avg_pool, batch_norm statistics).
+// A float sum (global_avg_pool, batch_norm statistics) in 16 interleaved
+// lanes, lane l summing elements l, l + 16, ... in order, then the lanes and
+// the tail in a fixed order: vectorized, and the same bits on any CPU. In
+// index order, one add waited for the last: 17 pools took 1.3 ms of an
+// EfficientNet-B0 step.
 inline float sumLoop(const float* __restrict x, int64_t n) {
+  constexpr int64_t kLanes = 16;
+  float lane[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) lane[l] += x[i + l];
   float acc = 0;
-  for (int64_t i = 0; i < n; ++i) acc += x[i];
+  for (int64_t l = 0; l < kLanes; ++l) acc += lane[l];
+  for (; i < n; ++i) acc += x[i];
   return acc;
 }
 
