@@ -2,7 +2,6 @@
 // step computes (loss and every updated weight), checked with the reference
 // interpreter on the optimized and the unoptimized graph.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 #include <set>
@@ -134,7 +133,8 @@ TEST_CASE("pattern-fusion's gelu, scale and causal_mask compute what the exporte
   %y : f32[2,3,4] = binary(%half, %xp) {fn = "mul"} name="y"
   output %y
 }
-)", "exported.dfir");
+)",
+                          "exported.dfir");
   REQUIRE(g.ok());
   checkSameResults(*g, passes::kDefaultInferencePipeline);
   ir::Graph fused = *g;
