@@ -44,6 +44,12 @@ Expected<ValueId> matmul(ImportContext& c, ValueId a, ValueId b) {
     DFC_TRY_ASSIGN(b2, c.reshape(b, {k, n}));
     DFC_TRY_ASSIGN(mm, c.emit(OpKind::MatMul, {a2, b2}, {{"trans_a", int64_t{0}}, {"trans_b", int64_t{0}}}));
     y = mm;
+  } else if (aBatch == bBatch) {
+    // Equal batch axes (attention's [B,H,T,D]): one batch_matmul over them as
+    // they are, so a transpose of the last two folds into its trans_b and the
+    // runtime finds the attention chain (ir/AttentionPattern.h) around it.
+    DFC_TRY_ASSIGN(mm, c.emit(OpKind::BatchMatMul, {a, b}, {{"trans_a", int64_t{0}}, {"trans_b", int64_t{0}}}));
+    y = mm;
   } else {
     const int64_t nb = ir::dimProduct(*batch, 0, batch->size());
     auto flat = [&](ValueId v, Shape s, int64_t r, int64_t cc) -> Expected<ValueId> {

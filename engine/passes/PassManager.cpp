@@ -9,8 +9,16 @@ namespace dfc::passes {
 const std::vector<std::string> kDefaultTrainingPipeline = {
     "decompose-composites", "constant-folding", "cse", "peephole", "transpose-folding", "dce"};
 // fold-batch-norm only for inference: a training step moves the statistics.
-const std::vector<std::string> kDefaultInferencePipeline = {
-    "decompose-composites", "fold-batch-norm", "constant-folding", "cse", "peephole", "transpose-folding", "dce"};
+// pattern-fusion after constant folding (a where's mask is a const by then)
+// and before transpose-folding (which then finds attention's batch_matmul).
+const std::vector<std::string> kDefaultInferencePipeline = {"decompose-composites",
+                                                            "fold-batch-norm",
+                                                            "constant-folding",
+                                                            "cse",
+                                                            "peephole",
+                                                            "pattern-fusion",
+                                                            "transpose-folding",
+                                                            "dce"};
 
 Expected<PassManager> PassManager::create(const std::vector<std::string>& pipeline, PassManagerOptions options) {
   PassManager pm(std::move(options));

@@ -47,6 +47,7 @@ struct Executor::Impl {
         profiling(o.profileKernels) {
     ctx.setConvAlgo(o.convAlgo);
     ctx.setSplitWidth(o.splitWidth);
+    if (profiling) ctx.setLibraryClock(&libraryClock);
   }
 
   support::ThreadPool pool;
@@ -70,6 +71,7 @@ struct Executor::Impl {
   std::vector<bool> leavesStep;  // graph outputs and state-update sources
   std::map<const AttentionPattern*, ir::Tensor> attentionStats;  // fused attention row statistics, in the arena
   bool profiling;
+  std::atomic<int64_t> libraryClock{0};  // ns of library GEMM calls inside fused kernels
   std::vector<KernelTime> profile;  // one per label, in order of first use
   std::map<std::string, size_t> labelIndex;
 
@@ -415,12 +417,14 @@ size_t Executor::Impl::labelFor(const ir::Node& node) {
 Status Executor::Impl::runSection(const SectionRun& run) {
   for (size_t k = 0; k < run.kernels.size(); ++k) {
     const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    const int64_t libraryBefore = profiling ? libraryClock.load(std::memory_order_relaxed) : 0;
     Status st = run.kernels[k]->run(ctx);
     if (!st) return st.error().withContext("section '" + run.section->name + "'");
     if (!profiling) continue;
     KernelTime& t = profile[run.labels[k]];
     ++t.calls;
     t.totalUs += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    t.libraryUs += static_cast<double>(libraryClock.load(std::memory_order_relaxed) - libraryBefore) / 1e3;
   }
   return {};
 }
@@ -526,6 +530,7 @@ void Executor::resetKernelProfile() {
   for (KernelTime& t : m_impl->profile) {
     t.calls = 0;
     t.totalUs = 0;
+    t.libraryUs = 0;
   }
 }
 

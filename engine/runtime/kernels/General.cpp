@@ -13,6 +13,7 @@
 #include "runtime/IntArith.h"
 #include "runtime/kernels/FastUnary.h"
 #include "runtime/kernels/GeneralCommon.h"
+#include "runtime/kernels/RowBroadcast.h"
 #include "support/Half.h"
 
 namespace dfc::runtime::kernels {
@@ -127,26 +128,31 @@ void binaryLoop(const Broadcast<2>& bc, const std::byte* a, const std::byte* b, 
   R* py = reinterpret_cast<R*>(y);
   bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 2>& o) { py[i] = Op{}(pa[o[0]], pb[o[1]]); });
 }
-// Operands of the output's size or of one element need no odometer: a flat
-// loop (which GCC vectorizes) over the same elements in the same order, so the
-// same bits; an exported graph's scalar constants (GELU's 0.5, attention's
-// 1/sqrt(d)) made the odometer's loop a quarter of a GPT-2 inference step.
-enum class Flat : uint8_t { No, Same, ScalarA, ScalarB };
-using FlatLoop = void (*)(Flat, const std::byte*, const std::byte*, std::byte*, int64_t, int64_t);
+// A run of contiguous output elements (RowBroadcast) reads each operand
+// element by element or as one repeated element: a flat loop per case, which
+// GCC vectorizes, over the same elements in the same order as the odometer, so
+// the same bits. An exported graph's scalar constants (GELU's 0.5, attention's
+// 1/sqrt(d)) and per-channel broadcasts made the odometer's loop a quarter of a
+// GPT-2 inference step.
+enum class Flat : uint8_t { Same, ScalarA, ScalarB, Scalars };
+using FlatLoop = void (*)(Flat, const std::byte*, const std::byte*, std::byte*, int64_t);
 
 template <typename T, typename R, typename Op>
-void flatLoop(Flat kind, const std::byte* a, const std::byte* b, std::byte* y, int64_t lo, int64_t hi) {
+void flatLoop(Flat kind, const std::byte* a, const std::byte* b, std::byte* y, int64_t n) {
   const T* pa = reinterpret_cast<const T*>(a);
   const T* pb = reinterpret_cast<const T*>(b);
   R* py = reinterpret_cast<R*>(y);
   if (kind == Flat::ScalarA) {
     const T u = pa[0];
-    for (int64_t i = lo; i < hi; ++i) py[i] = Op{}(u, pb[i]);
+    for (int64_t i = 0; i < n; ++i) py[i] = Op{}(u, pb[i]);
   } else if (kind == Flat::ScalarB) {
     const T v = pb[0];
-    for (int64_t i = lo; i < hi; ++i) py[i] = Op{}(pa[i], v);
+    for (int64_t i = 0; i < n; ++i) py[i] = Op{}(pa[i], v);
+  } else if (kind == Flat::Same) {
+    for (int64_t i = 0; i < n; ++i) py[i] = Op{}(pa[i], pb[i]);
   } else {
-    for (int64_t i = lo; i < hi; ++i) py[i] = Op{}(pa[i], pb[i]);
+    const R r = Op{}(pa[0], pb[0]);
+    for (int64_t i = 0; i < n; ++i) py[i] = r;
   }
 }
 
@@ -217,6 +223,9 @@ BinaryLoops binaryLoopFor(const std::string& fn) {
   return {};
 }
 
+// Rows shorter than this go through the odometer: a run's setup would cost more.
+constexpr int64_t kMinRun = 8;
+
 class BinaryKernel final : public Kernel {
  public:
   BinaryKernel(const KernelArgs& a, BinaryLoops loops)
@@ -226,48 +235,106 @@ class BinaryKernel final : public Kernel {
         m_y(a.out[0]),
         m_loops(loops),
         m_bc(Broadcast<2>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape()})),
-        m_flat(flatKind(a.in[0]->numElements(), a.in[1]->numElements(), a.out[0]->numElements())) {}
+        m_rows(RowBroadcast<2>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape()})),
+        m_flat(flatKind(m_rows.innerStrides())),
+        m_inSize(static_cast<int64_t>(ir::dtypeSize(a.in[0]->dtype()))),
+        m_outSize(static_cast<int64_t>(ir::dtypeSize(a.out[0]->dtype()))) {}
   Status run(ExecContext& ctx) override {
+    const std::byte *a = m_a->bytes(), *b = m_b->bytes();
+    std::byte* y = m_y->bytes();
+    const bool runs = m_rows.rowLength() >= kMinRun || m_y->numElements() == m_rows.rowLength();
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
-      if (m_flat != Flat::No)
-        m_loops.flat(m_flat, m_a->bytes(), m_b->bytes(), m_y->bytes(), lo, hi);
-      else
-        m_loops.general(m_bc, m_a->bytes(), m_b->bytes(), m_y->bytes(), lo, hi);
+      if (!runs) return m_loops.general(m_bc, a, b, y, lo, hi);
+      m_rows.forEachRun(lo, hi, [&](int64_t i, const std::array<int64_t, 2>& o, int64_t n) {
+        m_loops.flat(m_flat, a + o[0] * m_inSize, b + o[1] * m_inSize, y + i * m_outSize, n);
+      });
     });
   }
 
  private:
-  // An operand broadcast to the output holds as many elements only when every
-  // axis it has is the output's (the others are leading 1s): flat offsets agree.
-  static Flat flatKind(int64_t a, int64_t b, int64_t y) {
-    if (a == y && b == y) return Flat::Same;
-    if (a == 1 && b == y) return Flat::ScalarA;
-    if (b == 1 && a == y) return Flat::ScalarB;
-    return Flat::No;
+  static Flat flatKind(const std::array<int64_t, 2>& inner) {
+    if (inner[0] != 0 && inner[1] != 0) return Flat::Same;
+    if (inner[1] != 0) return Flat::ScalarA;
+    if (inner[0] != 0) return Flat::ScalarB;
+    return Flat::Scalars;
   }
 
   const ir::Tensor *m_a, *m_b;
   ir::Tensor* m_y;
   BinaryLoops m_loops;
   Broadcast<2> m_bc;
+  RowBroadcast<2> m_rows;
   Flat m_flat;
+  int64_t m_inSize, m_outSize;
 };
 
 // --- where, expand, strided_slice: element copies through strides, any dtype ---
 
-// y[i] = pick(cond) ? a[...] : b[...] with numpy broadcasting.
+// A run of where: y[i] = c[i*SC] ? a[i*SA] : b[i*SB], strides 0 or 1 known at
+// compile time so the loop vectorizes (a blend); U moves the element's bytes.
+using WhereRun = void (*)(const bool*, const std::byte*, const std::byte*, std::byte*, int64_t);
+
+template <typename U, int SC, int SA, int SB>
+void whereRun(const bool* c, const std::byte* a, const std::byte* b, std::byte* y, int64_t n) {
+  const U* pa = reinterpret_cast<const U*>(a);
+  const U* pb = reinterpret_cast<const U*>(b);
+  U* py = reinterpret_cast<U*>(y);
+  for (int64_t i = 0; i < n; ++i) py[i] = c[i * SC] ? pa[i * SA] : pb[i * SB];
+}
+
+template <typename U, int SC>
+WhereRun whereRunOf(int64_t sa, int64_t sb) {
+  if (sa && sb) return &whereRun<U, SC, 1, 1>;
+  if (sa) return &whereRun<U, SC, 1, 0>;
+  if (sb) return &whereRun<U, SC, 0, 1>;
+  return &whereRun<U, SC, 0, 0>;
+}
+template <typename U>
+WhereRun whereRunOf(const std::array<int64_t, 3>& inner) {
+  return inner[0] ? whereRunOf<U, 1>(inner[1], inner[2]) : whereRunOf<U, 0>(inner[1], inner[2]);
+}
+// Null for an element size no dtype has.
+WhereRun whereRunFor(size_t elementSize, const std::array<int64_t, 3>& inner) {
+  switch (elementSize) {
+    case 1:
+      return whereRunOf<uint8_t>(inner);
+    case 4:
+      return whereRunOf<uint32_t>(inner);
+    case 8:
+      return whereRunOf<uint64_t>(inner);
+    default:
+      return nullptr;
+  }
+}
+
+// y[i] = pick(cond) ? a[...] : b[...] with numpy broadcasting: flat runs
+// (RowBroadcast) when rows are long enough, else the odometer.
 class WhereKernel final : public Kernel {
  public:
   explicit WhereKernel(const KernelArgs& a)
-      : Kernel(a.node), m_c(a.in[0]), m_a(a.in[1]), m_b(a.in[2]), m_y(a.out[0]),
-        m_bc(Broadcast<3>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape(), a.in[2]->shape()})) {}
+      : Kernel(a.node),
+        m_c(a.in[0]),
+        m_a(a.in[1]),
+        m_b(a.in[2]),
+        m_y(a.out[0]),
+        m_bc(Broadcast<3>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape(), a.in[2]->shape()})),
+        m_rows(RowBroadcast<3>::ofShapes(a.out[0]->shape(), {a.in[0]->shape(), a.in[1]->shape(), a.in[2]->shape()})),
+        m_es(static_cast<int64_t>(ir::dtypeSize(a.out[0]->dtype()))),
+        m_run(whereRunFor(ir::dtypeSize(a.out[0]->dtype()), m_rows.innerStrides())) {}
   Status run(ExecContext& ctx) override {
-    const int64_t es = static_cast<int64_t>(ir::dtypeSize(m_y->dtype()));
-    const bool* pc = m_c->data<bool>();
+    const bool runs = m_run && (m_rows.rowLength() >= kMinRun || m_y->numElements() == m_rows.rowLength());
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      if (runs) {
+        m_rows.forEachRun(lo, hi, [&](int64_t i, const std::array<int64_t, 3>& o, int64_t n) {
+          m_run(m_c->data<bool>() + o[0], m_a->bytes() + o[1] * m_es, m_b->bytes() + o[2] * m_es,
+                m_y->bytes() + i * m_es, n);
+        });
+        return;
+      }
+      const bool* pc = m_c->data<bool>();
       m_bc.forEach(lo, hi, [&](int64_t i, const std::array<int64_t, 3>& o) {
-        const std::byte* src = pc[o[0]] ? m_a->bytes() + o[1] * es : m_b->bytes() + o[2] * es;
-        std::memcpy(m_y->bytes() + i * es, src, static_cast<size_t>(es));
+        const std::byte* src = pc[o[0]] ? m_a->bytes() + o[1] * m_es : m_b->bytes() + o[2] * m_es;
+        std::memcpy(m_y->bytes() + i * m_es, src, static_cast<size_t>(m_es));
       });
     });
   }
@@ -276,6 +343,9 @@ class WhereKernel final : public Kernel {
   const ir::Tensor *m_c, *m_a, *m_b;
   ir::Tensor* m_y;
   Broadcast<3> m_bc;
+  RowBroadcast<3> m_rows;
+  int64_t m_es;
+  WhereRun m_run;
 };
 
 // y[i] = x[base + offset(i)] for expand (broadcast strides) and strided_slice (scaled strides).

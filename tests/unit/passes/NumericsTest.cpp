@@ -2,9 +2,9 @@
 // step computes (loss and every updated weight), checked with the reference
 // interpreter on the optimized and the unoptimized graph.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
+#include <set>
 
 #include "autograd/Autograd.h"
 #include "frontend/ModelZoo.h"
@@ -104,4 +104,48 @@ TEST_CASE("decomposed and folded graphs compute what the composites did", "[pass
 )", "composites.dfir");
   REQUIRE(g.ok());
   checkSameResults(*g, passes::kDefaultInferencePipeline);
+}
+
+TEST_CASE("pattern-fusion's gelu, scale and causal_mask compute what the exported chains did", "[passes][numerics]") {
+  auto g = ir::parseGraph(R"(graph g {
+  input %q : f32[2,3,4]
+  input %k : f32[2,3,4]
+  const %a : f32[] = [0.044715]
+  const %c : f32[] = [0.7978846]
+  const %one : f32[] = [1]
+  const %half : f32[] = [0.5]
+  const %two : f32[] = [2]
+  const %fill : f32[] = [-1e9]
+  const %upper : bool[3,3] = [false, true, true, false, false, true, false, false, false]
+  %s : f32[2,3,3] = batch_matmul(%q, %k) {trans_a = 0, trans_b = 1} name="scores"
+  %sc : f32[2,3,3] = binary(%s, %two) {fn = "div"} name="scaled"
+  %m : f32[2,3,3] = where(%upper, %fill, %sc) name="masked"
+  %p : f32[2,3,3] = softmax(%m) name="probs"
+  %o : f32[2,3,4] = batch_matmul(%p, %q) {trans_a = 0, trans_b = 0} name="context"
+  %sq : f32[2,3,4] = mul(%o, %o) name="sq"
+  %cube : f32[2,3,4] = mul(%o, %sq) name="cube"
+  %ac : f32[2,3,4] = binary(%a, %cube) {fn = "mul"} name="ac"
+  %in : f32[2,3,4] = add(%o, %ac) name="in"
+  %u : f32[2,3,4] = binary(%c, %in) {fn = "mul"} name="u"
+  %t : f32[2,3,4] = unary(%u) {fn = "tanh"} name="t"
+  %pl : f32[2,3,4] = binary(%one, %t) {fn = "add"} name="pl"
+  %xp : f32[2,3,4] = mul(%o, %pl) name="xp"
+  %y : f32[2,3,4] = binary(%half, %xp) {fn = "mul"} name="y"
+  output %y
+}
+)",
+                          "exported.dfir");
+  REQUIRE(g.ok());
+  checkSameResults(*g, passes::kDefaultInferencePipeline);
+  ir::Graph fused = *g;
+  auto pm = passes::PassManager::create({"pattern-fusion"});
+  REQUIRE(pm.ok());
+  REQUIRE(pm->run(fused).ok());
+  std::multiset<ir::OpKind> ops;
+  for (const auto& n : fused.nodes) ops.insert(n.op);
+  CHECK(ops.count(ir::OpKind::Gelu) == 1);
+  CHECK(ops.count(ir::OpKind::Scale) == 1);
+  CHECK(ops.count(ir::OpKind::CausalMask) == 1);
+  CHECK(ops.count(ir::OpKind::Unary) == 0);
+  CHECK(ops.count(ir::OpKind::Where) == 0);
 }
