@@ -125,6 +125,10 @@ Expected<Grads> unaryRule(Ops& o, const ir::Node& n, ValueId dy) {
     ValueId inside = o.bin("and", o.bin("greater", t, o.scalar(0.0f)), o.bin("less", t, o.scalar(1.0f)));
     return one(o.masked(inside, o.mul(dy, o.scalar(static_cast<float>(a)))));
   }
+  if (fn == "silu") {  // s + x s (1 - s), s = sigmoid(x)
+    ValueId s = o.un("sigmoid", x);
+    return one(o.mul(dy, o.bin("add", s, o.mul(x, o.mul(s, o.bin("sub", o.scalar(1.0f), s))))));
+  }
   if (fn == "gelu_erf") {  // Phi(x) + x phi(x)
     ValueId cdf = o.mul(o.scalar(0.5f), o.bin("add", o.scalar(1.0f), o.un("erf", o.mul(x, o.scalar(static_cast<float>(M_SQRT1_2))))));
     ValueId pdf = o.mul(o.scalar(static_cast<float>(0.5 * M_2_SQRTPI * M_SQRT1_2)),

@@ -16,7 +16,8 @@ const std::set<std::string> kUnary = {
     "floor",      "ceil",     "round",        "sin",        "cos",        "sign",
     "not",        "identity", "tan",          "asin",       "acos",       "atan",
     "sinh",       "cosh",     "asinh",        "acosh",      "atanh",      "thresholded_relu",
-    "celu",       "mish",     "gelu_erf",     "shrink",     "round_f16",  "round_bf16"};
+    "celu",       "mish",     "gelu_erf",     "shrink",     "round_f16",  "round_bf16",
+    "silu"};
 const std::set<std::string> kArith = {"add", "sub", "mul", "div", "pow", "max", "min", "mod", "fmod"};
 const std::set<std::string> kCompare = {"equal", "less", "greater", "less_equal", "greater_equal"};
 const std::set<std::string> kLogic = {"and", "or", "xor"};

@@ -5,8 +5,9 @@
 //   0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))  -> gelu(x)
 //   x * c, c * x, x / c (1/c exact: a power of two)          -> scale(x, c)
 //   where(j > i, fill, x) or where(j <= i, x, fill)           -> causal_mask(x, fill)
-// scale and causal_mask compute the same float ops (the same bits); gelu is
-// the same function within its kernel's float tanh. A chain's inner values
+//   x * sigmoid(x) (SiLU, EfficientNet's activation)          -> unary silu(x)
+// scale and causal_mask compute the same float ops (the same bits); gelu and
+// silu are the same functions within their kernels' float tanh and exp. A chain's inner values
 // must be read by nothing else. The last node of a match is rewritten in
 // place (its output keeps its name); the rest goes when nobody reads it.
 #include <cmath>
@@ -32,6 +33,7 @@ class Matcher {
   bool fuseGelu(const ir::Node& tanhNode);
   bool toScale(ir::Node& n);
   bool toCausalMask(ir::Node& n);
+  bool toSilu(ir::Node& n);
   std::set<NodeId>& orphans() { return m_orphans; }
 
  private:
@@ -228,6 +230,20 @@ bool Matcher::toCausalMask(ir::Node& n) {
   return false;
 }
 
+bool Matcher::toSilu(ir::Node& n) {
+  if (!isFn(n, OpKind::Mul, "mul") || n.inputs.size() != 2 || m_consumed.count(n.id)) return false;
+  const ir::TensorType& out = m_rw.value(n.outputs[0]).type;
+  for (size_t k = 0; k < 2; ++k) {
+    const ValueId x = n.inputs[1 - k], s = n.inputs[k];
+    const ir::Node* sigmoid = onlyReadOnce(s) ? producer(s, OpKind::Unary, "sigmoid") : nullptr;
+    if (!sigmoid || sigmoid->inputs[0] != x || !(m_rw.value(x).type == out) || out.dtype != ir::DType::F32) continue;
+    m_consumed.insert(sigmoid->id);
+    rewrite(n, OpKind::Unary, x, {{"fn", std::string("silu")}});
+    return true;
+  }
+  return false;
+}
+
 class PatternFusion final : public Pass {
  public:
   std::string_view name() const override { return "pattern-fusion"; }
@@ -241,7 +257,7 @@ class PatternFusion final : public Pass {
       edited = match.fuseGelu(rw.graph().nodes[i]) || edited;
     for (size_t i = 0; i < numNodes; ++i) {
       ir::Node& n = rw.node(static_cast<NodeId>(i));
-      edited = match.toScale(n) || match.toCausalMask(n) || edited;
+      edited = match.toSilu(n) || match.toScale(n) || match.toCausalMask(n) || edited;
     }
     rw.eraseDeadNodes(match.orphans());
     return rw.commitTo(g, rw.changed() || edited);

@@ -112,6 +112,8 @@ Status unary(const ir::Node& n, const Tensor& x, Tensor& y) {
     else if (fn == "softsign") r = v / (1.0 + (v < 0 ? -v : v));
     else if (fn == "mish") r = v * std::tanh(softplus);
     else if (fn == "gelu_erf") r = v * 0.5 * (1.0 + std::erf(v * 0.70710678118654752440));
+    else if (fn == "silu")
+      r = v * std::exp(v) / (1.0 + std::exp(v));
     else if (fn == "thresholded_relu") r = v > alpha ? v : 0.0;
     else if (fn == "shrink") r = v < -alpha ? v + beta : (v > alpha ? v - beta : 0.0);
     else if (fn == "floor") r = std::floor(v);

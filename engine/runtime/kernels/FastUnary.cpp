@@ -34,6 +34,9 @@ float fastSigmoid(float x) {
   return x < 0 ? e * s : s;
 }
 
+// x * sigmoid(x), one pass (pattern-fusion makes it of x * sigmoid(x)).
+float fastSilu(float x) { return x * fastSigmoid(x); }
+
 float fastGeluErf(float x) { return 0.5f * x * (1.0f + fastErf(x * 0.707106781186547524f)); }
 
 // fastExp clamps at 88 and flushes below -87 (its callers divide by sums);
@@ -58,7 +61,7 @@ struct NamedFast {
 
 const NamedFast kFastUnaryFns[] = {
     {"exp", &floatLoop<fastExpInf>},      {"tanh", &floatLoop<fastTanh>},        {"erf", &floatLoop<fastErf>},
-    {"sigmoid", &floatLoop<fastSigmoid>}, {"gelu_erf", &floatLoop<fastGeluErf>},
+    {"sigmoid", &floatLoop<fastSigmoid>}, {"gelu_erf", &floatLoop<fastGeluErf>}, {"silu", &floatLoop<fastSilu>},
 };
 
 }  // namespace

@@ -16,6 +16,7 @@ UnaryLoop fastUnaryLoop(std::string_view fn);
 // The scalar functions the loops apply (exposed for their accuracy tests).
 float fastErf(float x);
 float fastSigmoid(float x);
+float fastSilu(float x);
 float fastGeluErf(float x);
 float fastExpInf(float x);
 

@@ -22,7 +22,7 @@ namespace {
 using ir::DType;
 
 // --- unary: one loop per fn, f(x, alpha, beta) in double; exp, tanh, erf,
-// sigmoid and gelu_erf have float loops instead (FastUnary.cpp) ---
+// sigmoid, silu and gelu_erf have float loops instead (FastUnary.cpp) ---
 
 template <typename Op>
 void unaryLoop(const float* __restrict x, float* __restrict y, int64_t n, double a, double b) {

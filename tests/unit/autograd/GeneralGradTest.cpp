@@ -75,7 +75,7 @@ TEST_CASE("general binary gradients match finite differences, broadcasting inclu
 
 TEST_CASE("general unary gradients match finite differences", "[autograd][general]") {
   for (const char* fn : {"identity", "neg", "exp", "tanh", "sigmoid", "erf", "sin", "cos", "softplus", "softsign",
-                         "abs", "relu", "gelu_erf"}) {
+                         "abs", "relu", "gelu_erf", "silu"}) {
     INFO(fn);
     requireGradientsMatch(unaryCheck(fn, spread({3, 4}, 3)));
   }

@@ -87,3 +87,14 @@ TEST_CASE("fast gelu is within 1e-6 of the erf form, times max(1, |x|)", "[kerne
   CHECK(fastGeluErf(20.0f) == 20.0f);
   CHECK(fastGeluErf(-20.0f) == 0.0f);
 }
+
+TEST_CASE("fast silu is x times the fast sigmoid, within 1e-6 of x sigmoid(x) relative", "[kernels][fastmath]") {
+  const auto silu = [](double v) { return v / (1.0 + std::exp(-v)); };
+  const Worst w = worstError(fastSilu, silu, -87, 80, 400000);
+  INFO("worst relative " << w.rel << " at " << w.relAt);
+  CHECK(w.rel < 1e-6);
+  CHECK(fastSilu(0.0f) == 0.0f);
+  CHECK(fastSilu(2.0f) == 2.0f * fastSigmoid(2.0f));
+  CHECK(fastSilu(100.0f) == 100.0f);
+  CHECK(fastSilu(-100.0f) == 0.0f);
+}

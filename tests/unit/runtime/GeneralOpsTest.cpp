@@ -148,6 +148,7 @@ TEST_CASE("general unary kernels match the reference for every fn", "[kernels][g
                                {"softsign", -5, 5},
                                {"mish", -4, 4},
                                {"gelu_erf", -4, 4},
+                               {"silu", -8, 8},
                                {"thresholded_relu", -3, 3, 1.0},
                                {"shrink", -3, 3, 0.5, 0.25},
                                {"floor", -3, 3},
