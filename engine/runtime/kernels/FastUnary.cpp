@@ -54,14 +54,34 @@ DFC_WIDE_CLONES void floatLoop(const float* __restrict x, float* __restrict y, i
   for (int64_t i = 0; i < n; ++i) y[i] = F(x[i]);
 }
 
+// MobileNetV3's piecewise-linear activations, with alpha and beta rounded to
+// float: in double, the conversions made them 2 ns an element.
+float hardSigmoid(float x, float a, float b) {
+  const float t = a * x + b;
+  return t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+}
+float hardSwish(float x, float, float) { return x * hardSigmoid(x, 1.0f / 6.0f, 0.5f); }
+
+template <float (*F)(float, float, float)>
+DFC_WIDE_CLONES void floatLoopAB(const float* __restrict x, float* __restrict y, int64_t n, double a, double b) {
+  const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+  for (int64_t i = 0; i < n; ++i) y[i] = F(x[i], fa, fb);
+}
+
 struct NamedFast {
   std::string_view name;
   UnaryLoop loop;
 };
 
 const NamedFast kFastUnaryFns[] = {
-    {"exp", &floatLoop<fastExpInf>},      {"tanh", &floatLoop<fastTanh>},        {"erf", &floatLoop<fastErf>},
-    {"sigmoid", &floatLoop<fastSigmoid>}, {"gelu_erf", &floatLoop<fastGeluErf>}, {"silu", &floatLoop<fastSilu>},
+    {"exp", &floatLoop<fastExpInf>},
+    {"tanh", &floatLoop<fastTanh>},
+    {"erf", &floatLoop<fastErf>},
+    {"sigmoid", &floatLoop<fastSigmoid>},
+    {"gelu_erf", &floatLoop<fastGeluErf>},
+    {"silu", &floatLoop<fastSilu>},
+    {"hard_sigmoid", &floatLoopAB<hardSigmoid>},
+    {"hard_swish", &floatLoopAB<hardSwish>},
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
 #pragma once
-// Float loops for the transcendental unary fns that dominate exported models
+// Float loops for the unary fns that dominate exported models
 // (GELU's erf in BERT, tanh in GPT-2, sigmoid in EfficientNet's SiLU): in
 // float, branch-free and vectorized, instead of a libm call in double per
-// element, which made them a third to a half of an inference step.
+// element, which made them a third to a half of an inference step; and
+// MobileNetV3's hard_sigmoid and hard_swish.
 #include <cstdint>
 #include <string_view>
 

@@ -22,7 +22,7 @@ namespace {
 using ir::DType;
 
 // --- unary: one loop per fn, f(x, alpha, beta) in double; exp, tanh, erf,
-// sigmoid, silu and gelu_erf have float loops instead (FastUnary.cpp) ---
+// sigmoid, silu, gelu_erf, hard_sigmoid and hard_swish have float loops instead (FastUnary.cpp) ---
 
 template <typename Op>
 void unaryLoop(const float* __restrict x, float* __restrict y, int64_t n, double a, double b) {
@@ -53,8 +53,6 @@ const NamedUnary kUnaryFns[] = {
     {"celu",
      unaryOf([](double v, double a, double) { return std::max(0.0, v) + std::min(0.0, a * (std::exp(v / a) - 1)); })},
     {"clip", unaryOf([](double v, double a, double b) { return std::min(std::max(v, a), b); })},
-    {"hard_sigmoid", unaryOf([](double v, double a, double b) { return std::max(0.0, std::min(1.0, a * v + b)); })},
-    {"hard_swish", unaryOf([](double v, double, double) { return v * std::max(0.0, std::min(1.0, v / 6 + 0.5)); })},
     {"softplus", unaryOf([](double v, double, double) { return softplus(v); })},
     {"softsign", unaryOf([](double v, double, double) { return v / (1 + std::fabs(v)); })},
     {"mish", unaryOf([](double v, double, double) { return v * std::tanh(softplus(v)); })},
