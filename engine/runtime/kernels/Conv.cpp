@@ -275,8 +275,9 @@ class ConvKernel final : public Kernel {
     }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
-    return m_oneDnn->run(threads, m_a->data<float>(), m_b->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
-                         m_y->data<float>(), ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
+    return m_oneDnn->run(ctx.pool(), threads, m_a->data<float>(), m_b->data<float>(),
+                         m_bias ? m_bias->data<float>() : nullptr, m_y->data<float>(),
+                         ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
   }
 
   void markStableInput(size_t k) override {

@@ -92,8 +92,9 @@ class ConvGeneralKernel final : public Kernel {
     }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
-    return m_oneDnn->run(threads, m_x->data<float>(), m_w->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
-                         m_y->data<float>(), ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
+    return m_oneDnn->run(ctx.pool(), threads, m_x->data<float>(), m_w->data<float>(),
+                         m_bias ? m_bias->data<float>() : nullptr, m_y->data<float>(),
+                         ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
   }
 
   // conv followed by bias_add(b[o]): oneDNN adds it on the output tile, the direct loop starts each sum from it.
