@@ -88,12 +88,13 @@ class ConvKernel final : public Kernel {
       : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_pass(pass), m_g(g), m_o(outChannels),
         m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
 
-  // The convolution, then its activation epilogue unless oneDNN applied it as a post-op.
+  // The convolution, then its activation epilogue on the whole output unless
+  // oneDNN (a post-op) or the forward GEMMs (on each output panel) applied it.
   Status run(ExecContext& ctx) override {
     DFC_TRY(compute(ctx));
-    if (m_act.activation == ConvActivation::None ||
-        (m_pass != ConvPass::GradWeight && chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn))
-      return {};
+    if (m_act.activation == ConvActivation::None || m_pass != ConvPass::Forward) return {};
+    const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
+    if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm) return {};
     float* y = m_y->data<float>();
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
                                   [&](int64_t lo, int64_t hi) { applyActivation(m_act, y + lo, hi - lo); });
@@ -170,8 +171,22 @@ class ConvKernel final : public Kernel {
       if (pool) DFC_TRY(pool->parallelFor(0, m_g.c, grainOf(m_g.kh * m_g.kw * m_cols), fill));
       else fill(0, m_g.c);
     }
-    const GemmCall g{false, false, m_o, ld, m_ck, 1.0f, m_b->data<float>(), m_ck, col, ld, 0.0f, out, ld,
-                     nullptr, m_bias ? m_bias->data<float>() : nullptr};
+    const GemmCall g{false,
+                     false,
+                     m_o,
+                     ld,
+                     m_ck,
+                     1.0f,
+                     m_b->data<float>(),
+                     m_ck,
+                     col,
+                     ld,
+                     0.0f,
+                     out,
+                     ld,
+                     nullptr,
+                     m_bias ? m_bias->data<float>() : nullptr,
+                     &m_act};
     DFC_TRY(pool ? sgemm(*pool, g, splitWidth) : sgemmOnThisThread(g));
     for (int64_t k = 0; count > 1 && k < count; ++k) {
       float* y = m_y->data<float>() + (b + k) * m_o * m_cols;

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "ir/Graph.h"
+#include "runtime/kernels/Epilogue.h"
 #include "support/Error.h"
 #include "support/ThreadPool.h"
 
@@ -30,21 +31,6 @@ struct ConvGeometry {
   int64_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
   int64_t oh = 0, ow = 0, group = 1;
 };
-
-// After the sum: + bias[o] (when given), then the activation.
-enum class ConvActivation { None, Relu, Clip };
-struct ConvEpilogue {
-  bool bias = false;
-  ConvActivation activation = ConvActivation::None;
-  float lo = 0, hi = 0;  // Clip's bounds
-};
-
-// A relu (the op, or unary fn relu) or a clip (unary fn clip, bounds alpha and
-// beta) as `e`'s activation; false for any other node.
-bool activationOf(const ir::Node& node, ConvEpilogue& e);
-
-// The activation on y[0..n) in place, as the op would (kernels other than oneDNN's).
-void applyActivation(const ConvEpilogue& e, float* y, int64_t n);
 
 class OneDnnConv {
  public:

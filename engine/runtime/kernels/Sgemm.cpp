@@ -154,8 +154,10 @@ const char* gemmKernelDescription() {
   return text.c_str();
 }
 
-Status sgemmOnThisThread(const GemmCall& call) {
-  if (call.m <= 0 || call.n <= 0) return {};
+namespace {
+
+// One panel (or a whole call without bias or activation): bias, product, activation.
+Status sgemmPanel(const GemmCall& call) {
   GemmCall g = call;
   if (g.columnBias || g.rowBias) {  // the bias first, then the product accumulates onto it
     for (int64_t i = 0; i < g.m; ++i) {
@@ -173,7 +175,24 @@ Status sgemmOnThisThread(const GemmCall& call) {
     return {};
   }
   const GemmLibrary library = libraryFor(gemmLibrary(), g.ta, g.tb, g.m, g.n, g.k);
-  return library == GemmLibrary::OneDnn ? oneDnnSgemm(g) : openBlasSgemm(g);
+  DFC_TRY(library == GemmLibrary::OneDnn ? oneDnnSgemm(g) : openBlasSgemm(g));
+  if (g.activation && g.activation->activation != ConvActivation::None)
+    for (int64_t i = 0; i < g.m; ++i) applyActivation(*g.activation, g.c + i * g.ldc, g.n);
+  return {};
+}
+
+// Panel width: kPanelFloats of output, whole 16-column vectors, at least 64 columns.
+constexpr int64_t kPanelAlign = 16, kMinPanelColumns = 64;
+
+}  // namespace
+
+Status sgemmOnThisThread(const GemmCall& g) {
+  if (g.m <= 0 || g.n <= 0) return {};
+  const bool epilogue = g.columnBias || g.rowBias || g.activation;
+  const int64_t width = std::max(kMinPanelColumns, kPanelFloats / g.m / kPanelAlign * kPanelAlign);
+  if (!epilogue || g.n <= width) return sgemmPanel(g);
+  for (int64_t c0 = 0; c0 < g.n; c0 += width) DFC_TRY(sgemmPanel(columns(g, c0, std::min(g.n, c0 + width))));
+  return {};
 }
 
 Status sgemm(support::ThreadPool& pool, const GemmCall& g, int splitWidth) {

@@ -131,11 +131,33 @@ const Geometry kAsymmetric{3, 5, 7, 9, 3, 2, 1, 1, {0, 1, 1, 0}};  // TF-style S
 
 TEST_CASE("general conv runs on oneDNN with its bias epilogue and matches the reference", "[kernels][conv][onednn]") {
   std::mt19937 rng(31);
-  for (const Geometry& g : {kDepthwise, kDepthwiseStrided, kGrouped, kDilated, kDilatedStrided, kAsymmetric})
+  for (const Geometry& g : {kGrouped, kDilated, kDilatedStrided, kAsymmetric})
     for (bool bias : {false, true}) {
       INFO("c " << g.c << " o " << g.o << " k " << g.k << " stride " << g.stride << " dilation " << g.dilation
                 << " group " << g.group << " bias " << bias);
       checkPath(OpKind::Conv, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
+    }
+  // Depthwise ones too when oneDNN is asked for.
+  for (const Geometry& g : {kDepthwise, kDepthwiseStrided})
+    checkPath(OpKind::Conv, g, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+}
+
+TEST_CASE("depthwise conv runs on the NCHW depthwise kernel and matches the reference", "[kernels][conv]") {
+  std::mt19937 rng(36);
+  // Each attribute value the kernel branches on: a 3-wide kernel row (one
+  // pass) or not (one pass a tap), stride 1 or 2 (one phase plane or four),
+  // dilation, asymmetric pads, a depth multiplier of 2, a plane narrower than a vector.
+  const Geometry dilated{6, 6, 12, 13, 3, 1, 2, 6, {2, 2, 2, 2}};
+  const Geometry fiveByFiveStrided{5, 5, 13, 11, 5, 2, 1, 5, {2, 2, 2, 2}};
+  const Geometry asymmetric{4, 4, 7, 9, 3, 2, 1, 4, {0, 1, 1, 0}};
+  const Geometry onePixel{3, 3, 6, 5, 1, 1, 1, 3, {0, 0, 0, 0}};  // 1x1: a single tap
+  const Geometry stridedDilated{4, 8, 15, 14, 3, 3, 2, 4, {1, 2, 3, 0}};
+  for (const Geometry& g :
+       {kDepthwise, kDepthwiseStrided, dilated, fiveByFiveStrided, asymmetric, onePixel, stridedDilated})
+    for (bool bias : {false, true}) {
+      INFO("c " << g.c << " o " << g.o << " k " << g.k << " stride " << g.stride << " dilation " << g.dilation
+                << " bias " << bias);
+      checkPath(OpKind::Conv, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Depthwise);
     }
 }
 
@@ -170,7 +192,7 @@ TEST_CASE("conv2d 1x1 stride 1 is one GEMM on the input", "[kernels][conv]") {
 
 TEST_CASE("oneDNN reads the weights each run unless they are stable", "[kernels][conv][onednn]") {
   std::mt19937 rng(35);
-  ConvCase c(OpKind::Conv, kDepthwise, false, rng);
+  ConvCase c(OpKind::Conv, kDilated, false, rng);
   const ir::Node& node = c.graph.nodes[0];
   ir::Tensor& w = c.feeds.at(node.inputs[1]);
   std::vector<const ir::Tensor*> in{&c.feeds.at(node.inputs[0]), &w};
@@ -199,12 +221,15 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
     return s;
   };
   const auto auto_ = ConvAlgoRequest::Auto, gemm = ConvAlgoRequest::Gemm;
-  CHECK(std::string(explainConvAlgo(general(8, 8, 1, {1, 1, 1, 1}), auto_).why) == "depthwise");
+  CHECK(std::string(explainConvAlgo(general(8, 8, 1, {1, 1, 1, 1}), ConvAlgoRequest::OneDnn).why) == "depthwise");
+  CHECK(chooseConvAlgo(general(8, 8, 1, {1, 1, 1, 1}), auto_) == ConvAlgo::Depthwise);
   CHECK(std::string(explainConvAlgo(general(8, 2, 1, {1, 1, 1, 1}), auto_).why) == "grouped");
   CHECK(std::string(explainConvAlgo(general(8, 1, 2, {2, 2, 2, 2}), auto_).why) == "dilated");
   CHECK(std::string(explainConvAlgo(general(8, 1, 1, {0, 1, 1, 0}), auto_).why) == "asymmetric pads");
   for (int64_t group : {1, 2, 8}) {
-    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), auto_) == ConvAlgo::OneDnn);
+    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), auto_) ==
+          (group == 8 ? ConvAlgo::Depthwise : ConvAlgo::OneDnn));
+    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
     CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), ConvAlgoRequest::Winograd4) == ConvAlgo::OneDnn);
     CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), gemm) == ConvAlgo::Direct);
   }
