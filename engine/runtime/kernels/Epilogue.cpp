@@ -32,4 +32,8 @@ DFC_VECTOR_CLONES void applyActivation(const ConvEpilogue& e, float* __restrict 
     }
 }
 
+DFC_VECTOR_CLONES void addResidual(float* __restrict y, const float* __restrict skip, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] += skip[i];
+}
+
 }  // namespace dfc::runtime::kernels

@@ -16,12 +16,14 @@
 
 namespace dfc::runtime::kernels {
 
-// After the sum: + bias[o] (when given), then the activation.
+// After the sum: + bias[o] (when given), + a residual tensor of the output's
+// shape (when given), then the activation.
 enum class ConvActivation { None, Relu, Clip };
 struct ConvEpilogue {
   bool bias = false;
   ConvActivation activation = ConvActivation::None;
   float lo = 0, hi = 0;  // Clip's bounds
+  bool residual = false;
 };
 
 // A relu (the op, or unary fn relu) or a clip (unary fn clip, bounds alpha and
@@ -30,5 +32,8 @@ bool activationOf(const ir::Node& node, ConvEpilogue& e);
 
 // The activation on y[0..n) in place, as the op would (kernels other than oneDNN's).
 void applyActivation(const ConvEpilogue& e, float* y, int64_t n);
+
+// y[i] += skip[i], i < n (a residual add on an output tile).
+void addResidual(float* y, const float* skip, int64_t n);
 
 }  // namespace dfc::runtime::kernels

@@ -83,9 +83,9 @@ struct Piece {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   dnnl::convolution_forward conv;
-  memory userSrc, userWeights, userDst, bias;  // the caller's buffers, handles set per call
+  memory userSrc, userWeights, userDst, bias, userSkip;  // the caller's buffers, handles set per call
   memory src, weights, dst, scratchpad;        // oneDNN's layouts (src, dst, scratchpad in the workspace)
-  dnnl::reorder toSrc, toWeights, fromDst;
+  dnnl::reorder toSrc, toWeights, fromDst, skipToDst;
   bool reorderSrc = false, reorderWeights = false, reorderDst = false, weightsReady = false;
   int64_t srcFloats = 0, dstFloats = 0, padFloats = 0;
   std::string implementation;
@@ -114,6 +114,7 @@ struct Piece {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops ops;
+    if (e.residual) ops.append_sum(1.0f);  // dst holds the residual when the conv starts
     if (e.activation == ConvActivation::Relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
     if (e.activation == ConvActivation::Clip) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, e.lo, e.hi);
     attr.set_post_ops(ops);
@@ -131,6 +132,7 @@ struct Piece {
         memory({{s.n, s.o, g.oh, g.ow}, kF32, {g.o * g.oh * g.ow, g.oh * g.ow, g.ow, 1}}, engine, DNNL_MEMORY_NONE);
     userWeights = memory({weightDims(), kF32, s.group > 1 ? Tag::goihw : Tag::oihw}, engine, DNNL_MEMORY_NONE);
     bias = memory({{s.o}, kF32, Tag::x}, engine, DNNL_MEMORY_NONE);
+    userSkip = memory(userDst.get_desc(), engine, DNNL_MEMORY_NONE);
     reorderSrc = pd.src_desc() != userSrc.get_desc();
     reorderDst = pd.dst_desc() != userDst.get_desc();
     reorderWeights = pd.weights_desc() != userWeights.get_desc();
@@ -141,6 +143,7 @@ struct Piece {
     if (reorderSrc) toSrc = dnnl::reorder(userSrc, src);
     if (reorderDst) fromDst = dnnl::reorder(dst, userDst);
     if (reorderWeights) toWeights = dnnl::reorder(userWeights, weights);
+    if (e.residual) skipToDst = dnnl::reorder(userSkip, dst);
     srcFloats = reorderSrc ? floatsFor(pd.src_desc()) : 0;
     dstFloats = reorderDst ? floatsFor(pd.dst_desc()) : 0;
     padFloats = floatsFor(pd.scratchpad_desc());
@@ -148,7 +151,8 @@ struct Piece {
 
   int64_t workspaceFloats() const { return srcFloats + dstFloats + padFloats + 16; }
 
-  void execute(const float* x, const float* w, const float* b, float* y, float* workspace, bool stableWeights) {
+  void execute(const float* x, const float* w, const float* b, float* y, float* workspace, bool stableWeights,
+               const float* skip) {
     const Slice& s = slice;
     float* base = aligned(workspace);
     userSrc.set_data_handle(const_cast<float*>(x + (s.n0 * g.c + s.c0) * g.h * g.w));
@@ -160,6 +164,10 @@ struct Piece {
     if (reorderWeights && !(stableWeights && weightsReady)) toWeights.execute(stream, userWeights, weights);
     weightsReady = true;
     if (reorderSrc) toSrc.execute(stream, userSrc, src);
+    if (e.residual) {
+      userSkip.set_data_handle(const_cast<float*>(skip + (s.n0 * g.o + s.o0) * g.oh * g.ow));
+      skipToDst.execute(stream, userSkip, dst);
+    }
     std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}, {DNNL_ARG_SCRATCHPAD, scratchpad}};
     if (e.bias) {
@@ -213,7 +221,8 @@ Expected<int64_t> OneDnnConv::workspaceFloats(int threads) {
 }
 
 Status OneDnnConv::run(support::ThreadPool& pool, int threads, const float* x, const float* w, const float* bias,
-                       float* y, float* workspace, bool stableWeights) {
+                       float* y, float* workspace, bool stableWeights, const float* skip) {
+  if (m_impl->e.residual && !skip) return internalError("oneDNN convolution with a residual run without it");
   if (m_impl->threads != std::max(1, threads))
     return internalError("oneDNN convolution run before its workspace was sized");
   const int64_t count = static_cast<int64_t>(m_impl->pieces.size());
@@ -221,7 +230,7 @@ Status OneDnnConv::run(support::ThreadPool& pool, int threads, const float* x, c
     holdOneDnnToOneThread();
     for (int64_t p = p0; p < p1; ++p) {
       try {
-        m_impl->pieces[p]->execute(x, w, bias, y, workspace + m_impl->offsets[p], stableWeights);
+        m_impl->pieces[p]->execute(x, w, bias, y, workspace + m_impl->offsets[p], stableWeights, skip);
       } catch (const dnnl::error& err) {
         return internalError(std::string("oneDNN convolution failed: ") + err.what());
       }

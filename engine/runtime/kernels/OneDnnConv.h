@@ -42,11 +42,12 @@ class OneDnnConv {
   // Floats of workspace run() needs for `threads` pieces (their reordered
   // inputs and outputs and scratchpads, 64-byte aligned); makes the primitives.
   Expected<int64_t> workspaceFloats(int threads);
-  // y = act(conv(x, w) + bias), the pieces spread over `pool`; `workspace`
-  // holds workspaceFloats(threads). stableWeights: w holds the same values on
-  // every call (reordered once).
+  // y = act(conv(x, w) + bias + skip), the pieces spread over `pool`;
+  // `workspace` holds workspaceFloats(threads). stableWeights: w holds the
+  // same values on every call (reordered once). skip: y's shape, given when
+  // the epilogue has a residual (a sum post-op onto dst, which first holds it).
   Status run(support::ThreadPool& pool, int threads, const float* x, const float* w, const float* bias, float* y,
-             float* workspace, bool stableWeights);
+             float* workspace, bool stableWeights, const float* skip = nullptr);
   // The pieces a call is cut into (after workspaceFloats).
   int pieces() const;
   // oneDNN's implementation, e.g. "jit_dw:avx512_core" ("" before the primitive is made).
