@@ -75,6 +75,17 @@ DFC_VECTOR_CLONES void threeTaps(float* __restrict acc, const float* __restrict 
     for (int64_t t = 0; t < n; ++t) acc[t] = acc[t] + w0 * p0[t] + w1 * p1[t] + w2 * p2[t];
 }
 
+// The same for a 5-wide kernel row (EfficientNet's and MobileNetV3's 5x5 depthwise convs).
+DFC_VECTOR_CLONES void fiveTaps(float* __restrict acc, const float* const* p, const float* wrow, int64_t n, bool first,
+                                float bias) {
+  const float w0 = wrow[0], w1 = wrow[1], w2 = wrow[2], w3 = wrow[3], w4 = wrow[4];
+  const float* __restrict p0 = p[0], * __restrict p1 = p[1], * __restrict p2 = p[2], * __restrict p3 = p[3], * __restrict p4 = p[4];
+  if (first)
+    for (int64_t t = 0; t < n; ++t) acc[t] = bias + w0 * p0[t] + w1 * p1[t] + w2 * p2[t] + w3 * p3[t] + w4 * p4[t];
+  else
+    for (int64_t t = 0; t < n; ++t) acc[t] = acc[t] + w0 * p0[t] + w1 * p1[t] + w2 * p2[t] + w3 * p3[t] + w4 * p4[t];
+}
+
 // acc[t] = (first ? bias : acc[t]) + wj * p[t], t < n.
 DFC_VECTOR_CLONES void oneTap(float* __restrict acc, const float* __restrict p, float wj, int64_t n, bool first,
                               float bias) {
@@ -114,10 +125,14 @@ void outputPlane(const ConvGeometry& g, const ConvEpilogue& e, const Phases& ph,
         const int64_t b = j * g.dw % g.sw, q = j * g.dw / g.sw;
         return phases + (a * g.sw + b) * ph.plane + (oy0 + r) * ph.pitch + q;
       };
-      if (g.kw == 3)
+      if (g.kw == 3) {
         threeTaps(acc, tap(0), tap(1), tap(2), w + i * g.kw, n, i == 0, bias);
-      else
+      } else if (g.kw == 5) {
+        const float* taps[5] = {tap(0), tap(1), tap(2), tap(3), tap(4)};
+        fiveTaps(acc, taps, w + i * g.kw, n, i == 0, bias);
+      } else {
         for (int64_t j = 0; j < g.kw; ++j) oneTap(acc, tap(j), w[i * g.kw + j], n, i == 0 && j == 0, bias);
+      }
     }
     storeRows(y + oy0 * g.ow, acc, rows, ph.pitch, g.ow, e.activation, e.lo, e.hi);
   }
