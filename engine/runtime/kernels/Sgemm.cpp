@@ -185,16 +185,21 @@ Status sgemmPanel(const GemmCall& call) {
   return {};
 }
 
-// Panel width: kPanelFloats of output, whole 16-column vectors, at least 64 columns.
-constexpr int64_t kPanelAlign = 16, kMinPanelColumns = 64;
+// Panel width: kPanelFloats of output, whole 16-column vectors, at least 64
+// columns; op(a) at most kPanelMaxA floats (512 KB: in L2 while the panels
+// pack it again, as ResNet-50's and MobileNet's 1x1 convs; a 3x3 conv's
+// im2col GEMM in training, 512 x 4608, would stream 9 MB per panel).
+constexpr int64_t kPanelAlign = 16, kMinPanelColumns = 64, kPanelMaxA = int64_t{1} << 17;
 
 }  // namespace
 
 Status sgemmOnThisThread(const GemmCall& g) {
   if (g.m <= 0 || g.n <= 0) return {};
-  const bool epilogue = g.columnBias || g.rowBias || g.residual || g.activation;
+  // A conv's epilogue (a matmul's column bias keeps one call); each panel
+  // packs op(a) again, so only while it stays in L2.
+  const bool epilogue = g.rowBias || g.residual || g.activation;
   const int64_t width = std::max(kMinPanelColumns, kPanelFloats / g.m / kPanelAlign * kPanelAlign);
-  if (!epilogue || g.n <= width) return sgemmPanel(g);
+  if (!epilogue || g.n <= width || g.m * g.k > kPanelMaxA) return sgemmPanel(g);
   for (int64_t c0 = 0; c0 < g.n; c0 += width) DFC_TRY(sgemmPanel(columns(g, c0, std::min(g.n, c0 + width))));
   return {};
 }

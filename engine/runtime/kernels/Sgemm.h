@@ -46,9 +46,10 @@ GemmLibrary libraryFor(GemmLibrary library, bool ta, bool tb, int64_t m, int64_t
 // its own bias rows just before its product accumulates onto them, on the
 // same thread, while they are in cache. With a residual it is added next, and
 // with an activation (a conv's relu or
-// clip epilogue) it is applied to c after the product and bias. Either way a
-// wide product runs in panels of columns (kPanelFloats of output each), each
-// panel's bias written, multiplied onto and activated while in cache.
+// clip epilogue) it is applied to c after the product and bias. With a row
+// bias, residual or activation (a conv's epilogue), a wide product whose
+// op(a) fits in L2 runs in panels of columns (kPanelFloats of output each),
+// each panel's bias written, multiplied onto and activated while in cache.
 struct GemmCall {
   bool ta = false, tb = false;
   int64_t m = 0, n = 0, k = 0;
