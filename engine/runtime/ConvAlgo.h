@@ -1,9 +1,10 @@
 #pragma once
 // Which algorithm a 2-D convolution runs with on the host: im2col + GEMM (a
 // 1x1 one straight on the input), Winograd F(2x2,3x3) / F(4x4,3x3) (Lavin &
-// Gray), oneDNN's convolution primitive (kernels/OneDnnConv.h), or the direct
-// loop of the general `conv` op (grouped, dilated, asymmetric pads) when the
-// user asks for no library convolution. The choice is a pure
+// Gray), oneDNN's convolution primitive (kernels/OneDnnConv.h), the direct
+// NCHW depthwise kernel (kernels/Depthwise.h), or the direct loop of the
+// general `conv` op (grouped, dilated, asymmetric pads) when the user asks for
+// no library convolution. The choice is a pure
 // function of the convolution's shape and the user's request, so the runtime,
 // `dfc inspect` and the run trace compute the same answer from the same PEF.
 #include <optional>
@@ -16,12 +17,13 @@
 
 namespace dfc::runtime {
 
-enum class ConvAlgo { Gemm, Winograd2, Winograd4, OneDnn, Direct };
+enum class ConvAlgo { Gemm, Winograd2, Winograd4, OneDnn, Direct, Depthwise };
 // What `dfc run --conv-algo` asks for; Auto takes the calibrated crossover.
 // Request k (k >= 1) asks for ConvAlgo k - 1.
 enum class ConvAlgoRequest { Auto, Gemm, Winograd2, Winograd4, OneDnn };
 
-std::string_view convAlgoName(ConvAlgo algo);             // "gemm", "winograd2", "winograd4", "onednn", "direct"
+// "gemm", "winograd2", "winograd4", "onednn", "direct", "depthwise"
+std::string_view convAlgoName(ConvAlgo algo);
 std::string_view convAlgoRequestName(ConvAlgoRequest r);  // "auto" or an algorithm's name
 // "auto|gemm|winograd2|winograd4|onednn"; errors name `flag` and list the choices.
 Expected<ConvAlgoRequest> parseConvAlgoRequest(const std::string& flag, const std::string& text);
@@ -73,8 +75,10 @@ struct ConvAlgoChoice {
 ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 
 // The algorithm a convolution runs with under `request`:
-// - a general conv (grouped, dilated, asymmetric pads; forward only): oneDNN,
-//   or the direct loop under `gemm`;
+// - a general conv (grouped, dilated, asymmetric pads; forward only): under
+//   auto a depthwise one (one input channel per group) on the depthwise
+//   kernel, the rest on oneDNN; oneDNN under `onednn` and the Winograd
+//   requests; the direct loop under `gemm`;
 // - a forward conv2d: oneDNN when asked for; under auto with stable weights,
 //   one GEMM on the input for 1x1 stride-1 unpadded ones, Winograd where it
 //   saves the most multiplies over tiles enough, and oneDNN for the rest

@@ -344,29 +344,35 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
   return {};
 }
 
-// A conv (+ bias_add) + activation: the conv takes what it can; a member it declines runs after it.
+// A conv (+ bias_add) (+ residual add) + activation: the conv takes the
+// members in order while it can; the first it declines and those after it
+// run as kernels of their own.
 Status Executor::Impl::prepareConvEpilogue(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run) {
-  const bool hasBias = group.nodes.size() == 3;
-  const ir::Node& act = graph.node(group.nodes.back());
-  bool biasTaken = false, actTaken = false;
-  if (hasBias) {
-    const ir::Node& bias = graph.node(group.nodes[1]);
-    biasTaken = members[0]->takeBiasEpilogue(storage[static_cast<size_t>(bias.inputs[1])],
-                                             storage[static_cast<size_t>(bias.outputs[0])]);
-  }
-  if (biasTaken || !hasBias)
-    actTaken = members[0]->takeActivationEpilogue(act, storage[static_cast<size_t>(act.outputs[0])]);
   const ir::Node& conv = graph.node(group.nodes[0]);
+  const ir::ValueId convOut = conv.outputs[0];
+  ir::ValueId result = convOut;  // what the conv writes so far
   std::string label(ir::opName(conv.op));
-  if (biasTaken) label += " + bias_add";
-  if (actTaken)
-    label += " + " + (act.op == ir::OpKind::Unary ? std::get<std::string>(act.attrs.at("fn"))
-                                                  : std::string(ir::opName(act.op)));
+  size_t taken = 1;
+  for (; taken < members.size(); ++taken) {
+    const ir::Node& node = graph.node(group.nodes[taken]);
+    ir::Tensor& out = storage[static_cast<size_t>(node.outputs[0])];
+    bool ok = false;
+    if (node.op == ir::OpKind::BiasAdd) {
+      ok = members[0]->takeBiasEpilogue(storage[static_cast<size_t>(node.inputs[1])], out);
+    } else if (node.op == ir::OpKind::Add) {
+      const ir::ValueId skip = node.inputs[0] == result ? node.inputs[1] : node.inputs[0];
+      ok = members[0]->takeResidualEpilogue(storage[static_cast<size_t>(skip)], out);
+    } else {
+      ok = members[0]->takeActivationEpilogue(node, out);
+    }
+    if (!ok) break;
+    result = node.outputs[0];
+    label += " + " + (node.op == ir::OpKind::Unary ? std::get<std::string>(node.attrs.at("fn"))
+                                                   : std::string(ir::opName(node.op)));
+  }
   run.kernels.push_back(std::move(members[0]));
   run.labels.push_back(labelFor(label, ir::familyName(ir::opInfo(conv.op).family)));
-  for (size_t i = 1; i < members.size(); ++i) {
-    const bool taken = (i + 1 == members.size()) ? actTaken : biasTaken;
-    if (taken) continue;
+  for (size_t i = taken; i < members.size(); ++i) {
     run.kernels.push_back(std::move(members[i]));
     run.labels.push_back(labelFor(graph.node(group.nodes[i])));
   }

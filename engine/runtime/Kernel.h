@@ -81,6 +81,11 @@ class Kernel {
   // a relu or clip `activation` may apply it on its output tile: from then on
   // run() writes into `out` (the activation's output). False: it cannot.
   virtual bool takeActivationEpilogue(const ir::Node& /*activation*/, ir::Tensor& /*out*/) { return false; }
+  // A convolution whose output (after its bias epilogue, if taken) only feeds
+  // an add with `skip`, a tensor of its shape (a residual connection), may add
+  // it on its output tile, before an activation it takes after this: from
+  // then on run() writes into `out` (the add's output). False: it cannot.
+  virtual bool takeResidualEpilogue(const ir::Tensor& /*skip*/, ir::Tensor& /*out*/) { return false; }
   // Told once, before the first run: input k holds the same values on every
   // run (a Param or Const that no state update writes), so the kernel may keep
   // a transformed copy of it (oneDNN's weight layout).

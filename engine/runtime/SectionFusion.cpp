@@ -79,22 +79,59 @@ bool onlyFeeds(ir::ValueId x, const std::set<ir::NodeId>& inSection, const ir::G
          !leavesStep[static_cast<size_t>(x)];
 }
 
-// conv (+ its bias_add, from `biasOf`: bias_add -> producer) + activation groups, by activation node.
+// The conv (then its bias_add, from `biasOf`: bias_add -> producer) whose
+// result is `v`, as its nodes in order; empty when v is not such a result.
+std::vector<ir::NodeId> convResult(const ir::Graph& g, ir::ValueId v, const std::map<ir::NodeId, ir::NodeId>& biasOf) {
+  auto isConv = [&](ir::NodeId n) { return g.node(n).op == OpKind::Conv2d || g.node(n).op == OpKind::Conv; };
+  const ir::NodeId p = g.value(v).producer;
+  if (p == ir::kNoNode) return {};
+  if (isConv(p) && g.node(p).outputs.size() == 1) return {p};
+  if (auto it = biasOf.find(p); it != biasOf.end() && isConv(it->second)) return {it->second, p};
+  return {};
+}
+
+// A residual add of a conv's result: add(r, skip) or add(skip, r) with r the
+// conv (+ bias) result feeding only it and skip another f32 value of r's
+// shape. The conv's nodes, then the add; empty when `add` is not one.
+std::vector<ir::NodeId> residualAdd(const ir::Graph& g, const ir::Node& add, ir::NodeId addId,
+                                    const std::set<ir::NodeId>& inSection,
+                                    const std::map<ir::NodeId, ir::NodeId>& biasOf,
+                                    const std::vector<std::vector<ir::NodeId>>& users,
+                                    const std::vector<bool>& leavesStep) {
+  if (add.op != OpKind::Add || add.inputs.size() != 2 || add.outputs.size() != 1 || add.inputs[0] == add.inputs[1])
+    return {};
+  for (int k = 0; k < 2; ++k) {
+    const ir::ValueId r = add.inputs[static_cast<size_t>(k)], skip = add.inputs[static_cast<size_t>(1 - k)];
+    const ir::Value &rv = g.value(r), &sv = g.value(skip), &yv = g.value(add.outputs[0]);
+    if (!isF32(rv) || !isF32(sv) || !isF32(yv) || rv.type.shape != sv.type.shape || rv.type.shape != yv.type.shape)
+      continue;
+    if (!onlyFeeds(r, inSection, g, users, leavesStep)) continue;
+    std::vector<ir::NodeId> nodes = convResult(g, r, biasOf);
+    if (nodes.empty()) continue;
+    nodes.push_back(addId);
+    return nodes;
+  }
+  return {};
+}
+
+// conv (+ its bias_add) (+ a residual add) + activation groups, by activation node.
 std::map<ir::NodeId, FusionGroup> convEpilogues(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
                                                 const std::set<ir::NodeId>& inSection,
                                                 const std::map<ir::NodeId, ir::NodeId>& biasOf,
                                                 const std::vector<std::vector<ir::NodeId>>& users,
                                                 const std::vector<bool>& leavesStep) {
   std::map<ir::NodeId, FusionGroup> out;
-  auto isConv = [&](ir::NodeId n) { return g.node(n).op == OpKind::Conv2d || g.node(n).op == OpKind::Conv; };
   for (ir::NodeId n : nodes) {
     const ir::Node& act = g.node(n);
     if (!isConvActivation(g, act) || !onlyFeeds(act.inputs[0], inSection, g, users, leavesStep)) continue;
-    const ir::NodeId p = g.value(act.inputs[0]).producer;
-    if (isConv(p) && g.node(p).outputs.size() == 1)
-      out[n] = group(FusionKind::ConvEpilogue, {p, n});
-    else if (auto it = biasOf.find(p); it != biasOf.end() && isConv(it->second))
-      out[n] = group(FusionKind::ConvEpilogue, {it->second, p, n});
+    std::vector<ir::NodeId> members = convResult(g, act.inputs[0], biasOf);
+    if (members.empty()) {
+      const ir::NodeId p = g.value(act.inputs[0]).producer;
+      members = residualAdd(g, g.node(p), p, inSection, biasOf, users, leavesStep);
+    }
+    if (members.empty()) continue;
+    members.push_back(n);
+    out[n] = group(FusionKind::ConvEpilogue, members);
   }
   return out;
 }

@@ -7,8 +7,10 @@
 //   bias_add; the GEMM starts from the bias, oneDNN adds it on the output tile
 //   (one pass over the output instead of two).
 // - ConvEpilogue: a conv2d / conv (then its bias_add) whose result feeds
-//   only a relu or clip: the convolution applies both on its output (oneDNN
-//   post-ops), run at the activation's place.
+//   only a relu or clip, or only an add of another value of its shape (a
+//   residual) whose result feeds only a relu or clip: the convolution applies
+//   them on its output tile (oneDNN post-ops, the GEMM's panels), run at the
+//   activation's place.
 // - Chain: consecutive elementwise nodes of one size, run tile by tile (a few
 //   KB per tile, kept in L1) instead of op by op over whole tensors; a value
 //   used only inside the chain never leaves its tile.
@@ -34,7 +36,8 @@ constexpr int kMaxTileValues = 8;
 struct FusionGroup {
   FusionKind kind = FusionKind::Single;
   std::vector<ir::NodeId> nodes;     // in execution order (BiasEpilogue: the GEMM or conv, then the bias_add;
-                                     // ConvEpilogue: the conv, its bias_add if any, the activation)
+                                     // ConvEpilogue: the conv, its bias_add if any, the residual add
+                                     // if any, the activation)
   std::vector<ir::ValueId> inTile;   // Chain: values that live only in the tile buffer (never in memory)
                                      // Attention*: the scores, probabilities and their gradients (never in memory)
   std::vector<ir::ValueId> extraReads;  // read besides the members' inputs (the backward reads the forward's output)

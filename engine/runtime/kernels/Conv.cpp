@@ -88,15 +88,29 @@ class ConvKernel final : public Kernel {
       : Kernel(a.node), m_a(a.in[0]), m_b(a.in[1]), m_y(a.out[0]), m_pass(pass), m_g(g), m_o(outChannels),
         m_ck(g.c * g.kh * g.kw), m_cols(g.oh * g.ow) {}
 
-  // The convolution, then its activation epilogue unless oneDNN applied it as a post-op.
+  // The convolution, then its residual and activation epilogues in a pass
+  // over the whole output unless oneDNN (post-ops) or the forward GEMMs (on
+  // each output panel) applied them.
   Status run(ExecContext& ctx) override {
     DFC_TRY(compute(ctx));
-    if (m_act.activation == ConvActivation::None ||
-        (m_pass != ConvPass::GradWeight && chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn))
-      return {};
+    if ((m_act.activation == ConvActivation::None && !m_residual) || m_pass != ConvPass::Forward) return {};
+    const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
+    if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm) return {};
     float* y = m_y->data<float>();
-    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
-                                  [&](int64_t lo, int64_t hi) { applyActivation(m_act, y + lo, hi - lo); });
+    const float* skip = m_residual ? m_residual->data<float>() : nullptr;
+    return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
+      if (skip) addResidual(y + lo, skip + lo, hi - lo);
+      applyActivation(m_act, y + lo, hi - lo);
+    });
+  }
+
+  bool takeResidualEpilogue(const ir::Tensor& skip, ir::Tensor& out) override {
+    if (m_pass != ConvPass::Forward || m_oneDnn || m_residual || m_act.activation != ConvActivation::None) return false;
+    if (skip.numElements() != m_y->numElements() || out.numElements() != m_y->numElements()) return false;
+    if (skip.dtype() != ir::DType::F32 || out.dtype() != ir::DType::F32) return false;
+    m_residual = &skip;
+    m_y = &out;
+    return true;
   }
 
   bool takeActivationEpilogue(const ir::Node& activation, ir::Tensor& out) override {
@@ -170,12 +184,25 @@ class ConvKernel final : public Kernel {
       if (pool) DFC_TRY(pool->parallelFor(0, m_g.c, grainOf(m_g.kh * m_g.kw * m_cols), fill));
       else fill(0, m_g.c);
     }
-    const GemmCall g{false, false, m_o, ld, m_ck, 1.0f, m_b->data<float>(), m_ck, col, ld, 0.0f, out, ld,
-                     nullptr, m_bias ? m_bias->data<float>() : nullptr};
+    GemmCall g{false, false, m_o, ld, m_ck, 1.0f, m_b->data<float>(), m_ck, col, ld, 0.0f, out, ld};
+    g.rowBias = m_bias ? m_bias->data<float>() : nullptr;
+    // One image: the residual and activation on the GEMM's output panels;
+    // several: on each output row as it is copied to its image.
+    if (count == 1) {
+      g.residual = m_residual ? m_residual->data<float>() + b * m_o * m_cols : nullptr;
+      g.ldr = ld;
+      g.activation = &m_act;
+    }
     DFC_TRY(pool ? sgemm(*pool, g, splitWidth) : sgemmOnThisThread(g));
     for (int64_t k = 0; count > 1 && k < count; ++k) {
-      float* y = m_y->data<float>() + (b + k) * m_o * m_cols;
-      for (int64_t o = 0; o < m_o; ++o) std::copy_n(out + o * ld + k * m_cols, m_cols, y + o * m_cols);
+      const int64_t image = (b + k) * m_o * m_cols;
+      float* y = m_y->data<float>() + image;
+      for (int64_t o = 0; o < m_o; ++o) {
+        float* row = y + o * m_cols;
+        std::copy_n(out + o * ld + k * m_cols, m_cols, row);
+        if (m_residual) addResidual(row, m_residual->data<float>() + image + o * m_cols, m_cols);
+        applyActivation(m_act, row, m_cols);
+      }
     }
     return {};
   }
@@ -271,12 +298,14 @@ class ConvKernel final : public Kernel {
       const Window& g = m_g;
       m_oneDnn = std::make_unique<OneDnnConv>(
           ConvGeometry{g.n, g.c, g.h, g.w, m_o, g.kh, g.kw, g.sh, g.sw, 1, 1, g.ph, g.pw, g.ph, g.pw, g.oh, g.ow, 1},
-          ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi});
+          ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi, m_residual != nullptr});
     }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
-    return m_oneDnn->run(threads, m_a->data<float>(), m_b->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
-                         m_y->data<float>(), ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
+    return m_oneDnn->run(ctx.pool(), threads, m_a->data<float>(), m_b->data<float>(),
+                         m_bias ? m_bias->data<float>() : nullptr, m_y->data<float>(),
+                         ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights,
+                         m_residual ? m_residual->data<float>() : nullptr);
   }
 
   void markStableInput(size_t k) override {
@@ -311,7 +340,8 @@ class ConvKernel final : public Kernel {
  private:
   const ir::Tensor *m_a, *m_b;
   ir::Tensor* m_y;
-  const ir::Tensor* m_bias = nullptr;  // set by takeBiasEpilogue
+  const ir::Tensor* m_bias = nullptr;        // set by takeBiasEpilogue
+  const ir::Tensor* m_residual = nullptr;    // set by takeResidualEpilogue
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
   bool m_stableWeights = false;              // the weight never changes (markStableInput)

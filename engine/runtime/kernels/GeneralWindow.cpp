@@ -1,13 +1,15 @@
 // conv (grouped, dilated, asymmetric pads) and pool (max/avg, ceil_mode,
-// count_include_pad). conv runs on oneDNN's convolution primitive
-// (OneDnnConv.h), or under --conv-algo gemm on the direct loop, one output
-// plane per task; pool on direct loops. Ungrouped symmetric convolutions
+// count_include_pad). conv runs on the depthwise kernel (Depthwise.h),
+// oneDNN's convolution primitive (OneDnnConv.h), or under --conv-algo gemm on
+// the direct loop, one output plane per task (ConvAlgo.h chooses); pool on
+// direct loops. Ungrouped symmetric convolutions
 // import as conv2d and use the GEMM / Winograd kernel instead.
 #include <cmath>
 #include <limits>
 #include <memory>
 
 #include "runtime/ConvAlgo.h"
+#include "runtime/kernels/Depthwise.h"
 #include "runtime/kernels/GeneralCommon.h"
 #include "runtime/kernels/OneDnnConv.h"
 
@@ -32,11 +34,11 @@ class ConvGeneralKernel final : public Kernel {
   explicit ConvGeneralKernel(const KernelArgs& a)
       : Kernel(a.node), m_x(a.in[0]), m_w(a.in[1]), m_y(a.out[0]), m_g(geometryOf(a.node)),
         m_group(a.node.intAttr("group", 1)) {}
-  // The convolution, then its activation epilogue unless oneDNN applied it as a post-op.
+  // The convolution, then its activation epilogue unless oneDNN or the depthwise kernel applied it on the tile.
   Status run(ExecContext& ctx) override {
     DFC_TRY(compute(ctx));
-    if (m_act.activation == ConvActivation::None || (chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn))
-      return {};
+    const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
+    if (m_act.activation == ConvActivation::None || algo == ConvAlgo::OneDnn || algo == ConvAlgo::Depthwise) return {};
     float* y = m_y->data<float>();
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain,
                                   [&](int64_t lo, int64_t hi) { applyActivation(m_act, y + lo, hi - lo); });
@@ -52,7 +54,12 @@ class ConvGeneralKernel final : public Kernel {
   }
 
   Status compute(ExecContext& ctx) {
-    if (chooseConvAlgo(shape(), ctx.convAlgo()) == ConvAlgo::OneDnn) return runOneDnn(ctx);
+    const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
+    if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
+    if (algo == ConvAlgo::Depthwise)
+      return runDepthwise(ctx.pool(), geometry(), ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi},
+                          m_x->data<float>(), m_w->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
+                          m_y->data<float>());
     const auto& ys = m_y->shape();
     return ctx.pool().parallelFor(0, ys[0] * ys[1], grainOf(ys[2] * ys[3] * m_w->numElements() / std::max<int64_t>(1, ys[1])),
                                   [&](int64_t lo, int64_t hi) {
@@ -82,18 +89,21 @@ class ConvGeneralKernel final : public Kernel {
     return s;
   }
 
+  ConvGeometry geometry() const {
+    const ConvShape s = shape();
+    return {s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.ph, s.pw, s.pb, s.pr, s.oh, s.ow, s.group};
+  }
+
   Status runOneDnn(ExecContext& ctx) {
     const int threads = ctx.splitWidth();
-    if (!m_oneDnn) {
-      const ConvShape s = shape();
-      m_oneDnn = std::make_unique<OneDnnConv>(ConvGeometry{s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw,
-                                                           s.ph, s.pw, s.pb, s.pr, s.oh, s.ow, s.group},
+    if (!m_oneDnn)
+      m_oneDnn = std::make_unique<OneDnnConv>(geometry(),
                                               ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi});
-    }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
-    return m_oneDnn->run(threads, m_x->data<float>(), m_w->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
-                         m_y->data<float>(), ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
+    return m_oneDnn->run(ctx.pool(), threads, m_x->data<float>(), m_w->data<float>(),
+                         m_bias ? m_bias->data<float>() : nullptr, m_y->data<float>(),
+                         ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights);
   }
 
   // conv followed by bias_add(b[o]): oneDNN adds it on the output tile, the direct loop starts each sum from it.

@@ -7,6 +7,7 @@
 #include <dnnl.hpp>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -15,22 +16,17 @@ using dnnl::memory;
 using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
 
-// oneDNN's OpenMP team size on this thread (OpenMP keeps it per thread);
-// looked up, as in Sgemm.cpp, so a oneDNN on another runtime simply has none.
-void setOneDnnThreads(int threads) {
+// oneDNN's OpenMP team at one on this thread (OpenMP keeps it per thread):
+// a primitive then runs inline and libgomp starts no threads. Looked up, as
+// in Sgemm.cpp, so a oneDNN on another runtime simply has none.
+void holdOneDnnToOneThread() {
   using SetThreads = void (*)(int);
   static const auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  if (set) set(threads);
+  thread_local bool held = false;
+  if (held || !set) return;
+  set(1);
+  held = true;
 }
-
-// Sizes the team for the scope, then back to one (what Sgemm.cpp expects).
-class TeamOf {
- public:
-  explicit TeamOf(int threads) { setOneDnnThreads(threads); }
-  ~TeamOf() { setOneDnnThreads(1); }
-  TeamOf(const TeamOf&) = delete;
-  TeamOf& operator=(const TeamOf&) = delete;
-};
 
 // Floats, rounded up to a 64-byte line.
 int64_t floatsFor(const memory::desc& d) { return (static_cast<int64_t>(d.get_size()) / 4 + 15) / 16 * 16; }
@@ -40,82 +36,103 @@ float* aligned(float* p) {
   return reinterpret_cast<float*>((at + 63) / 64 * 64);
 }
 
+// The part of the convolution one thread runs: images [n0, n0 + n), input
+// channels [c0, c0 + c), output channels [o0, o0 + o) in `group` groups.
+struct Slice {
+  int64_t n0, n, c0, c, o0, o, group;
+};
+
+// oneDNN's AVX-512 kernels block output channels by 16: an ungrouped conv is
+// cut on whole blocks.
+constexpr int64_t kChannelBlock = 16;
+
+// One slice per thread: by images when each thread gets one, else by groups
+// (grouped, depthwise) or blocks of output channels (ungrouped).
+std::vector<Slice> cut(const ConvGeometry& g, int threads) {
+  if (threads <= 1) return {{0, g.n, 0, g.c, 0, g.o, g.group}};
+  std::vector<Slice> slices;
+  if (g.n >= threads) {
+    for (int64_t t = 0; t < threads; ++t) {
+      const int64_t n0 = g.n * t / threads, n1 = g.n * (t + 1) / threads;
+      slices.push_back({n0, n1 - n0, 0, g.c, 0, g.o, g.group});
+    }
+    return slices;
+  }
+  const int64_t units = g.group > 1 ? g.group : (g.o + kChannelBlock - 1) / kChannelBlock;
+  const int64_t pieces = std::min<int64_t>(threads, units);
+  const int64_t cpg = g.c / g.group, opg = g.o / g.group;
+  for (int64_t p = 0; p < pieces; ++p) {
+    const int64_t u0 = units * p / pieces, u1 = units * (p + 1) / pieces;
+    if (g.group > 1) {
+      slices.push_back({0, g.n, u0 * cpg, (u1 - u0) * cpg, u0 * opg, (u1 - u0) * opg, u1 - u0});
+    } else {
+      const int64_t o0 = u0 * kChannelBlock, o1 = std::min(g.o, u1 * kChannelBlock);
+      slices.push_back({0, g.n, 0, g.c, o0, o1 - o0, 1});
+    }
+  }
+  return slices;
+}
+
 }  // namespace
 
-bool activationOf(const ir::Node& node, ConvEpilogue& e) {
-  if (node.inputs.size() != 1 || node.outputs.size() != 1) return false;
-  if (node.op == ir::OpKind::Relu) {
-    e.activation = ConvActivation::Relu;
-    return true;
-  }
-  if (node.op != ir::OpKind::Unary) return false;
-  auto it = node.attrs.find("fn");
-  const std::string* name = it == node.attrs.end() ? nullptr : std::get_if<std::string>(&it->second);
-  if (!name || (*name != "relu" && *name != "clip")) return false;
-  e.activation = *name == "relu" ? ConvActivation::Relu : ConvActivation::Clip;
-  e.lo = static_cast<float>(node.floatAttr("alpha"));
-  e.hi = static_cast<float>(node.floatAttr("beta"));
-  return true;
-}
-
-void applyActivation(const ConvEpilogue& e, float* __restrict y, int64_t n) {
-  if (e.activation == ConvActivation::Relu)
-    for (int64_t i = 0; i < n; ++i) y[i] = y[i] > 0 ? y[i] : 0.0f;
-  const float lo = e.lo, hi = e.hi;  // locals, or the loop reloads them (y might alias e) and does not vectorize
-  if (e.activation == ConvActivation::Clip)
-    for (int64_t i = 0; i < n; ++i) {
-      const float v = y[i] < lo ? lo : y[i];
-      y[i] = v > hi ? hi : v;
-    }
-}
-
-struct OneDnnConv::Impl {
-  ConvGeometry g;
+// One slice on its own single-threaded primitive, stream and memory objects.
+struct Piece {
+  ConvGeometry g;  // the whole convolution
+  Slice slice;
   ConvEpilogue e;
-  int threads = 0;  // the primitive was made for this team size (0: not yet)
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   dnnl::convolution_forward conv;
-  memory userSrc, userWeights, userDst, bias;  // the caller's buffers, handles set per call
+  memory userSrc, userWeights, userDst, bias, userSkip;  // the caller's buffers, handles set per call
   memory src, weights, dst, scratchpad;        // oneDNN's layouts (src, dst, scratchpad in the workspace)
-  dnnl::reorder toSrc, toWeights, fromDst;
+  dnnl::reorder toSrc, toWeights, fromDst, skipToDst;
   bool reorderSrc = false, reorderWeights = false, reorderDst = false, weightsReady = false;
   int64_t srcFloats = 0, dstFloats = 0, padFloats = 0;
   std::string implementation;
 
+  Piece(const ConvGeometry& geometry, const Slice& s, const ConvEpilogue& epilogue)
+      : g(geometry), slice(s), e(epilogue) {}
+
+  memory::dims weightDims() const {
+    const Slice& s = slice;
+    return s.group > 1 ? memory::dims{s.group, s.o / s.group, s.c / s.group, g.kh, g.kw}
+                       : memory::dims{s.o, s.c, g.kh, g.kw};
+  }
+
   dnnl::convolution_forward::primitive_desc describe() const {
-    const memory::dims x{g.n, g.c, g.h, g.w}, y{g.n, g.o, g.oh, g.ow};
-    const memory::dims w = g.group > 1 ? memory::dims{g.group, g.o / g.group, g.c / g.group, g.kh, g.kw}
-                                       : memory::dims{g.o, g.c, g.kh, g.kw};
+    const memory::dims x{slice.n, slice.c, g.h, g.w}, y{slice.n, slice.o, g.oh, g.ow};
     auto any = [](const memory::dims& d) { return memory::desc(d, kF32, Tag::any); };
     const memory::dims strides{g.sh, g.sw}, dilates{g.dh - 1, g.dw - 1}, padL{g.padTop, g.padLeft},
         padR{g.padBottom, g.padRight};
     using Fwd = dnnl::convolution_forward;
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algo = dnnl::algorithm::convolution_direct;
-    const Fwd::desc d = e.bias ? Fwd::desc(kind, algo, any(x), any(w), memory::desc({g.o}, kF32, Tag::x), any(y),
+    const memory::dims w = weightDims();
+    const Fwd::desc d = e.bias ? Fwd::desc(kind, algo, any(x), any(w), memory::desc({slice.o}, kF32, Tag::x), any(y),
                                            strides, dilates, padL, padR)
                                : Fwd::desc(kind, algo, any(x), any(w), any(y), strides, dilates, padL, padR);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops ops;
+    if (e.residual) ops.append_sum(1.0f);  // dst holds the residual when the conv starts
     if (e.activation == ConvActivation::Relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
     if (e.activation == ConvActivation::Clip) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, e.lo, e.hi);
     attr.set_post_ops(ops);
     return Fwd::primitive_desc(d, attr, engine);
   }
 
-  void make(int teamSize) {
-    TeamOf team(teamSize);
+  // The caller's NCHW tensors seen through the slice: strides of the whole tensor.
+  void make() {
     const auto pd = describe();
     conv = dnnl::convolution_forward(pd);
     implementation = pd.impl_info_str();
-    const memory::dims w = g.group > 1 ? memory::dims{g.group, g.o / g.group, g.c / g.group, g.kh, g.kw}
-                                       : memory::dims{g.o, g.c, g.kh, g.kw};
-    userSrc = memory({{g.n, g.c, g.h, g.w}, kF32, Tag::nchw}, engine, DNNL_MEMORY_NONE);
-    userDst = memory({{g.n, g.o, g.oh, g.ow}, kF32, Tag::nchw}, engine, DNNL_MEMORY_NONE);
-    userWeights = memory({w, kF32, g.group > 1 ? Tag::goihw : Tag::oihw}, engine, DNNL_MEMORY_NONE);
-    bias = memory({{g.o}, kF32, Tag::x}, engine, DNNL_MEMORY_NONE);
+    const Slice& s = slice;
+    userSrc = memory({{s.n, s.c, g.h, g.w}, kF32, {g.c * g.h * g.w, g.h * g.w, g.w, 1}}, engine, DNNL_MEMORY_NONE);
+    userDst =
+        memory({{s.n, s.o, g.oh, g.ow}, kF32, {g.o * g.oh * g.ow, g.oh * g.ow, g.ow, 1}}, engine, DNNL_MEMORY_NONE);
+    userWeights = memory({weightDims(), kF32, s.group > 1 ? Tag::goihw : Tag::oihw}, engine, DNNL_MEMORY_NONE);
+    bias = memory({{s.o}, kF32, Tag::x}, engine, DNNL_MEMORY_NONE);
+    userSkip = memory(userDst.get_desc(), engine, DNNL_MEMORY_NONE);
     reorderSrc = pd.src_desc() != userSrc.get_desc();
     reorderDst = pd.dst_desc() != userDst.get_desc();
     reorderWeights = pd.weights_desc() != userWeights.get_desc();
@@ -126,34 +143,63 @@ struct OneDnnConv::Impl {
     if (reorderSrc) toSrc = dnnl::reorder(userSrc, src);
     if (reorderDst) fromDst = dnnl::reorder(dst, userDst);
     if (reorderWeights) toWeights = dnnl::reorder(userWeights, weights);
+    if (e.residual) skipToDst = dnnl::reorder(userSkip, dst);
     srcFloats = reorderSrc ? floatsFor(pd.src_desc()) : 0;
     dstFloats = reorderDst ? floatsFor(pd.dst_desc()) : 0;
     padFloats = floatsFor(pd.scratchpad_desc());
-    threads = teamSize;
-    weightsReady = false;
   }
 
-  void execute(const float* x, const float* w, const float* b, float* y, float* workspace, bool stableWeights) {
-    TeamOf team(threads);
+  int64_t workspaceFloats() const { return srcFloats + dstFloats + padFloats + 16; }
+
+  void execute(const float* x, const float* w, const float* b, float* y, float* workspace, bool stableWeights,
+               const float* skip) {
+    const Slice& s = slice;
     float* base = aligned(workspace);
-    userSrc.set_data_handle(const_cast<float*>(x));
-    userDst.set_data_handle(y);
+    userSrc.set_data_handle(const_cast<float*>(x + (s.n0 * g.c + s.c0) * g.h * g.w));
+    userDst.set_data_handle(y + (s.n0 * g.o + s.o0) * g.oh * g.ow);
     if (reorderSrc) src.set_data_handle(base);
     if (reorderDst) dst.set_data_handle(base + srcFloats);
     scratchpad.set_data_handle(base + srcFloats + dstFloats);
-    userWeights.set_data_handle(const_cast<float*>(w));
+    userWeights.set_data_handle(const_cast<float*>(w + s.o0 * (g.c / g.group) * g.kh * g.kw));
     if (reorderWeights && !(stableWeights && weightsReady)) toWeights.execute(stream, userWeights, weights);
     weightsReady = true;
     if (reorderSrc) toSrc.execute(stream, userSrc, src);
+    if (e.residual) {
+      userSkip.set_data_handle(const_cast<float*>(skip + (s.n0 * g.o + s.o0) * g.oh * g.ow));
+      skipToDst.execute(stream, userSkip, dst);
+    }
     std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}, {DNNL_ARG_SCRATCHPAD, scratchpad}};
     if (e.bias) {
-      bias.set_data_handle(const_cast<float*>(b));
+      bias.set_data_handle(const_cast<float*>(b + s.o0));
       args.emplace(DNNL_ARG_BIAS, bias);
     }
     conv.execute(stream, args);
     if (reorderDst) fromDst.execute(stream, dst, userDst);
     stream.wait();
+  }
+};
+
+struct OneDnnConv::Impl {
+  ConvGeometry g;
+  ConvEpilogue e;
+  int threads = 0;  // the pieces were cut for this many threads (0: not yet)
+  std::vector<std::unique_ptr<Piece>> pieces;
+  std::vector<int64_t> offsets;  // each piece's workspace, in floats from the start
+
+  void make(int threadCount) {
+    holdOneDnnToOneThread();
+    pieces.clear();
+    offsets.clear();
+    int64_t at = 0;
+    for (const Slice& s : cut(g, threadCount)) {
+      pieces.push_back(std::make_unique<Piece>(g, s, e));
+      pieces.back()->make();
+      offsets.push_back(at);
+      at += pieces.back()->workspaceFloats();
+    }
+    offsets.push_back(at);
+    threads = threadCount;
   }
 };
 
@@ -166,24 +212,37 @@ OneDnnConv::~OneDnnConv() = default;
 
 Expected<int64_t> OneDnnConv::workspaceFloats(int threads) {
   try {
-    if (m_impl->threads != threads) m_impl->make(threads);
+    if (m_impl->threads != threads) m_impl->make(std::max(1, threads));
   } catch (const dnnl::error& err) {
+    m_impl->threads = 0;
     return internalError(std::string("oneDNN cannot make the convolution: ") + err.what());
   }
-  return m_impl->srcFloats + m_impl->dstFloats + m_impl->padFloats + 16;
+  return m_impl->offsets.back();
 }
 
-Status OneDnnConv::run(int threads, const float* x, const float* w, const float* bias, float* y, float* workspace,
-                       bool stableWeights) {
-  if (m_impl->threads != threads) return internalError("oneDNN convolution run before its workspace was sized");
-  try {
-    m_impl->execute(x, w, bias, y, workspace, stableWeights);
-  } catch (const dnnl::error& err) {
-    return internalError(std::string("oneDNN convolution failed: ") + err.what());
-  }
-  return {};
+Status OneDnnConv::run(support::ThreadPool& pool, int threads, const float* x, const float* w, const float* bias,
+                       float* y, float* workspace, bool stableWeights, const float* skip) {
+  if (m_impl->e.residual && !skip) return internalError("oneDNN convolution with a residual run without it");
+  if (m_impl->threads != std::max(1, threads))
+    return internalError("oneDNN convolution run before its workspace was sized");
+  const int64_t count = static_cast<int64_t>(m_impl->pieces.size());
+  return pool.parallelFor(0, count, 1, [&](int64_t p0, int64_t p1) -> Status {
+    holdOneDnnToOneThread();
+    for (int64_t p = p0; p < p1; ++p) {
+      try {
+        m_impl->pieces[p]->execute(x, w, bias, y, workspace + m_impl->offsets[p], stableWeights, skip);
+      } catch (const dnnl::error& err) {
+        return internalError(std::string("oneDNN convolution failed: ") + err.what());
+      }
+    }
+    return {};
+  });
 }
 
-std::string OneDnnConv::implementation() const { return m_impl->implementation; }
+int OneDnnConv::pieces() const { return static_cast<int>(m_impl->pieces.size()); }
+
+std::string OneDnnConv::implementation() const {
+  return m_impl->pieces.empty() ? std::string() : m_impl->pieces.front()->implementation;
+}
 
 }  // namespace dfc::runtime::kernels

@@ -18,6 +18,7 @@
 // over the whole inner dimension, but which call depends on the split.
 #include <cstdint>
 
+#include "runtime/kernels/Epilogue.h"
 #include "support/Error.h"
 
 namespace dfc::support {
@@ -43,7 +44,12 @@ GemmLibrary libraryFor(GemmLibrary library, bool ta, bool tb, int64_t m, int64_t
 // With a bias (the epilogue of a fused bias_add), c = alpha * op(a) @ op(b) +
 // bias instead, c's old contents unread: each piece of a split GEMM writes
 // its own bias rows just before its product accumulates onto them, on the
-// same thread, while they are in cache.
+// same thread, while they are in cache. With a residual it is added next, and
+// with an activation (a conv's relu or
+// clip epilogue) it is applied to c after the product and bias. With a row
+// bias, residual or activation (a conv's epilogue), a wide product whose
+// op(a) fits in L2 runs in panels of columns (kPanelFloats of output each),
+// each panel's bias written, multiplied onto and activated while in cache.
 struct GemmCall {
   bool ta = false, tb = false;
   int64_t m = 0, n = 0, k = 0;
@@ -57,7 +63,13 @@ struct GemmCall {
   int64_t ldc = 0;
   const float* columnBias = nullptr;  // [n]: added to every row (matmul + bias_add)
   const float* rowBias = nullptr;     // [m]: added along each row (conv2d + bias_add, rows = output channels)
+  const float* residual = nullptr;    // [m, n] rows ldr apart: added after the product and bias
+  int64_t ldr = 0;
+  const ConvEpilogue* activation = nullptr;  // then its activation (bias and residual fields ignored)
 };
+
+// Output floats a panel of a GEMM with a bias or activation spans at most (the L2 holds it).
+constexpr int64_t kPanelFloats = int64_t{1} << 15;
 
 // Below this many multiply-adds a split costs more (waking the pool, smaller
 // library calls) than it saves: 64 x 64 x 256.

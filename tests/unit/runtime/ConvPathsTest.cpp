@@ -2,7 +2,9 @@
 // forward convolution, against the reference interpreter's direct loops
 // (double sums): oneDNN (depthwise, grouped, dilated, strided, asymmetric
 // pads, 7x7, with its bias epilogue), the 1x1 GEMM on the input and the direct
-// loop under --conv-algo gemm, each at 1, 2 and 3 threads on a batch of 5.
+// loop under --conv-algo gemm, each at 1, 2 and 3 threads on batches of 5, 2
+// and 1: oneDNN cuts a call by images when each thread gets one, else by
+// groups or 16-channel blocks (kernels/OneDnnConv.h), so these take every cut.
 #include <catch2/catch.hpp>
 
 #include "RuntimeTestUtil.h"
@@ -19,7 +21,8 @@ namespace {
 
 // oneDNN and the GEMMs sum in float, in another order than the reference's double sums.
 constexpr double kTolerance = 1e-5;
-constexpr int64_t kBatch = 5;  // divides evenly by neither 2 nor 3 threads
+// 5 divides evenly by neither 2 nor 3 threads; 2 at 3 threads and 1 at 2 or 3 cut by channels.
+constexpr int64_t kBatches[] = {5, 2, 1};
 
 struct Geometry {
   int64_t c, o, h, w, k, stride, dilation, group;
@@ -45,14 +48,14 @@ struct ConvCase {
   ir::ValueId out = ir::kNoValue;
   bool withBias;
 
-  ConvCase(OpKind op, const Geometry& g, bool bias, std::mt19937& rng) : withBias(bias) {
+  ConvCase(OpKind op, const Geometry& g, bool bias, std::mt19937& rng, int64_t batch = 5) : withBias(bias) {
     auto input = [&](const std::string& name, ir::Shape shape) {
       ir::Tensor t = randomTensor(std::move(shape), rng);
       const ir::ValueId v = graph.addInput(name, t.type());
       feeds[v] = std::move(t);
       return v;
     };
-    const ir::ValueId x = input("x", {kBatch, g.c, g.h, g.w}), w = input("w", {g.o, g.c / g.group, g.k, g.k});
+    const ir::ValueId x = input("x", {batch, g.c, g.h, g.w}), w = input("w", {g.o, g.c / g.group, g.k, g.k});
     out = addOp(graph, op, "conv", {x, w}, op == OpKind::Conv ? generalAttrs(g) : conv2dAttrs(g));
     if (bias) out = addOp(graph, OpKind::BiasAdd, "bias_add", {out, input("b", {g.o})});
   }
@@ -99,12 +102,20 @@ double relError(const ir::Tensor& got, const ir::Tensor& want) {
 }
 
 // The case runs with `algo` under `request`, and matches the reference at 1, 2 and 3 threads.
-void checkPath(const ConvCase& c, ConvAlgoRequest request, ConvAlgo algo) {
+void checkCase(const ConvCase& c, ConvAlgoRequest request, ConvAlgo algo) {
   REQUIRE(chooseConvAlgo(c.shape(), request) == algo);
   const ir::Tensor want = c.reference();
   for (int threads : {1, 2, 3}) {
     INFO(convAlgoName(algo) << " at " << threads << " threads");
     CHECK(relError(c.run(request, threads, true), want) < kTolerance);
+  }
+}
+
+// checkCase at each of kBatches, on fresh random data.
+void checkPath(OpKind op, const Geometry& g, bool bias, std::mt19937& rng, ConvAlgoRequest request, ConvAlgo algo) {
+  for (int64_t batch : kBatches) {
+    INFO("batch " << batch);
+    checkCase(ConvCase(op, g, bias, rng, batch), request, algo);
   }
 }
 
@@ -120,19 +131,40 @@ const Geometry kAsymmetric{3, 5, 7, 9, 3, 2, 1, 1, {0, 1, 1, 0}};  // TF-style S
 
 TEST_CASE("general conv runs on oneDNN with its bias epilogue and matches the reference", "[kernels][conv][onednn]") {
   std::mt19937 rng(31);
-  for (const Geometry& g : {kDepthwise, kDepthwiseStrided, kGrouped, kDilated, kDilatedStrided, kAsymmetric})
+  for (const Geometry& g : {kGrouped, kDilated, kDilatedStrided, kAsymmetric})
     for (bool bias : {false, true}) {
       INFO("c " << g.c << " o " << g.o << " k " << g.k << " stride " << g.stride << " dilation " << g.dilation
                 << " group " << g.group << " bias " << bias);
-      checkPath(ConvCase(OpKind::Conv, g, bias, rng), ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
+      checkPath(OpKind::Conv, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
+    }
+  // Depthwise ones too when oneDNN is asked for.
+  for (const Geometry& g : {kDepthwise, kDepthwiseStrided})
+    checkPath(OpKind::Conv, g, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+}
+
+TEST_CASE("depthwise conv runs on the NCHW depthwise kernel and matches the reference", "[kernels][conv]") {
+  std::mt19937 rng(36);
+  // Each attribute value the kernel branches on: a 3-wide kernel row (one
+  // pass) or not (one pass a tap), stride 1 or 2 (one phase plane or four),
+  // dilation, asymmetric pads, a depth multiplier of 2, a plane narrower than a vector.
+  const Geometry dilated{6, 6, 12, 13, 3, 1, 2, 6, {2, 2, 2, 2}};
+  const Geometry fiveByFiveStrided{5, 5, 13, 11, 5, 2, 1, 5, {2, 2, 2, 2}};
+  const Geometry asymmetric{4, 4, 7, 9, 3, 2, 1, 4, {0, 1, 1, 0}};
+  const Geometry onePixel{3, 3, 6, 5, 1, 1, 1, 3, {0, 0, 0, 0}};  // 1x1: a single tap
+  const Geometry stridedDilated{4, 8, 15, 14, 3, 3, 2, 4, {1, 2, 3, 0}};
+  for (const Geometry& g :
+       {kDepthwise, kDepthwiseStrided, dilated, fiveByFiveStrided, asymmetric, onePixel, stridedDilated})
+    for (bool bias : {false, true}) {
+      INFO("c " << g.c << " o " << g.o << " k " << g.k << " stride " << g.stride << " dilation " << g.dilation
+                << " bias " << bias);
+      checkPath(OpKind::Conv, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Depthwise);
     }
 }
 
 TEST_CASE("general conv under --conv-algo gemm runs the direct loop", "[kernels][conv]") {
   std::mt19937 rng(32);
   for (const Geometry& g : {kDepthwise, kDilated, kAsymmetric})
-    for (bool bias : {false, true})
-      checkPath(ConvCase(OpKind::Conv, g, bias, rng), ConvAlgoRequest::Gemm, ConvAlgo::Direct);
+    for (bool bias : {false, true}) checkPath(OpKind::Conv, g, bias, rng, ConvAlgoRequest::Gemm, ConvAlgo::Direct);
 }
 
 TEST_CASE("conv2d strided and 7x7 run on oneDNN with the bias epilogue", "[kernels][conv][onednn]") {
@@ -140,10 +172,12 @@ TEST_CASE("conv2d strided and 7x7 run on oneDNN with the bias epilogue", "[kerne
   const Geometry strided3x3{6, 10, 11, 9, 3, 2, 1, 1, {1, 1, 1, 1}};
   const Geometry stem7x7{3, 8, 17, 16, 7, 2, 1, 1, {3, 3, 3, 3}};
   const Geometry strided1x1{7, 9, 9, 9, 1, 2, 1, 1, {0, 0, 0, 0}};
-  for (const Geometry& g : {strided3x3, stem7x7, strided1x1})
+  // 40 outputs: three 16-channel blocks, the last ragged, cut 1 + 2 at 2 threads, 1 + 1 + 1 at 3.
+  const Geometry strided3x3Wide{6, 40, 9, 9, 3, 2, 1, 1, {1, 1, 1, 1}};
+  for (const Geometry& g : {strided3x3, stem7x7, strided1x1, strided3x3Wide})
     for (bool bias : {false, true}) {
       INFO("k " << g.k << " stride " << g.stride << " bias " << bias);
-      checkPath(ConvCase(OpKind::Conv2d, g, bias, rng), ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
+      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
     }
 }
 
@@ -151,14 +185,14 @@ TEST_CASE("conv2d 1x1 stride 1 is one GEMM on the input", "[kernels][conv]") {
   std::mt19937 rng(34);
   const Geometry pointwise{13, 6, 5, 7, 1, 1, 1, 1, {0, 0, 0, 0}};
   for (bool bias : {false, true})
-    checkPath(ConvCase(OpKind::Conv2d, pointwise, bias, rng), ConvAlgoRequest::Auto, ConvAlgo::Gemm);
+    checkPath(OpKind::Conv2d, pointwise, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Gemm);
   // Under --conv-algo onednn the same conv runs on oneDNN.
-  checkPath(ConvCase(OpKind::Conv2d, pointwise, true, rng), ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+  checkPath(OpKind::Conv2d, pointwise, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
 }
 
 TEST_CASE("oneDNN reads the weights each run unless they are stable", "[kernels][conv][onednn]") {
   std::mt19937 rng(35);
-  ConvCase c(OpKind::Conv, kDepthwise, false, rng);
+  ConvCase c(OpKind::Conv, kDilated, false, rng);
   const ir::Node& node = c.graph.nodes[0];
   ir::Tensor& w = c.feeds.at(node.inputs[1]);
   std::vector<const ir::Tensor*> in{&c.feeds.at(node.inputs[0]), &w};
@@ -187,12 +221,15 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
     return s;
   };
   const auto auto_ = ConvAlgoRequest::Auto, gemm = ConvAlgoRequest::Gemm;
-  CHECK(std::string(explainConvAlgo(general(8, 8, 1, {1, 1, 1, 1}), auto_).why) == "depthwise");
+  CHECK(std::string(explainConvAlgo(general(8, 8, 1, {1, 1, 1, 1}), ConvAlgoRequest::OneDnn).why) == "depthwise");
+  CHECK(chooseConvAlgo(general(8, 8, 1, {1, 1, 1, 1}), auto_) == ConvAlgo::Depthwise);
   CHECK(std::string(explainConvAlgo(general(8, 2, 1, {1, 1, 1, 1}), auto_).why) == "grouped");
   CHECK(std::string(explainConvAlgo(general(8, 1, 2, {2, 2, 2, 2}), auto_).why) == "dilated");
   CHECK(std::string(explainConvAlgo(general(8, 1, 1, {0, 1, 1, 0}), auto_).why) == "asymmetric pads");
   for (int64_t group : {1, 2, 8}) {
-    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), auto_) == ConvAlgo::OneDnn);
+    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), auto_) ==
+          (group == 8 ? ConvAlgo::Depthwise : ConvAlgo::OneDnn));
+    CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
     CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), ConvAlgoRequest::Winograd4) == ConvAlgo::OneDnn);
     CHECK(chooseConvAlgo(general(8, group, 2, {2, 2, 2, 2}), gemm) == ConvAlgo::Direct);
   }

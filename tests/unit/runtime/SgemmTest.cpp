@@ -187,3 +187,37 @@ TEST_CASE("sgemm with a bias epilogue: c = op(a) @ op(b) + bias, old c unread, s
     }
   }
 }
+
+TEST_CASE("sgemm with a conv epilogue: row bias, residual and clip per column panel, split or not", "[runtime][gemm]") {
+  support::ThreadPool three(3);
+  // 64 rows: panels of kPanelFloats / 64 = 512 columns, so 1100 columns take
+  // three (the last ragged); 16 columns take one.
+  for (const Case& base : {Case{false, false, 64, 1100, 24, 0.0f}, Case{false, false, 64, 16, 24, 0.0f}}) {
+    const Operands o(base);
+    std::vector<float> rowBias(static_cast<size_t>(base.m)), skip(static_cast<size_t>(base.m * base.n));
+    for (size_t i = 0; i < rowBias.size(); ++i) rowBias[i] = 0.125f * static_cast<float>(i % 5) - 0.25f;
+    for (size_t i = 0; i < skip.size(); ++i) skip[i] = 0.5f * static_cast<float>(i % 9) - 2.0f;
+    const ConvEpilogue clip{false, ConvActivation::Clip, -1.5f, 2.0f, true};
+    std::vector<float> one = o.c0, split = o.c0;
+    GemmCall call = o.call(one);
+    call.rowBias = rowBias.data();
+    call.residual = skip.data();
+    call.ldr = base.n;
+    call.activation = &clip;
+    REQUIRE(sgemmOnThisThread(call).ok());
+    call.c = split.data();
+    REQUIRE(sgemm(three, call).ok());
+    double worst = 0, worstSplit = 0;
+    for (int64_t i = 0; i < base.m; ++i)
+      for (int64_t j = 0; j < base.n; ++j) {
+        const double sum =
+            o.expected(i, j) + rowBias[static_cast<size_t>(i)] + skip[static_cast<size_t>(i * base.n + j)];
+        const double e = std::min(2.0, std::max(-1.5, sum));
+        worst = std::max(worst, std::abs(one[static_cast<size_t>(i * o.ldc + j)] - e) / (1 + std::abs(e)));
+        worstSplit = std::max(worstSplit, std::abs(split[static_cast<size_t>(i * o.ldc + j)] - e) / (1 + std::abs(e)));
+      }
+    INFO(base.n << " columns");
+    CHECK(worst < 1e-5);
+    CHECK(worstSplit < 1e-5);
+  }
+}
