@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/AttentionLayouts.h"
+
 namespace dfc::runtime {
 namespace {
 
@@ -19,13 +21,14 @@ std::vector<AttentionPatternPtr> findAttention(const ir::Graph& graph, const std
                                                const std::vector<bool>& leavesStep) {
   std::vector<AttentionPatternPtr> found;
   for (const ir::Node& node : graph.nodes) {
-    auto p = std::make_shared<AttentionPattern>();
+    auto p = std::make_shared<AttentionPlan>();
     if (!ir::matchAttentionForward(graph, node, users, leavesStep, *p) || !oneSection(p->forwardNodes(), sectionOf))
       continue;
     // Probabilities read outside a fused backward would need memory: leave that attention op by op.
     if (!p->probsOnlyInForward(users) &&
         (!ir::matchAttentionBackward(graph, users, leavesStep, *p) || !oneSection(p->backwardNodes(), sectionOf)))
       continue;
+    absorbLayouts(graph, sectionOf, users, leavesStep, *p);
     found.push_back(std::move(p));
   }
   return found;

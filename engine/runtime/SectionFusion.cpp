@@ -260,8 +260,14 @@ void countFusion(const std::vector<FusionGroup>& groups, FusionStats& stats) {
   for (const FusionGroup& g : groups) {
     if (g.kind == FusionKind::BiasEpilogue) ++stats.biasEpilogues;
     if (g.kind == FusionKind::ConvEpilogue) ++stats.convEpilogues;
-    if (g.kind == FusionKind::AttentionForward) ++stats.attentionForward;
-    if (g.kind == FusionKind::AttentionBackward) ++stats.attentionBackward;
+    if (g.kind == FusionKind::AttentionForward) {
+      ++stats.attentionForward;
+      stats.attentionLayoutOps += static_cast<int>(g.nodes.size() - g.attention->forwardNodes().size());
+    }
+    if (g.kind == FusionKind::AttentionBackward) {
+      ++stats.attentionBackward;
+      stats.attentionLayoutOps += static_cast<int>(g.nodes.size() - g.attention->backwardNodes().size());
+    }
     if (g.kind == FusionKind::SideBySide) {
       ++stats.sideBySide;
       countFusion(g.parts, stats);

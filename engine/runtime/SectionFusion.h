@@ -53,6 +53,7 @@ struct FusionStats {
   int tileValues = 0;  // intermediates that never reach memory
   int attentionForward = 0;   // fused attention kernels
   int attentionBackward = 0;
+  int attentionLayoutOps = 0;  // transposes, slices, reshapes, slice_grads, adds a fused attention absorbs
   int sideBySide = 0;  // pairs of GEMMs run at once
 };
 

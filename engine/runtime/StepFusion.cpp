@@ -21,12 +21,14 @@ struct Anchored {
 FusionGroup attentionGroup(const ir::Graph& g, const AttentionPatternPtr& p, bool backward) {
   FusionGroup group;
   group.kind = backward ? FusionKind::AttentionBackward : FusionKind::AttentionForward;
-  group.nodes = backward ? p->backwardNodes() : p->forwardNodes();
+  group.nodes = backward ? p->backwardGroup() : p->forwardGroup();
   group.attention = p;
-  // Everything but the results (o; dq, dk, dv) stays inside the kernel.
+  // Everything but the results (o; dq, dk, dv; or the layouts they are written in) stays inside the kernel.
+  const std::vector<ValueId> results = backward ? p->backwardResults(g) : p->forwardResults();
   for (NodeId n : group.nodes)
-    if (n != p->context && n != p->dQuery && n != p->dKey && n != p->dValue) group.inTile.push_back(g.node(n).outputs[0]);
-  if (backward) group.extraReads = {p->out};
+    for (ValueId v : g.node(n).outputs)
+      if (std::find(results.begin(), results.end(), v) == results.end()) group.inTile.push_back(v);
+  if (backward) group.extraReads = p->backwardReads();
   return group;
 }
 

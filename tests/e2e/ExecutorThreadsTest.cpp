@@ -12,6 +12,7 @@
 #include <random>
 
 #include "AllocationCounter.h"
+#include "FixedFeeds.h"
 #include "TestEnv.h"
 #include "driver/compile/Compiler.h"
 #include "pef/Pef.h"
@@ -39,24 +40,6 @@ pef::Pef compileToPef(const std::string& model, int64_t batch, const std::map<st
   return std::move(*pef);
 }
 
-// Fixed inputs: images in [0, 1), ids and labels in [0, classes), the learning rate 0.01.
-std::map<ir::ValueId, ir::Tensor> fixedFeeds(const pef::Pef& pef) {
-  const ir::Graph& g = pef.graph;
-  const int64_t classes = g.value(g.findValue(pef.meta.logitsOutput)).type.shape.back();
-  std::mt19937 rng(7);
-  std::map<ir::ValueId, ir::Tensor> feeds;
-  for (ir::ValueId id : g.inputs) {
-    ir::Tensor t(g.value(id).type);
-    if (g.value(id).name == pef.meta.lrInput) t.data<float>()[0] = 0.01f;
-    else if (t.dtype() == ir::DType::I64)
-      for (int64_t& v : t.span<int64_t>()) v = static_cast<int64_t>(rng() % static_cast<uint64_t>(classes));
-    else
-      for (float& v : t.span<float>()) v = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
-    feeds.emplace(id, std::move(t));
-  }
-  return feeds;
-}
-
 // The outputs and the parameters after `steps` training steps.
 struct State {
   std::vector<std::string> names;
@@ -67,7 +50,7 @@ State trainSteps(const pef::Pef& pef, runtime::ExecutorOptions options, int step
   auto exec = runtime::Executor::create(pef.graph, pef.plan, options);
   if (!exec) FAIL(exec.error().message());
   REQUIRE(exec->threads() == options.threads);
-  for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+  for (const auto& [id, t] : test::fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
   for (int s = 0; s < steps; ++s) {
     Status st = exec->step(false);
     if (!st) FAIL(st.error().message());
@@ -131,7 +114,7 @@ void checkDeterministic(const pef::Pef& pef) {
   // Forward-only steps leave the state alone: running one twice gives the same outputs.
   auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
   REQUIRE(exec.ok());
-  for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+  for (const auto& [id, t] : test::fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
   const ir::ValueId logits = pef.graph.findValue(pef.meta.logitsOutput);
   REQUIRE(exec->step(true).ok());
   const ir::Tensor first = exec->tensor(logits).clone();
@@ -189,7 +172,7 @@ TEST_CASE("steady-state training steps make no heap allocation", "[executor][mem
     const pef::Pef pef = compileToPef(model, 8, {}, dir);
     auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
     REQUIRE(exec.ok());
-    for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+    for (const auto& [id, t] : test::fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
     REQUIRE(exec->step(false).ok());
     const uint64_t before = test::allocationCount();
     bool ok = true;
@@ -240,7 +223,7 @@ TEST_CASE("resnet18 trains alike with winograd and gemm convolutions at o0 o1 an
     if (level != partition::OptLevel::O3) continue;
     auto exec = runtime::Executor::create(pef.graph, pef.plan, {2});
     REQUIRE(exec.ok());
-    for (const auto& [id, t] : fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
+    for (const auto& [id, t] : test::fixedFeeds(pef)) REQUIRE(exec->setInput(id, t).ok());
     REQUIRE(exec->step(false).ok());
     const uint64_t before = test::allocationCount();
     const bool ok = exec->step(false).ok();

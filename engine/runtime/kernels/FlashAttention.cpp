@@ -36,6 +36,16 @@ int64_t visibleKeys(const AttentionShape& s, int64_t i, int64_t j0, int64_t bc) 
   return s.causal ? std::clamp<int64_t>(i - j0 + 1, 0, bc) : bc;
 }
 
+// Zeros in `rows` rows of `width` floats, `stride` apart.
+void fillRows(float* p, int64_t rows, int64_t width, int64_t stride) {
+  for (int64_t r = 0; r < rows; ++r) std::fill(p + r * stride, p + r * stride + width, 0.0f);
+}
+
+// The row strides of one matrix of each tensor; dO, dQ, dK, dV as O, Q, K, V.
+struct RowStrides {
+  int64_t q, k, v, o;
+};
+
 // row[c] = exp(row[c] - shift) for the first n entries, 0 for the masked rest.
 DFC_WIDE_CLONES void expRow(float* __restrict row, int64_t n, int64_t width, float shift) {
   for (int64_t c = 0; c < n; ++c) row[c] = fastExp(row[c] - shift);
@@ -59,10 +69,10 @@ struct ForwardScratch {
 
 // Online softmax over one key tile: rescale the rows' running sums and outputs
 // to the new row maxima, then add this tile's probabilities times V.
-void forwardKeyTile(const AttentionShape& s, const float* k, const float* v, const float* qBlock, float* oBlock,
-                    int64_t i0, int64_t br, int64_t j0, int64_t keyEnd, ForwardScratch& w) {
+void forwardKeyTile(const AttentionShape& s, const RowStrides& ld, const float* k, const float* v, const float* qBlock,
+                    float* oBlock, int64_t i0, int64_t br, int64_t j0, int64_t keyEnd, ForwardScratch& w) {
   const int64_t d = s.dim, bc = std::min(kKeyBlock, keyEnd - j0);
-  gemm(w.clock, false, true, br, bc, d, s.scale, qBlock, d, k + j0 * d, d, 0.0f, w.scores, bc);
+  gemm(w.clock, false, true, br, bc, d, s.scale, qBlock, ld.q, k + j0 * ld.k, ld.k, 0.0f, w.scores, bc);
   for (int64_t r = 0; r < br; ++r) {
     float* row = w.scores + r * bc;
     const int64_t n = visibleKeys(s, i0 + r, j0, bc);
@@ -75,26 +85,27 @@ void forwardKeyTile(const AttentionShape& s, const float* k, const float* v, con
     const float correction = fastExp(w.max[r] - mx);  // 0 for the first visible tile (e^-inf is 0; sums are 0)
     w.sum[r] = w.sum[r] * correction + rowSumLanes<float>(row, n);
     w.max[r] = mx;
-    scaleRow(oBlock + r * d, d, correction);
+    scaleRow(oBlock + r * ld.o, d, correction);
   }
-  gemm(w.clock, false, false, br, d, bc, 1.0f, w.scores, bc, v + j0 * d, d, 1.0f, oBlock, d);
+  gemm(w.clock, false, false, br, d, bc, 1.0f, w.scores, bc, v + j0 * ld.v, ld.v, 1.0f, oBlock, ld.o);
 }
 
 // One matrix: query blocks in order, each against the key tiles it may see.
-void forwardMatrix(const AttentionShape& s, const float* q, const float* k, const float* v, float* o, float* lse,
-                   ForwardScratch& w) {
+void forwardMatrix(const AttentionShape& s, const RowStrides& ld, const float* q, const float* k, const float* v,
+                   float* o, float* lse, ForwardScratch& w) {
   const int64_t d = s.dim;
   for (int64_t i0 = 0; i0 < s.queries; i0 += kQueryBlock) {
     const int64_t br = std::min(kQueryBlock, s.queries - i0);
-    float* oBlock = o + i0 * d;
-    std::fill(oBlock, oBlock + br * d, 0.0f);
+    float* oBlock = o + i0 * ld.o;
+    fillRows(oBlock, br, d, ld.o);
     std::fill(w.max, w.max + br, kNegInf);
     std::fill(w.sum, w.sum + br, 0.0f);
     const int64_t keyEnd = s.causal ? std::min(s.keys, i0 + br) : s.keys;
-    for (int64_t j0 = 0; j0 < keyEnd; j0 += kKeyBlock) forwardKeyTile(s, k, v, q + i0 * d, oBlock, i0, br, j0, keyEnd, w);
+    for (int64_t j0 = 0; j0 < keyEnd; j0 += kKeyBlock)
+      forwardKeyTile(s, ld, k, v, q + i0 * ld.q, oBlock, i0, br, j0, keyEnd, w);
     for (int64_t r = 0; r < br; ++r) {
       const bool empty = w.sum[r] == 0.0f;  // a row that sees no key: zeros, as no reference defines it
-      scaleRow(oBlock + r * d, d, empty ? 0.0f : 1.0f / w.sum[r]);
+      scaleRow(oBlock + r * ld.o, d, empty ? 0.0f : 1.0f / w.sum[r]);
       lse[i0 + r] = empty ? kNegInf : w.max[r] + std::log(w.sum[r]);
     }
   }
@@ -113,40 +124,43 @@ struct BackwardScratch {
 
 // One query tile against key tile j0: P rebuilt from the scores and the saved
 // log-sum-exp, then dV += P^T dO, dS = P (dO V^T - D), dQ += scale dS K, dK += scale dS^T Q.
-void backwardTile(const AttentionShape& s, const float* q, const float* k, const float* v, const float* dO,
-                  const float* lse, float* dq, float* dk, float* dv, int64_t i0, int64_t j0, BackwardScratch& w) {
+void backwardTile(const AttentionShape& s, const RowStrides& ld, const float* q, const float* k, const float* v,
+                  const float* dO, const float* lse, float* dq, float* dk, float* dv, int64_t i0, int64_t j0,
+                  BackwardScratch& w) {
   const int64_t d = s.dim, br = std::min(kQueryBlock, s.queries - i0);
   // Causal: keys past the block's last query get no probability, so the tile stops there.
   const int64_t bc = std::min(kKeyBlock, (s.causal ? std::min(s.keys, i0 + br) : s.keys) - j0);
-  gemm(w.clock, false, true, br, bc, d, s.scale, q + i0 * d, d, k + j0 * d, d, 0.0f, w.p, bc);
+  gemm(w.clock, false, true, br, bc, d, s.scale, q + i0 * ld.q, ld.q, k + j0 * ld.k, ld.k, 0.0f, w.p, bc);
   for (int64_t r = 0; r < br; ++r) {
     const int64_t n = visibleKeys(s, i0 + r, j0, bc);
     expRow(w.p + r * bc, lse[i0 + r] == kNegInf ? 0 : n, bc, lse[i0 + r]);
   }
-  gemm(w.clock, true, false, bc, d, br, 1.0f, w.p, bc, dO + i0 * d, d, 1.0f, dv + j0 * d, d);
-  gemm(w.clock, false, true, br, bc, d, 1.0f, dO + i0 * d, d, v + j0 * d, d, 0.0f, w.dp, bc);
+  gemm(w.clock, true, false, bc, d, br, 1.0f, w.p, bc, dO + i0 * ld.o, ld.o, 1.0f, dv + j0 * ld.v, ld.v);
+  gemm(w.clock, false, true, br, bc, d, 1.0f, dO + i0 * ld.o, ld.o, v + j0 * ld.v, ld.v, 0.0f, w.dp, bc);
   for (int64_t r = 0; r < br; ++r) {
     const float* __restrict p = w.p + r * bc;
     float* __restrict ds = w.dp + r * bc;
     const float delta = w.delta[i0 + r];
     for (int64_t c = 0; c < bc; ++c) ds[c] = p[c] * (ds[c] - delta);
   }
-  gemm(w.clock, false, false, br, d, bc, s.scale, w.dp, bc, k + j0 * d, d, 1.0f, dq + i0 * d, d);
-  gemm(w.clock, true, false, bc, d, br, s.scale, w.dp, bc, q + i0 * d, d, 1.0f, dk + j0 * d, d);
+  gemm(w.clock, false, false, br, d, bc, s.scale, w.dp, bc, k + j0 * ld.k, ld.k, 1.0f, dq + i0 * ld.q, ld.q);
+  gemm(w.clock, true, false, bc, d, br, s.scale, w.dp, bc, q + i0 * ld.q, ld.q, 1.0f, dk + j0 * ld.k, ld.k);
 }
 
 // One matrix, key tiles outer (their dK, dV rows finish in one sweep), query tiles inner.
-void backwardMatrix(const AttentionShape& s, const float* q, const float* k, const float* v, const float* o,
-                    const float* dO, const float* lse, float* dq, float* dk, float* dv, BackwardScratch& w) {
+void backwardMatrix(const AttentionShape& s, const RowStrides& ld, const float* q, const float* k, const float* v,
+                    const float* o, const float* dO, const float* lse, float* dq, float* dk, float* dv,
+                    BackwardScratch& w) {
   const int64_t d = s.dim;
-  for (int64_t i = 0; i < s.queries; ++i) w.delta[i] = rowDotLanes<float>(dO + i * d, o + i * d, d);
-  std::fill(dq, dq + s.queries * d, 0.0f);
-  std::fill(dk, dk + s.keys * d, 0.0f);
-  std::fill(dv, dv + s.keys * d, 0.0f);
+  for (int64_t i = 0; i < s.queries; ++i) w.delta[i] = rowDotLanes<float>(dO + i * ld.o, o + i * ld.o, d);
+  fillRows(dq, s.queries, d, ld.q);
+  fillRows(dk, s.keys, d, ld.k);
+  fillRows(dv, s.keys, d, ld.v);
   for (int64_t j0 = 0; j0 < s.keys; j0 += kKeyBlock) {
     // Causal: query tiles wholly above the diagonal see none of these keys.
     const int64_t first = s.causal ? (j0 / kQueryBlock) * kQueryBlock : 0;
-    for (int64_t i0 = first; i0 < s.queries; i0 += kQueryBlock) backwardTile(s, q, k, v, dO, lse, dq, dk, dv, i0, j0, w);
+    for (int64_t i0 = first; i0 < s.queries; i0 += kQueryBlock)
+      backwardTile(s, ld, q, k, v, dO, lse, dq, dk, dv, i0, j0, w);
   }
 }
 
@@ -164,23 +178,41 @@ Status forEachMatrix(ExecContext& ctx, int64_t matrices, int64_t scratchPerTask,
 
 }  // namespace
 
-Status flashAttentionForward(ExecContext& ctx, const AttentionShape& s, const float* q, const float* k, const float* v,
-                             float* o, float* lse) {
-  const int64_t qSize = s.queries * s.dim, kSize = s.keys * s.dim;
+Status flashAttentionForward(ExecContext& ctx, const AttentionShape& s, const AttentionLayouts& l, const float* q,
+                             const float* k, const float* v, float* o, float* lse) {
+  const RowStrides ld{l.q.rowStride, l.k.rowStride, l.v.rowStride, l.o.rowStride};
   return forEachMatrix(ctx, s.matrices, ForwardScratch::kFloats, [&](int64_t m, float* scratch) {
     ForwardScratch w(scratch, ctx.libraryClock());
-    forwardMatrix(s, q + m * qSize, k + m * kSize, v + m * kSize, o + m * qSize, lse + m * s.queries, w);
+    forwardMatrix(s, ld, q + l.q.offset(m), k + l.k.offset(m), v + l.v.offset(m), o + l.o.offset(m),
+                  lse + m * s.queries, w);
   });
+}
+
+Status flashAttentionBackward(ExecContext& ctx, const AttentionShape& s, const AttentionLayouts& l, const float* q,
+                              const float* k, const float* v, const float* o, const float* dO, const float* lse,
+                              float* dq, float* dk, float* dv) {
+  const RowStrides ld{l.q.rowStride, l.k.rowStride, l.v.rowStride, l.o.rowStride};
+  return forEachMatrix(ctx, s.matrices, BackwardScratch::floats(s), [&](int64_t m, float* scratch) {
+    BackwardScratch w(scratch, ctx.libraryClock());
+    backwardMatrix(s, ld, q + l.q.offset(m), k + l.k.offset(m), v + l.v.offset(m), o + l.o.offset(m),
+                   dO + l.o.offset(m), lse + m * s.queries, dq + l.q.offset(m), dk + l.k.offset(m), dv + l.v.offset(m),
+                   w);
+  });
+}
+
+AttentionLayouts contiguousLayouts(const AttentionShape& s) {
+  const MatrixLayout queries{1, s.queries * s.dim, 0, s.dim}, keys{1, s.keys * s.dim, 0, s.dim};
+  return {queries, keys, keys, queries};
+}
+
+Status flashAttentionForward(ExecContext& ctx, const AttentionShape& s, const float* q, const float* k, const float* v,
+                             float* o, float* lse) {
+  return flashAttentionForward(ctx, s, contiguousLayouts(s), q, k, v, o, lse);
 }
 
 Status flashAttentionBackward(ExecContext& ctx, const AttentionShape& s, const float* q, const float* k, const float* v,
                               const float* o, const float* dO, const float* lse, float* dq, float* dk, float* dv) {
-  const int64_t qSize = s.queries * s.dim, kSize = s.keys * s.dim;
-  return forEachMatrix(ctx, s.matrices, BackwardScratch::floats(s), [&](int64_t m, float* scratch) {
-    BackwardScratch w(scratch, ctx.libraryClock());
-    backwardMatrix(s, q + m * qSize, k + m * kSize, v + m * kSize, o + m * qSize, dO + m * qSize,
-                   lse + m * s.queries, dq + m * qSize, dk + m * kSize, dv + m * kSize, w);
-  });
+  return flashAttentionBackward(ctx, s, contiguousLayouts(s), q, k, v, o, dO, lse, dq, dk, dv);
 }
 
 }  // namespace dfc::runtime::kernels

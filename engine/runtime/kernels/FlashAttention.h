@@ -27,7 +27,29 @@ struct AttentionShape {
   bool causal = false;
 };
 
-// q [M, Tq, D], k and v [M, Tk, D] -> o [M, Tq, D], lse [M, Tq].
+// Where each matrix of a tensor lies: matrix m = b * heads + h starts at
+// b * batchStride + h * headStride floats, its rows rowStride apart. So the
+// kernel reads q, k, v straight from a fused projection's [B, T, 3, H, D]
+// (heads H, batchStride T*3*H*D, headStride D, rowStride 3*H*D) and writes o
+// as [B, T, H, D], with no transpose; contiguous [M, T, D] is heads 1,
+// batchStride T*D, rowStride D.
+struct MatrixLayout {
+  int64_t heads = 1, batchStride = 0, headStride = 0, rowStride = 0;
+  int64_t offset(int64_t m) const { return (m / heads) * batchStride + (m % heads) * headStride; }
+};
+// dO, dQ, dK, dV are laid out as O, Q, K, V.
+struct AttentionLayouts {
+  MatrixLayout q, k, v, o;
+};
+AttentionLayouts contiguousLayouts(const AttentionShape& s);
+
+Status flashAttentionForward(ExecContext& ctx, const AttentionShape& s, const AttentionLayouts& layouts, const float* q,
+                             const float* k, const float* v, float* o, float* lse);
+Status flashAttentionBackward(ExecContext& ctx, const AttentionShape& s, const AttentionLayouts& layouts,
+                              const float* q, const float* k, const float* v, const float* o, const float* dO,
+                              const float* lse, float* dq, float* dk, float* dv);
+
+// Contiguous: q [M, Tq, D], k and v [M, Tk, D] -> o [M, Tq, D], lse [M, Tq].
 Status flashAttentionForward(ExecContext& ctx, const AttentionShape& s, const float* q, const float* k,
                              const float* v, float* o, float* lse);
 

@@ -3,11 +3,11 @@
 // causal and not, sequence lengths that are not multiples of the tile, several
 // head sizes; forward output and all three gradients must agree.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <map>
 #include <random>
 
+#include "AttentionTestUtil.h"
 #include "RuntimeTestUtil.h"
 #include "runtime/ArenaPlan.h"
 #include "runtime/Executor.h"
@@ -66,36 +66,14 @@ AttentionGraph buildAttention(const AttentionCase& c) {
     const ValueId dv = addOp(g, OpKind::BatchMatMul, "dv", {p, dO}, bmmAttrs(true, false), bw);
     g.outputs = {o, dq, dk, dv};
   }
-  std::vector<ir::NodeId> fw, bwNodes;
-  for (size_t n = 0; n < g.nodes.size(); ++n) (n < forwardNodes ? fw : bwNodes).push_back(static_cast<ir::NodeId>(n));
-  a.plan.sections = {{0, "forward", ir::NodeRole::Forward, fw, "", 0, {}}};
-  a.plan.schedule = {0};
-  if (!bwNodes.empty()) {
-    a.plan.sections.push_back({1, "backward", ir::NodeRole::Backward, bwNodes, "", 0, {}});
-    a.plan.schedule.push_back(1);
-  }
+  a.plan = forwardBackwardPlan(g, forwardNodes);
   return a;
 }
 
-struct Run {
-  std::vector<ir::Tensor> outputs;
-  runtime::FusionStats stats;
-  size_t arenaBytes = 0;
-};
+using Run = AttentionRun;
 
 Run runAttention(const AttentionGraph& a, const std::map<ValueId, ir::Tensor>& feeds, bool fuse) {
-  runtime::ExecutorOptions options;
-  options.threads = 2;
-  options.fuse = fuse;
-  auto ex = runtime::Executor::create(a.g, a.plan, options);
-  if (!ex) FAIL(ex.error().message());
-  for (const auto& [id, t] : feeds) REQUIRE(ex->setInput(id, t).ok());
-  REQUIRE(ex->step(false).ok());
-  Run r;
-  for (ValueId v : a.g.outputs) r.outputs.push_back(ex->tensor(v).clone());
-  r.stats = ex->fusionStats();
-  r.arenaBytes = ex->arenaBytes();
-  return r;
+  return runFusedOrNot(a.g, a.plan, feeds, fuse);
 }
 
 void checkFusedMatchesOpByOp(const AttentionCase& c) {
