@@ -1,5 +1,6 @@
 #include "RuntimeBenchExtras.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -95,6 +96,7 @@ namespace {
 // library calls.
 struct StepSplit {
   double library = 0, tiles = 0, attention = 0, all = 0, byFamily = 0;
+  std::map<std::string, double> outsideByLabel;  // ms outside library calls, by kernel label
   double outside() const { return all - library; }
   double outsideByFamily() const { return all - byFamily; }
 };
@@ -109,6 +111,7 @@ StepSplit profiledStep(FedExecutor& fed) {
     const bool gemmFamily = k.family == "linalg" || k.family == "conv" || k.label.rfind("conv", 0) == 0;
     s.library += k.libraryUs / 1e3;
     s.byFamily += gemmFamily ? ms : k.libraryUs / 1e3;
+    s.outsideByLabel[k.label] += ms - k.libraryUs / 1e3;
     if (k.label.rfind("attention", 0) == 0) s.attention += ms, s.tiles += k.libraryUs / 1e3;
   }
   return s;
@@ -124,6 +127,20 @@ std::pair<std::vector<StepSplit>, std::vector<StepSplit>> pairedRounds(const pef
   std::vector<StepSplit> a, b;
   for (int round = 0; round < rounds; ++round) a.push_back(profiledStep(plain)), b.push_back(profiledStep(fused));
   return {a, b};
+}
+
+// The kernels with the most time outside library calls (medians over the rounds).
+void printLargestOutside(const char* opt, const std::vector<StepSplit>& rounds) {
+  std::map<std::string, std::vector<double>> byLabel;
+  for (const StepSplit& r : rounds)
+    for (const auto& [label, ms] : r.outsideByLabel) byLabel[label].push_back(ms);
+  std::vector<std::pair<double, std::string>> largest;
+  for (const auto& [label, ms] : byLabel) largest.push_back({spreadOf(ms).median, label});
+  std::sort(largest.rbegin(), largest.rend());
+  std::printf("  -%s outside them, largest:", opt);
+  for (size_t i = 0; i < std::min<size_t>(8, largest.size()); ++i)
+    std::printf("%s %s %.2f ms", i ? "," : "", largest[i].second.c_str(), largest[i].first);
+  std::printf("\n");
 }
 
 template <class F>
@@ -178,6 +195,8 @@ void printOutsideLibrary(const char* label, const pef::Pef& o0, const pef::Pef& 
   std::printf("\nhost time outside library GEMM/convolution calls, %s, 1 thread, medians of 7 paired rounds:\n", label);
   line("o0", plain);
   line("o3", fused);
+  printLargestOutside("o0", plain);
+  printLargestOutside("o3", fused);
   const Spread f = spreadOf(byFamily);
   std::printf(
       "  (counting whole linalg/conv kernels, fused epilogues included, as library: outside -o3 / -o0 "
