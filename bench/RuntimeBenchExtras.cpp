@@ -1,5 +1,6 @@
 #include "RuntimeBenchExtras.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -85,15 +86,19 @@ void printGemmEfficiency(const pef::Pef* gpt2o0, const pef::Pef* resnetO0, doubl
 
 namespace {
 
-// One step's kernel time (ms) by where it goes: library GEMM/convolution kernels
-// (the linalg and conv families, with their fused bias epilogues, and ONNX's
-// general conv) and the library GEMM calls fused kernels make on their tiles
-// (the fused attention's QK^T, PV and gradient products: at -o0 those are
-// batch_matmuls, library time too), the fused attention kernels (GEMM tiles and
-// softmax in one), and all.
+// One step's kernel time (ms) by where it goes: inside library GEMM/convolution
+// calls (every kernel's libraryUs: oneDNN/OpenBLAS sgemm, oneDNN's conv
+// primitive with its post-ops; not im2col, Winograd transforms, epilogue loops,
+// the direct depthwise kernel or layout reorders), of that the GEMM tiles of
+// the fused attention kernels, those kernels whole (tiles and softmax), all,
+// and the coarser split by kernel family this bench used before: the whole of
+// every linalg / conv kernel (fused epilogues included) plus other kernels'
+// library calls.
 struct StepSplit {
-  double library = 0, tiles = 0, attention = 0, all = 0;
+  double library = 0, tiles = 0, attention = 0, all = 0, byFamily = 0;
+  std::map<std::string, double> outsideByLabel;  // ms outside library calls, by kernel label
   double outside() const { return all - library; }
+  double outsideByFamily() const { return all - byFamily; }
 };
 
 StepSplit profiledStep(FedExecutor& fed) {
@@ -103,10 +108,11 @@ StepSplit profiledStep(FedExecutor& fed) {
   for (const runtime::KernelTime& k : fed.exec->kernelProfile()) {
     const double ms = k.totalUs / 1e3;
     s.all += ms;
-    if (k.family == "linalg" || k.family == "conv" || k.label.rfind("conv", 0) == 0) s.library += ms;
-    else
-      s.library += k.libraryUs / 1e3, s.tiles += k.libraryUs / 1e3;
-    if (k.label.rfind("attention", 0) == 0) s.attention += ms;
+    const bool gemmFamily = k.family == "linalg" || k.family == "conv" || k.label.rfind("conv", 0) == 0;
+    s.library += k.libraryUs / 1e3;
+    s.byFamily += gemmFamily ? ms : k.libraryUs / 1e3;
+    s.outsideByLabel[k.label] += ms - k.libraryUs / 1e3;
+    if (k.label.rfind("attention", 0) == 0) s.attention += ms, s.tiles += k.libraryUs / 1e3;
   }
   return s;
 }
@@ -121,6 +127,20 @@ std::pair<std::vector<StepSplit>, std::vector<StepSplit>> pairedRounds(const pef
   std::vector<StepSplit> a, b;
   for (int round = 0; round < rounds; ++round) a.push_back(profiledStep(plain)), b.push_back(profiledStep(fused));
   return {a, b};
+}
+
+// The kernels with the most time outside library calls (medians over the rounds).
+void printLargestOutside(const char* opt, const std::vector<StepSplit>& rounds) {
+  std::map<std::string, std::vector<double>> byLabel;
+  for (const StepSplit& r : rounds)
+    for (const auto& [label, ms] : r.outsideByLabel) byLabel[label].push_back(ms);
+  std::vector<std::pair<double, std::string>> largest;
+  for (const auto& [label, ms] : byLabel) largest.push_back({spreadOf(ms).median, label});
+  std::sort(largest.rbegin(), largest.rend());
+  std::printf("  -%s outside them, largest:", opt);
+  for (size_t i = 0; i < std::min<size_t>(8, largest.size()); ++i)
+    std::printf("%s %s %.2f ms", i ? "," : "", largest[i].second.c_str(), largest[i].first);
+  std::printf("\n");
 }
 
 template <class F>
@@ -141,9 +161,10 @@ void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o
   const Spread g = spreadBy(fused, [](const StepSplit& x) { return x.library; });
   const Spread c = spreadOf(ceiling);
   std::printf("\nfusion's ceiling, %s, 1 thread, medians of 7 paired rounds (every kernel timed):\n", label);
-  std::printf("  -o0 step %.1f ms; -o3 step %.1f ms, of which library GEMM kernels (linalg, conv) %.1f ms and the "
-              "rest %.1f ms\n",
-              s0.median, s3.median, g.median, s3.median - g.median);
+  std::printf(
+      "  -o0 step %.1f ms; -o3 step %.1f ms, of which inside library GEMM/conv calls %.1f ms and the "
+      "rest %.1f ms\n",
+      s0.median, s3.median, g.median, s3.median - g.median);
   const double budget = s0.median / goal - g.median;  // what x`goal` leaves for everything but the GEMMs
   std::printf("  -o3 with nothing but those GEMMs would be at most x%.2f [%.2f - %.2f] faster than -o0; ", c.median, c.min,
               c.max);
@@ -155,8 +176,11 @@ void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o
 
 void printOutsideLibrary(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal) {
   const auto [plain, fused] = pairedRounds(o0, o3, 7);
-  std::vector<double> ratio;
-  for (size_t i = 0; i < plain.size(); ++i) ratio.push_back(fused[i].outside() / plain[i].outside());
+  std::vector<double> ratio, byFamily;
+  for (size_t i = 0; i < plain.size(); ++i) {
+    ratio.push_back(fused[i].outside() / plain[i].outside());
+    byFamily.push_back(fused[i].outsideByFamily() / plain[i].outsideByFamily());
+  }
   auto line = [](const char* opt, const std::vector<StepSplit>& xs) {
     const Spread all = spreadBy(xs, [](const StepSplit& x) { return x.all; });
     const Spread lib = spreadBy(xs, [](const StepSplit& x) { return x.library; });
@@ -164,14 +188,20 @@ void printOutsideLibrary(const char* label, const pef::Pef& o0, const pef::Pef& 
     const Spread att = spreadBy(xs, [](const StepSplit& x) { return x.attention; });
     const Spread tiles = spreadBy(xs, [](const StepSplit& x) { return x.tiles; });
     std::printf(
-        "  -%s: step %.2f ms, library GEMM/conv kernels %.2f ms (%.2f ms of it GEMM tiles inside fused attention "
-        "%.2f ms), outside them %.2f ms [%.2f - %.2f]\n",
+        "  -%s: step %.2f ms, inside library GEMM/conv calls %.2f ms (%.2f ms of it GEMM tiles inside fused "
+        "attention %.2f ms), outside them %.2f ms [%.2f - %.2f]\n",
         opt, all.median, lib.median, tiles.median, att.median, out.median, out.min, out.max);
   };
-  std::printf("\nhost time outside library GEMM/convolution kernels, %s, 1 thread, medians of 7 paired rounds:\n",
-              label);
+  std::printf("\nhost time outside library GEMM/convolution calls, %s, 1 thread, medians of 7 paired rounds:\n", label);
   line("o0", plain);
   line("o3", fused);
+  printLargestOutside("o0", plain);
+  printLargestOutside("o3", fused);
+  const Spread f = spreadOf(byFamily);
+  std::printf(
+      "  (counting whole linalg/conv kernels, fused epilogues included, as library: outside -o3 / -o0 "
+      "x%.2f [%.2f - %.2f])\n",
+      f.median, f.min, f.max);
   const Spread r = spreadOf(ratio);
   std::printf("  outside -o3 / -o0: x%.2f [%.2f - %.2f] (goal <= %.2f: %s)\n", r.median, r.min, r.max, goal,
               r.median <= goal ? "met" : "not met");

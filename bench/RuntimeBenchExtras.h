@@ -12,15 +12,17 @@ namespace dfc::bench {
 void printGemmEfficiency(const pef::Pef* gpt2o0, const pef::Pef* resnetO0, double peakGflops);
 
 // How much faster -o3 could be than -o0 on one thread if fusion removed all
-// its work outside the library GEMMs (kernels of the linalg and conv
-// families, which both levels run alike): from every kernel's time, paired
+// its work outside the library GEMM/convolution calls (every kernel's
+// libraryUs, support/LibraryClock.h): from every kernel's time, paired
 // rounds of one step each, medians. Prints what a goal of `goal` x needs.
 void printFusionCeiling(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal);
 
 // Item 4 of issue 34: the host time per step outside library GEMM/convolution
-// kernels (total kernel time minus the linalg and conv families, fused
-// attention counted outside) at -o0 and at -o3, 1 thread, paired rounds, and
-// their ratio against `goal` (-o3 / -o0 at most that).
+// calls (total kernel time minus every kernel's libraryUs: im2col, Winograd
+// transforms, epilogue loops and the depthwise kernel count outside) at -o0
+// and at -o3, 1 thread, paired rounds, the kernels with the most of it, and
+// the ratio against `goal` (-o3 / -o0 at most that), beside the ratio by the
+// older rule that counted whole linalg and conv kernels as library.
 void printOutsideLibrary(const char* label, const pef::Pef& o0, const pef::Pef& o3, double goal);
 
 // ns per recorded section call and bytes per call in the written trace.

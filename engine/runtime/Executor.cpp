@@ -15,6 +15,7 @@
 #include "runtime/MemoryPlanner.h"
 #include "runtime/SideBySide.h"
 #include "runtime/StepFusion.h"
+#include "support/LibraryClock.h"
 #include "support/SizeBudget.h"
 
 namespace dfc::runtime {
@@ -47,7 +48,6 @@ struct Executor::Impl {
         profiling(o.profileKernels) {
     ctx.setConvAlgo(o.convAlgo);
     ctx.setSplitWidth(o.splitWidth);
-    if (profiling) ctx.setLibraryClock(&libraryClock);
   }
 
   support::ThreadPool pool;
@@ -71,7 +71,7 @@ struct Executor::Impl {
   std::vector<bool> leavesStep;  // graph outputs and state-update sources
   std::map<const AttentionPattern*, ir::Tensor> attentionStats;  // fused attention row statistics, in the arena
   bool profiling;
-  std::atomic<int64_t> libraryClock{0};  // ns of library GEMM calls inside fused kernels
+  std::atomic<int64_t> libraryClock{0};  // ns in library GEMM/conv calls (support/LibraryClock.h)
   std::vector<KernelTime> profile;  // one per label, in order of first use
   std::map<std::string, size_t> labelIndex;
 
@@ -424,6 +424,7 @@ Status Executor::Impl::runSection(const SectionRun& run) {
   for (size_t k = 0; k < run.kernels.size(); ++k) {
     const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     const int64_t libraryBefore = profiling ? libraryClock.load(std::memory_order_relaxed) : 0;
+    const support::LibraryClockScope clock(profiling ? &libraryClock : nullptr);
     Status st = run.kernels[k]->run(ctx);
     if (!st) return st.error().withContext("section '" + run.section->name + "'");
     if (!profiling) continue;

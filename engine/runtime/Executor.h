@@ -47,7 +47,7 @@ struct KernelTime {
   std::string family;
   int64_t calls = 0;
   double totalUs = 0;
-  double libraryUs = 0;  // of totalUs, in library GEMM calls a fused kernel made (thread time)
+  double libraryUs = 0;  // of totalUs, inside library GEMM/conv calls (thread time, support/LibraryClock.h)
 };
 
 // The split width of dfc run --deterministic: a GEMM at most 8 pieces.

@@ -48,11 +48,6 @@ class ExecContext {
   int splitWidth() const { return m_splitWidth > 0 ? m_splitWidth : m_pool->threads(); }
   void setSplitWidth(int width) { m_splitWidth = width; }
   int requestedSplitWidth() const { return m_splitWidth; }  // 0: cut for the pool
-  // Where a fused kernel adds the time of the library GEMM calls it makes
-  // (thread time, ns; at one thread its wall time), so a profile can tell
-  // them from the kernel's own work; null unless the executor profiles.
-  std::atomic<int64_t>* libraryClock() const { return m_libraryClock; }
-  void setLibraryClock(std::atomic<int64_t>* clock) { m_libraryClock = clock; }
 
  private:
   support::ThreadPool* m_pool;
@@ -61,7 +56,6 @@ class ExecContext {
   int m_splitWidth = 0;
   dist::Communicator* m_communicator;
   std::vector<float> m_scratch;
-  std::atomic<int64_t>* m_libraryClock = nullptr;
 };
 
 class Kernel {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "support/LibraryClock.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -83,6 +85,7 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
   job.begin = begin;
   job.size = size;
   job.chunks = chunks;
+  job.libraryClock = libraryClockSink();
   {
     std::lock_guard lock(m_mutex);
     m_job = &job;
@@ -101,6 +104,7 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
 
 void ThreadPool::workOn(Job& job) {
   InsideLoop inside;
+  LibraryClockScope clock(job.libraryClock);
   for (int c = job.next.fetch_add(1); c < job.chunks; c = job.next.fetch_add(1)) {
     const int64_t b = job.begin + job.size * c / job.chunks, e = job.begin + job.size * (c + 1) / job.chunks;
     Status st = callChunk(job.fn.obj, job.fn.call, b, e);

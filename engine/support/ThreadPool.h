@@ -74,6 +74,7 @@ class ThreadPool {
     int chunks = 0;
     std::atomic<int> next{0}, done{0};
     int errorChunk = -1;  // lowest failing chunk, guarded by m_mutex
+    std::atomic<int64_t>* libraryClock = nullptr;  // the caller's (LibraryClock.h), for the workers
     Error error;
   };
 

@@ -1,8 +1,6 @@
 #include "runtime/kernels/FlashAttention.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -17,18 +15,13 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// Row-major c = alpha * op(a) @ op(b) + beta * c on the calling thread, its
-// time added to `clock` when profiling (ExecContext::libraryClock). Every call
+// Row-major c = alpha * op(a) @ op(b) + beta * c on the calling thread (its
+// library time on the profiler's clock, support/LibraryClock.h). Every call
 // runs inside a pool task, which turns the exception into the step's error.
-void gemm(std::atomic<int64_t>* clock, bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
-          int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  const auto start = clock ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
+          int64_t ldb, float beta, float* c, int64_t ldc) {
   if (Status s = sgemmOnThisThread({ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc}); !s)
     throw std::runtime_error(s.error().message());
-  if (clock)
-    clock->fetch_add(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count(),
-        std::memory_order_relaxed);
 }
 
 // Of the keys [j0, j0 + bc), how many query i sees: all, or (causal) those <= i.
@@ -61,10 +54,8 @@ struct ForwardScratch {
   float* scores;  // kQueryBlock x kKeyBlock
   float* max;     // kQueryBlock
   float* sum;     // kQueryBlock
-  std::atomic<int64_t>* clock;  // ExecContext::libraryClock
   static constexpr int64_t kFloats = kQueryBlock * kKeyBlock + 2 * kQueryBlock;
-  ForwardScratch(float* p, std::atomic<int64_t>* c)
-      : scores(p), max(p + kQueryBlock * kKeyBlock), sum(max + kQueryBlock), clock(c) {}
+  explicit ForwardScratch(float* p) : scores(p), max(p + kQueryBlock * kKeyBlock), sum(max + kQueryBlock) {}
 };
 
 // Online softmax over one key tile: rescale the rows' running sums and outputs
@@ -72,7 +63,7 @@ struct ForwardScratch {
 void forwardKeyTile(const AttentionShape& s, const RowStrides& ld, const float* k, const float* v, const float* qBlock,
                     float* oBlock, int64_t i0, int64_t br, int64_t j0, int64_t keyEnd, ForwardScratch& w) {
   const int64_t d = s.dim, bc = std::min(kKeyBlock, keyEnd - j0);
-  gemm(w.clock, false, true, br, bc, d, s.scale, qBlock, ld.q, k + j0 * ld.k, ld.k, 0.0f, w.scores, bc);
+  gemm(false, true, br, bc, d, s.scale, qBlock, ld.q, k + j0 * ld.k, ld.k, 0.0f, w.scores, bc);
   for (int64_t r = 0; r < br; ++r) {
     float* row = w.scores + r * bc;
     const int64_t n = visibleKeys(s, i0 + r, j0, bc);
@@ -87,7 +78,7 @@ void forwardKeyTile(const AttentionShape& s, const RowStrides& ld, const float* 
     w.max[r] = mx;
     scaleRow(oBlock + r * ld.o, d, correction);
   }
-  gemm(w.clock, false, false, br, d, bc, 1.0f, w.scores, bc, v + j0 * ld.v, ld.v, 1.0f, oBlock, ld.o);
+  gemm(false, false, br, d, bc, 1.0f, w.scores, bc, v + j0 * ld.v, ld.v, 1.0f, oBlock, ld.o);
 }
 
 // One matrix: query blocks in order, each against the key tiles it may see.
@@ -116,10 +107,9 @@ struct BackwardScratch {
   float* p;      // kQueryBlock x kKeyBlock
   float* dp;     // kQueryBlock x kKeyBlock
   float* delta;  // Tq
-  std::atomic<int64_t>* clock;  // ExecContext::libraryClock
   static int64_t floats(const AttentionShape& s) { return 2 * kQueryBlock * kKeyBlock + s.queries; }
-  BackwardScratch(float* base, std::atomic<int64_t>* c)
-      : p(base), dp(base + kQueryBlock * kKeyBlock), delta(dp + kQueryBlock * kKeyBlock), clock(c) {}
+  explicit BackwardScratch(float* base)
+      : p(base), dp(base + kQueryBlock * kKeyBlock), delta(dp + kQueryBlock * kKeyBlock) {}
 };
 
 // One query tile against key tile j0: P rebuilt from the scores and the saved
@@ -130,21 +120,21 @@ void backwardTile(const AttentionShape& s, const RowStrides& ld, const float* q,
   const int64_t d = s.dim, br = std::min(kQueryBlock, s.queries - i0);
   // Causal: keys past the block's last query get no probability, so the tile stops there.
   const int64_t bc = std::min(kKeyBlock, (s.causal ? std::min(s.keys, i0 + br) : s.keys) - j0);
-  gemm(w.clock, false, true, br, bc, d, s.scale, q + i0 * ld.q, ld.q, k + j0 * ld.k, ld.k, 0.0f, w.p, bc);
+  gemm(false, true, br, bc, d, s.scale, q + i0 * ld.q, ld.q, k + j0 * ld.k, ld.k, 0.0f, w.p, bc);
   for (int64_t r = 0; r < br; ++r) {
     const int64_t n = visibleKeys(s, i0 + r, j0, bc);
     expRow(w.p + r * bc, lse[i0 + r] == kNegInf ? 0 : n, bc, lse[i0 + r]);
   }
-  gemm(w.clock, true, false, bc, d, br, 1.0f, w.p, bc, dO + i0 * ld.o, ld.o, 1.0f, dv + j0 * ld.v, ld.v);
-  gemm(w.clock, false, true, br, bc, d, 1.0f, dO + i0 * ld.o, ld.o, v + j0 * ld.v, ld.v, 0.0f, w.dp, bc);
+  gemm(true, false, bc, d, br, 1.0f, w.p, bc, dO + i0 * ld.o, ld.o, 1.0f, dv + j0 * ld.v, ld.v);
+  gemm(false, true, br, bc, d, 1.0f, dO + i0 * ld.o, ld.o, v + j0 * ld.v, ld.v, 0.0f, w.dp, bc);
   for (int64_t r = 0; r < br; ++r) {
     const float* __restrict p = w.p + r * bc;
     float* __restrict ds = w.dp + r * bc;
     const float delta = w.delta[i0 + r];
     for (int64_t c = 0; c < bc; ++c) ds[c] = p[c] * (ds[c] - delta);
   }
-  gemm(w.clock, false, false, br, d, bc, s.scale, w.dp, bc, k + j0 * ld.k, ld.k, 1.0f, dq + i0 * ld.q, ld.q);
-  gemm(w.clock, true, false, bc, d, br, s.scale, w.dp, bc, q + i0 * ld.q, ld.q, 1.0f, dk + j0 * ld.k, ld.k);
+  gemm(false, false, br, d, bc, s.scale, w.dp, bc, k + j0 * ld.k, ld.k, 1.0f, dq + i0 * ld.q, ld.q);
+  gemm(true, false, bc, d, br, s.scale, w.dp, bc, q + i0 * ld.q, ld.q, 1.0f, dk + j0 * ld.k, ld.k);
 }
 
 // One matrix, key tiles outer (their dK, dV rows finish in one sweep), query tiles inner.
@@ -182,7 +172,7 @@ Status flashAttentionForward(ExecContext& ctx, const AttentionShape& s, const At
                              const float* k, const float* v, float* o, float* lse) {
   const RowStrides ld{l.q.rowStride, l.k.rowStride, l.v.rowStride, l.o.rowStride};
   return forEachMatrix(ctx, s.matrices, ForwardScratch::kFloats, [&](int64_t m, float* scratch) {
-    ForwardScratch w(scratch, ctx.libraryClock());
+    ForwardScratch w(scratch);
     forwardMatrix(s, ld, q + l.q.offset(m), k + l.k.offset(m), v + l.v.offset(m), o + l.o.offset(m),
                   lse + m * s.queries, w);
   });
@@ -193,7 +183,7 @@ Status flashAttentionBackward(ExecContext& ctx, const AttentionShape& s, const A
                               float* dq, float* dk, float* dv) {
   const RowStrides ld{l.q.rowStride, l.k.rowStride, l.v.rowStride, l.o.rowStride};
   return forEachMatrix(ctx, s.matrices, BackwardScratch::floats(s), [&](int64_t m, float* scratch) {
-    BackwardScratch w(scratch, ctx.libraryClock());
+    BackwardScratch w(scratch);
     backwardMatrix(s, ld, q + l.q.offset(m), k + l.k.offset(m), v + l.v.offset(m), o + l.o.offset(m),
                    dO + l.o.offset(m), lse + m * s.queries, dq + l.q.offset(m), dk + l.k.offset(m), dv + l.v.offset(m),
                    w);

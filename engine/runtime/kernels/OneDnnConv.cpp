@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "support/LibraryClock.h"
+
 namespace dfc::runtime::kernels {
 namespace {
 
@@ -174,7 +176,13 @@ struct Piece {
       bias.set_data_handle(const_cast<float*>(b + s.o0));
       args.emplace(DNNL_ARG_BIAS, bias);
     }
-    conv.execute(stream, args);
+    {
+      // Library time: the primitive with its own post-ops (bias, residual
+      // sum, activation), not the layout reorders around it.
+      const support::LibraryCallTimer timed;
+      conv.execute(stream, args);
+      stream.wait();
+    }
     if (reorderDst) fromDst.execute(stream, dst, userDst);
     stream.wait();
   }

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "support/LibraryClock.h"
 #include "support/ThreadPool.h"
 
 namespace dfc::runtime::kernels {
@@ -63,6 +64,7 @@ void holdOneDnnToOneThread() {
 
 Status oneDnnSgemm(const GemmCall& g) {
   holdOneDnnToOneThread();
+  const support::LibraryCallTimer timed;
   const dnnl_status_t status = dnnl_sgemm(g.ta ? 'T' : 'N', g.tb ? 'T' : 'N', g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b,
                                           g.ldb, g.beta, g.c, g.ldc);
   if (status == dnnl_success) return {};
@@ -73,6 +75,7 @@ Status oneDnnSgemm(const GemmCall& g) {
 
 Status openBlasSgemm(const GemmCall& g) {
   holdOpenBlasToOneThread();
+  const support::LibraryCallTimer timed;
   cblas_sgemm(CblasRowMajor, g.ta ? CblasTrans : CblasNoTrans, g.tb ? CblasTrans : CblasNoTrans, static_cast<int>(g.m),
               static_cast<int>(g.n), static_cast<int>(g.k), g.alpha, g.a, static_cast<int>(g.lda), g.b,
               static_cast<int>(g.ldb), g.beta, g.c, static_cast<int>(g.ldc));

@@ -1,10 +1,13 @@
-// ExecContext::libraryClock: a profiled step's fused attention reports the time
-// of the library GEMM calls it makes on its tiles (bench_runtime counts it as
-// library time, as the batch_matmuls it replaces are), within its own time;
-// kernels that call no library inside report none.
+// The profiler's library clock (support/LibraryClock.h): a profiled kernel
+// reports, within its own time, the time inside library GEMM/convolution calls
+// (oneDNN/OpenBLAS sgemm, oneDNN's conv primitive): the fused attention's tile
+// GEMMs, a batch_matmul's or matmul's product, an im2col / Winograd / oneDNN
+// conv's; kernels of our own loops only (the direct depthwise conv, an
+// elementwise op) report none. bench_runtime's outside-library split rests on it.
 #include <catch2/catch.hpp>
 
 #include "RuntimeTestUtil.h"
+#include "runtime/ConvAlgo.h"
 #include "runtime/Executor.h"
 
 using namespace dfc;
@@ -14,7 +17,8 @@ using ir::ValueId;
 
 namespace {
 
-std::vector<runtime::KernelTime> profiledStep(const ir::Graph& g, bool fuse) {
+std::vector<runtime::KernelTime> profiledStep(const ir::Graph& g, bool fuse,
+                                              runtime::ConvAlgoRequest convAlgo = runtime::ConvAlgoRequest::Auto) {
   partition::Plan plan;
   std::vector<ir::NodeId> all;
   for (size_t n = 0; n < g.nodes.size(); ++n) all.push_back(static_cast<ir::NodeId>(n));
@@ -24,6 +28,7 @@ std::vector<runtime::KernelTime> profiledStep(const ir::Graph& g, bool fuse) {
   o.threads = 1;
   o.fuse = fuse;
   o.profileKernels = true;
+  o.convAlgo = convAlgo;
   auto ex = runtime::Executor::create(g, plan, o);
   if (!ex) FAIL(ex.error().message());
   std::mt19937 rng(5);
@@ -32,9 +37,67 @@ std::vector<runtime::KernelTime> profiledStep(const ir::Graph& g, bool fuse) {
   return ex->kernelProfile();
 }
 
+// The one kernel of `g` whose label starts with `prefix`, profiled (unfused).
+runtime::KernelTime kernelOf(const ir::Graph& g, const std::string& prefix,
+                             runtime::ConvAlgoRequest convAlgo = runtime::ConvAlgoRequest::Auto) {
+  std::vector<runtime::KernelTime> found;
+  for (const runtime::KernelTime& t : profiledStep(g, false, convAlgo))
+    if (t.label.rfind(prefix, 0) == 0) found.push_back(t);
+  REQUIRE(found.size() == 1);
+  INFO(found[0].label << ": " << found[0].libraryUs << " of " << found[0].totalUs << " us");
+  REQUIRE(found[0].totalUs > 0);
+  return found[0];
+}
+
+// x [1, 8, 16, 16] through a 3x3 conv2d to 8 channels, pad 1, then relu.
+ir::Graph convThenRelu() {
+  ir::Graph g;
+  const ValueId x = g.addInput("x", {ir::DType::F32, {1, 8, 16, 16}});
+  const ValueId w = g.addInput("w", {ir::DType::F32, {8, 8, 3, 3}});
+  const ValueId y = addInferredNode(g, OpKind::Conv2d, "conv", {x, w},
+                                    {{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{1, 1}}})[0];
+  g.outputs = {addInferredNode(g, OpKind::Relu, "relu", {y})[0]};
+  return g;
+}
+
 }  // namespace
 
-TEST_CASE("a profiled fused attention reports its library GEMM time, other kernels none", "[attention][profile]") {
+TEST_CASE("GEMM, Winograd and oneDNN convs and a matmul report library time within their own", "[profile]") {
+  using runtime::ConvAlgoRequest;
+  const ir::Graph conv = convThenRelu();
+  for (ConvAlgoRequest algo : {ConvAlgoRequest::Gemm, ConvAlgoRequest::Winograd2, ConvAlgoRequest::OneDnn}) {
+    INFO(std::string(runtime::convAlgoRequestName(algo)));
+    const runtime::KernelTime t = kernelOf(conv, "conv2d", algo);
+    CHECK(t.libraryUs > 0);
+    CHECK(t.libraryUs <= t.totalUs);
+  }
+  ir::Graph g;
+  const ValueId a = g.addInput("a", {ir::DType::F32, {64, 64}});
+  const ValueId b = g.addInput("b", {ir::DType::F32, {64, 64}});
+  g.outputs = {addInferredNode(g, OpKind::MatMul, "mm", {a, b})[0]};
+  const runtime::KernelTime t = kernelOf(g, "matmul");
+  CHECK(t.libraryUs > 0);
+  CHECK(t.libraryUs <= t.totalUs);
+}
+
+TEST_CASE("the direct depthwise conv and an elementwise op report no library time", "[profile]") {
+  ir::Graph g;
+  const ValueId x = g.addInput("x", {ir::DType::F32, {1, 8, 16, 16}});
+  const ValueId w = g.addInput("w", {ir::DType::F32, {8, 1, 3, 3}});
+  const ir::Attributes depthwise{{"strides", std::vector<int64_t>{1, 1}},
+                                 {"pads", std::vector<int64_t>{1, 1, 1, 1}},
+                                 {"dilations", std::vector<int64_t>{1, 1}},
+                                 {"group", int64_t{8}}};
+  const ValueId y = addInferredNode(g, OpKind::Conv, "dw", {x, w}, depthwise)[0];
+  g.outputs = {addInferredNode(g, OpKind::Relu, "relu", {y})[0]};
+  // Auto runs a one-channel-per-group conv on the depthwise kernel (runtime/ConvAlgo.h).
+  CHECK(kernelOf(g, "conv").libraryUs == 0);
+  CHECK(kernelOf(g, "relu").libraryUs == 0);
+  CHECK(kernelOf(convThenRelu(), "relu", runtime::ConvAlgoRequest::OneDnn).libraryUs == 0);
+}
+
+TEST_CASE("a profiled attention reports its library GEMM time, fused or as batch_matmuls, the softmax none",
+          "[attention][profile]") {
   ir::Graph g;
   const ValueId q = g.addInput("q", {ir::DType::F32, {4, 128, 32}});
   const ValueId k = g.addInput("k", {ir::DType::F32, {4, 128, 32}});
@@ -60,6 +123,11 @@ TEST_CASE("a profiled fused attention reports its library GEMM time, other kerne
   CHECK(sawAttention);
   for (const runtime::KernelTime& t : profiledStep(g, false)) {
     INFO(t.label);
-    CHECK(t.libraryUs == 0);  // the batch_matmuls are library kernels themselves
+    if (t.label == "batch_matmul") {  // the products, one library GEMM per matrix
+      CHECK(t.libraryUs > 0);
+      CHECK(t.libraryUs <= t.totalUs);
+    } else {
+      CHECK(t.libraryUs == 0);  // the softmax
+    }
   }
 }

@@ -1,13 +1,14 @@
 // The runtime's thread pool: coverage, chunking, inline runs, nesting, errors.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
+#include "support/LibraryClock.h"
 #include "support/ThreadPool.h"
 
 using dfc::Status;
@@ -151,4 +152,28 @@ TEST_CASE("the default size is the machine's hardware threads", "[threadpool]") 
   ThreadPool pool;
   CHECK(pool.threads() == ThreadPool::defaultThreads());
   CHECK(ThreadPool::defaultThreads() >= 1);
+}
+
+TEST_CASE("every chunk of a loop sees its caller's library clock, and the workers keep none after", "[threadpool]") {
+  ThreadPool pool(3);
+  std::atomic<int64_t> clock{0};
+  std::mutex m;
+  std::set<std::thread::id> threads;
+  std::vector<std::atomic<int64_t>*> seen;
+  auto record = [&](int64_t, int64_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));  // let the workers take chunks too
+    std::lock_guard lock(m);
+    threads.insert(std::this_thread::get_id());
+    seen.push_back(dfc::support::libraryClockSink());
+  };
+  {
+    const dfc::support::LibraryClockScope scope(&clock);
+    REQUIRE(pool.parallelFor(0, 64, 1, record).ok());
+  }
+  CHECK(threads.size() > 1);
+  for (std::atomic<int64_t>* sink : seen) CHECK(sink == &clock);
+  CHECK(dfc::support::libraryClockSink() == nullptr);
+  seen.clear();
+  REQUIRE(pool.parallelFor(0, 64, 1, record).ok());  // a caller without a clock
+  for (std::atomic<int64_t>* sink : seen) CHECK(sink == nullptr);
 }
