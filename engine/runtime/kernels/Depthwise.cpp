@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "runtime/kernels/DepthwiseLanes.h"
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
@@ -41,52 +42,68 @@ DFC_VECTOR_CLONES void gatherColumns(float* __restrict dst, const float* __restr
     for (int64_t q = 0; q < count; ++q) dst[q] = src[q * stride];
 }
 
-// Phase plane (a, b) of channel x [h, w]: P[r][q] = x[r*sh + a - padTop][q*sw + b - padLeft], 0 outside.
+// Phase plane (a, b) of channel x [h, w]: P[r][q] = x[r*sh + a - padTop][q*sw + b - padLeft]
+// where that is inside the image. The rest of the plane (the padding) is the
+// same for every channel: zeroed once per thread and call, never written here.
 void fillPhase(const ConvGeometry& g, const Phases& ph, const float* x, int64_t a, int64_t b, float* out) {
   const int64_t shift = b - g.padLeft;  // column q reads image column q * sw + shift
   const int64_t lo = firstAtLeast(-shift, g.sw, ph.pitch);
   const int64_t hi = std::max(lo, firstAtLeast(g.w - shift, g.sw, ph.pitch));
-  for (int64_t r = 0; r < ph.rows; ++r) {
-    float* __restrict dst = out + r * ph.pitch;
-    const int64_t iy = r * g.sh + a - g.padTop;
-    if (iy < 0 || iy >= g.h) {
-      std::fill(dst, dst + ph.pitch, 0.0f);
-      continue;
-    }
-    const float* __restrict src = x + iy * g.w + shift;
-    std::fill(dst, dst + lo, 0.0f);
+  const int64_t rowShift = a - g.padTop;  // row r reads image row r * sh + rowShift
+  const int64_t r0 = firstAtLeast(-rowShift, g.sh, ph.rows);
+  const int64_t r1 = std::max(r0, firstAtLeast(g.h - rowShift, g.sh, ph.rows));
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* src = x + (r * g.sh + rowShift) * g.w + shift;
+    float* dst = out + r * ph.pitch;
     if (g.sw == 1)
       std::copy(src + lo, src + hi, dst + lo);
     else
       gatherColumns(dst + lo, src + lo * g.sw, hi - lo, g.sw);
-    std::fill(dst + hi, dst + ph.pitch, 0.0f);
   }
-  std::fill(out + ph.rows * ph.pitch, out + ph.plane, 0.0f);
 }
 
-// acc[t] = (first ? bias : acc[t]) + w0 * p0[t] + w1 * p1[t] + w2 * p2[t], t < n:
-// a 3-wide kernel row in one pass over the tile; the first row starts it from the bias.
-DFC_VECTOR_CLONES void threeTaps(float* __restrict acc, const float* __restrict p0, const float* __restrict p1,
-                                 const float* __restrict p2, const float* wrow, int64_t n, bool first, float bias) {
-  const float w0 = wrow[0], w1 = wrow[1], w2 = wrow[2];
-  if (first)
-    for (int64_t t = 0; t < n; ++t) acc[t] = bias + w0 * p0[t] + w1 * p1[t] + w2 * p2[t];
+// The start of each kernel row's column phases at one output row: rows[2 * i + b]
+// is phase plane (row phase of tap row i, column phase b), from the row tap i reads.
+struct TapRows {
+  const float* rows[10] = {};
+};
+
+// out[t] = bias + the 3x3 taps, t < n, in one pass (stride 1 or 2 across,
+// dilation 1): tap (i, j) reads rows[2 * i + j % sw] at t + j / sw.
+DFC_VECTOR_CLONES void taps3x3(float* __restrict out, const TapRows& r, const float* w, int64_t n, int64_t sw,
+                               float bias) {
+  float k[9];
+  for (int i = 0; i < 9; ++i) k[i] = w[i];
+  const float* __restrict a = r.rows[0], * __restrict b = r.rows[2], * __restrict c = r.rows[4];
+  if (sw == 1) {
+    for (int64_t t = 0; t < n; ++t)
+      out[t] = bias + k[0] * a[t] + k[1] * a[t + 1] + k[2] * a[t + 2] + k[3] * b[t] + k[4] * b[t + 1] +
+               k[5] * b[t + 2] + k[6] * c[t] + k[7] * c[t + 1] + k[8] * c[t + 2];
+    return;
+  }
+  const float* __restrict ao = r.rows[1], * __restrict bo = r.rows[3], * __restrict co = r.rows[5];
+  for (int64_t t = 0; t < n; ++t)
+    out[t] = bias + k[0] * a[t] + k[1] * ao[t] + k[2] * a[t + 1] + k[3] * b[t] + k[4] * bo[t] + k[5] * b[t + 1] +
+             k[6] * c[t] + k[7] * co[t] + k[8] * c[t + 1];
+}
+
+// One 5-wide kernel row added to out[t], t < n (stride 1 or 2 across, dilation 1).
+DFC_VECTOR_CLONES void addRow5(float* __restrict out, const float* __restrict e, const float* __restrict o,
+                               const float* w, int64_t n, int64_t sw) {
+  const float k0 = w[0], k1 = w[1], k2 = w[2], k3 = w[3], k4 = w[4];
+  if (sw == 1)
+    for (int64_t t = 0; t < n; ++t) out[t] += k0 * e[t] + k1 * e[t + 1] + k2 * e[t + 2] + k3 * e[t + 3] + k4 * e[t + 4];
   else
-    for (int64_t t = 0; t < n; ++t) acc[t] = acc[t] + w0 * p0[t] + w1 * p1[t] + w2 * p2[t];
+    for (int64_t t = 0; t < n; ++t) out[t] += k0 * e[t] + k1 * o[t] + k2 * e[t + 1] + k3 * o[t + 1] + k4 * e[t + 2];
 }
 
-// The same for a 5-wide kernel row (EfficientNet's and MobileNetV3's 5x5 depthwise convs).
-DFC_VECTOR_CLONES void fiveTaps(float* __restrict acc, const float* const* p, const float* wrow, int64_t n, bool first,
-                                float bias) {
-  const float w0 = wrow[0], w1 = wrow[1], w2 = wrow[2], w3 = wrow[3], w4 = wrow[4];
-  const float* __restrict p0 = p[0], * __restrict p1 = p[1], * __restrict p2 = p[2], * __restrict p3 = p[3], * __restrict p4 = p[4];
-  if (first)
-    for (int64_t t = 0; t < n; ++t) acc[t] = bias + w0 * p0[t] + w1 * p1[t] + w2 * p2[t] + w3 * p3[t] + w4 * p4[t];
-  else
-    for (int64_t t = 0; t < n; ++t) acc[t] = acc[t] + w0 * p0[t] + w1 * p1[t] + w2 * p2[t] + w3 * p3[t] + w4 * p4[t];
+// out[t] = bias + the 5x5 taps, t < n: the rows one pass each (25 streams do not fit the registers).
+void taps5x5(float* out, const TapRows& r, const float* w, int64_t n, int64_t sw, float bias) {
+  std::fill(out, out + n, bias);
+  for (int i = 0; i < 5; ++i) addRow5(out, r.rows[2 * i], r.rows[2 * i + 1], w + 5 * i, n, sw);
 }
 
-// acc[t] = (first ? bias : acc[t]) + wj * p[t], t < n.
+// acc[t] = (first ? bias : acc[t]) + wj * p[t], t < n: any other kernel, one tap a pass.
 DFC_VECTOR_CLONES void oneTap(float* __restrict acc, const float* __restrict p, float wj, int64_t n, bool first,
                               float bias) {
   if (first)
@@ -113,27 +130,50 @@ DFC_VECTOR_CLONES void storeRows(float* __restrict y, const float* __restrict ac
   }
 }
 
+// The kernels with a one-pass tap loop: 3x3 and 5x5, stride at most 2 across, not dilated across.
+bool fusedTaps(const ConvGeometry& g) {
+  return ((g.kh == 3 && g.kw == 3) || (g.kh == 5 && g.kw == 5)) && g.sw <= 2 && g.dw == 1;
+}
+
+// Where a tap reads in the phase planes: row i's row phase and column phase b, from output row oy.
+const float* tapStart(const ConvGeometry& g, const Phases& ph, const float* phases, int64_t oy, int64_t i, int64_t j) {
+  const int64_t a = i * g.dh % g.sh, r = i * g.dh / g.sh, b = j * g.dw % g.sw, q = j * g.dw / g.sw;
+  return phases + (a * g.sw + b) * ph.plane + (oy + r) * ph.pitch + q;
+}
+
+// out[t] = bias + every tap, t < n, from output row oy on (runs past a row end read the next row's columns).
+void sumTaps(const ConvGeometry& g, const Phases& ph, const float* phases, const float* w, float bias, int64_t oy,
+             int64_t n, float* out) {
+  if (fusedTaps(g)) {
+    TapRows r;
+    for (int64_t i = 0; i < g.kh; ++i)
+      for (int64_t b = 0; b < g.sw; ++b) r.rows[2 * i + b] = tapStart(g, ph, phases, oy, i, b);
+    (g.kh == 3 ? taps3x3 : taps5x5)(out, r, w, n, g.sw, bias);
+    return;
+  }
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0; j < g.kw; ++j)
+      oneTap(out, tapStart(g, ph, phases, oy, i, j), w[i * g.kw + j], n, i == 0 && j == 0, bias);
+}
+
+// Output rows at least this wide are summed straight into y, a row at a time.
+constexpr int64_t kDirectRowWidth = 32;
+
 // Output plane y [oh, ow] of one channel from its input's phase planes and its kh x kw weights.
 void outputPlane(const ConvGeometry& g, const ConvEpilogue& e, const Phases& ph, const float* phases, const float* w,
                  float bias, float* y, float* acc) {
+  if (g.ow >= kDirectRowWidth) {
+    for (int64_t oy = 0; oy < g.oh; ++oy) {
+      sumTaps(g, ph, phases, w, bias, oy, g.ow, y + oy * g.ow);
+      applyActivation(e, y + oy * g.ow, g.ow);
+    }
+    return;
+  }
+  // Narrow planes: whole tiles of rows at once, the Q - ow columns past each row computed and dropped.
   const int64_t rowsPerTile = std::max<int64_t>(1, kTileFloats / ph.pitch);
   for (int64_t oy0 = 0; oy0 < g.oh; oy0 += rowsPerTile) {
-    const int64_t rows = std::min(rowsPerTile, g.oh - oy0), n = rows * ph.pitch;
-    for (int64_t i = 0; i < g.kh; ++i) {
-      const int64_t a = i * g.dh % g.sh, r = i * g.dh / g.sh;
-      auto tap = [&](int64_t j) {  // the phase plane tap (i, j) reads, at the tile's first row
-        const int64_t b = j * g.dw % g.sw, q = j * g.dw / g.sw;
-        return phases + (a * g.sw + b) * ph.plane + (oy0 + r) * ph.pitch + q;
-      };
-      if (g.kw == 3) {
-        threeTaps(acc, tap(0), tap(1), tap(2), w + i * g.kw, n, i == 0, bias);
-      } else if (g.kw == 5) {
-        const float* taps[5] = {tap(0), tap(1), tap(2), tap(3), tap(4)};
-        fiveTaps(acc, taps, w + i * g.kw, n, i == 0, bias);
-      } else {
-        for (int64_t j = 0; j < g.kw; ++j) oneTap(acc, tap(j), w[i * g.kw + j], n, i == 0 && j == 0, bias);
-      }
-    }
+    const int64_t rows = std::min(rowsPerTile, g.oh - oy0);
+    sumTaps(g, ph, phases, w, bias, oy0, rows * ph.pitch, acc);
     storeRows(y + oy0 * g.ow, acc, rows, ph.pitch, g.ow, e.activation, e.lo, e.hi);
   }
 }
@@ -145,6 +185,18 @@ std::vector<float>& threadBuffer(int64_t floats) {
   return buffer;
 }
 
+// bench_depthwise, one thread, the NCHW loops against 16 channels in the lanes
+// (DepthwiseLanes.h): the lanes win on narrow planes (3x3 on 14x14 0.044 ms
+// against 0.067, on 7x7 0.035 against 0.107), at stride 2 (96@112: 0.415
+// against 0.480) and on 5x5 kernels (240@28: 0.230 against 0.235); the NCHW
+// loops on wide stride-1 3x3 planes (32@112: 0.232 against 0.335, 192@28:
+// 0.084 against 0.111), where the lanes' two transposes cost more than the
+// rows' ends.
+bool preferLanes(const ConvGeometry& g) {
+  const bool wideStrideOne3x3 = g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.ow >= 28;
+  return laneDepthwiseAvailable(g) && !wideStrideOne3x3;
+}
+
 }  // namespace
 
 bool depthwiseShape(const ConvGeometry& g) { return g.group == g.c && g.c > 0 && g.o % g.c == 0; }
@@ -152,6 +204,7 @@ bool depthwiseShape(const ConvGeometry& g) { return g.group == g.c && g.c > 0 &&
 Status runDepthwise(support::ThreadPool& pool, const ConvGeometry& g, const ConvEpilogue& e, const float* x,
                     const float* w, const float* bias, float* y) {
   if (!depthwiseShape(g)) return internalError("depthwise kernel given a convolution that is not depthwise");
+  if (preferLanes(g)) return runLaneDepthwise(pool, g, e, x, w, bias, y);
   const Phases ph = phasesOf(g);
   const int64_t multiplier = g.o / g.c, phaseFloats = g.sh * g.sw * ph.plane;
   const int64_t tileFloats = std::max(kTileFloats, ph.pitch) + 16;
@@ -159,6 +212,7 @@ Status runDepthwise(support::ThreadPool& pool, const ConvGeometry& g, const Conv
   return pool.parallelFor(0, g.n * g.c, grainOf(g.oh * g.ow * g.kh * g.kw * multiplier), [&](int64_t lo, int64_t hi) {
     float* phases = threadBuffer(phaseFloats + tileFloats).data();
     float* acc = phases + phaseFloats;
+    std::fill(phases, phases + phaseFloats, 0.0f);  // the padding; fillPhase writes the image's part
     for (int64_t task = lo; task < hi; ++task) {
       const int64_t image = task / g.c, c = task % g.c;
       const float* xc = x + (image * g.c + c) * g.h * g.w;

@@ -12,6 +12,9 @@
 // plane, shifted, over whole output rows at once (the Q - ow columns past
 // each row are computed and dropped), so the loops vectorize over long runs
 // however small the plane.
+//
+// runDepthwise hands the shapes where that loses (narrow planes, stride 2,
+// 5x5 kernels) to the lane kernel (DepthwiseLanes.h) when the CPU has AVX-512.
 #include "runtime/kernels/OneDnnConv.h"
 #include "support/Error.h"
 #include "support/ThreadPool.h"
