@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
+#include "runtime/kernels/Epilogue.h"  // DFC_VECTOR_CLONES
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/MaxPoolPlanes.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -23,28 +26,50 @@ inline ColumnRange insideColumns(const Window& g, int64_t j) {
   return {lo, std::min(g.ow, (g.w - 1 - shift) / g.sw + 1)};
 }
 
+// max[i] = src[i] > max[i] ? src[i] : max[i], i < n: a window cell taken only when strictly greater.
+DFC_VECTOR_CLONES void takeGreater(float* __restrict max, const float* __restrict src, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) max[i] = src[i] > max[i] ? src[i] : max[i];
+}
+
+// dst[q] = src[q * stride], q < count (one column phase of a strided row).
+DFC_VECTOR_CLONES void gatherStrided(float* __restrict dst, const float* __restrict src, int64_t count,
+                                     int64_t stride) {
+  if (stride == 2)
+    for (int64_t q = 0; q < count; ++q) dst[q] = src[2 * q];
+  else
+    for (int64_t q = 0; q < count; ++q) dst[q] = src[q * stride];
+}
+
 // Output row oy's window maxima, a window row and column at a time across the
 // whole output row (the compare loop vectorizes) instead of window by window:
 // max[ox] starts at the window's first cell inside the plane and takes a cell
 // only when it is strictly greater, so each window sees its cells in the same
 // order as a window-by-window search (ties keep the first; a NaN first cell
 // stays, a later NaN never wins). Columns [ox0, ox1) only; max starts at ox0.
-void maxRow(const float* __restrict plane, const Window& g, int64_t oy, int64_t ox0, int64_t ox1,
-            float* __restrict max) {
+// A strided pool reads each window row through its column phases (phase b
+// holds the row's columns b, b + sw, ...; `phases` has room for w + sw
+// floats), so every window column is a contiguous run.
+void maxRow(const float* __restrict plane, const Window& g, int64_t oy, int64_t ox0, int64_t ox1, float* __restrict max,
+            float* __restrict phases) {
   const int64_t y0 = oy * g.sh - g.ph;
   const int64_t i0 = std::max<int64_t>(0, -y0), i1 = std::min(g.kh, g.h - y0);  // window rows inside (pad < kernel)
   for (int64_t ox = ox0; ox < ox1; ++ox)
     max[ox - ox0] = plane[(y0 + i0) * g.w + std::max<int64_t>(0, ox * g.sw - g.pw)];
-  for (int64_t i = i0; i < i1; ++i)
+  const int64_t pitch = (g.w + g.sw - 1) / g.sw;  // floats of one column phase
+  for (int64_t i = i0; i < i1; ++i) {
+    const float* row = plane + (y0 + i) * g.w;
+    for (int64_t b = 0; b < g.sw && g.sw > 1; ++b)
+      gatherStrided(phases + b * pitch, row + b, (g.w - b + g.sw - 1) / g.sw, g.sw);
     for (int64_t j = 0; j < g.kw; ++j) {
       const ColumnRange r = insideColumns(g, j);
       const int64_t lo = std::max(r.lo, ox0), hi = std::min(r.hi, ox1);
-      const int64_t base = (y0 + i) * g.w + j - g.pw;  // plane offset of output column 0's cell (may be < 0)
-      for (int64_t ox = lo; ox < hi; ++ox) {
-        const float v = plane[base + ox * g.sw];
-        max[ox - ox0] = v > max[ox - ox0] ? v : max[ox - ox0];
-      }
+      if (lo >= hi) continue;
+      // Output column ox reads row column ox * sw + t = (ox + q) * sw + b.
+      const int64_t t = j - g.pw, b = ((t % g.sw) + g.sw) % g.sw, q = (t - b) / g.sw;
+      const float* src = g.sw == 1 ? row + t : phases + b * pitch + q;
+      takeGreater(max + (lo - ox0), src + lo, hi - lo);
     }
+  }
 }
 
 // The plane offset of window (oy, ox)'s first maximum, given its maximum m
@@ -63,6 +88,13 @@ int64_t firstMaximum(const float* __restrict plane, const Window& g, int64_t oy,
   return (y0 + i0) * g.w + x0 + j0;
 }
 
+// This thread's room for a row's column phases, kept between calls.
+float* phaseBuffer(int64_t floats) {
+  thread_local std::vector<float> buffer;
+  if (static_cast<int64_t>(buffer.size()) < floats) buffer.resize(static_cast<size_t>(floats));
+  return buffer.data();
+}
+
 // maxpool2d (x) -> y, or maxpool2d_grad (dy, x) -> dx where overlapping windows accumulate.
 class MaxPoolKernel final : public Kernel {
  public:
@@ -74,11 +106,15 @@ class MaxPoolKernel final : public Kernel {
     const Window& g = m_g;
     const int64_t inPlane = g.h * g.w, outPlane = g.oh * g.ow;
     return ctx.pool().parallelFor(0, g.n * g.c, grainOf(inPlane), [&](int64_t lo, int64_t hi) {
+      float* phases = phaseBuffer(std::max(g.w + g.sw, m_dy ? 0 : maxPoolPlaneScratch(g)));
+      if (!m_dy) maxPoolPrepare(g, phases);
       for (int64_t p = lo; p < hi; ++p) {
         const float* plane = m_x->data<float>() + p * inPlane;
         if (!m_dy) {
           float* dst = m_y->data<float>() + p * outPlane;
-          for (int64_t oy = 0; oy < g.oh; ++oy) maxRow(plane, g, oy, 0, g.ow, dst + oy * g.ow);
+          if (maxPoolPlane(plane, g, dst, phases)) continue;
+          for (int64_t oy = 0; oy < g.oh; ++oy) maxRow(plane, g, oy, 0, g.ow, dst + oy * g.ow, phases);
+          maxPoolPrepare(g, phases);  // maxRow wrote over the padding
           continue;
         }
         const float* grad = m_dy->data<float>() + p * outPlane;
@@ -88,7 +124,7 @@ class MaxPoolKernel final : public Kernel {
         for (int64_t oy = 0; oy < g.oh; ++oy)
           for (int64_t ox0 = 0; ox0 < g.ow; ox0 += kSegment) {
             const int64_t ox1 = std::min(g.ow, ox0 + kSegment);
-            maxRow(plane, g, oy, ox0, ox1, max.data());
+            maxRow(plane, g, oy, ox0, ox1, max.data(), phases);
             for (int64_t ox = ox0; ox < ox1; ++ox)
               dst[firstMaximum(plane, g, oy, ox, max[ox - ox0])] += grad[oy * g.ow + ox];
           }

@@ -176,11 +176,12 @@ ir::Tensor tiedTensor(const ir::Shape& shape, std::mt19937& rng) {
 TEST_CASE("padded maxpool and its gradient equal the reference bit for bit", "[kernels][pool]") {
   std::mt19937 rng(41);
   struct Case { ir::Shape x; std::vector<int64_t> k, s, p; };
-  for (const Case& c : {Case{{2, 3, 9, 9}, {3, 3}, {2, 2}, {1, 1}},      // ResNet's stem pool
-                        Case{{1, 2, 7, 6}, {3, 3}, {1, 1}, {1, 1}},
-                        Case{{1, 2, 6, 7}, {3, 2}, {1, 2}, {2, 1}},
-                        Case{{1, 1, 1, 1}, {3, 3}, {2, 2}, {1, 1}},      // a plane narrower than the window
-                        Case{{1, 1, 2, 300}, {2, 3}, {1, 1}, {1, 2}}}) {  // a row longer than the gradient's segment
+  for (const Case& c : {Case{{2, 3, 9, 9}, {3, 3}, {2, 2}, {1, 1}},  // ResNet's stem pool
+                        Case{{1, 2, 7, 6}, {3, 3}, {1, 1}, {1, 1}}, Case{{1, 2, 6, 7}, {3, 2}, {1, 2}, {2, 1}},
+                        Case{{1, 1, 1, 1}, {3, 3}, {2, 2}, {1, 1}},       // a plane narrower than the window
+                        Case{{1, 1, 2, 300}, {2, 3}, {1, 1}, {1, 2}},     // a row longer than the gradient's segment
+                        Case{{1, 2, 10, 11}, {4, 4}, {3, 3}, {2, 2}},     // stride 3: three column phases
+                        Case{{1, 1, 3, 301}, {3, 3}, {2, 2}, {1, 1}}}) {  // odd width: phases of 151 and 150
     INFO("x " << c.x[0] << "x" << c.x[1] << "x" << c.x[2] << "x" << c.x[3] << " kernel " << c.k[0] << "x" << c.k[1]);
     ir::Attributes attrs{{"kernel", c.k}, {"stride", c.s}, {"pad", c.p}};
     const int64_t oh = (c.x[2] + 2 * c.p[0] - c.k[0]) / c.s[0] + 1, ow = (c.x[3] + 2 * c.p[1] - c.k[1]) / c.s[1] + 1;
