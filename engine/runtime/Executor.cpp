@@ -9,6 +9,7 @@
 
 #include "ir/KvCache.h"
 #include "runtime/ArenaPlan.h"
+#include "runtime/BlockedLayouts.h"
 #include "runtime/FusedAttention.h"
 #include "runtime/FusedChain.h"
 #include "runtime/Kernels.h"
@@ -45,7 +46,8 @@ struct Executor::Impl {
         ctx(pool, o.communicator),
         fuse(o.fuse),
         fuseAttention(o.fuseAttention),
-        profiling(o.profileKernels) {
+        profiling(o.profileKernels),
+        blockedLayouts(o.blockedLayouts) {
     ctx.setConvAlgo(o.convAlgo);
     ctx.setSplitWidth(o.splitWidth);
   }
@@ -74,6 +76,8 @@ struct Executor::Impl {
   std::atomic<int64_t> libraryClock{0};  // ns in library GEMM/conv calls (support/LibraryClock.h)
   std::vector<KernelTime> profile;  // one per label, in order of first use
   std::map<std::string, size_t> labelIndex;
+  std::map<const Kernel*, ConvTensors> convEpilogueTensors;  // what each conv epilogue kernel writes and adds
+  bool blockedLayouts;
 
   size_t labelFor(const std::string& label, std::string_view family);
   size_t labelFor(const ir::Node& node);
@@ -89,6 +93,7 @@ struct Executor::Impl {
   Expected<KernelPtr> prepareNode(const ir::Node& node);
   Status prepareGroup(const FusionGroup& group, SectionRun& run);
   Status prepareConvEpilogue(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run);
+  void planBlocked();
 };
 
 void Executor::Impl::planFusion() {
@@ -351,6 +356,7 @@ Status Executor::Impl::prepareConvEpilogue(const FusionGroup& group, std::vector
   const ir::Node& conv = graph.node(group.nodes[0]);
   const ir::ValueId convOut = conv.outputs[0];
   ir::ValueId result = convOut;  // what the conv writes so far
+  ir::ValueId skip = ir::kNoValue;  // the residual it adds, once taken
   std::string label(ir::opName(conv.op));
   size_t taken = 1;
   for (; taken < members.size(); ++taken) {
@@ -360,8 +366,9 @@ Status Executor::Impl::prepareConvEpilogue(const FusionGroup& group, std::vector
     if (node.op == ir::OpKind::BiasAdd) {
       ok = members[0]->takeBiasEpilogue(storage[static_cast<size_t>(node.inputs[1])], out);
     } else if (node.op == ir::OpKind::Add) {
-      const ir::ValueId skip = node.inputs[0] == result ? node.inputs[1] : node.inputs[0];
-      ok = members[0]->takeResidualEpilogue(storage[static_cast<size_t>(skip)], out);
+      const ir::ValueId other = node.inputs[0] == result ? node.inputs[1] : node.inputs[0];
+      ok = members[0]->takeResidualEpilogue(storage[static_cast<size_t>(other)], out);
+      if (ok) skip = other;
     } else {
       ok = members[0]->takeActivationEpilogue(node, out);
     }
@@ -370,6 +377,7 @@ Status Executor::Impl::prepareConvEpilogue(const FusionGroup& group, std::vector
     label += " + " + (node.op == ir::OpKind::Unary ? std::get<std::string>(node.attrs.at("fn"))
                                                    : std::string(ir::opName(node.op)));
   }
+  convEpilogueTensors[members[0].get()] = {members[0].get(), conv.inputs[0], skip, result};
   run.kernels.push_back(std::move(members[0]));
   run.labels.push_back(labelFor(label, ir::familyName(ir::opInfo(conv.op).family)));
   for (size_t i = taken; i < members.size(); ++i) {
@@ -408,6 +416,23 @@ Status Executor::Impl::prepareKernels() {
       if (Status st = prepareGroup(group, run); !st) return st.error().withContext("section '" + run.section->name + "'");
   }
   return {};
+}
+
+// Every forward convolution kernel, with the values it reads and writes, to
+// the blocked-layout plan (BlockedLayouts.h).
+void Executor::Impl::planBlocked() {
+  if (!blockedLayouts) return;
+  std::vector<ConvTensors> convs;
+  for (SectionRun& run : sections)
+    for (KernelPtr& k : run.kernels) {
+      const ir::Node& node = k->node();
+      if (node.op != ir::OpKind::Conv2d && node.op != ir::OpKind::Conv) continue;
+      auto it = convEpilogueTensors.find(k.get());
+      convs.push_back(it != convEpilogueTensors.end()
+                          ? it->second
+                          : ConvTensors{k.get(), node.inputs[0], ir::kNoValue, node.outputs[0]});
+    }
+  fusion.blockedTensors = planBlockedLayouts(convs, users, leavesStep, ctx.convAlgo(), ctx.splitWidth());
 }
 
 size_t Executor::Impl::labelFor(const std::string& label, std::string_view family) {
@@ -458,6 +483,7 @@ Expected<Executor> Executor::create(const ir::Graph& graph, const partition::Pla
   impl->planFusion();
   DFC_TRY(impl->allocate());
   DFC_TRY(impl->prepareKernels());
+  impl->planBlocked();
   return Executor(std::move(impl));
 }
 

@@ -36,6 +36,9 @@ struct ExecutorOptions {
   // Time every kernel the step runs, by label (Executor::kernelProfile): two
   // clock reads per kernel, for dfc measure-performance --op-profile.
   bool profileKernels = false;
+  // Keep tensors that pass only between convolutions on oneDNN in its blocked
+  // layout, without the reorders to and from NCHW (BlockedLayouts.h).
+  bool blockedLayouts = true;
 };
 
 // Host time of one kind of kernel over the steps since the profile was reset.
@@ -84,7 +87,9 @@ class Executor {
   // zeroes the sums. `onSection` (may be empty) is called after each section call.
   Status step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection = {});
   // The current tensor of a value (outputs after a step; params at any time).
-  // An intermediate that lived only in a fused chain's tiles has no data (isDeferred()).
+  // An intermediate that lived only in a fused chain's tiles has no data
+  // (isDeferred()); one kept between convolutions in oneDNN's blocked layout
+  // (ExecutorOptions::blockedLayouts) holds its bytes in that layout.
   const ir::Tensor& tensor(ir::ValueId id) const;
   // Peak bytes of the planned arena for intermediates.
   size_t arenaBytes() const;

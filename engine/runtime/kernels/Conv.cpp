@@ -292,13 +292,24 @@ class ConvKernel final : public Kernel {
     return m_g.kh == 1 && m_g.kw == 1 && m_g.sh == 1 && m_g.sw == 1 && m_g.ph == 0 && m_g.pw == 0;
   }
 
+  ConvGeometry oneDnnGeometry() const {
+    const Window& g = m_g;
+    return {g.n, g.c, g.h, g.w, m_o, g.kh, g.kw, g.sh, g.sw, 1, 1, g.ph, g.pw, g.ph, g.pw, g.oh, g.ow, 1};
+  }
+
+  bool canHoldBlocked(ConvAlgoRequest request, int threads) const override {
+    return m_pass == ConvPass::Forward && chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn &&
+           blockedLayoutFits(oneDnnGeometry(), threads);
+  }
+
+  void holdBlocked(bool x, bool skip, bool y) override { m_layouts = {x, skip && m_residual, y}; }
+
   Status runOneDnn(ExecContext& ctx) {
     const int threads = ctx.splitWidth();
     if (!m_oneDnn) {
-      const Window& g = m_g;
       m_oneDnn = std::make_unique<OneDnnConv>(
-          ConvGeometry{g.n, g.c, g.h, g.w, m_o, g.kh, g.kw, g.sh, g.sw, 1, 1, g.ph, g.pw, g.ph, g.pw, g.oh, g.ow, 1},
-          ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi, m_residual != nullptr});
+          oneDnnGeometry(),
+          ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi, m_residual != nullptr}, m_layouts);
     }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
@@ -344,6 +355,7 @@ class ConvKernel final : public Kernel {
   const ir::Tensor* m_residual = nullptr;    // set by takeResidualEpilogue
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
+  ConvLayouts m_layouts;                     // its tensors held blocked (holdBlocked)
   bool m_stableWeights = false;              // the weight never changes (markStableInput)
   ConvEpilogue m_act;                        // its activation, set by takeActivationEpilogue
   ConvPass m_pass;

@@ -94,11 +94,17 @@ class ConvGeneralKernel final : public Kernel {
     return {s.n, s.c, s.h, s.w, s.o, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.ph, s.pw, s.pb, s.pr, s.oh, s.ow, s.group};
   }
 
+  bool canHoldBlocked(ConvAlgoRequest request, int threads) const override {
+    return chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn && blockedLayoutFits(geometry(), threads);
+  }
+
+  void holdBlocked(bool x, bool, bool y) override { m_layouts = {x, false, y}; }
+
   Status runOneDnn(ExecContext& ctx) {
     const int threads = ctx.splitWidth();
     if (!m_oneDnn)
-      m_oneDnn = std::make_unique<OneDnnConv>(geometry(),
-                                              ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi});
+      m_oneDnn = std::make_unique<OneDnnConv>(
+          geometry(), ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi}, m_layouts);
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();
     return m_oneDnn->run(ctx.pool(), threads, m_x->data<float>(), m_w->data<float>(),
@@ -150,6 +156,7 @@ class ConvGeneralKernel final : public Kernel {
   int64_t m_group;
   const ir::Tensor* m_bias = nullptr;    // set by takeBiasEpilogue
   std::unique_ptr<OneDnnConv> m_oneDnn;  // made on the first run that chooses oneDNN
+  ConvLayouts m_layouts;                 // its tensors held blocked (holdBlocked)
   bool m_stableWeights = false;
   ConvEpilogue m_act;  // its activation, set by takeActivationEpilogue
 };

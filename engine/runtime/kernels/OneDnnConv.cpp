@@ -77,11 +77,17 @@ std::vector<Slice> cut(const ConvGeometry& g, int threads) {
 
 }  // namespace
 
+bool blockedLayoutFits(const ConvGeometry& g, int threads) {
+  const bool wholeBlocks = g.c % kChannelBlock == 0 && g.o % kChannelBlock == 0 && g.c > 0 && g.o > 0;
+  return g.group == 1 && wholeBlocks && (threads <= 1 || g.n == 1 || g.n >= threads);
+}
+
 // One slice on its own single-threaded primitive, stream and memory objects.
 struct Piece {
   ConvGeometry g;  // the whole convolution
   Slice slice;
   ConvEpilogue e;
+  ConvLayouts layouts;
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   dnnl::convolution_forward conv;
@@ -92,8 +98,8 @@ struct Piece {
   int64_t srcFloats = 0, dstFloats = 0, padFloats = 0;
   std::string implementation;
 
-  Piece(const ConvGeometry& geometry, const Slice& s, const ConvEpilogue& epilogue)
-      : g(geometry), slice(s), e(epilogue) {}
+  Piece(const ConvGeometry& geometry, const Slice& s, const ConvEpilogue& epilogue, ConvLayouts held)
+      : g(geometry), slice(s), e(epilogue), layouts(held) {}
 
   memory::dims weightDims() const {
     const Slice& s = slice;
@@ -129,12 +135,17 @@ struct Piece {
     conv = dnnl::convolution_forward(pd);
     implementation = pd.impl_info_str();
     const Slice& s = slice;
-    userSrc = memory({{s.n, s.c, g.h, g.w}, kF32, {g.c * g.h * g.w, g.h * g.w, g.w, 1}}, engine, DNNL_MEMORY_NONE);
-    userDst =
-        memory({{s.n, s.o, g.oh, g.ow}, kF32, {g.o * g.oh * g.ow, g.oh * g.ow, g.ow, 1}}, engine, DNNL_MEMORY_NONE);
+    // NCHW: the slice seen with the whole tensor's strides. Blocked: the slice
+    // is contiguous (blockedLayoutFits), so a dense nChw16c of its own size.
+    const memory::desc srcPlain({s.n, s.c, g.h, g.w}, kF32, {g.c * g.h * g.w, g.h * g.w, g.w, 1});
+    const memory::desc dstPlain({s.n, s.o, g.oh, g.ow}, kF32, {g.o * g.oh * g.ow, g.oh * g.ow, g.ow, 1});
+    const memory::desc srcBlocked({s.n, s.c, g.h, g.w}, kF32, Tag::nChw16c);
+    const memory::desc dstBlocked({s.n, s.o, g.oh, g.ow}, kF32, Tag::nChw16c);
+    userSrc = memory(layouts.x ? srcBlocked : srcPlain, engine, DNNL_MEMORY_NONE);
+    userDst = memory(layouts.y ? dstBlocked : dstPlain, engine, DNNL_MEMORY_NONE);
     userWeights = memory({weightDims(), kF32, s.group > 1 ? Tag::goihw : Tag::oihw}, engine, DNNL_MEMORY_NONE);
     bias = memory({{s.o}, kF32, Tag::x}, engine, DNNL_MEMORY_NONE);
-    userSkip = memory(userDst.get_desc(), engine, DNNL_MEMORY_NONE);
+    userSkip = memory(layouts.skip ? dstBlocked : dstPlain, engine, DNNL_MEMORY_NONE);
     reorderSrc = pd.src_desc() != userSrc.get_desc();
     reorderDst = pd.dst_desc() != userDst.get_desc();
     reorderWeights = pd.weights_desc() != userWeights.get_desc();
@@ -145,7 +156,7 @@ struct Piece {
     if (reorderSrc) toSrc = dnnl::reorder(userSrc, src);
     if (reorderDst) fromDst = dnnl::reorder(dst, userDst);
     if (reorderWeights) toWeights = dnnl::reorder(userWeights, weights);
-    if (e.residual) skipToDst = dnnl::reorder(userSkip, dst);
+    if (e.residual) skipToDst = dnnl::reorder(userSkip, dst);  // a copy when the layouts agree
     srcFloats = reorderSrc ? floatsFor(pd.src_desc()) : 0;
     dstFloats = reorderDst ? floatsFor(pd.dst_desc()) : 0;
     padFloats = floatsFor(pd.scratchpad_desc());
@@ -191,6 +202,7 @@ struct Piece {
 struct OneDnnConv::Impl {
   ConvGeometry g;
   ConvEpilogue e;
+  ConvLayouts layouts;
   int threads = 0;  // the pieces were cut for this many threads (0: not yet)
   std::vector<std::unique_ptr<Piece>> pieces;
   std::vector<int64_t> offsets;  // each piece's workspace, in floats from the start
@@ -201,7 +213,7 @@ struct OneDnnConv::Impl {
     offsets.clear();
     int64_t at = 0;
     for (const Slice& s : cut(g, threadCount)) {
-      pieces.push_back(std::make_unique<Piece>(g, s, e));
+      pieces.push_back(std::make_unique<Piece>(g, s, e, layouts));
       pieces.back()->make();
       offsets.push_back(at);
       at += pieces.back()->workspaceFloats();
@@ -211,14 +223,20 @@ struct OneDnnConv::Impl {
   }
 };
 
-OneDnnConv::OneDnnConv(const ConvGeometry& g, const ConvEpilogue& e) : m_impl(std::make_unique<Impl>()) {
+OneDnnConv::OneDnnConv(const ConvGeometry& g, const ConvEpilogue& e, ConvLayouts layouts)
+    : m_impl(std::make_unique<Impl>()) {
   m_impl->g = g;
   m_impl->e = e;
+  m_impl->layouts = layouts;
 }
 
 OneDnnConv::~OneDnnConv() = default;
 
 Expected<int64_t> OneDnnConv::workspaceFloats(int threads) {
+  const ConvLayouts& l = m_impl->layouts;
+  if ((l.x || l.skip || l.y) && !blockedLayoutFits(m_impl->g, std::max(1, threads)))
+    return internalError("oneDNN convolution planned with blocked tensors run on " + std::to_string(threads) +
+                         " threads, where its pieces are not contiguous");
   try {
     if (m_impl->threads != threads) m_impl->make(std::max(1, threads));
   } catch (const dnnl::error& err) {

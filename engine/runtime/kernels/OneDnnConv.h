@@ -32,9 +32,22 @@ struct ConvGeometry {
   int64_t oh = 0, ow = 0, group = 1;
 };
 
+// Which of a convolution's tensors are held in oneDNN's blocked layout
+// (nChw16c: [n][c / 16][h][w][16]) instead of NCHW: the executor keeps a
+// tensor so between convolutions on oneDNN (Executor's blocked-layout plan),
+// which then read and write it with no reorder.
+struct ConvLayouts {
+  bool x = false, skip = false, y = false;
+};
+
+// g's tensors can be held blocked when cut for `threads`: ungrouped, channels
+// in whole blocks of 16 (the blocked tensor is then the NCHW one's size), and
+// each piece's part of x, skip and y contiguous (one image, or whole images a piece).
+bool blockedLayoutFits(const ConvGeometry& g, int threads);
+
 class OneDnnConv {
  public:
-  OneDnnConv(const ConvGeometry& g, const ConvEpilogue& e);
+  OneDnnConv(const ConvGeometry& g, const ConvEpilogue& e, ConvLayouts layouts = {});
   ~OneDnnConv();
   OneDnnConv(const OneDnnConv&) = delete;
   OneDnnConv& operator=(const OneDnnConv&) = delete;
