@@ -18,15 +18,6 @@ using ir::ValueId;
 
 namespace {
 
-partition::Plan oneSection(const ir::Graph& g) {
-  partition::Plan plan;
-  std::vector<ir::NodeId> nodes;
-  for (size_t n = 0; n < g.nodes.size(); ++n) nodes.push_back(static_cast<ir::NodeId>(n));
-  plan.sections = {{0, "all", ir::NodeRole::Forward, nodes, "", 0, {}}};
-  plan.schedule = {0};
-  return plan;
-}
-
 // A ResNet-like chain on `channels` channels: a = relu(conv(img) + b);
 // b = relu(conv(a) + b); c = relu(conv(b) + b + a) (a residual); outputs
 // conv(c) with stride 2 and global_avg_pool(c). a and b pass only between
@@ -67,7 +58,7 @@ struct Chain {
     options.threads = threads;
     options.convAlgo = algo;
     options.blockedLayouts = blocked;
-    auto ex = runtime::Executor::create(g, oneSection(g), options);
+    auto ex = runtime::Executor::create(g, oneSectionPlan(g), options);
     if (!ex) FAIL(ex.error().message());
     for (const auto& [id, t] : feeds) REQUIRE(ex->setInput(id, t).ok());
     REQUIRE(ex->step(true).ok());

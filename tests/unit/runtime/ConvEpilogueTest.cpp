@@ -16,15 +16,6 @@ using ir::ValueId;
 
 namespace {
 
-partition::Plan oneSection(const ir::Graph& g) {
-  partition::Plan plan;
-  std::vector<ir::NodeId> nodes;
-  for (size_t n = 0; n < g.nodes.size(); ++n) nodes.push_back(static_cast<ir::NodeId>(n));
-  plan.sections = {{0, "all", ir::NodeRole::Forward, nodes, "", 0, {}}};
-  plan.schedule = {0};
-  return plan;
-}
-
 struct Run {
   std::vector<ir::Tensor> outputs;
   runtime::FusionStats stats;
@@ -38,7 +29,7 @@ Run runOnce(const ir::Graph& g, const std::map<ValueId, ir::Tensor>& feeds, bool
   options.fuse = fuse;
   options.convAlgo = algo;
   options.profileKernels = true;
-  auto ex = runtime::Executor::create(g, oneSection(g), options);
+  auto ex = runtime::Executor::create(g, oneSectionPlan(g), options);
   if (!ex) FAIL(ex.error().message());
   for (const auto& [id, t] : feeds) REQUIRE(ex->setInput(id, t).ok());
   REQUIRE(ex->step(true).ok());

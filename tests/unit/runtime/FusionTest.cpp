@@ -19,16 +19,6 @@ using ir::ValueId;
 
 namespace {
 
-// Every node in one forward section, in graph order.
-partition::Plan oneSection(const ir::Graph& g) {
-  partition::Plan plan;
-  std::vector<ir::NodeId> nodes;
-  for (size_t n = 0; n < g.nodes.size(); ++n) nodes.push_back(static_cast<ir::NodeId>(n));
-  plan.sections = {{0, "all", ir::NodeRole::Forward, nodes, "", 0, {}}};
-  plan.schedule = {0};
-  return plan;
-}
-
 // One node per section (what -o0 gives): nothing to fuse.
 partition::Plan sectionPerNode(const ir::Graph& g) {
   partition::Plan plan;
@@ -108,8 +98,8 @@ TEST_CASE("an elementwise chain runs tile by tile with bitwise the op-by-op resu
   g.outputs = {r, c};  // c leaves the step: it must reach memory although the chain reads it in a tile
   const std::map<ValueId, ir::Tensor> feeds{{x, randomTensor(shape, rng, -3, 3)}, {y, randomTensor(shape, rng)}};
 
-  const Outputs fused = runOnce(g, oneSection(g), feeds, true);
-  const Outputs plain = runOnce(g, oneSection(g), feeds, false);
+  const Outputs fused = runOnce(g, oneSectionPlan(g), feeds, true);
+  const Outputs plain = runOnce(g, oneSectionPlan(g), feeds, false);
   CHECK(fused.stats.chains == 1);
   CHECK(fused.stats.chainedNodes == 7);
   CHECK(fused.stats.tileValues == 5);  // a, b, d, e, f; c and r are outputs
@@ -139,8 +129,8 @@ TEST_CASE("a matmul or conv2d takes its bias_add as an epilogue, within rounding
   g.outputs = {h, cb};
   const std::map<ValueId, ir::Tensor> feeds{{x, randomTensor({37, 19}, rng)}, {img, randomTensor({3, 2, 9, 11}, rng)}};
 
-  const Outputs fused = runOnce(g, oneSection(g), feeds, true);
-  const Outputs plain = runOnce(g, oneSection(g), feeds, false);
+  const Outputs fused = runOnce(g, oneSectionPlan(g), feeds, true);
+  const Outputs plain = runOnce(g, oneSectionPlan(g), feeds, false);
   CHECK(fused.stats.biasEpilogues == 2);
   CHECK(plain.stats.biasEpilogues == 0);
   auto ref = runtime::referenceEvaluate(g, feeds);
@@ -182,5 +172,6 @@ TEST_CASE("fusion leaves alone what another section or the step still needs", "[
   CHECK(runtime::planSectionFusion(g, all, users, leaves, false).size() == 5);
 
   const std::map<ValueId, ir::Tensor> feeds{{x, randomTensor({8, 4}, rng)}};
-  CHECK(bitwiseEqual(runOnce(g, oneSection(g), feeds, true).tensors[0], runOnce(g, oneSection(g), feeds, false).tensors[0]));
+  CHECK(bitwiseEqual(runOnce(g, oneSectionPlan(g), feeds, true).tensors[0],
+                     runOnce(g, oneSectionPlan(g), feeds, false).tensors[0]));
 }

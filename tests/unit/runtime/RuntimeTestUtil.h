@@ -1,12 +1,12 @@
 #pragma once
 // Helpers for runtime tests: random tensors and single-op graphs.
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 
-#include <catch2/catch.hpp>
-
 #include "ir/Graph.h"
 #include "ir/ShapeInference.h"
+#include "partition/Plan.h"
 
 namespace dfc::runtime::test {
 
@@ -46,6 +46,16 @@ inline ir::Tensor f32Tensor(ir::Shape shape, std::vector<float> values) {
   ir::Tensor t(ir::TensorType{ir::DType::F32, std::move(shape)});
   for (size_t i = 0; i < values.size(); ++i) t.data<float>()[i] = values[i];
   return t;
+}
+
+// Every node of g in one forward section, in graph order.
+inline partition::Plan oneSectionPlan(const ir::Graph& g) {
+  partition::Plan plan;
+  std::vector<ir::NodeId> nodes;
+  for (size_t n = 0; n < g.nodes.size(); ++n) nodes.push_back(static_cast<ir::NodeId>(n));
+  plan.sections = {{0, "all", ir::NodeRole::Forward, nodes, "", 0, {}}};
+  plan.schedule = {0};
+  return plan;
 }
 
 // Largest |a-b| / max(1, |b|) over two f32 tensors of equal size.
