@@ -4,10 +4,13 @@
 #include <array>
 #include <map>
 
+#include "runtime/kernels/StemConv.h"
+
 namespace dfc::runtime {
 namespace {
 
-constexpr std::array<std::string_view, 6> kAlgoNames{"gemm", "winograd2", "winograd4", "onednn", "direct", "depthwise"};
+constexpr std::array<std::string_view, 7> kAlgoNames{"gemm",   "winograd2", "winograd4", "onednn",
+                                                     "direct", "depthwise", "stem"};
 
 // The crossover, modelled: each algorithm's multiplies per pair of channels
 // (GEMM 9 per output pixel; F(m x m) (m+2)^2 per m x m tile, edge tiles
@@ -58,6 +61,13 @@ ConvAlgoChoice generalChoice(const ConvShape& s, const char* why, ConvAlgoReques
   if (request == ConvAlgoRequest::Auto && depthwise(s))
     return {ConvAlgo::Depthwise, "auto: depthwise, the NCHW depthwise kernel (no layout reorders)"};
   return {ConvAlgo::OneDnn, why};
+}
+
+// An image's first conv (MobileNet, EfficientNet): 3x3, stride 2, on its few
+// channels, which the stem kernel runs straight on NCHW (kernels/StemConv.h).
+bool stem(const ConvShape& s) {
+  return s.kh == 3 && s.kw == 3 && s.sh == 2 && s.sw == 2 && s.ph >= 0 && s.ph <= 1 && s.pw >= 0 && s.pw <= 1 &&
+         s.c <= kernels::kStemMaxChannels && kernels::stemConvAvailable();
 }
 
 // Winograd's GEMMs read (m+2)^2 / 9 times the weights (4x for F(4x4)) once
@@ -120,6 +130,8 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request) {
   if (const char* why = generalConvReason(s)) return generalChoice(s, why, request);
   const bool forward = s.pass == ConvPassKind::Forward && !empty(s);
   if (forward && request == ConvAlgoRequest::OneDnn) return {ConvAlgo::OneDnn, "requested"};
+  if (forward && request == ConvAlgoRequest::Auto && stem(s))
+    return {ConvAlgo::Stem, "auto: 3x3 stride 2 on few channels, the NCHW stem kernel"};
   if (forward && request == ConvAlgoRequest::Auto && s.stableWeights) return capF4(autoForward(s), s);
   if (const char* why = winogradIneligibility(s)) return {ConvAlgo::Gemm, why};
   if (request == ConvAlgoRequest::Gemm) return {ConvAlgo::Gemm, "--conv-algo gemm"};

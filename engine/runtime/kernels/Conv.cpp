@@ -13,6 +13,7 @@
 #include "runtime/kernels/KernelFamilies.h"
 #include "runtime/kernels/OneDnnConv.h"
 #include "runtime/kernels/Sgemm.h"
+#include "runtime/kernels/StemConv.h"
 #include "runtime/kernels/Winograd.h"
 
 namespace dfc::runtime::kernels {
@@ -95,7 +96,7 @@ class ConvKernel final : public Kernel {
     DFC_TRY(compute(ctx));
     if ((m_act.activation == ConvActivation::None && !m_residual) || m_pass != ConvPass::Forward) return {};
     const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
-    if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm) return {};
+    if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm || algo == ConvAlgo::Stem) return {};
     float* y = m_y->data<float>();
     const float* skip = m_residual ? m_residual->data<float>() : nullptr;
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
@@ -128,6 +129,7 @@ class ConvKernel final : public Kernel {
     if (m_pass != ConvPass::GradWeight) {
       const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
       if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
+      if (algo == ConvAlgo::Stem) return runStem(ctx);
       if (algo != ConvAlgo::Gemm) return runWinograd(ctx, algo);
     }
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
@@ -306,6 +308,15 @@ class ConvKernel final : public Kernel {
                          m_bias ? m_bias->data<float>() : nullptr, m_y->data<float>(),
                          ctx.scratch(static_cast<size_t>(*floats)), m_stableWeights,
                          m_residual ? m_residual->data<float>() : nullptr);
+  }
+
+  // The stem kernel applies the bias, residual and activation in registers.
+  Status runStem(ExecContext& ctx) {
+    const StemGeometry g{m_g.n, m_g.c, m_g.h, m_g.w, m_o, m_g.ph, m_g.pw, m_g.oh, m_g.ow};
+    float* scratch = ctx.scratch(static_cast<size_t>(stemScratchFloats(g)));
+    return runStemConv(ctx.pool(), g, m_act, m_a->data<float>(), m_b->data<float>(),
+                       m_bias ? m_bias->data<float>() : nullptr, m_residual ? m_residual->data<float>() : nullptr,
+                       m_y->data<float>(), scratch);
   }
 
   void markStableInput(size_t k) override {

@@ -11,6 +11,7 @@
 #include "runtime/ConvAlgo.h"
 #include "runtime/Kernels.h"
 #include "runtime/Reference.h"
+#include "runtime/kernels/StemConv.h"
 
 using namespace dfc;
 using namespace dfc::runtime;
@@ -190,6 +191,30 @@ TEST_CASE("conv2d 1x1 stride 1 is one GEMM on the input", "[kernels][conv]") {
   checkPath(OpKind::Conv2d, pointwise, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
 }
 
+TEST_CASE("conv2d 3x3 stride 2 on at most 4 channels runs on the stem kernel", "[kernels][conv]") {
+  if (!kernels::stemConvAvailable()) {
+    WARN("no AVX-512F: the stem kernel does not run here");
+    return;
+  }
+  std::mt19937 rng(37);
+  // Each value the kernel branches on: pad 1 or 0, 1 to 4 channels, output
+  // rows of one ragged vector (7 columns), exactly one (16), two with a
+  // ragged tail (19) and three (35), 16 output channels (one block) or 40
+  // (the last block ragged), odd and even image sides.
+  const Geometry rgb{3, 32, 15, 14, 3, 2, 1, 1, {1, 1, 1, 1}};
+  const Geometry oneRow{4, 16, 6, 32, 3, 2, 1, 1, {1, 1, 1, 1}};
+  const Geometry unpadded{1, 40, 37, 40, 3, 2, 1, 1, {0, 0, 0, 0}};
+  const Geometry wide{2, 17, 9, 70, 3, 2, 1, 1, {1, 1, 1, 1}};
+  for (const Geometry& g : {rgb, oneRow, unpadded, wide})
+    for (bool bias : {false, true}) {
+      INFO("c " << g.c << " o " << g.o << " h " << g.h << " w " << g.w << " pad " << g.pads[0] << " bias " << bias);
+      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Stem);
+    }
+  // Under --conv-algo onednn and gemm the same conv runs there.
+  checkPath(OpKind::Conv2d, rgb, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+  checkPath(OpKind::Conv2d, rgb, true, rng, ConvAlgoRequest::Gemm, ConvAlgo::Gemm);
+}
+
 TEST_CASE("oneDNN reads the weights each run unless they are stable", "[kernels][conv][onednn]") {
   std::mt19937 rng(35);
   ConvCase c(OpKind::Conv, kDilated, false, rng);
@@ -249,6 +274,15 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   CHECK(chooseConvAlgo(twoImages, auto_) == ConvAlgo::Winograd4);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), auto_) == ConvAlgo::OneDnn);
   CHECK(chooseConvAlgo(conv2d(3, 224, 7, 2, 3), auto_) == ConvAlgo::OneDnn);
+  // The stem kernel: 3x3, stride 2, pad 0 or 1, at most 4 input channels, an AVX-512 CPU.
+  const ConvAlgo stem = kernels::stemConvAvailable() ? ConvAlgo::Stem : ConvAlgo::OneDnn;
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 1), auto_) == stem);
+  CHECK(chooseConvAlgo(conv2d(4, 224, 3, 2, 0), auto_) == stem);
+  CHECK(chooseConvAlgo(conv2d(5, 224, 3, 2, 1), auto_) == ConvAlgo::OneDnn);  // 5 channels
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 2), auto_) == ConvAlgo::OneDnn);  // pad 2
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 1, 1), auto_) != ConvAlgo::Stem);    // stride 1
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 1), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 1), gemm) == ConvAlgo::Gemm);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), gemm) == ConvAlgo::Gemm);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
   // Weights a training step changes: auto keeps GEMM and Winograd (no oneDNN allocations in the step).
