@@ -4,13 +4,14 @@
 #include <array>
 #include <map>
 
+#include "runtime/kernels/Pointwise.h"
 #include "runtime/kernels/StemConv.h"
 
 namespace dfc::runtime {
 namespace {
 
-constexpr std::array<std::string_view, 7> kAlgoNames{"gemm",   "winograd2", "winograd4", "onednn",
-                                                     "direct", "depthwise", "stem"};
+constexpr std::array<std::string_view, 8> kAlgoNames{"gemm",   "winograd2", "winograd4", "onednn",
+                                                     "direct", "depthwise", "stem",      "pointwise"};
 
 // The crossover, modelled: each algorithm's multiplies per pair of channels
 // (GEMM 9 per output pixel; F(m x m) (m+2)^2 per m x m tile, edge tiles
@@ -70,6 +71,16 @@ bool stem(const ConvShape& s) {
          s.c <= kernels::kStemMaxChannels && kernels::stemConvAvailable();
 }
 
+// Where the pointwise kernel beat the GEMM in bench_pointwise (MobileNetV2,
+// EfficientNet-B0 and ResNet-50 1x1 layers at batch 1, one thread): every
+// plane of at most 64 pixels (7 x 7: x1.1-1.25), and expansions from at most
+// 128 channels (x1.07-1.7); the GEMM keeps the projections onto fewer
+// channels over larger planes (x0.85-0.97 on the kernel).
+constexpr int64_t kPointwiseSmallPlane = 64, kPointwiseMaxExpandChannels = 128;
+bool pointwiseKernelWins(const ConvShape& s) {
+  return s.oh * s.ow <= kPointwiseSmallPlane || (s.c <= kPointwiseMaxExpandChannels && s.o > s.c);
+}
+
 // Winograd's GEMMs read (m+2)^2 / 9 times the weights (4x for F(4x4)) once
 // per call: with few tiles (the batch's F(4x4) tiles) that stream costs more
 // than the multiplies saved. ResNet-18 inference, one thread: at batch 1
@@ -84,6 +95,8 @@ constexpr int64_t kWinogradMinTiles = 128;
 // direct convolution, faster than im2col + GEMM on every ResNet-18 layer
 // (all convs on oneDNN 25 ms a step at batch 1 against 33 ms on GEMM).
 ConvAlgoChoice autoForward(const ConvShape& s) {
+  if (pointwise(s) && kernels::pointwiseConvAvailable() && pointwiseKernelWins(s))
+    return {ConvAlgo::Pointwise, "auto: 1x1, the NCHW pointwise kernel (weights packed once)"};
   if (pointwise(s)) return {ConvAlgo::Gemm, "auto: 1x1, one GEMM on the input (no im2col)"};
   const int64_t tiles = s.n * ((s.oh + 3) / 4) * ((s.ow + 3) / 4);
   if (!winogradIneligibility(s) && tiles >= kWinogradMinTiles) {
