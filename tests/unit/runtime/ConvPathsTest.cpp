@@ -201,14 +201,16 @@ TEST_CASE("conv2d 1x1 on small planes or expanding few channels runs on the poin
   std::mt19937 rng(38);
   // Each pixel count the kernel splits differently: 49 (a 48-pixel tile and
   // one column), 196 (four tiles, four columns), 20 (four columns, then one
-  // whole vector), 5 (one masked vector), 37 (three vectors, the last
-  // masked), 64 (a tile and one whole vector); output channels a multiple of
+  // whole vector), 58 (a tile, one vector masked to 10 lanes), 37 (three
+  // vectors, the last masked), 69 (a tile, two vectors, the last masked), 64
+  // (a tile and one whole vector); output channels a multiple of
   // the 8-channel panel or not; input channels a multiple of 4 or not (the
   // columns' four sums).
-  const std::vector<Geometry> cases{{7, 13, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},   {130, 9, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},
-                                    {5, 24, 14, 14, 1, 1, 1, 1, {0, 0, 0, 0}}, {3, 8, 4, 5, 1, 1, 1, 1, {0, 0, 0, 0}},
-                                    {8, 17, 1, 5, 1, 1, 1, 1, {0, 0, 0, 0}},   {6, 19, 1, 37, 1, 1, 1, 1, {0, 0, 0, 0}},
-                                    {12, 16, 8, 8, 1, 1, 1, 1, {0, 0, 0, 0}}};
+  const std::vector<Geometry> cases{
+      {7, 13, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},   {130, 9, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},
+      {5, 24, 14, 14, 1, 1, 1, 1, {0, 0, 0, 0}}, {3, 8, 4, 5, 1, 1, 1, 1, {0, 0, 0, 0}},
+      {8, 17, 2, 29, 1, 1, 1, 1, {0, 0, 0, 0}},  {6, 19, 1, 37, 1, 1, 1, 1, {0, 0, 0, 0}},
+      {8, 17, 3, 23, 1, 1, 1, 1, {0, 0, 0, 0}},  {12, 16, 8, 8, 1, 1, 1, 1, {0, 0, 0, 0}}};
   for (const Geometry& g : cases)
     for (bool bias : {false, true}) {
       INFO("c " << g.c << " o " << g.o << " h " << g.h << " w " << g.w << " bias " << bias);
@@ -295,6 +297,8 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 64 -> 64 on 56 x 56
   CHECK(chooseConvAlgo(conv2d(512, 8, 1, 1, 0), auto_) == pointwise);       // 64 pixels
   CHECK(chooseConvAlgo(conv2d(512, 9, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 81 pixels
+  CHECK(chooseConvAlgo(conv2d(16, 4, 1, 1, 0), auto_) == pointwise);        // 16 pixels
+  CHECK(chooseConvAlgo(conv2d(16, 3, 1, 1, 0), auto_) == ConvAlgo::Gemm);   // 9 pixels: under a vector
   ConvShape expand = conv2d(128, 28, 1, 1, 0);
   expand.o = 129;
   CHECK(chooseConvAlgo(expand, auto_) == pointwise);
