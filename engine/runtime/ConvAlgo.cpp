@@ -72,17 +72,18 @@ bool stem(const ConvShape& s) {
 }
 
 // Where the pointwise kernel beat the GEMM in bench_pointwise (MobileNetV2,
-// EfficientNet-B0 and ResNet-50 1x1 layers at batch 1, one thread): every
-// plane of at most 64 pixels (7 x 7: x1.1-1.25), and expansions from at most
-// 128 channels (x1.07-1.7); the GEMM keeps the projections onto fewer
-// channels over larger planes (x0.85-0.97 on the kernel) and planes under one
-// vector of pixels (EfficientNet's squeeze-excite 1x1 planes, matrix-vector
-// products: x0.43 on the kernel).
+// EfficientNet-B0 and ResNet-50 1x1 layers at batch 1, one thread): a batch
+// of at most 64 pixels (one 7 x 7 image: x1.1-1.25; at batch 8 the GEMM runs
+// the images side by side and ResNet-50's 7 x 7 layers were x0.9 on the
+// kernel), and expansions from at most 128 channels (x1.07-1.7, x1.2-1.3 at
+// batch 8); the GEMM keeps the projections onto fewer channels over larger
+// planes (x0.85-0.97 on the kernel) and planes under one vector of pixels
+// (EfficientNet's squeeze-excite 1x1 planes, matrix-vector products: x0.43).
 constexpr int64_t kPointwiseMinPlane = 16, kPointwiseSmallPlane = 64, kPointwiseMaxExpandChannels = 128;
 bool pointwiseKernelWins(const ConvShape& s) {
   const int64_t plane = s.oh * s.ow;
   if (plane < kPointwiseMinPlane) return false;
-  return plane <= kPointwiseSmallPlane || (s.c <= kPointwiseMaxExpandChannels && s.o > s.c);
+  return s.n * plane <= kPointwiseSmallPlane || (s.c <= kPointwiseMaxExpandChannels && s.o > s.c);
 }
 
 // Winograd's GEMMs read (m+2)^2 / 9 times the weights (4x for F(4x4)) once

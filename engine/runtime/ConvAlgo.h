@@ -88,8 +88,8 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 //   one GEMM on the input for 1x1 stride-1 unpadded ones, Winograd where it
 //   saves the most multiplies over tiles enough, and oneDNN for the rest
 //   (strided, 7x7, small 3x3: see ConvAlgo.cpp), the 1x1 ones on the
-//   pointwise kernel instead (AVX-512 only) on planes of at most 64 pixels
-//   or expanding at most 128 channels; without, as below;
+//   pointwise kernel instead (AVX-512 only) on batches of at most 64 pixels
+//   or expanding at most 128 channels, planes of at least 16 pixels; without, as below;
 // - otherwise GEMM when Winograd cannot run it; an explicit Winograd request
 //   (F(4x4) capped as above); auto: the crossover calibrated by bench_winograd.
 ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);

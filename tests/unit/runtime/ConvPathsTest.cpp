@@ -206,16 +206,19 @@ TEST_CASE("conv2d 1x1 on small planes or expanding few channels runs on the poin
   // (a tile and one whole vector); output channels a multiple of
   // the 8-channel panel or not; input channels a multiple of 4 or not (the
   // columns' four sums).
-  const std::vector<Geometry> cases{
-      {7, 13, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},   {130, 9, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},
-      {5, 24, 14, 14, 1, 1, 1, 1, {0, 0, 0, 0}}, {3, 8, 4, 5, 1, 1, 1, 1, {0, 0, 0, 0}},
-      {8, 17, 2, 29, 1, 1, 1, 1, {0, 0, 0, 0}},  {6, 19, 1, 37, 1, 1, 1, 1, {0, 0, 0, 0}},
-      {8, 17, 3, 23, 1, 1, 1, 1, {0, 0, 0, 0}},  {12, 16, 8, 8, 1, 1, 1, 1, {0, 0, 0, 0}}};
+  const std::vector<Geometry> cases{{7, 13, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},  {5, 24, 14, 14, 1, 1, 1, 1, {0, 0, 0, 0}},
+                                    {3, 8, 4, 5, 1, 1, 1, 1, {0, 0, 0, 0}},   {8, 17, 2, 29, 1, 1, 1, 1, {0, 0, 0, 0}},
+                                    {6, 19, 1, 37, 1, 1, 1, 1, {0, 0, 0, 0}}, {8, 17, 3, 23, 1, 1, 1, 1, {0, 0, 0, 0}},
+                                    {12, 16, 8, 8, 1, 1, 1, 1, {0, 0, 0, 0}}};
   for (const Geometry& g : cases)
     for (bool bias : {false, true}) {
       INFO("c " << g.c << " o " << g.o << " h " << g.h << " w " << g.w << " bias " << bias);
       checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Pointwise);
     }
+  // A projection runs there only when the batch has at most 64 pixels: one 7 x 7 image.
+  const Geometry projection{130, 9, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}};
+  for (bool bias : {false, true})
+    checkCase(ConvCase(OpKind::Conv2d, projection, bias, rng, 1), ConvAlgoRequest::Auto, ConvAlgo::Pointwise);
 }
 
 TEST_CASE("conv2d 3x3 stride 2 on at most 4 channels runs on the stem kernel", "[kernels][conv]") {
@@ -296,6 +299,9 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   const ConvAlgo pointwise = kernels::pointwiseConvAvailable() ? ConvAlgo::Pointwise : ConvAlgo::Gemm;
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 64 -> 64 on 56 x 56
   CHECK(chooseConvAlgo(conv2d(512, 8, 1, 1, 0), auto_) == pointwise);       // 64 pixels
+  ConvShape twoSmall = conv2d(512, 7, 1, 1, 0);
+  twoSmall.n = 2;  // 98 pixels in the batch: the GEMM runs the images side by side
+  CHECK(chooseConvAlgo(twoSmall, auto_) == ConvAlgo::Gemm);
   CHECK(chooseConvAlgo(conv2d(512, 9, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 81 pixels
   CHECK(chooseConvAlgo(conv2d(16, 4, 1, 1, 0), auto_) == pointwise);        // 16 pixels
   CHECK(chooseConvAlgo(conv2d(16, 3, 1, 1, 0), auto_) == ConvAlgo::Gemm);   // 9 pixels: under a vector
