@@ -4,10 +4,14 @@
 #include <array>
 #include <map>
 
+#include "runtime/kernels/Pointwise.h"
+#include "runtime/kernels/StemConv.h"
+
 namespace dfc::runtime {
 namespace {
 
-constexpr std::array<std::string_view, 6> kAlgoNames{"gemm", "winograd2", "winograd4", "onednn", "direct", "depthwise"};
+constexpr std::array<std::string_view, 8> kAlgoNames{"gemm",   "winograd2", "winograd4", "onednn",
+                                                     "direct", "depthwise", "stem",      "pointwise"};
 
 // The crossover, modelled: each algorithm's multiplies per pair of channels
 // (GEMM 9 per output pixel; F(m x m) (m+2)^2 per m x m tile, edge tiles
@@ -60,6 +64,28 @@ ConvAlgoChoice generalChoice(const ConvShape& s, const char* why, ConvAlgoReques
   return {ConvAlgo::OneDnn, why};
 }
 
+// An image's first conv (MobileNet, EfficientNet): 3x3, stride 2, on its few
+// channels, which the stem kernel runs straight on NCHW (kernels/StemConv.h).
+bool stem(const ConvShape& s) {
+  return s.kh == 3 && s.kw == 3 && s.sh == 2 && s.sw == 2 && s.ph >= 0 && s.ph <= 1 && s.pw >= 0 && s.pw <= 1 &&
+         s.c <= kernels::kStemMaxChannels && kernels::stemConvAvailable();
+}
+
+// Where the pointwise kernel beat the GEMM in bench_pointwise (MobileNetV2,
+// EfficientNet-B0 and ResNet-50 1x1 layers at batch 1, one thread): a batch
+// of at most 64 pixels (one 7 x 7 image: x1.1-1.25; at batch 8 the GEMM runs
+// the images side by side and ResNet-50's 7 x 7 layers were x0.9 on the
+// kernel), and expansions from at most 128 channels (x1.07-1.7, x1.2-1.3 at
+// batch 8); the GEMM keeps the projections onto fewer channels over larger
+// planes (x0.85-0.97 on the kernel) and planes under one vector of pixels
+// (EfficientNet's squeeze-excite 1x1 planes, matrix-vector products: x0.43).
+constexpr int64_t kPointwiseMinPlane = 16, kPointwiseSmallPlane = 64, kPointwiseMaxExpandChannels = 128;
+bool pointwiseKernelWins(const ConvShape& s) {
+  const int64_t plane = s.oh * s.ow;
+  if (plane < kPointwiseMinPlane) return false;
+  return s.n * plane <= kPointwiseSmallPlane || (s.c <= kPointwiseMaxExpandChannels && s.o > s.c);
+}
+
 // Winograd's GEMMs read (m+2)^2 / 9 times the weights (4x for F(4x4)) once
 // per call: with few tiles (the batch's F(4x4) tiles) that stream costs more
 // than the multiplies saved. ResNet-18 inference, one thread: at batch 1
@@ -74,6 +100,8 @@ constexpr int64_t kWinogradMinTiles = 128;
 // direct convolution, faster than im2col + GEMM on every ResNet-18 layer
 // (all convs on oneDNN 25 ms a step at batch 1 against 33 ms on GEMM).
 ConvAlgoChoice autoForward(const ConvShape& s) {
+  if (pointwise(s) && kernels::pointwiseConvAvailable() && pointwiseKernelWins(s))
+    return {ConvAlgo::Pointwise, "auto: 1x1, the NCHW pointwise kernel (weights packed once)"};
   if (pointwise(s)) return {ConvAlgo::Gemm, "auto: 1x1, one GEMM on the input (no im2col)"};
   const int64_t tiles = s.n * ((s.oh + 3) / 4) * ((s.ow + 3) / 4);
   if (!winogradIneligibility(s) && tiles >= kWinogradMinTiles) {
@@ -120,6 +148,8 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request) {
   if (const char* why = generalConvReason(s)) return generalChoice(s, why, request);
   const bool forward = s.pass == ConvPassKind::Forward && !empty(s);
   if (forward && request == ConvAlgoRequest::OneDnn) return {ConvAlgo::OneDnn, "requested"};
+  if (forward && request == ConvAlgoRequest::Auto && stem(s))
+    return {ConvAlgo::Stem, "auto: 3x3 stride 2 on few channels, the NCHW stem kernel"};
   if (forward && request == ConvAlgoRequest::Auto && s.stableWeights) return capF4(autoForward(s), s);
   if (const char* why = winogradIneligibility(s)) return {ConvAlgo::Gemm, why};
   if (request == ConvAlgoRequest::Gemm) return {ConvAlgo::Gemm, "--conv-algo gemm"};

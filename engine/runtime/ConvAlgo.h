@@ -2,7 +2,9 @@
 // Which algorithm a 2-D convolution runs with on the host: im2col + GEMM (a
 // 1x1 one straight on the input), Winograd F(2x2,3x3) / F(4x4,3x3) (Lavin &
 // Gray), oneDNN's convolution primitive (kernels/OneDnnConv.h), the direct
-// NCHW depthwise kernel (kernels/Depthwise.h), or the direct loop of the
+// NCHW depthwise kernel (kernels/Depthwise.h), the pointwise kernel (a 1x1
+// conv with its weights packed once, kernels/Pointwise.h), the stem kernel (a 3x3
+// stride-2 conv on an image's few channels, kernels/StemConv.h), or the direct loop of the
 // general `conv` op (grouped, dilated, asymmetric pads) when the user asks for
 // no library convolution. The choice is a pure
 // function of the convolution's shape and the user's request, so the runtime,
@@ -17,12 +19,12 @@
 
 namespace dfc::runtime {
 
-enum class ConvAlgo { Gemm, Winograd2, Winograd4, OneDnn, Direct, Depthwise };
+enum class ConvAlgo { Gemm, Winograd2, Winograd4, OneDnn, Direct, Depthwise, Stem, Pointwise };
 // What `dfc run --conv-algo` asks for; Auto takes the calibrated crossover.
 // Request k (k >= 1) asks for ConvAlgo k - 1.
 enum class ConvAlgoRequest { Auto, Gemm, Winograd2, Winograd4, OneDnn };
 
-// "gemm", "winograd2", "winograd4", "onednn", "direct", "depthwise"
+// "gemm", "winograd2", "winograd4", "onednn", "direct", "depthwise", "stem", "pointwise"
 std::string_view convAlgoName(ConvAlgo algo);
 std::string_view convAlgoRequestName(ConvAlgoRequest r);  // "auto" or an algorithm's name
 // "auto|gemm|winograd2|winograd4|onednn"; errors name `flag` and list the choices.
@@ -79,10 +81,15 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 //   auto a depthwise one (one input channel per group) on the depthwise
 //   kernel, the rest on oneDNN; oneDNN under `onednn` and the Winograd
 //   requests; the direct loop under `gemm`;
+// - a forward conv2d under auto, 3x3 stride 2 pad 0 or 1 on at most
+//   kStemMaxChannels input channels: the stem kernel where the CPU has
+//   AVX-512 (its only form), else as below;
 // - a forward conv2d: oneDNN when asked for; under auto with stable weights,
 //   one GEMM on the input for 1x1 stride-1 unpadded ones, Winograd where it
 //   saves the most multiplies over tiles enough, and oneDNN for the rest
-//   (strided, 7x7, small 3x3: see ConvAlgo.cpp); without, as below;
+//   (strided, 7x7, small 3x3: see ConvAlgo.cpp), the 1x1 ones on the
+//   pointwise kernel instead (AVX-512 only) on batches of at most 64 pixels
+//   or expanding at most 128 channels, planes of at least 16 pixels; without, as below;
 // - otherwise GEMM when Winograd cannot run it; an explicit Winograd request
 //   (F(4x4) capped as above); auto: the crossover calibrated by bench_winograd.
 ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);

@@ -12,7 +12,9 @@
 #include "runtime/ConvAlgo.h"
 #include "runtime/kernels/KernelFamilies.h"
 #include "runtime/kernels/OneDnnConv.h"
+#include "runtime/kernels/Pointwise.h"
 #include "runtime/kernels/Sgemm.h"
+#include "runtime/kernels/StemConv.h"
 #include "runtime/kernels/Winograd.h"
 
 namespace dfc::runtime::kernels {
@@ -95,7 +97,8 @@ class ConvKernel final : public Kernel {
     DFC_TRY(compute(ctx));
     if ((m_act.activation == ConvActivation::None && !m_residual) || m_pass != ConvPass::Forward) return {};
     const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
-    if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm) return {};
+    if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm || algo == ConvAlgo::Stem || algo == ConvAlgo::Pointwise)
+      return {};
     float* y = m_y->data<float>();
     const float* skip = m_residual ? m_residual->data<float>() : nullptr;
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
@@ -128,6 +131,8 @@ class ConvKernel final : public Kernel {
     if (m_pass != ConvPass::GradWeight) {
       const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
       if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
+      if (algo == ConvAlgo::Stem) return runStem(ctx);
+      if (algo == ConvAlgo::Pointwise) return runPointwise(ctx);
       if (algo != ConvAlgo::Gemm) return runWinograd(ctx, algo);
     }
     if (m_pass == ConvPass::GradInput) std::memset(m_y->bytes(), 0, m_y->byteSize());
@@ -319,6 +324,23 @@ class ConvKernel final : public Kernel {
                          m_residual ? m_residual->data<float>() : nullptr);
   }
 
+  // The stem kernel applies the bias, residual and activation in registers.
+  Status runStem(ExecContext& ctx) {
+    const StemGeometry g{m_g.n, m_g.c, m_g.h, m_g.w, m_o, m_g.ph, m_g.pw, m_g.oh, m_g.ow};
+    float* scratch = ctx.scratch(static_cast<size_t>(stemScratchFloats(g)));
+    return runStemConv(ctx.pool(), g, m_act, m_a->data<float>(), m_b->data<float>(),
+                       m_bias ? m_bias->data<float>() : nullptr, m_residual ? m_residual->data<float>() : nullptr,
+                       m_y->data<float>(), scratch);
+  }
+
+  // The pointwise kernel applies the bias, residual and activation in registers.
+  Status runPointwise(ExecContext& ctx) {
+    if (!m_pointwise) m_pointwise = std::make_unique<PointwiseConv>(PointwiseGeometry{m_g.n, m_g.c, m_o, m_cols});
+    return m_pointwise->run(ctx.pool(), m_act, m_a->data<float>(), m_b->data<float>(),
+                            m_bias ? m_bias->data<float>() : nullptr, m_residual ? m_residual->data<float>() : nullptr,
+                            m_y->data<float>(), m_stableWeights);
+  }
+
   void markStableInput(size_t k) override {
     m_stableWeights = m_stableWeights || (k == 1 && m_pass == ConvPass::Forward);
   }
@@ -355,6 +377,7 @@ class ConvKernel final : public Kernel {
   const ir::Tensor* m_residual = nullptr;    // set by takeResidualEpilogue
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
+  std::unique_ptr<PointwiseConv> m_pointwise;  // made on the first call that chooses the pointwise kernel
   ConvLayouts m_layouts;                     // its tensors held blocked (holdBlocked)
   bool m_stableWeights = false;              // the weight never changes (markStableInput)
   ConvEpilogue m_act;                        // its activation, set by takeActivationEpilogue

@@ -8,6 +8,8 @@
 #include "RuntimeTestUtil.h"
 #include "runtime/Executor.h"
 #include "runtime/Reference.h"
+#include "runtime/kernels/Pointwise.h"
+#include "runtime/kernels/StemConv.h"
 
 using namespace dfc;
 using namespace dfc::runtime::test;
@@ -131,4 +133,47 @@ TEST_CASE("a conv, its bias_add, a residual add and a relu run as one kernel on 
       CHECK(fused.labels == std::vector<std::string>{"conv2d + bias_add + add + relu"});
       for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
     }
+}
+
+TEST_CASE("the stem and pointwise kernels apply bias, clip, residual and relu in registers", "[fusion][conv]") {
+  if (!runtime::kernels::stemConvAvailable() || !runtime::kernels::pointwiseConvAvailable()) {
+    WARN("no AVX-512F: the stem and pointwise kernels do not run here");
+    return;
+  }
+  std::mt19937 rng(43);
+  ir::Graph g;
+  const int64_t n = 5;
+  ValueId img = g.addInput("img", {ir::DType::F32, {n, 3, 21, 20}});
+  ValueId skipStem = g.addInput("skip_stem", {ir::DType::F32, {n, 20, 11, 10}});
+  ValueId skipWide = g.addInput("skip_wide", {ir::DType::F32, {n, 20, 21, 20}});
+  auto conv = [&](const std::string& name, int64_t k) {
+    ValueId w = g.addParam(name + "_w", randomTensor({20, 3, k, k}, rng, -2, 2));
+    ValueId b = g.addParam(name + "_b", randomTensor({20}, rng));
+    const int64_t stride = k == 3 ? 2 : 1, pad = k == 3 ? 1 : 0;
+    ValueId c = addOp(g, OpKind::Conv2d, name, {img, w},
+                      {{"stride", std::vector<int64_t>{stride, stride}}, {"pad", std::vector<int64_t>{pad, pad}}});
+    return addOp(g, OpKind::BiasAdd, name + "_b", {c, b});
+  };
+  // Per kernel (3x3 stride 2: stem; 1x1 3 -> 20: pointwise): bias + clip(-0.5,
+  // 0.5) (a range the sums cross at both ends), and bias + residual + relu.
+  for (int64_t k : {3, 1}) {
+    const std::string name = k == 3 ? "stem" : "pointwise";
+    g.outputs.push_back(addOp(g, OpKind::Unary, name + "_clip", {conv(name + "_a", k)}, clip(-0.5, 0.5)));
+    ValueId skip = k == 3 ? skipStem : skipWide;
+    ValueId sum = addOp(g, OpKind::Add, name + "_add", {skip, conv(name + "_b", k)});
+    g.outputs.push_back(addOp(g, OpKind::Relu, name + "_relu", {sum}));
+  }
+  std::map<ValueId, ir::Tensor> feeds{{img, randomTensor({n, 3, 21, 20}, rng)}};
+  for (ValueId s : {skipStem, skipWide}) feeds[s] = randomTensor(g.value(s).type.shape, rng);
+  auto ref = runtime::referenceEvaluate(g, feeds);
+  REQUIRE(ref.ok());
+  for (int threads : {1, 2, 3}) {
+    INFO(threads << " threads");
+    const Run fused = runOnce(g, feeds, true, threads, runtime::ConvAlgoRequest::Auto);
+    CHECK(fused.stats.convEpilogues == 4);
+    CHECK(std::count(fused.labels.begin(), fused.labels.end(), "conv2d + bias_add + clip") == 1);
+    CHECK(std::count(fused.labels.begin(), fused.labels.end(), "conv2d + bias_add + add + relu") == 1);
+    CHECK(fused.labels.size() == 2);  // no clip, add or relu of its own
+    for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
+  }
 }

@@ -11,6 +11,8 @@
 #include "runtime/ConvAlgo.h"
 #include "runtime/Kernels.h"
 #include "runtime/Reference.h"
+#include "runtime/kernels/Pointwise.h"
+#include "runtime/kernels/StemConv.h"
 
 using namespace dfc;
 using namespace dfc::runtime;
@@ -183,11 +185,64 @@ TEST_CASE("conv2d strided and 7x7 run on oneDNN with the bias epilogue", "[kerne
 
 TEST_CASE("conv2d 1x1 stride 1 is one GEMM on the input", "[kernels][conv]") {
   std::mt19937 rng(34);
-  const Geometry pointwise{13, 6, 5, 7, 1, 1, 1, 1, {0, 0, 0, 0}};
+  // A projection (fewer outputs than inputs) on 81 pixels: the GEMM under auto.
+  const Geometry pointwise{13, 6, 9, 9, 1, 1, 1, 1, {0, 0, 0, 0}};
   for (bool bias : {false, true})
     checkPath(OpKind::Conv2d, pointwise, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Gemm);
   // Under --conv-algo onednn the same conv runs on oneDNN.
   checkPath(OpKind::Conv2d, pointwise, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+}
+
+TEST_CASE("conv2d 1x1 on small planes or expanding few channels runs on the pointwise kernel", "[kernels][conv]") {
+  if (!kernels::pointwiseConvAvailable()) {
+    WARN("no AVX-512F: the pointwise kernel does not run here");
+    return;
+  }
+  std::mt19937 rng(38);
+  // Each pixel count the kernel splits differently: 49 (a 48-pixel tile and
+  // one column), 196 (four tiles, four columns), 20 (four columns, then one
+  // whole vector), 58 (a tile, one vector masked to 10 lanes), 37 (three
+  // vectors, the last masked), 69 (a tile, two vectors, the last masked), 64
+  // (a tile and one whole vector); output channels a multiple of
+  // the 8-channel panel or not; input channels a multiple of 4 or not (the
+  // columns' four sums).
+  const std::vector<Geometry> cases{{7, 13, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}},  {5, 24, 14, 14, 1, 1, 1, 1, {0, 0, 0, 0}},
+                                    {3, 8, 4, 5, 1, 1, 1, 1, {0, 0, 0, 0}},   {8, 17, 2, 29, 1, 1, 1, 1, {0, 0, 0, 0}},
+                                    {6, 19, 1, 37, 1, 1, 1, 1, {0, 0, 0, 0}}, {8, 17, 3, 23, 1, 1, 1, 1, {0, 0, 0, 0}},
+                                    {12, 16, 8, 8, 1, 1, 1, 1, {0, 0, 0, 0}}};
+  for (const Geometry& g : cases)
+    for (bool bias : {false, true}) {
+      INFO("c " << g.c << " o " << g.o << " h " << g.h << " w " << g.w << " bias " << bias);
+      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Pointwise);
+    }
+  // A projection runs there only when the batch has at most 64 pixels: one 7 x 7 image.
+  const Geometry projection{130, 9, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}};
+  for (bool bias : {false, true})
+    checkCase(ConvCase(OpKind::Conv2d, projection, bias, rng, 1), ConvAlgoRequest::Auto, ConvAlgo::Pointwise);
+}
+
+TEST_CASE("conv2d 3x3 stride 2 on at most 4 channels runs on the stem kernel", "[kernels][conv]") {
+  if (!kernels::stemConvAvailable()) {
+    WARN("no AVX-512F: the stem kernel does not run here");
+    return;
+  }
+  std::mt19937 rng(37);
+  // Each value the kernel branches on: pad 1 or 0, 1 to 4 channels, output
+  // rows of one ragged vector (7 columns), exactly one (16), two with a
+  // ragged tail (19) and three (35), 16 output channels (one block) or 40
+  // (the last block ragged), odd and even image sides.
+  const Geometry rgb{3, 32, 15, 14, 3, 2, 1, 1, {1, 1, 1, 1}};
+  const Geometry oneRow{4, 16, 6, 32, 3, 2, 1, 1, {1, 1, 1, 1}};
+  const Geometry unpadded{1, 40, 37, 40, 3, 2, 1, 1, {0, 0, 0, 0}};
+  const Geometry wide{2, 17, 9, 70, 3, 2, 1, 1, {1, 1, 1, 1}};
+  for (const Geometry& g : {rgb, oneRow, unpadded, wide})
+    for (bool bias : {false, true}) {
+      INFO("c " << g.c << " o " << g.o << " h " << g.h << " w " << g.w << " pad " << g.pads[0] << " bias " << bias);
+      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Stem);
+    }
+  // Under --conv-algo onednn and gemm the same conv runs there.
+  checkPath(OpKind::Conv2d, rgb, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+  checkPath(OpKind::Conv2d, rgb, true, rng, ConvAlgoRequest::Gemm, ConvAlgo::Gemm);
 }
 
 TEST_CASE("oneDNN reads the weights each run unless they are stable", "[kernels][conv][onednn]") {
@@ -239,7 +294,25 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
     s.stableWeights = true;  // inference
     return s;
   };
-  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == ConvAlgo::Gemm);       // 1x1 on the input
+  // 1x1 on the input: the pointwise kernel (AVX-512) on planes of at most 64
+  // pixels and for expansions from at most 128 channels, else the GEMM.
+  const ConvAlgo pointwise = kernels::pointwiseConvAvailable() ? ConvAlgo::Pointwise : ConvAlgo::Gemm;
+  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 64 -> 64 on 56 x 56
+  CHECK(chooseConvAlgo(conv2d(512, 8, 1, 1, 0), auto_) == pointwise);       // 64 pixels
+  ConvShape twoSmall = conv2d(512, 7, 1, 1, 0);
+  twoSmall.n = 2;  // 98 pixels in the batch: the GEMM runs the images side by side
+  CHECK(chooseConvAlgo(twoSmall, auto_) == ConvAlgo::Gemm);
+  CHECK(chooseConvAlgo(conv2d(512, 9, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 81 pixels
+  CHECK(chooseConvAlgo(conv2d(16, 4, 1, 1, 0), auto_) == pointwise);        // 16 pixels
+  CHECK(chooseConvAlgo(conv2d(16, 3, 1, 1, 0), auto_) == ConvAlgo::Gemm);   // 9 pixels: under a vector
+  ConvShape expand = conv2d(128, 28, 1, 1, 0);
+  expand.o = 129;
+  CHECK(chooseConvAlgo(expand, auto_) == pointwise);
+  expand.c = 129, expand.o = 1000;
+  CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);  // 129 input channels
+  expand.stableWeights = false;
+  expand.c = 16;
+  CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);  // training: the weights change every step
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::OneDnn);     // 1x1 stride 2
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 1), auto_) == ConvAlgo::OneDnn);     // 1x1 padded
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), auto_) == ConvAlgo::Winograd4);  // 196 F(4x4) tiles
@@ -249,6 +322,15 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   CHECK(chooseConvAlgo(twoImages, auto_) == ConvAlgo::Winograd4);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), auto_) == ConvAlgo::OneDnn);
   CHECK(chooseConvAlgo(conv2d(3, 224, 7, 2, 3), auto_) == ConvAlgo::OneDnn);
+  // The stem kernel: 3x3, stride 2, pad 0 or 1, at most 4 input channels, an AVX-512 CPU.
+  const ConvAlgo stem = kernels::stemConvAvailable() ? ConvAlgo::Stem : ConvAlgo::OneDnn;
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 1), auto_) == stem);
+  CHECK(chooseConvAlgo(conv2d(4, 224, 3, 2, 0), auto_) == stem);
+  CHECK(chooseConvAlgo(conv2d(5, 224, 3, 2, 1), auto_) == ConvAlgo::OneDnn);  // 5 channels
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 2), auto_) == ConvAlgo::OneDnn);  // pad 2
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 1, 1), auto_) != ConvAlgo::Stem);    // stride 1
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 1), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
+  CHECK(chooseConvAlgo(conv2d(3, 224, 3, 2, 1), gemm) == ConvAlgo::Gemm);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), gemm) == ConvAlgo::Gemm);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
   // Weights a training step changes: auto keeps GEMM and Winograd (no oneDNN allocations in the step).
