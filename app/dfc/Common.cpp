@@ -56,24 +56,25 @@ void addMaxMemoryFlag(ArgParser& p) {
 }
 
 void addConvAlgoFlag(ArgParser& p, const char* what) {
-  p.add({{"--conv-algo"},
-         "NAME",
-         1,
-         std::string(what) +
-             ": auto (the default: per convolution, a 1x1 stride-1 one as one GEMM on the input (with weights no "
-             "training step changes, on batches of at most 64 pixels or expanding at most 128 channels, planes of at "
-             "least 16 pixels, on the NCHW pointwise kernel where the CPU has AVX-512), a 3x3 stride-1 one "
-             "with at least 128 F(4x4) tiles in the batch as F(2x2,3x3) or F(4x4,3x3) where the multiplies modelled "
-             "from its shape, transforms included, are fewer than GEMM's, a 3x3 stride-2 one on at most 4 input "
-             "channels (a network's stem) on the NCHW stem kernel where the CPU has AVX-512, and, with weights no "
-             "training step changes, a depthwise one (one input channel per group) on the direct depthwise kernel (NCHW "
-             "loops, or 16 channels in AVX-512 lanes), and the rest, "
-             "grouped and dilated ones included, on oneDNN's convolution primitive), gemm (im2col + GEMM; grouped and "
-             "dilated ones on the direct loop), winograd2, "
-             "winograd4 or onednn (every forward convolution on oneDNN). Winograd runs only 3x3 stride-1 forward and "
-             "input-gradient convolutions (others stay on GEMM); F(4x4) is refused above " +
-             std::to_string(runtime::kWinograd4MaxChannels) +
-             " input channels, where its error nears 1e-5 of the output's magnitude, and F(2x2) runs instead"});
+  p.add(
+      {{"--conv-algo"},
+       "NAME",
+       1,
+       std::string(what) +
+           ": auto (the default: per convolution, a 1x1 stride-1 one as one GEMM on the input (with weights no "
+           "training step changes, on batches of at most 64 pixels or expanding at most 128 channels, planes of at "
+           "least 16 pixels, on the NCHW pointwise kernel where the CPU has AVX-512), a 3x3 stride-1 one "
+           "with at least 128 F(4x4) tiles in the batch as F(2x2,3x3) or F(4x4,3x3) where the multiplies modelled "
+           "from its shape, transforms included, are fewer than GEMM's, a 3x3 stride-2 one on at most 4 input "
+           "channels (a network's stem) on the NCHW stem kernel where the CPU has AVX-512, and, with weights no "
+           "training step changes, a depthwise one (one input channel per group) on the direct depthwise kernel (NCHW "
+           "loops, or 16 channels in AVX-512 lanes), and the rest, "
+           "grouped and dilated ones included, on oneDNN's convolution primitive), gemm (im2col + GEMM; grouped and "
+           "dilated ones on the direct loop), winograd2, "
+           "winograd4 or onednn (every forward convolution on oneDNN). Winograd runs only 3x3 stride-1 forward and "
+           "input-gradient convolutions (others stay on GEMM); F(4x4) is refused above " +
+           std::to_string(runtime::kWinograd4MaxChannels) +
+           " input channels, where its error nears 1e-5 of the output's magnitude, and F(2x2) runs instead"});
 }
 
 std::optional<int> applyConvAlgo(const ArgParser& p, runtime::ConvAlgoRequest& request) {

@@ -378,7 +378,7 @@ class ConvKernel final : public Kernel {
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
   std::unique_ptr<PointwiseConv> m_pointwise;  // made on the first call that chooses the pointwise kernel
-  ConvLayouts m_layouts;                     // its tensors held blocked (holdBlocked)
+  ConvLayouts m_layouts;                       // its tensors held blocked (holdBlocked)
   bool m_stableWeights = false;              // the weight never changes (markStableInput)
   ConvEpilogue m_act;                        // its activation, set by takeActivationEpilogue
   ConvPass m_pass;
