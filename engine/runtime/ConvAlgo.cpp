@@ -43,6 +43,14 @@ bool pointwise(const ConvShape& s) {
   return s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 && s.pw == 0 && generalConvReason(s) == nullptr;
 }
 
+// A 1x1 unpadded convolution with a stride (a ResNet's downsample): im2col
+// only subsamples the input, and one GEMM does the rest. ResNet-50 b1 at one
+// thread, its four downsample convs: 6.8-7.0 ms a step on oneDNN (which
+// reorders the whole unsampled input), 6.2-6.4 ms so.
+bool stridedPointwise(const ConvShape& s) {
+  return s.kh == 1 && s.kw == 1 && (s.sh > 1 || s.sw > 1) && s.ph == 0 && s.pw == 0 && generalConvReason(s) == nullptr;
+}
+
 // F(4x4) is refused past its error bound (kWinograd4MaxChannels).
 ConvAlgoChoice capF4(ConvAlgoChoice choice, const ConvShape& s) {
   if (choice.algo == ConvAlgo::Winograd4 && reductionChannels(s) > kWinograd4MaxChannels)
@@ -95,14 +103,14 @@ bool pointwiseKernelWins(const ConvShape& s) {
 constexpr int64_t kWinogradMinTiles = 128;
 
 // A forward conv2d under auto: a 1x1 stride-1 conv is a plain GEMM with no
-// im2col; Winograd keeps the 3x3 stride-1 layers with tiles enough where the
-// model above picks it; the rest (strided, 7x7, few tiles) runs on oneDNN's
-// direct convolution, faster than im2col + GEMM on every ResNet-18 layer
-// (all convs on oneDNN 25 ms a step at batch 1 against 33 ms on GEMM).
+// im2col (a strided one a GEMM on its subsampled input); Winograd keeps the 3x3 stride-1 layers with tiles enough where
+// the model above picks it; the rest (strided, 7x7, few tiles) runs on oneDNN's direct convolution, faster than im2col
+// + GEMM on every ResNet-18 layer (all convs on oneDNN 25 ms a step at batch 1 against 33 ms on GEMM).
 ConvAlgoChoice autoForward(const ConvShape& s) {
   if (pointwise(s) && kernels::pointwiseConvAvailable() && pointwiseKernelWins(s))
     return {ConvAlgo::Pointwise, "auto: 1x1, the NCHW pointwise kernel (weights packed once)"};
   if (pointwise(s)) return {ConvAlgo::Gemm, "auto: 1x1, one GEMM on the input (no im2col)"};
+  if (stridedPointwise(s)) return {ConvAlgo::Gemm, "auto: 1x1 strided, one GEMM on the subsampled input"};
   const int64_t tiles = s.n * ((s.oh + 3) / 4) * ((s.ow + 3) / 4);
   if (!winogradIneligibility(s) && tiles >= kWinogradMinTiles) {
     ConvAlgoChoice c = autoChoice(s);

@@ -173,14 +173,29 @@ TEST_CASE("conv2d strided and 7x7 run on oneDNN with the bias epilogue", "[kerne
   std::mt19937 rng(33);
   const Geometry strided3x3{6, 10, 11, 9, 3, 2, 1, 1, {1, 1, 1, 1}};
   const Geometry stem7x7{3, 8, 17, 16, 7, 2, 1, 1, {3, 3, 3, 3}};
-  const Geometry strided1x1{7, 9, 9, 9, 1, 2, 1, 1, {0, 0, 0, 0}};
   // 40 outputs: three 16-channel blocks, the last ragged, cut 1 + 2 at 2 threads, 1 + 1 + 1 at 3.
   const Geometry strided3x3Wide{6, 40, 9, 9, 3, 2, 1, 1, {1, 1, 1, 1}};
-  for (const Geometry& g : {strided3x3, stem7x7, strided1x1, strided3x3Wide})
+  for (const Geometry& g : {strided3x3, stem7x7, strided3x3Wide})
     for (bool bias : {false, true}) {
       INFO("k " << g.k << " stride " << g.stride << " bias " << bias);
       checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
     }
+}
+
+TEST_CASE("conv2d 1x1 with a stride is one GEMM on the subsampled input, or oneDNN when asked", "[kernels][conv]") {
+  std::mt19937 rng(38);
+  // Stride 2 on an odd plane (the last column and row read), stride 3 on a plane it does not divide.
+  const Geometry strided2{7, 9, 9, 9, 1, 2, 1, 1, {0, 0, 0, 0}};
+  const Geometry strided3{5, 16, 10, 11, 1, 3, 1, 1, {0, 0, 0, 0}};
+  for (const Geometry& g : {strided2, strided3})
+    for (bool bias : {false, true}) {
+      INFO("stride " << g.stride << " bias " << bias);
+      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Gemm);
+      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
+    }
+  // Padded, it is no subsample: oneDNN.
+  const Geometry padded{4, 8, 9, 9, 1, 2, 1, 1, {1, 1, 1, 1}};
+  checkPath(OpKind::Conv2d, padded, true, rng, ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
 }
 
 TEST_CASE("conv2d 1x1 stride 1 is one GEMM on the input", "[kernels][conv]") {
@@ -313,7 +328,7 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   expand.stableWeights = false;
   expand.c = 16;
   CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);  // training: the weights change every step
-  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::OneDnn);     // 1x1 stride 2
+  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::Gemm);       // 1x1 stride 2: subsample + GEMM
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 1), auto_) == ConvAlgo::OneDnn);     // 1x1 padded
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), auto_) == ConvAlgo::Winograd4);  // 196 F(4x4) tiles
   CHECK(chooseConvAlgo(conv2d(64, 44, 3, 1, 1), auto_) == ConvAlgo::OneDnn);     // 121 tiles: too few
