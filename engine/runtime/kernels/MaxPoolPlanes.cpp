@@ -24,31 +24,40 @@ Phases phasesOf(const Window& g) {
   return p;
 }
 
-// dst[q] = src[q * stride], q < count; true when one of them is a NaN.
-DFC_VECTOR_CLONES bool gatherStride(float* __restrict dst, const float* __restrict src, int64_t count, int64_t stride) {
+// dst[r * dstPitch + q] = src[r * srcPitch + q * stride], r < rows, q < count: rows of a phase
+// plane in one call (a call a row cost more than the copy on small planes). True when one is a NaN.
+DFC_VECTOR_CLONES bool gatherRows(float* __restrict dst, int64_t dstPitch, const float* __restrict src,
+                                  int64_t srcPitch, int64_t rows, int64_t count, int64_t stride) {
   int nan = 0;
-  if (stride == 1)
-    for (int64_t q = 0; q < count; ++q) nan |= (dst[q] = src[q]) != src[q];
-  else if (stride == 2)
-    for (int64_t q = 0; q < count; ++q) nan |= (dst[q] = src[2 * q]) != src[2 * q];
-  else
-    for (int64_t q = 0; q < count; ++q) nan |= (dst[q] = src[q * stride]) != src[q * stride];
+  for (int64_t r = 0; r < rows; ++r) {
+    float* __restrict d = dst + r * dstPitch;
+    const float* __restrict x = src + r * srcPitch;
+    if (stride == 1)
+      for (int64_t q = 0; q < count; ++q) nan |= (d[q] = x[q]) != x[q];
+    else if (stride == 2)
+      for (int64_t q = 0; q < count; ++q) nan |= (d[q] = x[2 * q]) != x[2 * q];
+    else
+      for (int64_t q = 0; q < count; ++q) nan |= (d[q] = x[q * stride]) != x[q * stride];
+  }
   return nan != 0;
+}
+
+// The first i (0..count) with i * stride + shift >= 0.
+int64_t firstInside(int64_t shift, int64_t stride, int64_t count) {
+  return shift >= 0 ? 0 : std::min(count, (-shift + stride - 1) / stride);
 }
 
 // Phase plane (a, b): P[r][q] = plane[r * sh + a - ph][q * sw + b - pw] inside the plane (the
 // rest, -inf, is the same for every plane: maxPoolPrepare writes it). True when a NaN was copied.
 bool fillPhase(const float* plane, const Window& g, const Phases& ph, int64_t a, int64_t b, float* out) {
-  const int64_t shift = b - g.pw;  // column q reads plane column q * sw + shift
-  const int64_t lo = std::min(ph.pitch, shift >= 0 ? 0 : (-shift + g.sw - 1) / g.sw);
+  const int64_t shift = b - g.pw, rowShift = a - g.ph;  // column q, row r read q * sw + shift, r * sh + rowShift
+  const int64_t lo = firstInside(shift, g.sw, ph.pitch);
   const int64_t hi = std::max(lo, std::min(ph.pitch, g.w - shift > 0 ? (g.w - shift + g.sw - 1) / g.sw : 0));
-  bool nan = false;
-  for (int64_t r = 0; r < ph.rows; ++r) {
-    const int64_t iy = r * g.sh + a - g.ph;
-    if (iy < 0 || iy >= g.h || lo >= hi) continue;
-    nan |= gatherStride(out + r * ph.pitch + lo, plane + iy * g.w + lo * g.sw + shift, hi - lo, g.sw);
-  }
-  return nan;
+  const int64_t r0 = firstInside(rowShift, g.sh, ph.rows);
+  const int64_t r1 = std::max(r0, std::min(ph.rows, g.h - rowShift > 0 ? (g.h - rowShift + g.sh - 1) / g.sh : 0));
+  if (lo >= hi || r0 >= r1) return false;
+  return gatherRows(out + r0 * ph.pitch + lo, ph.pitch, plane + (r0 * g.sh + rowShift) * g.w + lo * g.sw + shift,
+                    g.sh * g.w, r1 - r0, hi - lo, g.sw);
 }
 
 // acc[t] = first ? p[t] : (p[t] > acc[t] ? p[t] : acc[t]), t < n.
