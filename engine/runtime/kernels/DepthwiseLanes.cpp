@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "runtime/kernels/Avx512Activation.h"
 #include "runtime/kernels/KernelFamilies.h"
 
 namespace dfc::runtime::kernels {
@@ -84,14 +85,6 @@ DFC_AVX512 void gatherBlock(const Block& b, const float* x) {
   }
 }
 
-// The activation as the op computes it: relu keeps x > 0 (NaN -> 0); clip keeps NaN
-// (max and min return their second operand when either is NaN).
-DFC_AVX512 inline __attribute__((always_inline)) __m512 activate(__m512 v, ConvActivation act, __m512 lo, __m512 hi) {
-  if (act == ConvActivation::Relu) return _mm512_max_ps(v, _mm512_setzero_ps());
-  if (act == ConvActivation::Clip) return _mm512_min_ps(hi, _mm512_max_ps(lo, v));
-  return v;
-}
-
 // out[p] = act(bias + taps) for every output position p, any kernel (the weights read from memory).
 DFC_AVX512 void laneTapsAnyKernel(const Block& b, const ConvEpilogue& e) {
   const ConvGeometry& g = *b.g;
@@ -105,7 +98,7 @@ DFC_AVX512 void laneTapsAnyKernel(const Block& b, const ConvEpilogue& e) {
         for (int64_t j = 0; j < g.kw; ++j)
           acc = _mm512_fmadd_ps(_mm512_loadu_ps(b.weights + (i * g.kw + j) * kLanes),
                                 _mm512_loadu_ps(at + (i * g.dh * b.wp + j * g.dw) * kLanes), acc);
-      _mm512_storeu_ps(b.out + (oy * g.ow + ox) * kLanes, activate(acc, act, lo, hi));
+      _mm512_storeu_ps(b.out + (oy * g.ow + ox) * kLanes, activate512(act, acc, lo, hi));
     }
 }
 
@@ -136,8 +129,8 @@ DFC_AVX512 void laneTaps(const Block& b, const ConvEpilogue& e) {
           a0 = _mm512_fmadd_ps(w[i * K + j], _mm512_loadu_ps(tap), a0);
           a1 = _mm512_fmadd_ps(w[i * K + j], _mm512_loadu_ps(tap + step), a1);
         }
-      _mm512_storeu_ps(dst + ox * kLanes, activate(a0, act, lo, hi));
-      _mm512_storeu_ps(dst + (ox + 1) * kLanes, activate(a1, act, lo, hi));
+      _mm512_storeu_ps(dst + ox * kLanes, activate512(act, a0, lo, hi));
+      _mm512_storeu_ps(dst + (ox + 1) * kLanes, activate512(act, a1, lo, hi));
     }
     if (ox < ow) {
       const float* at = row + ox * step;
@@ -146,7 +139,7 @@ DFC_AVX512 void laneTaps(const Block& b, const ConvEpilogue& e) {
       for (int i = 0; i < K; ++i)
 #pragma GCC unroll 5
         for (int j = 0; j < K; ++j) a0 = _mm512_fmadd_ps(w[i * K + j], _mm512_loadu_ps(at + (i * wp + j) * kLanes), a0);
-      _mm512_storeu_ps(dst + ox * kLanes, activate(a0, act, lo, hi));
+      _mm512_storeu_ps(dst + ox * kLanes, activate512(act, a0, lo, hi));
     }
   }
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "runtime/kernels/Avx512Activation.h"
+
 namespace dfc::runtime::kernels {
 namespace {
 
@@ -21,16 +23,6 @@ struct Operands {
   float* y;
   const ConvEpilogue* act;
 };
-
-__attribute__((target("avx512f"))) inline __m512 activate(const ConvEpilogue& e, __m512 v) {
-  // The maskz forms: GCC 12's plain _mm512_max_ps warns of an uninitialized
-  // operand. max/min return their second operand on a NaN, as applyActivation.
-  constexpr __mmask16 all = 0xFFFF;
-  if (e.activation == ConvActivation::Relu) return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
-  if (e.activation == ConvActivation::Clip)
-    return _mm512_maskz_min_ps(all, _mm512_set1_ps(e.hi), _mm512_maskz_max_ps(all, _mm512_set1_ps(e.lo), v));
-  return v;
-}
 
 // Output channels [8 panel, + 8) of image b at pixels [p0, p0 + V * 16), the
 // last vector's lanes cut by `last` (the input read masked too: never past its end).
@@ -71,7 +63,7 @@ __attribute__((target("avx512f"))) void tile(const PointwiseGeometry& g, const O
       const __mmask16 mask = v + 1 < V ? __mmask16(0xFFFF) : last;
       __m512 out = acc[r][v];
       if (a.skip) out = _mm512_add_ps(out, _mm512_maskz_loadu_ps(mask, a.skip + at + v * kLanes));
-      _mm512_mask_storeu_ps(a.y + at + v * kLanes, mask, activate(*a.act, out));
+      _mm512_mask_storeu_ps(a.y + at + v * kLanes, mask, activate512(*a.act, out));
     }
   }
 }

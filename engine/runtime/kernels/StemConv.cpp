@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "runtime/kernels/Avx512Activation.h"
+
 namespace dfc::runtime::kernels {
 namespace {
 
@@ -52,16 +54,6 @@ struct Operands {
   const ConvEpilogue* act;
 };
 
-__attribute__((target("avx512f"))) inline __m512 activate(const ConvEpilogue& e, __m512 v) {
-  // max/min return their second operand on a NaN: the NaN passes a clip, as in applyActivation.
-  // (The maskz forms: GCC 12's plain _mm512_max_ps warns of an uninitialized operand.)
-  constexpr __mmask16 all = 0xFFFF;
-  if (e.activation == ConvActivation::Relu) return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
-  if (e.activation == ConvActivation::Clip)
-    return _mm512_maskz_min_ps(all, _mm512_set1_ps(e.hi), _mm512_maskz_max_ps(all, _mm512_set1_ps(e.lo), v));
-  return v;
-}
-
 // Output channels of block `block`, image b, row oy, columns 16v .. 16v + 15.
 __attribute__((target("avx512f"))) void tile(const StemGeometry& g, const Operands& a, int64_t block, int64_t b,
                                              int64_t oy, int64_t v) {
@@ -92,7 +84,7 @@ __attribute__((target("avx512f"))) void tile(const StemGeometry& g, const Operan
     const int64_t at = ((b * g.o + block * kLanes + k) * g.oh + oy) * g.ow + kLanes * v;
     __m512 out = acc[k];
     if (a.skip) out = _mm512_add_ps(out, _mm512_maskz_loadu_ps(mask, a.skip + at));
-    _mm512_mask_storeu_ps(a.y + at, mask, activate(*a.act, out));
+    _mm512_mask_storeu_ps(a.y + at, mask, activate512(*a.act, out));
   }
 }
 

@@ -327,8 +327,8 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);  // 129 input channels
   expand.stableWeights = false;
   expand.c = 16;
-  CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);  // training: the weights change every step
-  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::Gemm);       // 1x1 stride 2: subsample + GEMM
+  CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);                   // training: the weights change every step
+  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::Gemm);  // 1x1 stride 2: subsample + GEMM
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 1), auto_) == ConvAlgo::OneDnn);     // 1x1 padded
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), auto_) == ConvAlgo::Winograd4);  // 196 F(4x4) tiles
   CHECK(chooseConvAlgo(conv2d(64, 44, 3, 1, 1), auto_) == ConvAlgo::OneDnn);     // 121 tiles: too few
