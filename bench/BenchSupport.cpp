@@ -62,6 +62,13 @@ double FedExecutor::run(int steps) {
   return msSince(t0) / steps;
 }
 
+ir::Tensor uniformTensor(const ir::Shape& shape, float lo, float hi, std::mt19937& rng) {
+  ir::Tensor t(ir::TensorType{ir::DType::F32, shape});
+  std::uniform_real_distribution<float> d(lo, hi);
+  for (float& v : t.span<float>()) v = d(rng);
+  return t;
+}
+
 Spread spreadOf(std::vector<double> samples) {
   Spread s;
   if (samples.empty()) return s;

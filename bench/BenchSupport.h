@@ -4,6 +4,7 @@
 // machine's figures (load, parallel ceiling, FMA peak) printed beside results.
 #include <chrono>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct FedExecutor {
   std::unique_ptr<runtime::Executor> exec;
   bool forwardOnly = false;
 };
+
+// An f32 tensor of `shape`, uniform in [lo, hi).
+ir::Tensor uniformTensor(const ir::Shape& shape, float lo, float hi, std::mt19937& rng);
 
 struct Spread {
   double median = 0, min = 0, max = 0;

@@ -51,13 +51,6 @@ Args parseArgs(int argc, char** argv) {
   return a;
 }
 
-ir::Tensor uniform(const ir::Shape& shape, float lo, float hi, std::mt19937& rng) {
-  ir::Tensor t(ir::TensorType{ir::DType::F32, shape});
-  std::uniform_real_distribution<float> d(lo, hi);
-  for (float& v : t.span<float>()) v = d(rng);
-  return t;
-}
-
 // One layer: c@side -> o, kernel k x k, stride s, pad (k - 1) / 2; clip to [0, 6] when `clip`.
 struct Layer {
   const char* name;
@@ -78,9 +71,9 @@ struct ConvOp {
     act.attrs = {{"fn", std::string(l.clip ? "clip" : "identity")}, {"alpha", 0.0}, {"beta", 6.0}};
     act.inputs = {0};
     act.outputs = {1};
-    x = uniform({n, l.c, l.side, l.side}, -1, 1, rng);
-    w = uniform({l.o, l.c, l.k, l.k}, -0.2f, 0.2f, rng);
-    bias = uniform({l.o}, -0.5f, 0.5f, rng);
+    x = uniformTensor({n, l.c, l.side, l.side}, -1, 1, rng);
+    w = uniformTensor({l.o, l.c, l.k, l.k}, -0.2f, 0.2f, rng);
+    bias = uniformTensor({l.o}, -0.5f, 0.5f, rng);
     y = ir::Tensor(ir::TensorType{ir::DType::F32, {n, l.o, out, out}});
   }
   runtime::KernelPtr make(bool clip) {

@@ -54,13 +54,6 @@ Args parseArgs(int argc, char** argv) {
   return a;
 }
 
-ir::Tensor uniform(const ir::Shape& shape, float lo, float hi, std::mt19937& rng) {
-  ir::Tensor t(ir::TensorType{ir::DType::F32, shape});
-  std::uniform_real_distribution<float> d(lo, hi);
-  for (float& v : t.span<float>()) v = d(rng);
-  return t;
-}
-
 // One conv2d (or conv2d_grad_input) node, 3x3, stride 1, pad 1, with its tensors, run through the runtime's kernel.
 struct ConvOp {
   ir::Node node;
@@ -69,8 +62,9 @@ struct ConvOp {
     node.op = gradInput ? ir::OpKind::Conv2dGradInput : ir::OpKind::Conv2d;
     node.name = "conv";
     node.attrs = {{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{1, 1}}};
-    ir::Tensor image = uniform({n, c, side, side}, -1, 1, rng), weight = uniform({o, c, 3, 3}, -0.1f, 0.1f, rng);
-    ir::Tensor dy = uniform({n, o, side, side}, -1, 1, rng);
+    ir::Tensor image = uniformTensor({n, c, side, side}, -1, 1, rng),
+               weight = uniformTensor({o, c, 3, 3}, -0.1f, 0.1f, rng);
+    ir::Tensor dy = uniformTensor({n, o, side, side}, -1, 1, rng);
     a = gradInput ? dy : image;
     b = weight;
     y = ir::Tensor(ir::TensorType{ir::DType::F32, gradInput ? image.shape() : dy.shape()});
@@ -159,9 +153,9 @@ std::pair<double, double> errorOf(const float* got, const std::vector<double>& r
 void errorRow(int64_t c, float lo, float hi, support::ThreadPool& pool) {
   std::mt19937 rng(static_cast<unsigned>(c * 7 + static_cast<int64_t>(hi)));
   ConvOp op(false, 1, c, 8, 16, rng);
-  op.a = uniform({1, c, 16, 16}, lo, hi, rng);
+  op.a = uniformTensor({1, c, 16, 16}, lo, hi, rng);
   const float bound = 1.0f / std::sqrt(9.0f * static_cast<float>(c));
-  op.b = uniform({8, c, 3, 3}, -bound, bound, rng);
+  op.b = uniformTensor({8, c, 3, 3}, -bound, bound, rng);
   const std::vector<double> ref = directConv(op.a, op.b);
   std::printf("  %-6lld [%g, %g]%*s", static_cast<long long>(c), static_cast<double>(lo), static_cast<double>(hi), 4, "");
   op.runMs(pool, ConvAlgoRequest::Gemm);
