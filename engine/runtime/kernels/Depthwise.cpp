@@ -5,6 +5,7 @@
 
 #include "runtime/kernels/DepthwiseLanes.h"
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/Strided.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -33,15 +34,6 @@ int64_t firstAtLeast(int64_t offset, int64_t stride, int64_t count) {
   return std::min(count, (offset + stride - 1) / stride);
 }
 
-// dst[q] = src[q * stride], q < count; stride 2 (most strided convs) on its own so that it vectorizes.
-DFC_VECTOR_CLONES void gatherColumns(float* __restrict dst, const float* __restrict src, int64_t count,
-                                     int64_t stride) {
-  if (stride == 2)
-    for (int64_t q = 0; q < count; ++q) dst[q] = src[2 * q];
-  else
-    for (int64_t q = 0; q < count; ++q) dst[q] = src[q * stride];
-}
-
 // Phase plane (a, b) of channel x [h, w]: P[r][q] = x[r*sh + a - padTop][q*sw + b - padLeft]
 // where that is inside the image. The rest of the plane (the padding) is the
 // same for every channel: zeroed once per thread and call, never written here.
@@ -58,7 +50,7 @@ void fillPhase(const ConvGeometry& g, const Phases& ph, const float* x, int64_t 
     if (g.sw == 1)
       std::copy(src + lo, src + hi, dst + lo);
     else
-      gatherColumns(dst + lo, src + lo * g.sw, hi - lo, g.sw);
+      gatherStrided(dst + lo, src + lo * g.sw, hi - lo, g.sw);
   }
 }
 

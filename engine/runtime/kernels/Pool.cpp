@@ -10,6 +10,7 @@
 #include "runtime/kernels/Epilogue.h"  // DFC_VECTOR_CLONES
 #include "runtime/kernels/KernelFamilies.h"
 #include "runtime/kernels/MaxPoolPlanes.h"
+#include "runtime/kernels/Strided.h"
 
 namespace dfc::runtime::kernels {
 namespace {
@@ -29,15 +30,6 @@ inline ColumnRange insideColumns(const Window& g, int64_t j) {
 // max[i] = src[i] > max[i] ? src[i] : max[i], i < n: a window cell taken only when strictly greater.
 DFC_VECTOR_CLONES void takeGreater(float* __restrict max, const float* __restrict src, int64_t n) {
   for (int64_t i = 0; i < n; ++i) max[i] = src[i] > max[i] ? src[i] : max[i];
-}
-
-// dst[q] = src[q * stride], q < count (one column phase of a strided row).
-DFC_VECTOR_CLONES void gatherStrided(float* __restrict dst, const float* __restrict src, int64_t count,
-                                     int64_t stride) {
-  if (stride == 2)
-    for (int64_t q = 0; q < count; ++q) dst[q] = src[2 * q];
-  else
-    for (int64_t q = 0; q < count; ++q) dst[q] = src[q * stride];
 }
 
 // Output row oy's window maxima, a window row and column at a time across the
