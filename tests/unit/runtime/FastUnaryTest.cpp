@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "runtime/kernels/FastUnary.h"
 
@@ -97,4 +99,35 @@ TEST_CASE("fast silu is x times the fast sigmoid, within 1e-6 of x sigmoid(x) re
   CHECK(fastSilu(2.0f) == 2.0f * fastSigmoid(2.0f));
   CHECK(fastSilu(100.0f) == 100.0f);
   CHECK(fastSilu(-100.0f) == 0.0f);
+}
+
+// The loops are built for AVX-512, Haswell and the baseline and the loader
+// picks one (FastMath.h): whichever runs must give the bits of the scalar
+// function called one element at a time here (this file builds for the
+// baseline, where each fmaf is libm's). 1000 elements: every vector width's tail runs.
+TEST_CASE("the fast unary loops give the bits of their scalar functions on every instruction set",
+          "[kernels][fastmath]") {
+  struct Case {
+    const char* fn;
+    float (*scalar)(float);
+    float lo, hi;
+  };
+  const Case cases[] = {{"sigmoid", fastSigmoid, -90, 90}, {"silu", fastSilu, -90, 90},
+                        {"exp", fastExpInf, -100, 89}, {"erf", fastErf, -5, 5}, {"gelu_erf", fastGeluErf, -8, 8}};
+  for (const Case& c : cases) {
+    const UnaryLoop loop = fastUnaryLoop(c.fn);
+    REQUIRE(loop != nullptr);
+    std::vector<float> x(1000), y(x.size());
+    for (size_t i = 0; i < x.size(); ++i) x[i] = c.lo + (c.hi - c.lo) * static_cast<float>(i) / 999.0f;
+    x[500] = kNan;
+    x[501] = -kInf;
+    loop(x.data(), y.data(), static_cast<int64_t>(x.size()), 0.0, 0.0);
+    int differ = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float want = c.scalar(x[i]);
+      differ += std::isnan(want) ? !std::isnan(y[i]) : std::memcmp(&want, &y[i], sizeof want) != 0;
+    }
+    INFO(c.fn);
+    CHECK(differ == 0);
+  }
 }
