@@ -4,8 +4,8 @@
 // and NaN passing through.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -112,8 +112,11 @@ TEST_CASE("the fast unary loops give the bits of their scalar functions on every
     float (*scalar)(float);
     float lo, hi;
   };
-  const Case cases[] = {{"sigmoid", fastSigmoid, -90, 90}, {"silu", fastSilu, -90, 90},
-                        {"exp", fastExpInf, -100, 89}, {"erf", fastErf, -5, 5}, {"gelu_erf", fastGeluErf, -8, 8}};
+  const Case cases[] = {{"sigmoid", fastSigmoid, -90, 90},
+                        {"silu", fastSilu, -90, 90},
+                        {"exp", fastExpInf, -100, 89},
+                        {"erf", fastErf, -5, 5},
+                        {"gelu_erf", fastGeluErf, -8, 8}};
   for (const Case& c : cases) {
     const UnaryLoop loop = fastUnaryLoop(c.fn);
     REQUIRE(loop != nullptr);
