@@ -5,6 +5,7 @@
 #include <set>
 #include <variant>
 
+#include "runtime/kernels/Epilogue.h"
 #include "runtime/kernels/Sgemm.h"
 
 namespace dfc::runtime {
@@ -60,15 +61,22 @@ ir::NodeId biasProducer(const ir::Graph& g, const ir::Node& b, const std::set<ir
   return ir::kNoNode;
 }
 
-// A relu or clip on an f32 value of its own size (what a conv can apply on its output tile).
+// A SiLU joins its conv from this many outputs (1.5 MB, most of a 2 MB L2)
+// on. On the tile it costs as much compute as on its own (0.45 ns an
+// element); it saves the pass over memory only where the output would have
+// left L2. EfficientNet-B0, per layer: 1.6-4.8 MB outputs 4-20% faster
+// fused, 0.45-1.2 MB ones 4-12% slower.
+constexpr int64_t kMinFusedSiluFloats = int64_t{3} << 17;
+
+// A relu, clip or silu (kernels::activationOf) on an f32 value of its own
+// size: what a conv can apply on its output tile.
 bool isConvActivation(const ir::Graph& g, const ir::Node& n) {
   if (n.inputs.size() != 1 || n.outputs.size() != 1) return false;
   const ir::Value &x = g.value(n.inputs[0]), &y = g.value(n.outputs[0]);
   if (!isF32(x) || !isF32(y) || x.type.numElements() != y.type.numElements()) return false;
-  if (n.op == OpKind::Relu) return true;
-  auto it = n.attrs.find("fn");
-  const std::string* fn = it == n.attrs.end() ? nullptr : std::get_if<std::string>(&it->second);
-  return n.op == OpKind::Unary && fn && (*fn == "relu" || *fn == "clip");
+  kernels::ConvEpilogue e;
+  if (!kernels::activationOf(n, e)) return false;
+  return e.activation != kernels::ConvActivation::Silu || x.type.numElements() >= kMinFusedSiluFloats;
 }
 
 // The value x feeds only one node in this section and leaves no step.

@@ -7,8 +7,8 @@
 //   bias_add; the GEMM starts from the bias, oneDNN adds it on the output tile
 //   (one pass over the output instead of two).
 // - ConvEpilogue: a conv2d / conv (then its bias_add) whose result feeds
-//   only a relu or clip, or only an add of another value of its shape (a
-//   residual) whose result feeds only a relu or clip: the convolution applies
+//   only a relu, clip or silu, or only an add of another value of its shape (a
+//   residual) whose result feeds only one of those: the convolution applies
 //   them on its output tile (oneDNN post-ops, the GEMM's panels), run at the
 //   activation's place.
 // - Chain: consecutive elementwise nodes of one size, run tile by tile (a few

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "runtime/kernels/DepthwiseLanes.h"
+#include "runtime/kernels/FastUnary.h"
 #include "runtime/kernels/KernelFamilies.h"
 #include "runtime/kernels/Strided.h"
 
@@ -120,6 +121,7 @@ DFC_VECTOR_CLONES void storeRows(float* __restrict y, const float* __restrict ac
     else
       for (int64_t x = 0; x < ow; ++x) dst[x] = src[x];
   }
+  if (act == ConvActivation::Silu) siluInPlace(y, rows * ow);  // whole tiles: a row's worth is too short to overlap
 }
 
 // The kernels with a one-pass tap loop: 3x3 and 5x5, stride at most 2 across, not dilated across.
@@ -155,10 +157,12 @@ constexpr int64_t kDirectRowWidth = 32;
 void outputPlane(const ConvGeometry& g, const ConvEpilogue& e, const Phases& ph, const float* phases, const float* w,
                  float bias, float* y, float* acc) {
   if (g.ow >= kDirectRowWidth) {
+    const bool rowwise = e.activation != ConvActivation::Silu;  // SiLU: over the whole plane, as storeRows
     for (int64_t oy = 0; oy < g.oh; ++oy) {
       sumTaps(g, ph, phases, w, bias, oy, g.ow, y + oy * g.ow);
-      applyActivation(e, y + oy * g.ow, g.ow);
+      if (rowwise) applyActivation(e, y + oy * g.ow, g.ow);
     }
+    if (!rowwise) applyActivation(e, y, g.oh * g.ow);
     return;
   }
   // Narrow planes: whole tiles of rows at once, the Q - ow columns past each row computed and dropped.

@@ -1,5 +1,6 @@
 #include "runtime/kernels/FastUnary.h"
 
+#include "runtime/kernels/Avx512Activation.h"
 #include "runtime/kernels/FastMath.h"
 
 namespace dfc::runtime::kernels {
@@ -68,6 +69,10 @@ DFC_WIDE_CLONES void floatLoopAB(const float* __restrict x, float* __restrict y,
   for (int64_t i = 0; i < n; ++i) y[i] = F(x[i], fa, fb);
 }
 
+DFC_WIDE_CLONES void siluLoopInPlace(float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = fastSilu(y[i]);
+}
+
 struct NamedFast {
   std::string_view name;
   UnaryLoop loop;
@@ -85,6 +90,22 @@ const NamedFast kFastUnaryFns[] = {
 };
 
 }  // namespace
+
+// A conv's SiLU epilogue runs on short rows (a 28-wide depthwise row), where
+// the cloned loop's scalar tail took 6.7 ns an element: on AVX-512 the tail
+// is one masked vector of the same steps.
+__attribute__((target("avx512f"))) void siluInPlace512(float* y, int64_t n) {
+  for (int64_t i = 0; i < n; i += 16) {
+    const auto m = static_cast<__mmask16>(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(y + i, m, silu512(_mm512_maskz_loadu_ps(m, y + i)));
+  }
+}
+
+void siluInPlace(float* y, int64_t n) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512) return siluInPlace512(y, n);
+  siluLoopInPlace(y, n);
+}
 
 UnaryLoop fastUnaryLoop(std::string_view fn) {
   for (const NamedFast& f : kFastUnaryFns)

@@ -14,6 +14,9 @@ using UnaryLoop = void (*)(const float*, float*, int64_t, double, double);
 // The float loop of fn, or null where fn keeps the double loop.
 UnaryLoop fastUnaryLoop(std::string_view fn);
 
+// y[i] = silu(y[i]), the bits of fastUnaryLoop("silu") (a conv's SiLU epilogue).
+void siluInPlace(float* y, int64_t n);
+
 // The scalar functions the loops apply (exposed for their accuracy tests).
 float fastErf(float x);
 float fastSigmoid(float x);

@@ -125,6 +125,7 @@ struct Piece {
     if (e.residual) ops.append_sum(1.0f);  // dst holds the residual when the conv starts
     if (e.activation == ConvActivation::Relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
     if (e.activation == ConvActivation::Clip) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, e.lo, e.hi);
+    if (e.activation == ConvActivation::Silu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_swish, 1.0f, 0.0f);
     attr.set_post_ops(ops);
     return Fwd::primitive_desc(d, attr, engine);
   }

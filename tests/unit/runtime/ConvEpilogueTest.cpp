@@ -177,3 +177,30 @@ TEST_CASE("the stem and pointwise kernels apply bias, clip, residual and relu in
     for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
   }
 }
+
+// A SiLU joins its conv only from 3 x 2^17 outputs (1.5 MB: SectionFusion.cpp)
+// on, where the pass it saves would leave L2: exactly that many fuse, one fewer do not.
+TEST_CASE("a conv's silu runs on its tile from 1.5 MB of output on, and stays a kernel below", "[fusion][conv][silu]") {
+  std::mt19937 rng(44);
+  ir::Graph g;
+  const ir::Attributes unit{{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{0, 0}}};
+  const ir::Attributes silu{{"fn", std::string("silu")}};
+  std::map<ValueId, ir::Tensor> feeds;
+  for (auto [channels, width] : {std::pair<int64_t, int64_t>{3, 131072}, {5, 78643}}) {  // 393216 and 393215 outputs
+    const std::string name = "c" + std::to_string(channels);
+    ValueId x = g.addInput(name + "_x", {ir::DType::F32, {1, channels, 1, width}});
+    feeds[x] = randomTensor({1, channels, 1, width}, rng, -8, 8);
+    ValueId w = g.addParam(name + "_w", randomTensor({channels, channels, 1, 1}, rng));
+    g.outputs.push_back(addOp(g, OpKind::Unary, name + "_silu", {addOp(g, OpKind::Conv2d, name, {x, w}, unit)}, silu));
+  }
+  auto ref = runtime::referenceEvaluate(g, feeds);
+  REQUIRE(ref.ok());
+  for (int threads : {1, 2, 3}) {
+    INFO(threads << " threads");
+    const Run fused = runOnce(g, feeds, true, threads, runtime::ConvAlgoRequest::Auto);
+    CHECK(fused.stats.convEpilogues == 1);
+    CHECK(std::count(fused.labels.begin(), fused.labels.end(), "conv2d + silu") == 1);
+    CHECK(std::count(fused.labels.begin(), fused.labels.end(), "unary") == 1);
+    for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
+  }
+}
