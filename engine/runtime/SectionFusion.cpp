@@ -122,7 +122,26 @@ std::vector<ir::NodeId> residualAdd(const ir::Graph& g, const ir::Node& add, ir:
   return {};
 }
 
-// conv (+ its bias_add) (+ a residual add) + activation groups, by activation node.
+// conv (+ its bias_add) + residual add groups with no activation after them
+// (MobileNetV2's projections), by add node, for the adds no group in `out` holds.
+void addResidualGroups(const ir::Graph& g, const std::vector<ir::NodeId>& nodes, const std::set<ir::NodeId>& inSection,
+                       const std::map<ir::NodeId, ir::NodeId>& biasOf,
+                       const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep,
+                       std::map<ir::NodeId, FusionGroup>& out) {
+  std::set<ir::NodeId> held;
+  for (const auto& [key, group] : out) held.insert(group.nodes.begin(), group.nodes.end());
+  for (ir::NodeId n : nodes) {
+    if (held.count(n)) continue;
+    std::vector<ir::NodeId> members = residualAdd(g, g.node(n), n, inSection, biasOf, users, leavesStep);
+    if (members.empty() || std::any_of(members.begin(), members.end(), [&](ir::NodeId m) { return held.count(m); }))
+      continue;
+    held.insert(members.begin(), members.end());
+    out[n] = group(FusionKind::ConvEpilogue, members);
+  }
+}
+
+// conv (+ its bias_add) (+ a residual add) + activation groups, by activation
+// node, then conv (+ bias_add) + residual add groups, by add node.
 std::map<ir::NodeId, FusionGroup> convEpilogues(const ir::Graph& g, const std::vector<ir::NodeId>& nodes,
                                                 const std::set<ir::NodeId>& inSection,
                                                 const std::map<ir::NodeId, ir::NodeId>& biasOf,
@@ -141,6 +160,7 @@ std::map<ir::NodeId, FusionGroup> convEpilogues(const ir::Graph& g, const std::v
     members.push_back(n);
     out[n] = group(FusionKind::ConvEpilogue, members);
   }
+  addResidualGroups(g, nodes, inSection, biasOf, users, leavesStep, out);
   return out;
 }
 

@@ -95,44 +95,51 @@ TEST_CASE("a conv, its bias_add and a relu or clip run as one kernel, within rou
     }
 }
 
-TEST_CASE("a conv, its bias_add, a residual add and a relu run as one kernel on every algorithm", "[fusion][conv]") {
-  std::mt19937 rng(42);
-  ir::Graph g;
-  const int64_t n = 5;
-  ValueId img = g.addInput("img", {ir::DType::F32, {n, 6, 24, 24}});
-  ValueId skipSmall = g.addInput("skip_small", {ir::DType::F32, {n, 8, 12, 12}});
-  ValueId skipWide = g.addInput("skip_wide", {ir::DType::F32, {n, 8, 24, 24}});
-  ValueId skipTiny = g.addInput("skip_tiny", {ir::DType::F32, {n, 8, 4, 4}});
-  auto conv = [&](const std::string& name, int64_t k, int64_t stride, int64_t pad, ValueId x, ValueId skip, bool relu) {
-    ValueId w = g.addParam(name + "_w", randomTensor({8, g.value(x).type.shape[1], k, k}, rng));
-    ValueId b = g.addParam(name + "_b", randomTensor({8}, rng));
-    ValueId c = addOp(g, OpKind::Conv2d, name, {x, w},
-                      {{"stride", std::vector<int64_t>{stride, stride}}, {"pad", std::vector<int64_t>{pad, pad}}});
-    ValueId sum = addOp(g, OpKind::Add, name + "_add", {skip, addOp(g, OpKind::BiasAdd, name + "_b", {c, b})});
-    return relu ? addOp(g, OpKind::Relu, name + "_relu", {sum}) : sum;
-  };
-  // 3x3 stride 2, 3x3 stride 1 (180 F(4x4) tiles), 1x1 on 24 x 24, 1x1 stride 6 (4 x 4 planes).
-  ValueId small = conv("strided", 3, 2, 1, img, skipSmall, true);
-  ValueId wide = conv("winograd", 3, 1, 1, img, skipWide, true);
-  ValueId pointwise = conv("pointwise", 1, 1, 0, img, skipWide, true);
-  ValueId tiny = conv("tiny", 1, 6, 0, img, skipTiny, true);
-  g.outputs = {small, wide, pointwise, tiny};
-  std::map<ValueId, ir::Tensor> feeds{{img, randomTensor({n, 6, 24, 24}, rng)}};
-  for (ValueId s : {skipSmall, skipWide, skipTiny}) feeds[s] = randomTensor(g.value(s).type.shape, rng);
-  auto ref = runtime::referenceEvaluate(g, feeds);
-  REQUIRE(ref.ok());
-  // auto: oneDNN, the GEMM on one image; gemm: im2col, images side by side;
-  // winograd2: Winograd (the residual and relu in a pass after it); onednn: every one.
-  for (auto algo : {runtime::ConvAlgoRequest::Auto, runtime::ConvAlgoRequest::Gemm, runtime::ConvAlgoRequest::Winograd2,
-                    runtime::ConvAlgoRequest::OneDnn})
-    for (int threads : {1, 2, 3}) {
-      INFO(runtime::convAlgoRequestName(algo) << " at " << threads << " threads");
-      const Run fused = runOnce(g, feeds, true, threads, algo);
-      CHECK(fused.stats.convEpilogues == 4);
-      // The profile has one row per label: the four convs share one, and no add or relu runs on its own.
-      CHECK(fused.labels == std::vector<std::string>{"conv2d + bias_add + add + relu"});
-      for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
-    }
+// MobileNetV2's projections end at the add, ResNet's blocks at a relu after it.
+TEST_CASE("a conv, its bias_add, a residual add and a relu or none run as one kernel on every algorithm",
+          "[fusion][conv]") {
+  for (bool withRelu : {true, false}) {
+    INFO((withRelu ? "add + relu" : "add alone"));
+    std::mt19937 rng(42);
+    ir::Graph g;
+    const int64_t n = 5;
+    ValueId img = g.addInput("img", {ir::DType::F32, {n, 6, 24, 24}});
+    ValueId skipSmall = g.addInput("skip_small", {ir::DType::F32, {n, 8, 12, 12}});
+    ValueId skipWide = g.addInput("skip_wide", {ir::DType::F32, {n, 8, 24, 24}});
+    ValueId skipTiny = g.addInput("skip_tiny", {ir::DType::F32, {n, 8, 4, 4}});
+    auto conv = [&](const std::string& name, int64_t k, int64_t stride, int64_t pad, ValueId x, ValueId skip,
+                    bool relu) {
+      ValueId w = g.addParam(name + "_w", randomTensor({8, g.value(x).type.shape[1], k, k}, rng));
+      ValueId b = g.addParam(name + "_b", randomTensor({8}, rng));
+      ValueId c = addOp(g, OpKind::Conv2d, name, {x, w},
+                        {{"stride", std::vector<int64_t>{stride, stride}}, {"pad", std::vector<int64_t>{pad, pad}}});
+      ValueId sum = addOp(g, OpKind::Add, name + "_add", {skip, addOp(g, OpKind::BiasAdd, name + "_b", {c, b})});
+      return relu ? addOp(g, OpKind::Relu, name + "_relu", {sum}) : sum;
+    };
+    // 3x3 stride 2, 3x3 stride 1 (180 F(4x4) tiles), 1x1 on 24 x 24, 1x1 stride 6 (4 x 4 planes).
+    ValueId small = conv("strided", 3, 2, 1, img, skipSmall, withRelu);
+    ValueId wide = conv("winograd", 3, 1, 1, img, skipWide, withRelu);
+    ValueId pointwise = conv("pointwise", 1, 1, 0, img, skipWide, withRelu);
+    ValueId tiny = conv("tiny", 1, 6, 0, img, skipTiny, withRelu);
+    g.outputs = {small, wide, pointwise, tiny};
+    std::map<ValueId, ir::Tensor> feeds{{img, randomTensor({n, 6, 24, 24}, rng)}};
+    for (ValueId s : {skipSmall, skipWide, skipTiny}) feeds[s] = randomTensor(g.value(s).type.shape, rng);
+    auto ref = runtime::referenceEvaluate(g, feeds);
+    REQUIRE(ref.ok());
+    // auto: oneDNN, the GEMM on one image; gemm: im2col, images side by side;
+    // winograd2: Winograd (the residual and relu in a pass after it); onednn: every one.
+    for (auto algo : {runtime::ConvAlgoRequest::Auto, runtime::ConvAlgoRequest::Gemm,
+                      runtime::ConvAlgoRequest::Winograd2, runtime::ConvAlgoRequest::OneDnn})
+      for (int threads : {1, 2, 3}) {
+        INFO(runtime::convAlgoRequestName(algo) << " at " << threads << " threads");
+        const Run fused = runOnce(g, feeds, true, threads, algo);
+        CHECK(fused.stats.convEpilogues == 4);
+        // The profile has one row per label: the four convs share one, and no add or relu runs on its own.
+        CHECK(fused.labels ==
+              std::vector<std::string>{withRelu ? "conv2d + bias_add + add + relu" : "conv2d + bias_add + add"});
+        for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
+      }
+  }
 }
 
 TEST_CASE("the stem and pointwise kernels apply bias, clip, residual and relu in registers", "[fusion][conv]") {
