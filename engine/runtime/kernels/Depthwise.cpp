@@ -121,7 +121,9 @@ DFC_VECTOR_CLONES void storeRows(float* __restrict y, const float* __restrict ac
     else
       for (int64_t x = 0; x < ow; ++x) dst[x] = src[x];
   }
-  if (act == ConvActivation::Silu) siluInPlace(y, rows * ow);  // whole tiles: a row's worth is too short to overlap
+  // SiLU and hard-swish over whole tiles: a row's worth is too short to overlap.
+  if (act == ConvActivation::Silu || act == ConvActivation::HardSwish)
+    applyActivation(ConvEpilogue{false, act, lo, hi, false}, y, rows * ow);
 }
 
 // The kernels with a one-pass tap loop: 3x3 and 5x5, stride at most 2 across, not dilated across.
@@ -157,7 +159,8 @@ constexpr int64_t kDirectRowWidth = 32;
 void outputPlane(const ConvGeometry& g, const ConvEpilogue& e, const Phases& ph, const float* phases, const float* w,
                  float bias, float* y, float* acc) {
   if (g.ow >= kDirectRowWidth) {
-    const bool rowwise = e.activation != ConvActivation::Silu;  // SiLU: over the whole plane, as storeRows
+    // SiLU and hard-swish over the whole plane, as storeRows.
+    const bool rowwise = e.activation != ConvActivation::Silu && e.activation != ConvActivation::HardSwish;
     for (int64_t oy = 0; oy < g.oh; ++oy) {
       sumTaps(g, ph, phases, w, bias, oy, g.ow, y + oy * g.ow);
       if (rowwise) applyActivation(e, y + oy * g.ow, g.ow);

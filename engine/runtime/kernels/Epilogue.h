@@ -17,10 +17,10 @@
 namespace dfc::runtime::kernels {
 
 // After the sum: + bias[o] (when given), + a residual tensor of the output's
-// shape (when given), then the activation. SiLU (EfficientNet's) gives the
-// bits of the unary op's own loop (FastUnary.h) on every kernel but oneDNN's,
-// whose swish post-op rounds its own exp.
-enum class ConvActivation { None, Relu, Clip, Silu };
+// shape (when given), then the activation. SiLU (EfficientNet's) and
+// hard-swish (MobileNetV3's) give the bits of the unary op's own loop
+// (FastUnary.h) on every kernel but oneDNN's, whose post-ops round their own.
+enum class ConvActivation { None, Relu, Clip, Silu, HardSwish };
 struct ConvEpilogue {
   bool bias = false;
   ConvActivation activation = ConvActivation::None;
@@ -29,7 +29,7 @@ struct ConvEpilogue {
 };
 
 // A relu (the op, or unary fn relu), a clip (unary fn clip, bounds alpha and
-// beta) or a silu (unary fn silu) as `e`'s activation; false for any other node.
+// beta), a silu or a hard_swish (unary fns) as `e`'s activation; false for any other node.
 bool activationOf(const ir::Node& node, ConvEpilogue& e);
 
 // The activation on y[0..n) in place, as the op would (kernels other than oneDNN's).

@@ -101,6 +101,12 @@ __attribute__((target("avx512f"))) void siluInPlace512(float* y, int64_t n) {
   }
 }
 
+DFC_WIDE_CLONES void hardSwishLoopInPlace(float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = hardSwish(y[i], 0.0f, 0.0f);
+}
+
+void hardSwishInPlace(float* y, int64_t n) { hardSwishLoopInPlace(y, n); }
+
 void siluInPlace(float* y, int64_t n) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   if (avx512) return siluInPlace512(y, n);

@@ -16,6 +16,8 @@ UnaryLoop fastUnaryLoop(std::string_view fn);
 
 // y[i] = silu(y[i]), the bits of fastUnaryLoop("silu") (a conv's SiLU epilogue).
 void siluInPlace(float* y, int64_t n);
+// y[i] = hard_swish(y[i]), the bits of fastUnaryLoop("hard_swish").
+void hardSwishInPlace(float* y, int64_t n);
 
 // The scalar functions the loops apply (exposed for their accuracy tests).
 float fastErf(float x);

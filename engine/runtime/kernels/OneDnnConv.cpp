@@ -126,6 +126,8 @@ struct Piece {
     if (e.activation == ConvActivation::Relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
     if (e.activation == ConvActivation::Clip) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, e.lo, e.hi);
     if (e.activation == ConvActivation::Silu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_swish, 1.0f, 0.0f);
+    if (e.activation == ConvActivation::HardSwish)
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_hardswish, 0.0f, 0.0f);
     attr.set_post_ops(ops);
     return Fwd::primitive_desc(d, attr, engine);
   }

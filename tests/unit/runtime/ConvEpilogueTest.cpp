@@ -186,8 +186,9 @@ TEST_CASE("the stem and pointwise kernels apply bias, clip, residual and relu in
 }
 
 // A SiLU joins its conv only from 3 x 2^17 outputs (1.5 MB: SectionFusion.cpp)
-// on, where the pass it saves would leave L2: exactly that many fuse, one fewer do not.
-TEST_CASE("a conv's silu runs on its tile from 1.5 MB of output on, and stays a kernel below", "[fusion][conv][silu]") {
+// on, where the pass it saves would leave L2: exactly that many fuse, one
+// fewer do not. A hard-swish joins at any size.
+TEST_CASE("a conv's silu runs on its tile from 1.5 MB of output on, a hard_swish at any size", "[fusion][conv][silu]") {
   std::mt19937 rng(44);
   ir::Graph g;
   const ir::Attributes unit{{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{0, 0}}};
@@ -200,13 +201,19 @@ TEST_CASE("a conv's silu runs on its tile from 1.5 MB of output on, and stays a 
     ValueId w = g.addParam(name + "_w", randomTensor({channels, channels, 1, 1}, rng));
     g.outputs.push_back(addOp(g, OpKind::Unary, name + "_silu", {addOp(g, OpKind::Conv2d, name, {x, w}, unit)}, silu));
   }
+  ValueId small = g.addInput("small", {ir::DType::F32, {3, 4, 5, 6}});
+  feeds[small] = randomTensor({3, 4, 5, 6}, rng, -8, 8);
+  ValueId hw = g.addParam("hw", randomTensor({4, 4, 1, 1}, rng));
+  g.outputs.push_back(addOp(g, OpKind::Unary, "small_hard_swish", {addOp(g, OpKind::Conv2d, "hs", {small, hw}, unit)},
+                            {{"fn", std::string("hard_swish")}}));
   auto ref = runtime::referenceEvaluate(g, feeds);
   REQUIRE(ref.ok());
   for (int threads : {1, 2, 3}) {
     INFO(threads << " threads");
     const Run fused = runOnce(g, feeds, true, threads, runtime::ConvAlgoRequest::Auto);
-    CHECK(fused.stats.convEpilogues == 1);
+    CHECK(fused.stats.convEpilogues == 2);
     CHECK(std::count(fused.labels.begin(), fused.labels.end(), "conv2d + silu") == 1);
+    CHECK(std::count(fused.labels.begin(), fused.labels.end(), "conv2d + hard_swish") == 1);
     CHECK(std::count(fused.labels.begin(), fused.labels.end(), "unary") == 1);
     for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
   }

@@ -1,9 +1,11 @@
-// A SiLU on a convolution's output tile (ConvActivation::Silu): every kernel
-// but oneDNN's gives the bits of the unary op's loop run on the convolution's
-// output (the same kernel with no activation), at 1, 2 and 3 threads, batch
-// 3, on full vectors and masked tails, with the values a SiLU branches on (a
-// NaN, both infinities, both signs of zero, and sums under -87 where e^x
-// flushes to 0). oneDNN's swish post-op rounds its own exp: within 1e-5.
+// A SiLU or hard-swish on a convolution's output tile (ConvActivation):
+// every kernel but oneDNN's gives the bits of the unary op's loop run on the
+// convolution's output (the same kernel with no activation), at 1, 2 and 3
+// threads, batch 3, on full vectors and masked tails, with the values they
+// branch on (a NaN, both infinities, both signs of zero, sums under -87 where
+// e^x flushes to 0, and -3 and 3 where hard-swish's clamp turns). oneDNN's
+// post-ops round their own: within 1e-5.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -34,7 +36,8 @@ std::vector<float> uniform(size_t n, std::mt19937& rng, float lo, float hi) {
 // The first input values become the special ones (a 1x1 conv with weight 1 passes them through).
 void plantSpecials(std::vector<float>& x) {
   const float inf = std::numeric_limits<float>::infinity();
-  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), inf, -inf, 0.0f, -0.0f, -90.0f, -87.5f, 88.5f};
+  const float specials[] = {
+      std::numeric_limits<float>::quiet_NaN(), inf, -inf, 0.0f, -0.0f, -90.0f, -87.5f, 88.5f, -3.0f, 3.0f};
   std::copy(std::begin(specials), std::end(specials), x.begin());
 }
 
@@ -46,15 +49,24 @@ int64_t differingBits(const std::vector<float>& a, const std::vector<float>& b) 
   return differ;
 }
 
-// The conv with SiLU on the tile, against run(epilogue, y) for the plain
-// conv then the silu unary op's own loop.
+struct Activation {
+  ConvActivation act;
+  const char* fn;
+};
+const Activation kActivations[] = {{ConvActivation::Silu, "silu"}, {ConvActivation::HardSwish, "hard_swish"}};
+
+// The conv with the activation on the tile, against run(epilogue, y) for the
+// plain conv then the unary op's own loop.
 template <typename Run>
 void expectUnaryBits(size_t outputs, Run&& run) {
-  std::vector<float> fused(outputs), plain(outputs), unary(outputs);
-  REQUIRE(run(ConvEpilogue{true, ConvActivation::Silu, 0, 0, false}, fused.data()).ok());
-  REQUIRE(run(ConvEpilogue{true, ConvActivation::None, 0, 0, false}, plain.data()).ok());
-  fastUnaryLoop("silu")(plain.data(), unary.data(), static_cast<int64_t>(plain.size()), 0.0, 0.0);
-  CHECK(differingBits(fused, unary) == 0);
+  for (const Activation& a : kActivations) {
+    INFO(a.fn);
+    std::vector<float> fused(outputs), plain(outputs), unary(outputs);
+    REQUIRE(run(ConvEpilogue{true, a.act, 0, 0, false}, fused.data()).ok());
+    REQUIRE(run(ConvEpilogue{true, ConvActivation::None, 0, 0, false}, plain.data()).ok());
+    fastUnaryLoop(a.fn)(plain.data(), unary.data(), static_cast<int64_t>(plain.size()), 0.0, 0.0);
+    CHECK(differingBits(fused, unary) == 0);
+  }
 }
 
 ConvGeometry depthwiseGeometry(int64_t c, int64_t side, int64_t k) {
@@ -67,7 +79,7 @@ ConvGeometry depthwiseGeometry(int64_t c, int64_t side, int64_t k) {
 
 }  // namespace
 
-TEST_CASE("a SiLU on the depthwise kernels' tile has the unary op's bits", "[kernels][conv][silu]") {
+TEST_CASE("a SiLU or hard-swish on the depthwise kernels' tile has the unary op's bits", "[kernels][conv][silu]") {
   std::mt19937 rng(61);
   // 17 channels: a one-lane tail block. runDepthwise takes 3x3 planes of 30
   // columns (its tile loop) and 40 (its row loop) itself and hands the rest to the lanes.
@@ -91,7 +103,8 @@ TEST_CASE("a SiLU on the depthwise kernels' tile has the unary op's bits", "[ker
     }
 }
 
-TEST_CASE("a SiLU in the pointwise and stem kernels' registers has the unary op's bits", "[kernels][conv][silu]") {
+TEST_CASE("a SiLU or hard-swish in the pointwise and stem kernels' registers has the unary op's bits",
+          "[kernels][conv][silu]") {
   if (!pointwiseConvAvailable() || !stemConvAvailable()) {
     WARN("no AVX-512F: the pointwise and stem kernels do not run here");
     return;
@@ -122,7 +135,9 @@ TEST_CASE("a SiLU in the pointwise and stem kernels' registers has the unary op'
   }
 }
 
-TEST_CASE("oneDNN's swish post-op is a SiLU within 1e-5", "[kernels][conv][silu]") {
+TEST_CASE("oneDNN's swish and hardswish post-ops are a SiLU and a hard-swish within 1e-5", "[kernels][conv][silu]") {
+  const auto silu = [](double v) { return v / (1.0 + std::exp(-v)); };
+  const auto hardSwish = [](double v) { return v * std::clamp(v / 6 + 0.5, 0.0, 1.0); };
   std::mt19937 rng(63);
   ConvGeometry g;
   g.n = 3, g.c = 8, g.h = g.w = 9, g.o = 16, g.kh = g.kw = 3, g.sh = g.sw = 2;
@@ -132,20 +147,23 @@ TEST_CASE("oneDNN's swish post-op is a SiLU within 1e-5", "[kernels][conv][silu]
   for (int threads : {1, 2, 3}) {
     support::ThreadPool pool(threads);
     const auto outputs = static_cast<size_t>(g.n * g.o * g.oh * g.ow);
-    std::vector<float> fused(outputs), plain(outputs);
-    for (auto [e, y] : {std::pair{ConvActivation::Silu, &fused}, std::pair{ConvActivation::None, &plain}}) {
+    std::vector<float> silus(outputs), hardSwishes(outputs), plain(outputs);
+    for (auto [e, y] : {std::pair{ConvActivation::Silu, &silus}, std::pair{ConvActivation::HardSwish, &hardSwishes},
+                        std::pair{ConvActivation::None, &plain}}) {
       OneDnnConv conv(g, ConvEpilogue{true, e, 0, 0, false});
       const Expected<int64_t> floats = conv.workspaceFloats(threads);
       REQUIRE(floats.ok());
       std::vector<float> workspace(static_cast<size_t>(*floats));
       REQUIRE(conv.run(pool, threads, x.data(), w.data(), b.data(), y->data(), workspace.data(), true).ok());
     }
-    double worst = 0;
+    double worstSilu = 0, worstHardSwish = 0;
     for (size_t i = 0; i < outputs; ++i) {
-      const double want = plain[i] / (1.0 + std::exp(-static_cast<double>(plain[i])));
-      worst = std::max(worst, std::abs(fused[i] - want) / std::max(1.0, std::abs(want)));
+      const double v = plain[i], s = silu(v), h = hardSwish(v);
+      worstSilu = std::max(worstSilu, std::abs(silus[i] - s) / std::max(1.0, std::abs(s)));
+      worstHardSwish = std::max(worstHardSwish, std::abs(hardSwishes[i] - h) / std::max(1.0, std::abs(h)));
     }
-    INFO(threads << " threads: worst " << worst);
-    CHECK(worst < 1e-5);
+    INFO(threads << " threads: worst " << worstSilu << " and " << worstHardSwish);
+    CHECK(worstSilu < 1e-5);
+    CHECK(worstHardSwish < 1e-5);
   }
 }
