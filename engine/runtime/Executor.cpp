@@ -93,7 +93,6 @@ struct Executor::Impl {
   Expected<KernelPtr> prepareNode(const ir::Node& node);
   Status prepareGroup(const FusionGroup& group, SectionRun& run);
   Status prepareConvEpilogue(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run);
-  std::string prepareGate(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run);
   void planBlocked();
 };
 
@@ -350,53 +349,36 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
   return {};
 }
 
-// A gate's mul heading a conv's group (SectionFusion's absorbGates): the conv
-// reads the mul's two inputs and applies the gate itself when it can ("mul +
-// " to its label), else the mul runs first as a kernel of its own ("").
-std::string Executor::Impl::prepareGate(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run) {
-  const ir::Node& mul = graph.node(group.nodes[0]);
-  ir::Tensor& product = storage[static_cast<size_t>(mul.outputs[0])];
-  const size_t xAt = storage[static_cast<size_t>(mul.inputs[0])].shape() == product.shape() ? 0 : 1;
-  const ir::Tensor &x = storage[static_cast<size_t>(mul.inputs[xAt])],
-                   &gate = storage[static_cast<size_t>(mul.inputs[1 - xAt])];
-  if (members[1]->takeInputScale(x, gate, product)) return "mul + ";
-  run.kernels.push_back(std::move(members[0]));
-  run.labels.push_back(labelFor(mul));
-  return {};
-}
-
 // A conv (+ bias_add) (+ residual add) + activation: the conv takes the
 // members in order while it can; the first it declines and those after it
 // run as kernels of their own.
 Status Executor::Impl::prepareConvEpilogue(const FusionGroup& group, std::vector<KernelPtr>& members, SectionRun& run) {
-  const size_t head = graph.node(group.nodes[0]).op == ir::OpKind::Binary ? 1 : 0;  // after a gate's mul
-  std::string label = head ? prepareGate(group, members, run) : std::string();
-  const ir::Node& conv = graph.node(group.nodes[head]);
+  const ir::Node& conv = graph.node(group.nodes[0]);
   const ir::ValueId convOut = conv.outputs[0];
   ir::ValueId result = convOut;  // what the conv writes so far
   ir::ValueId skip = ir::kNoValue;  // the residual it adds, once taken
-  label += ir::opName(conv.op);
-  size_t taken = head + 1;
+  std::string label(ir::opName(conv.op));
+  size_t taken = 1;
   for (; taken < members.size(); ++taken) {
     const ir::Node& node = graph.node(group.nodes[taken]);
     ir::Tensor& out = storage[static_cast<size_t>(node.outputs[0])];
     bool ok = false;
     if (node.op == ir::OpKind::BiasAdd) {
-      ok = members[head]->takeBiasEpilogue(storage[static_cast<size_t>(node.inputs[1])], out);
+      ok = members[0]->takeBiasEpilogue(storage[static_cast<size_t>(node.inputs[1])], out);
     } else if (node.op == ir::OpKind::Add) {
       const ir::ValueId other = node.inputs[0] == result ? node.inputs[1] : node.inputs[0];
-      ok = members[head]->takeResidualEpilogue(storage[static_cast<size_t>(other)], out);
+      ok = members[0]->takeResidualEpilogue(storage[static_cast<size_t>(other)], out);
       if (ok) skip = other;
     } else {
-      ok = members[head]->takeActivationEpilogue(node, out);
+      ok = members[0]->takeActivationEpilogue(node, out);
     }
     if (!ok) break;
     result = node.outputs[0];
     label += " + " + (node.op == ir::OpKind::Unary ? std::get<std::string>(node.attrs.at("fn"))
                                                    : std::string(ir::opName(node.op)));
   }
-  convEpilogueTensors[members[head].get()] = {members[head].get(), conv.inputs[0], skip, result};
-  run.kernels.push_back(std::move(members[head]));
+  convEpilogueTensors[members[0].get()] = {members[0].get(), conv.inputs[0], skip, result};
+  run.kernels.push_back(std::move(members[0]));
   run.labels.push_back(labelFor(label, ir::familyName(ir::opInfo(conv.op).family)));
   for (size_t i = taken; i < members.size(); ++i) {
     run.kernels.push_back(std::move(members[i]));

@@ -81,14 +81,6 @@ class Kernel {
   // it on its output tile, before an activation it takes after this: from
   // then on run() writes into `out` (the add's output). False: it cannot.
   virtual bool takeResidualEpilogue(const ir::Tensor& /*skip*/, ir::Tensor& /*out*/) { return false; }
-  // A convolution whose input `product` is only x times `gate` (a mul
-  // broadcasting [n, c, 1, 1] over [n, c, h, w]: a squeeze-and-excitation
-  // scale) may read x and apply the gate as it loads its input: from then on
-  // run() reads x and gate, and writes `product` itself where it needs it.
-  // False: it cannot.
-  virtual bool takeInputScale(const ir::Tensor& /*x*/, const ir::Tensor& /*gate*/, ir::Tensor& /*product*/) {
-    return false;
-  }
   // Told once, before the first run: input k holds the same values on every
   // run (a Param or Const that no state update writes), so the kernel may keep
   // a transformed copy of it (oneDNN's weight layout).

@@ -231,53 +231,6 @@ void pairIndependentGemms(const ir::Graph& g, std::vector<FusionGroup>& groups) 
   groups = std::move(out);
 }
 
-// The mul in this section whose product is only `conv`'s input, of x
-// [n, c, h, w] and a gate [n or 1, c, 1, 1] (a squeeze-and-excitation
-// scale), both f32; kNoNode when there is none.
-ir::NodeId gateOf(const ir::Graph& g, const ir::Node& conv, const std::set<ir::NodeId>& inSection,
-                  const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep) {
-  if (conv.op != OpKind::Conv2d || conv.inputs.empty() || !onlyFeeds(conv.inputs[0], inSection, g, users, leavesStep))
-    return ir::kNoNode;
-  const ir::NodeId m = g.value(conv.inputs[0]).producer;
-  const ir::Node& mul = g.node(m);
-  auto it = mul.attrs.find("fn");
-  const std::string* fn = it == mul.attrs.end() ? nullptr : std::get_if<std::string>(&it->second);
-  if (mul.op != OpKind::Binary || !fn || *fn != "mul" || mul.inputs.size() != 2) return ir::kNoNode;
-  const ir::Value &a = g.value(mul.inputs[0]), &b = g.value(mul.inputs[1]), &y = g.value(mul.outputs[0]);
-  const ir::Shape& ys = y.type.shape;
-  for (const auto& [x, gate] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
-    const ir::Shape& gs = gate->type.shape;
-    if (!isF32(*x) || !isF32(*gate) || x->type.shape != ys || ys.size() != 4 || gs.size() != 4) continue;
-    if ((gs[0] == ys[0] || gs[0] == 1) && gs[1] == ys[1] && gs[2] == 1 && gs[3] == 1 && gs != ys) return m;
-  }
-  return ir::kNoNode;
-}
-
-// A conv group (Single, BiasEpilogue or ConvEpilogue) whose conv reads a
-// gate's mul (gateOf) that runs alone takes the mul in, first: the group
-// becomes a ConvEpilogue headed by the mul, run at the group's place.
-void absorbGates(const ir::Graph& g, const std::set<ir::NodeId>& inSection,
-                 const std::vector<std::vector<ir::NodeId>>& users, const std::vector<bool>& leavesStep,
-                 std::vector<FusionGroup>& groups) {
-  std::map<ir::NodeId, size_t> alone;  // node -> its Single group
-  for (size_t i = 0; i < groups.size(); ++i)
-    if (groups[i].kind == FusionKind::Single) alone[groups[i].nodes[0]] = i;
-  std::vector<bool> taken(groups.size(), false);
-  for (FusionGroup& group : groups) {
-    const FusionKind k = group.kind;
-    if (k != FusionKind::Single && k != FusionKind::BiasEpilogue && k != FusionKind::ConvEpilogue) continue;
-    const auto it = alone.find(gateOf(g, g.node(group.nodes[0]), inSection, users, leavesStep));
-    if (it == alone.end()) continue;
-    taken[it->second] = true;
-    group.nodes.insert(group.nodes.begin(), it->first);
-    group.kind = FusionKind::ConvEpilogue;
-  }
-  std::vector<FusionGroup> kept;
-  for (size_t i = 0; i < groups.size(); ++i)
-    if (!taken[i]) kept.push_back(std::move(groups[i]));
-  groups = std::move(kept);
-}
-
 }  // namespace
 
 std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes,
@@ -329,7 +282,6 @@ std::vector<FusionGroup> planSectionFusion(const ir::Graph& graph, const std::ve
       groups.push_back(group(FusionKind::Single, {n}));
   }
   closeChain(open, groups, graph, users, leavesStep);
-  absorbGates(graph, inSection, users, leavesStep, groups);
   pairIndependentGemms(graph, groups);
   return groups;
 }

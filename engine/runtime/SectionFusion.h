@@ -10,10 +10,7 @@
 //   only a relu, clip, silu or hard_swish, or only an add of another value
 //   of its shape (a residual), then maybe one of those: the convolution
 //   applies them on its output tile (oneDNN post-ops, the GEMM's panels),
-//   run at the place of the group's last node. A 1x1 conv whose input is
-//   only a squeeze-and-excitation gate's mul (x [n, c, h, w] times a gate
-//   [n or 1, c, 1, 1]) takes the mul in first: the pointwise kernel applies
-//   the gate as it loads x.
+//   run at the place of the group's last node.
 // - Chain: consecutive elementwise nodes of one size, run tile by tile (a few
 //   KB per tile, kept in L1) instead of op by op over whole tensors; a value
 //   used only inside the chain never leaves its tile.
@@ -39,8 +36,8 @@ constexpr int kMaxTileValues = 8;
 struct FusionGroup {
   FusionKind kind = FusionKind::Single;
   std::vector<ir::NodeId> nodes;     // in execution order (BiasEpilogue: the GEMM or conv, then the bias_add;
-                                     // ConvEpilogue: a gate's mul if any, the conv, its bias_add if any,
-                                     // the residual add if any, the activation if any)
+                                     // ConvEpilogue: the conv, its bias_add if any, the residual add
+                                     // if any, the activation)
   std::vector<ir::ValueId> inTile;   // Chain: values that live only in the tile buffer (never in memory)
                                      // Attention*: the scores, probabilities and their gradients (never in memory)
   std::vector<ir::ValueId> extraReads;  // read besides the members' inputs (the backward reads the forward's output)

@@ -20,9 +20,6 @@
 namespace dfc::runtime::kernels {
 namespace {
 
-// A gated 1x1 conv takes its gate in the pointwise kernel up to this many outputs (takeInputScale).
-constexpr int64_t kMaxGatedOutputs = 64;
-
 // The first output column ox (0..ow) with ox * stride >= offset: columns before
 // it read left of the image (or, with the right edge's offset, inside it).
 inline int64_t validFrom(int64_t offset, int64_t stride, int64_t ow) {
@@ -110,36 +107,6 @@ class ConvKernel final : public Kernel {
     });
   }
 
-  // A 1x1 conv reading x * gate (gate [n or 1, c, 1, 1]: a squeeze-and-
-  // excitation scale), with at most kMaxGatedOutputs outputs: the pointwise
-  // kernel multiplies each input vector by its gate as it loads it, once per
-  // 8-output panel, which beats the mul op's pass over memory up to 8 panels.
-  // Any other algorithm gets the product written first, as the mul op would.
-  bool takeInputScale(const ir::Tensor& x, const ir::Tensor& gate, ir::Tensor& product) override {
-    const ir::Shape& gs = gate.shape();
-    if (m_pass != ConvPass::Forward || !pointwise() || m_o > kMaxGatedOutputs || m_gate) return false;
-    if (x.dtype() != ir::DType::F32 || gate.dtype() != ir::DType::F32 || x.shape() != m_a->shape() || &product != m_a)
-      return false;
-    if (gs.size() != 4 || (gs[0] != m_g.n && gs[0] != 1) || gs[1] != m_g.c || gs[2] != 1 || gs[3] != 1) return false;
-    m_gated = &x;
-    m_gate = &gate;
-    m_product = &product;
-    return true;
-  }
-
-  // The mul op's output, for an algorithm other than the pointwise kernel.
-  Status writeGatedInput(ExecContext& ctx) {
-    const float *x = m_gated->data<float>(), *gate = m_gate->data<float>();
-    float* out = m_product->data<float>();
-    const int64_t plane = m_g.h * m_g.w, gateStride = m_gate->shape()[0] == 1 ? 0 : m_g.c;
-    return ctx.pool().parallelFor(0, m_g.n * m_g.c, grainOf(plane), [&](int64_t lo, int64_t hi) {
-      for (int64_t p = lo; p < hi; ++p) {
-        const float s = gate[p / m_g.c * gateStride + p % m_g.c];
-        for (int64_t i = p * plane; i < (p + 1) * plane; ++i) out[i] = x[i] * s;
-      }
-    });
-  }
-
   bool takeResidualEpilogue(const ir::Tensor& skip, ir::Tensor& out) override {
     if (m_pass != ConvPass::Forward || m_oneDnn || m_residual || m_act.activation != ConvActivation::None) return false;
     if (skip.numElements() != m_y->numElements() || out.numElements() != m_y->numElements()) return false;
@@ -163,7 +130,6 @@ class ConvKernel final : public Kernel {
   Status compute(ExecContext& ctx) {
     if (m_pass != ConvPass::GradWeight) {
       const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
-      if (m_gate && algo != ConvAlgo::Pointwise) DFC_TRY(writeGatedInput(ctx));
       if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
       if (algo == ConvAlgo::Stem) return runStem(ctx);
       if (algo == ConvAlgo::Pointwise) return runPointwise(ctx);
@@ -337,7 +303,7 @@ class ConvKernel final : public Kernel {
   }
 
   bool canHoldBlocked(ConvAlgoRequest request, int threads) const override {
-    return m_pass == ConvPass::Forward && !m_gate && chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn &&
+    return m_pass == ConvPass::Forward && chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn &&
            blockedLayoutFits(oneDnnGeometry(), threads);
   }
 
@@ -370,11 +336,9 @@ class ConvKernel final : public Kernel {
   // The pointwise kernel applies the bias, residual and activation in registers.
   Status runPointwise(ExecContext& ctx) {
     if (!m_pointwise) m_pointwise = std::make_unique<PointwiseConv>(PointwiseGeometry{m_g.n, m_g.c, m_o, m_cols});
-    InputScale gate;
-    if (m_gate) gate = {m_gate->data<float>(), m_gate->shape()[0] == 1 ? 0 : m_g.c};
-    return m_pointwise->run(ctx.pool(), m_act, (m_gate ? m_gated : m_a)->data<float>(), m_b->data<float>(),
+    return m_pointwise->run(ctx.pool(), m_act, m_a->data<float>(), m_b->data<float>(),
                             m_bias ? m_bias->data<float>() : nullptr, m_residual ? m_residual->data<float>() : nullptr,
-                            m_y->data<float>(), m_stableWeights, gate);
+                            m_y->data<float>(), m_stableWeights);
   }
 
   void markStableInput(size_t k) override {
@@ -411,8 +375,6 @@ class ConvKernel final : public Kernel {
   ir::Tensor* m_y;
   const ir::Tensor* m_bias = nullptr;        // set by takeBiasEpilogue
   const ir::Tensor* m_residual = nullptr;    // set by takeResidualEpilogue
-  const ir::Tensor *m_gated = nullptr, *m_gate = nullptr;  // x and its gate, set by takeInputScale
-  ir::Tensor* m_product = nullptr;                         // where the mul op would have written (m_a)
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
   std::unique_ptr<PointwiseConv> m_pointwise;  // made on the first call that chooses the pointwise kernel

@@ -22,15 +22,11 @@ struct Operands {
   const float *x, *packed, *bias, *skip;
   float* y;
   const ConvEpilogue* act;
-  const float* scale;  // input channel k of image b times scale[b * scaleStride + k], or null
-  int64_t scaleStride;
 };
 
 // Output channels [8 panel, + 8) of image b at pixels [p0, p0 + V * 16), the
-// last vector's lanes cut by `last` (the input read masked too: never past its
-// end). Scaled: each input vector times its channel's scale first, rounded as
-// the mul op that would have written it.
-template <int V, bool Scaled>
+// last vector's lanes cut by `last` (the input read masked too: never past its end).
+template <int V>
 __attribute__((target("avx512f"))) void tile(const PointwiseGeometry& g, const Operands& a, int64_t b, int64_t panel,
                                              int64_t p0, __mmask16 last) {
   __m512 acc[kRows][V];
@@ -45,14 +41,11 @@ __attribute__((target("avx512f"))) void tile(const PointwiseGeometry& g, const O
   const int64_t channels = g.c, stride = g.pixels;
   const float* x = a.x + b * channels * stride + p0;
   const float* w = a.packed + panel * channels * kRows;
-  const float* scale = Scaled ? a.scale + b * a.scaleStride : nullptr;
   for (int64_t k = 0; k < channels; ++k, x += stride, w += kRows) {
     __m512 in[V];
 #pragma GCC unroll 3
-    for (int v = 0; v < V; ++v) {
+    for (int v = 0; v < V; ++v)
       in[v] = v + 1 < V ? _mm512_loadu_ps(x + v * kLanes) : _mm512_maskz_loadu_ps(last, x + v * kLanes);
-      if constexpr (Scaled) in[v] = _mm512_mul_ps(in[v], _mm512_set1_ps(scale[k]));
-    }
 #pragma GCC unroll 8
     for (int r = 0; r < kRows; ++r) {
       const __m512 weight = _mm512_set1_ps(w[r]);
@@ -73,14 +66,6 @@ __attribute__((target("avx512f"))) void tile(const PointwiseGeometry& g, const O
       _mm512_mask_storeu_ps(a.y + at + v * kLanes, mask, activate512(*a.act, out));
     }
   }
-}
-
-template <int V>
-void anyTile(const PointwiseGeometry& g, const Operands& a, int64_t b, int64_t panel, int64_t p0, __mmask16 last) {
-  if (a.scale)
-    tile<V, true>(g, a, b, panel, p0, last);
-  else
-    tile<V, false>(g, a, b, panel, p0, last);
 }
 
 // Up to kMaxColumns pixels [p0, p0 + count) of image b, the panel's 8 output
@@ -106,11 +91,9 @@ __attribute__((target("avx512f,fma"))) void columns(const PointwiseGeometry& g, 
       if (phase >= phases) break;
       const __m256 weights = _mm256_loadu_ps(w + phase * kRows);
       const float* xk = x + phase * stride;
-      const float s = a.scale ? a.scale[b * a.scaleStride + k + phase] : 1.0f;
 #pragma GCC unroll 4
       for (int j = 0; j < kMaxColumns; ++j)
-        if (j < count)
-          acc[j][phase] = _mm256_fmadd_ps(weights, _mm256_set1_ps(a.scale ? xk[j] * s : xk[j]), acc[j][phase]);
+        if (j < count) acc[j][phase] = _mm256_fmadd_ps(weights, _mm256_set1_ps(xk[j]), acc[j][phase]);
     }
   }
   alignas(32) float out[kMaxColumns][kRows];
@@ -130,7 +113,7 @@ __attribute__((target("avx512f,fma"))) void columns(const PointwiseGeometry& g, 
 // whole vector, those by columns().
 void pixels(const PointwiseGeometry& g, const Operands& a, int64_t b, int64_t panel, int64_t p0, int64_t p1) {
   int64_t p = p0;
-  for (; p + kTile <= p1; p += kTile) anyTile<kVectors>(g, a, b, panel, p, 0xFFFF);
+  for (; p + kTile <= p1; p += kTile) tile<kVectors>(g, a, b, panel, p, 0xFFFF);
   int64_t rest = p1 - p;
   if (rest <= 0) return;
   if (rest % kLanes != 0 && rest % kLanes <= kMaxColumns) {
@@ -141,11 +124,11 @@ void pixels(const PointwiseGeometry& g, const Operands& a, int64_t b, int64_t pa
   const auto last = static_cast<__mmask16>((1u << ((rest - 1) % kLanes + 1)) - 1);
   const int64_t vectors = (rest + kLanes - 1) / kLanes;
   if (vectors == 1)
-    anyTile<1>(g, a, b, panel, p, last);
+    tile<1>(g, a, b, panel, p, last);
   else if (vectors == 2)
-    anyTile<2>(g, a, b, panel, p, last);
+    tile<2>(g, a, b, panel, p, last);
   else
-    anyTile<3>(g, a, b, panel, p, last);
+    tile<3>(g, a, b, panel, p, last);
 }
 
 }  // namespace
@@ -156,7 +139,7 @@ bool pointwiseConvAvailable() {
 }
 
 Status PointwiseConv::run(support::ThreadPool& pool, const ConvEpilogue& act, const float* x, const float* w,
-                          const float* bias, const float* skip, float* y, bool stableWeights, InputScale scale) {
+                          const float* bias, const float* skip, float* y, bool stableWeights) {
   if (!pointwiseConvAvailable()) return internalError("the pointwise convolution kernel needs AVX-512F");
   const PointwiseGeometry& g = m_g;
   if (g.n <= 0 || g.o <= 0 || g.pixels <= 0) return {};
@@ -168,7 +151,7 @@ Status PointwiseConv::run(support::ThreadPool& pool, const ConvEpilogue& act, co
         m_packed[static_cast<size_t>(((o / kRows) * g.c + k) * kRows + o % kRows)] = w[o * g.c + k];
     m_packedOnce = true;
   }
-  const Operands a{x, m_packed.data(), bias, skip, y, &act, scale.scale, scale.imageStride};
+  const Operands a{x, m_packed.data(), bias, skip, y, &act};
   // Work items: (image, pixel chunk, panel), panels innermost, so a thread's
   // run of items passes its panels over one chunk of input while it is in L2.
   const int64_t chunk = std::max<int64_t>(1, kChunkFloats / std::max<int64_t>(1, g.c) / kTile) * kTile;

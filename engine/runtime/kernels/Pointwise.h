@@ -30,22 +30,14 @@ struct PointwiseGeometry {
   int64_t n = 0, c = 0, o = 0, pixels = 0;
 };
 
-// Input channel k of image b read as x * scale[b * imageStride + k] (a
-// squeeze-and-excitation gate: imageStride c, or 0 for one gate for all).
-struct InputScale {
-  const float* scale = nullptr;
-  int64_t imageStride = 0;
-};
-
 class PointwiseConv {
  public:
   explicit PointwiseConv(const PointwiseGeometry& g) : m_g(g) {}
 
-  // y = act(w @ (x * scale) + bias + skip); bias, skip (y's shape) and the
-  // scale may be null. stableWeights: w holds the same values on every call
-  // (packed once). A scaled input has the bits of the mul op's output.
+  // y = act(w @ x + bias + skip); bias and skip (y's shape) may be null.
+  // stableWeights: w holds the same values on every call (packed once).
   Status run(support::ThreadPool& pool, const ConvEpilogue& act, const float* x, const float* w, const float* bias,
-             const float* skip, float* y, bool stableWeights, InputScale scale = {});
+             const float* skip, float* y, bool stableWeights);
 
  private:
   PointwiseGeometry m_g;

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
-#include <vector>
 
 #include "ir/Graph.h"
 #include "ir/ShapeInference.h"
@@ -34,14 +33,6 @@ inline ir::Tensor randomTensor(ir::Shape shape, std::mt19937& rng, float lo = -1
   std::uniform_real_distribution<float> dist(lo, hi);
   for (float& v : t.span<float>()) v = dist(rng);
   return t;
-}
-
-// n floats drawn uniformly from [lo, hi) (a kernel's raw operands).
-inline std::vector<float> uniformFloats(size_t n, std::mt19937& rng, float lo, float hi) {
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(rng);
-  return v;
 }
 
 inline ir::Tensor labelTensor(int64_t n, int64_t classes, std::mt19937& rng) {

@@ -13,7 +13,6 @@
 #include <random>
 #include <vector>
 
-#include "RuntimeTestUtil.h"
 #include "runtime/kernels/Depthwise.h"
 #include "runtime/kernels/DepthwiseLanes.h"
 #include "runtime/kernels/FastUnary.h"
@@ -24,9 +23,15 @@
 
 using namespace dfc;
 using namespace dfc::runtime::kernels;
-using dfc::runtime::test::uniformFloats;
 
 namespace {
+
+std::vector<float> uniform(size_t n, std::mt19937& rng, float lo, float hi) {
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
 
 // The first input values become the special ones (a 1x1 conv with weight 1 passes them through).
 void plantSpecials(std::vector<float>& x) {
@@ -81,8 +86,8 @@ TEST_CASE("a SiLU or hard-swish on the depthwise kernels' tile has the unary op'
   for (int64_t side : {7, 30, 40})
     for (int64_t k : {3, 5}) {
       const ConvGeometry g = depthwiseGeometry(17, side, k);
-      std::vector<float> x = uniformFloats(static_cast<size_t>(g.n * g.c * side * side), rng, -40, 40);
-      const auto w = uniformFloats(static_cast<size_t>(g.c * k * k), rng, -1, 1), b = uniformFloats(17, rng, -1, 1);
+      std::vector<float> x = uniform(static_cast<size_t>(g.n * g.c * side * side), rng, -40, 40);
+      const auto w = uniform(static_cast<size_t>(g.c * k * k), rng, -1, 1), b = uniform(17, rng, -1, 1);
       for (int threads : {1, 2, 3}) {
         INFO(side << " columns, " << k << "x" << k << ", " << threads << " threads");
         support::ThreadPool pool(threads);
@@ -109,13 +114,13 @@ TEST_CASE("a SiLU or hard-swish in the pointwise and stem kernels' registers has
   // inputs plus bias, so the planted specials reach the SiLU; 150 pixels a
   // plane: three 48-pixel tiles and a 6-pixel masked tail.
   const PointwiseGeometry pg{3, 1, 9, 150};
-  std::vector<float> px = uniformFloats(static_cast<size_t>(pg.n * pg.pixels), rng, -100, 100);
+  std::vector<float> px = uniform(static_cast<size_t>(pg.n * pg.pixels), rng, -100, 100);
   plantSpecials(px);
-  std::vector<float> pw = uniformFloats(9, rng, -2, 2), pb(9, 0.0f);
+  std::vector<float> pw = uniform(9, rng, -2, 2), pb(9, 0.0f);
   pw[0] = 1.0f;
   const StemGeometry sg{3, 3, 23, 21, 20, 1, 1, 12, 11};  // 3x3 stride 2 pad 1
-  const auto sx = uniformFloats(static_cast<size_t>(sg.n * sg.c * sg.h * sg.w), rng, -30, 30);
-  const auto sw = uniformFloats(static_cast<size_t>(sg.o * sg.c * 9), rng, -1, 1), sb = uniformFloats(20, rng, -1, 1);
+  const auto sx = uniform(static_cast<size_t>(sg.n * sg.c * sg.h * sg.w), rng, -30, 30);
+  const auto sw = uniform(static_cast<size_t>(sg.o * sg.c * 9), rng, -1, 1), sb = uniform(20, rng, -1, 1);
   for (int threads : {1, 2, 3}) {
     INFO(threads << " threads");
     support::ThreadPool pool(threads);
@@ -137,8 +142,8 @@ TEST_CASE("oneDNN's swish and hardswish post-ops are a SiLU and a hard-swish wit
   ConvGeometry g;
   g.n = 3, g.c = 8, g.h = g.w = 9, g.o = 16, g.kh = g.kw = 3, g.sh = g.sw = 2;
   g.padTop = g.padLeft = g.padBottom = g.padRight = 1, g.oh = g.ow = 5;
-  const auto x = uniformFloats(static_cast<size_t>(g.n * g.c * g.h * g.w), rng, -10, 10);
-  const auto w = uniformFloats(static_cast<size_t>(g.o * g.c * 9), rng, -1, 1), b = uniformFloats(16, rng, -1, 1);
+  const auto x = uniform(static_cast<size_t>(g.n * g.c * g.h * g.w), rng, -10, 10);
+  const auto w = uniform(static_cast<size_t>(g.o * g.c * 9), rng, -1, 1), b = uniform(16, rng, -1, 1);
   for (int threads : {1, 2, 3}) {
     support::ThreadPool pool(threads);
     const auto outputs = static_cast<size_t>(g.n * g.o * g.oh * g.ow);
