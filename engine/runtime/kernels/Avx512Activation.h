@@ -50,8 +50,8 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 activate512(Conv
   if (act == ConvActivation::Relu) return _mm512_maskz_max_ps(all, v, _mm512_setzero_ps());
   if (act == ConvActivation::Clip) return _mm512_maskz_min_ps(all, hi, _mm512_maskz_max_ps(all, lo, v));
   if (act == ConvActivation::Silu) return silu512(v);
-  if (act ==
-      ConvActivation::HardSwish) {  // hardSwish (FastUnary.cpp): x * clamp(x / 6 + 0.5, 0, 1), no fused multiply-add
+  // hardSwish (FastUnary.cpp): x * clamp(x / 6 + 0.5, 0, 1), no fused multiply-add.
+  if (act == ConvActivation::HardSwish) {
     const __m512 t = _mm512_add_ps(_mm512_mul_ps(v, _mm512_set1_ps(1.0f / 6.0f)), _mm512_set1_ps(0.5f));
     return _mm512_mul_ps(
         v, _mm512_maskz_min_ps(all, _mm512_set1_ps(1.0f), _mm512_maskz_max_ps(all, _mm512_setzero_ps(), t)));

@@ -159,7 +159,8 @@ constexpr int64_t kDirectRowWidth = 32;
 void outputPlane(const ConvGeometry& g, const ConvEpilogue& e, const Phases& ph, const float* phases, const float* w,
                  float bias, float* y, float* acc) {
   if (g.ow >= kDirectRowWidth) {
-    // SiLU and hard-swish over the whole plane, as storeRows.
+    // relu and clip a row at a time while it is in L1; SiLU and hard-swish
+    // over the whole plane, as storeRows (a row is too short to overlap SiLU's chain).
     const bool rowwise = e.activation != ConvActivation::Silu && e.activation != ConvActivation::HardSwish;
     for (int64_t oy = 0; oy < g.oh; ++oy) {
       sumTaps(g, ph, phases, w, bias, oy, g.ow, y + oy * g.ow);

@@ -89,8 +89,6 @@ const NamedFast kFastUnaryFns[] = {
     {"hard_swish", &floatLoopAB<hardSwish>},
 };
 
-}  // namespace
-
 // A conv's SiLU epilogue runs on short rows (a 28-wide depthwise row), where
 // the cloned loop's scalar tail took 6.7 ns an element: on AVX-512 the tail
 // is one masked vector of the same steps.
@@ -104,6 +102,8 @@ __attribute__((target("avx512f"))) void siluInPlace512(float* y, int64_t n) {
 DFC_WIDE_CLONES void hardSwishLoopInPlace(float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = hardSwish(y[i], 0.0f, 0.0f);
 }
+
+}  // namespace
 
 void hardSwishInPlace(float* y, int64_t n) { hardSwishLoopInPlace(y, n); }
 
