@@ -1,5 +1,5 @@
 #pragma once
-// Tensors kept in oneDNN's blocked layout (nChw16c) between convolutions.
+// Tensors kept channels-last (NHWC, the layout oneDNN's convolutions pick) between convolutions.
 // A convolution on oneDNN's primitive reorders its NCHW input to that layout
 // and its output back on every call; where a tensor only ever passes from one
 // such convolution to others (a ResNet's chain of fused conv + bias + relu,

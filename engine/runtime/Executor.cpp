@@ -311,6 +311,8 @@ Status Executor::Impl::prepareGroup(const FusionGroup& group, SectionRun& run) {
     if (members[0]->takeBiasEpilogue(storage[static_cast<size_t>(bias.inputs[1])],
                                      storage[static_cast<size_t>(bias.outputs[0])])) {
       const ir::Node& gemm = graph.node(group.nodes[0]);
+      if (gemm.op == ir::OpKind::Conv2d || gemm.op == ir::OpKind::Conv)  // it writes the bias_add's output
+        convEpilogueTensors[members[0].get()] = {members[0].get(), gemm.inputs[0], ir::kNoValue, bias.outputs[0]};
       run.kernels.push_back(std::move(members[0]));
       run.labels.push_back(labelFor(std::string(ir::opName(gemm.op)) + " + bias_add",
                                     ir::familyName(ir::opInfo(gemm.op).family)));

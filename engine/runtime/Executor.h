@@ -36,8 +36,8 @@ struct ExecutorOptions {
   // Time every kernel the step runs, by label (Executor::kernelProfile): two
   // clock reads per kernel, for dfc measure-performance --op-profile.
   bool profileKernels = false;
-  // Keep tensors that pass only between convolutions on oneDNN in its blocked
-  // layout, without the reorders to and from NCHW (BlockedLayouts.h).
+  // Keep tensors that pass only between convolutions on oneDNN channels-last
+  // (NHWC), without the reorders to and from NCHW (BlockedLayouts.h).
   bool blockedLayouts = true;
 };
 
@@ -88,7 +88,7 @@ class Executor {
   Status step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection = {});
   // The current tensor of a value (outputs after a step; params at any time).
   // An intermediate that lived only in a fused chain's tiles has no data
-  // (isDeferred()); one kept between convolutions in oneDNN's blocked layout
+  // (isDeferred()); one kept between convolutions channels-last
   // (ExecutorOptions::blockedLayouts) holds its bytes in that layout.
   const ir::Tensor& tensor(ir::ValueId id) const;
   // Peak bytes of the planned arena for intermediates.

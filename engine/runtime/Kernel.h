@@ -86,12 +86,12 @@ class Kernel {
   // a transformed copy of it (oneDNN's weight layout).
   virtual void markStableInput(size_t /*k*/) {}
   // A forward convolution that runs on oneDNN's primitive under `request`,
-  // cut for `threads`, with tensors that fit oneDNN's blocked layout
+  // cut for `threads`, with tensors that can be held channels-last
   // (kernels/OneDnnConv.h blockedLayoutFits). False: it cannot hold any.
   virtual bool canHoldBlocked(ConvAlgoRequest /*request*/, int /*threads*/) const { return false; }
   // Told once, before the first run (runtime/BlockedLayouts.h): from then on
   // run() reads its input x, reads its residual and writes its output in
-  // oneDNN's blocked layout where told, with no reorder to or from NCHW.
+  // channels-last (NHWC) where told, with no reorder to or from NCHW.
   virtual void holdBlocked(bool /*x*/, bool /*skip*/, bool /*y*/) {}
 
  protected:

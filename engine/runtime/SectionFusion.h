@@ -55,7 +55,7 @@ struct FusionStats {
   int attentionBackward = 0;
   int attentionLayoutOps = 0;  // transposes, slices, reshapes, slice_grads, adds a fused attention absorbs
   int sideBySide = 0;  // pairs of GEMMs run at once
-  int blockedTensors = 0;  // tensors kept in oneDNN's blocked layout between convolutions (BlockedLayouts.h)
+  int blockedTensors = 0;  // tensors kept channels-last between oneDNN convolutions (BlockedLayouts.h)
 };
 
 // The groups of one section's nodes (given in section order), covering each

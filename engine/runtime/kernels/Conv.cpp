@@ -304,7 +304,7 @@ class ConvKernel final : public Kernel {
 
   bool canHoldBlocked(ConvAlgoRequest request, int threads) const override {
     return m_pass == ConvPass::Forward && chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn &&
-           blockedLayoutFits(oneDnnGeometry(), threads);
+           blockedLayoutFits(oneDnnGeometry());
   }
 
   void holdBlocked(bool x, bool skip, bool y) override { m_layouts = {x, skip && m_residual, y}; }

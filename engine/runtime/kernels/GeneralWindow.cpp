@@ -95,7 +95,7 @@ class ConvGeneralKernel final : public Kernel {
   }
 
   bool canHoldBlocked(ConvAlgoRequest request, int threads) const override {
-    return chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn && blockedLayoutFits(geometry(), threads);
+    return chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn && blockedLayoutFits(geometry());
   }
 
   void holdBlocked(bool x, bool, bool y) override { m_layouts = {x, false, y}; }

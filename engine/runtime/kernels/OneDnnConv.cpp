@@ -39,37 +39,78 @@ float* aligned(float* p) {
 }
 
 // The part of the convolution one thread runs: images [n0, n0 + n), input
-// channels [c0, c0 + c), output channels [o0, o0 + o) in `group` groups.
+// channels [c0, c0 + c), output channels [o0, o0 + o) in `group` groups, and
+// output rows [oy0, oy0 + oh), which read input rows [iy0, iy0 + ih) with
+// padTop and padBottom rows of the padding.
 struct Slice {
   int64_t n0, n, c0, c, o0, o, group;
+  int64_t oy0 = 0, oh = 0, iy0 = 0, ih = 0, padTop = 0, padBottom = 0;
 };
+
+Slice allRows(const ConvGeometry& g, Slice s) {
+  s.oy0 = 0, s.oh = g.oh, s.iy0 = 0, s.ih = g.h, s.padTop = g.padTop, s.padBottom = g.padBottom;
+  return s;
+}
+
+// Output rows [a, b) of every channel of the one image: the input rows they
+// read, and the padding rows above and below those.
+Slice rowSlice(const ConvGeometry& g, int64_t a, int64_t b) {
+  Slice s{0, 1, 0, g.c, 0, g.o, 1};
+  const int64_t first = a * g.sh - g.padTop, last = (b - 1) * g.sh - g.padTop + (g.kh - 1) * g.dh + 1;
+  s.oy0 = a, s.oh = b - a;
+  s.iy0 = std::max<int64_t>(0, first);
+  s.ih = std::min(g.h, last) - s.iy0;
+  s.padTop = s.iy0 - first, s.padBottom = last - (s.iy0 + s.ih);
+  return s;
+}
 
 // oneDNN's AVX-512 kernels block output channels by 16: an ungrouped conv is
 // cut on whole blocks.
 constexpr int64_t kChannelBlock = 16;
 
-// One slice per thread: by images when each thread gets one, else by groups
-// (grouped, depthwise) or blocks of output channels (ungrouped).
-std::vector<Slice> cut(const ConvGeometry& g, int threads) {
-  if (threads <= 1) return {{0, g.n, 0, g.c, 0, g.o, g.group}};
+// One image cut into bands of output rows, one a thread: how a conv with its
+// tensors held channels-last splits (each band's rows are contiguous there).
+// Empty when a band would read no input row.
+std::vector<Slice> cutRows(const ConvGeometry& g, int threads) {
+  std::vector<Slice> slices;
+  const int64_t pieces = std::min<int64_t>(threads, g.oh);
+  for (int64_t p = 0; p < pieces; ++p) {
+    slices.push_back(rowSlice(g, g.oh * p / pieces, g.oh * (p + 1) / pieces));
+    if (slices.back().ih <= 0) return {};
+  }
+  return slices;
+}
+
+// Bands of rows each read every weight, blocks of channels each the whole
+// input and write a strided slice of y through a reorder: rows where the
+// weights are no bigger than y (c * kh * kw <= oh * ow, the early layers).
+bool rowsPay(const ConvGeometry& g) { return g.c * g.kh * g.kw <= g.oh * g.ow; }
+
+// One slice per thread: by images when each thread gets one, by rows (one
+// image, tensors held), else by groups (grouped, depthwise) or blocks of
+// output channels (ungrouped).
+std::vector<Slice> cut(const ConvGeometry& g, int threads, bool held) {
+  if (threads <= 1) return {allRows(g, {0, g.n, 0, g.c, 0, g.o, g.group})};
   std::vector<Slice> slices;
   if (g.n >= threads) {
     for (int64_t t = 0; t < threads; ++t) {
       const int64_t n0 = g.n * t / threads, n1 = g.n * (t + 1) / threads;
-      slices.push_back({n0, n1 - n0, 0, g.c, 0, g.o, g.group});
+      slices.push_back(allRows(g, {n0, n1 - n0, 0, g.c, 0, g.o, g.group}));
     }
     return slices;
   }
+  if (held && g.n == 1 && g.group == 1 && rowsPay(g))
+    if (auto rows = cutRows(g, threads); rows.size() > 1) return rows;
   const int64_t units = g.group > 1 ? g.group : (g.o + kChannelBlock - 1) / kChannelBlock;
   const int64_t pieces = std::min<int64_t>(threads, units);
   const int64_t cpg = g.c / g.group, opg = g.o / g.group;
   for (int64_t p = 0; p < pieces; ++p) {
     const int64_t u0 = units * p / pieces, u1 = units * (p + 1) / pieces;
     if (g.group > 1) {
-      slices.push_back({0, g.n, u0 * cpg, (u1 - u0) * cpg, u0 * opg, (u1 - u0) * opg, u1 - u0});
+      slices.push_back(allRows(g, {0, g.n, u0 * cpg, (u1 - u0) * cpg, u0 * opg, (u1 - u0) * opg, u1 - u0}));
     } else {
       const int64_t o0 = u0 * kChannelBlock, o1 = std::min(g.o, u1 * kChannelBlock);
-      slices.push_back({0, g.n, 0, g.c, o0, o1 - o0, 1});
+      slices.push_back(allRows(g, {0, g.n, 0, g.c, o0, o1 - o0, 1}));
     }
   }
   return slices;
@@ -77,10 +118,7 @@ std::vector<Slice> cut(const ConvGeometry& g, int threads) {
 
 }  // namespace
 
-bool blockedLayoutFits(const ConvGeometry& g, int threads) {
-  const bool wholeBlocks = g.c % kChannelBlock == 0 && g.o % kChannelBlock == 0 && g.c > 0 && g.o > 0;
-  return g.group == 1 && wholeBlocks && (threads <= 1 || g.n == 1 || g.n >= threads);
-}
+bool blockedLayoutFits(const ConvGeometry& g) { return g.group == 1; }
 
 // One slice on its own single-threaded primitive, stream and memory objects.
 struct Piece {
@@ -101,6 +139,25 @@ struct Piece {
   Piece(const ConvGeometry& geometry, const Slice& s, const ConvEpilogue& epilogue, ConvLayouts held)
       : g(geometry), slice(s), e(epilogue), layouts(held) {}
 
+  // A held tensor is channels-last (NHWC); the slice sees it with the whole
+  // tensor's strides, its channels a run within each pixel's and its rows a
+  // run of the image's. (One image: its stride is its own, so a whole one is dense.)
+  static memory::desc nhwc(const memory::dims& d, int64_t channels, int64_t h, int64_t w) {
+    const int64_t imageStride = d[0] == 1 ? d[2] * w * channels : h * w * channels;
+    return memory::desc(d, kF32, {imageStride, 1, w * channels, channels});
+  }
+  memory::desc srcHeld() const { return nhwc({slice.n, slice.c, slice.ih, g.w}, g.c, g.h, g.w); }
+  memory::desc dstHeld() const { return nhwc({slice.n, slice.o, slice.oh, g.ow}, g.o, g.oh, g.ow); }
+  // Where the slice starts in x, and in y or the skip.
+  int64_t srcOffset(bool held) const {
+    const Slice& s = slice;
+    return held ? (s.n0 * g.h + s.iy0) * g.w * g.c + s.c0 : ((s.n0 * g.c + s.c0) * g.h + s.iy0) * g.w;
+  }
+  int64_t dstOffset(bool held) const {
+    const Slice& s = slice;
+    return held ? (s.n0 * g.oh + s.oy0) * g.ow * g.o + s.o0 : ((s.n0 * g.o + s.o0) * g.oh + s.oy0) * g.ow;
+  }
+
   memory::dims weightDims() const {
     const Slice& s = slice;
     return s.group > 1 ? memory::dims{s.group, s.o / s.group, s.c / s.group, g.kh, g.kw}
@@ -108,17 +165,20 @@ struct Piece {
   }
 
   dnnl::convolution_forward::primitive_desc describe() const {
-    const memory::dims x{slice.n, slice.c, g.h, g.w}, y{slice.n, slice.o, g.oh, g.ow};
+    const memory::dims x{slice.n, slice.c, slice.ih, g.w}, y{slice.n, slice.o, slice.oh, g.ow};
     auto any = [](const memory::dims& d) { return memory::desc(d, kF32, Tag::any); };
-    const memory::dims strides{g.sh, g.sw}, dilates{g.dh - 1, g.dw - 1}, padL{g.padTop, g.padLeft},
-        padR{g.padBottom, g.padRight};
+    const memory::dims strides{g.sh, g.sw}, dilates{g.dh - 1, g.dw - 1}, padL{slice.padTop, g.padLeft},
+        padR{slice.padBottom, g.padRight};
     using Fwd = dnnl::convolution_forward;
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algo = dnnl::algorithm::convolution_direct;
     const memory::dims w = weightDims();
-    const Fwd::desc d = e.bias ? Fwd::desc(kind, algo, any(x), any(w), memory::desc({slice.o}, kF32, Tag::x), any(y),
-                                           strides, dilates, padL, padR)
-                               : Fwd::desc(kind, algo, any(x), any(w), any(y), strides, dilates, padL, padR);
+    const memory::desc xd = layouts.x ? srcHeld() : any(x);
+    // A slice of y's channels is strided: the primitive writes a dense one, reordered into place.
+    const memory::desc yd = layouts.y && slice.o == g.o ? dstHeld() : any(y);
+    const Fwd::desc d = e.bias ? Fwd::desc(kind, algo, xd, any(w), memory::desc({slice.o}, kF32, Tag::x), yd, strides,
+                                           dilates, padL, padR)
+                               : Fwd::desc(kind, algo, xd, any(w), yd, strides, dilates, padL, padR);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops ops;
@@ -138,12 +198,10 @@ struct Piece {
     conv = dnnl::convolution_forward(pd);
     implementation = pd.impl_info_str();
     const Slice& s = slice;
-    // NCHW: the slice seen with the whole tensor's strides. Blocked: the slice
-    // is contiguous (blockedLayoutFits), so a dense nChw16c of its own size.
-    const memory::desc srcPlain({s.n, s.c, g.h, g.w}, kF32, {g.c * g.h * g.w, g.h * g.w, g.w, 1});
-    const memory::desc dstPlain({s.n, s.o, g.oh, g.ow}, kF32, {g.o * g.oh * g.ow, g.oh * g.ow, g.ow, 1});
-    const memory::desc srcBlocked({s.n, s.c, g.h, g.w}, kF32, Tag::nChw16c);
-    const memory::desc dstBlocked({s.n, s.o, g.oh, g.ow}, kF32, Tag::nChw16c);
+    // NCHW or held channels-last: the slice seen with the whole tensor's strides.
+    const memory::desc srcPlain({s.n, s.c, s.ih, g.w}, kF32, {g.c * g.h * g.w, g.h * g.w, g.w, 1});
+    const memory::desc dstPlain({s.n, s.o, s.oh, g.ow}, kF32, {g.o * g.oh * g.ow, g.oh * g.ow, g.ow, 1});
+    const memory::desc srcBlocked = srcHeld(), dstBlocked = dstHeld();
     userSrc = memory(layouts.x ? srcBlocked : srcPlain, engine, DNNL_MEMORY_NONE);
     userDst = memory(layouts.y ? dstBlocked : dstPlain, engine, DNNL_MEMORY_NONE);
     userWeights = memory({weightDims(), kF32, s.group > 1 ? Tag::goihw : Tag::oihw}, engine, DNNL_MEMORY_NONE);
@@ -171,8 +229,8 @@ struct Piece {
                const float* skip) {
     const Slice& s = slice;
     float* base = aligned(workspace);
-    userSrc.set_data_handle(const_cast<float*>(x + (s.n0 * g.c + s.c0) * g.h * g.w));
-    userDst.set_data_handle(y + (s.n0 * g.o + s.o0) * g.oh * g.ow);
+    userSrc.set_data_handle(const_cast<float*>(x + srcOffset(layouts.x)));
+    userDst.set_data_handle(y + dstOffset(layouts.y));
     if (reorderSrc) src.set_data_handle(base);
     if (reorderDst) dst.set_data_handle(base + srcFloats);
     scratchpad.set_data_handle(base + srcFloats + dstFloats);
@@ -181,7 +239,7 @@ struct Piece {
     weightsReady = true;
     if (reorderSrc) toSrc.execute(stream, userSrc, src);
     if (e.residual) {
-      userSkip.set_data_handle(const_cast<float*>(skip + (s.n0 * g.o + s.o0) * g.oh * g.ow));
+      userSkip.set_data_handle(const_cast<float*>(skip + dstOffset(layouts.skip)));
       skipToDst.execute(stream, userSkip, dst);
     }
     std::unordered_map<int, memory> args{
@@ -215,7 +273,7 @@ struct OneDnnConv::Impl {
     pieces.clear();
     offsets.clear();
     int64_t at = 0;
-    for (const Slice& s : cut(g, threadCount)) {
+    for (const Slice& s : cut(g, threadCount, layouts.x || layouts.y || layouts.skip)) {
       pieces.push_back(std::make_unique<Piece>(g, s, e, layouts));
       pieces.back()->make();
       offsets.push_back(at);
@@ -237,9 +295,8 @@ OneDnnConv::~OneDnnConv() = default;
 
 Expected<int64_t> OneDnnConv::workspaceFloats(int threads) {
   const ConvLayouts& l = m_impl->layouts;
-  if ((l.x || l.skip || l.y) && !blockedLayoutFits(m_impl->g, std::max(1, threads)))
-    return internalError("oneDNN convolution planned with blocked tensors run on " + std::to_string(threads) +
-                         " threads, where its pieces are not contiguous");
+  if ((l.x || l.skip || l.y) && !blockedLayoutFits(m_impl->g))
+    return internalError("oneDNN convolution planned with held tensors is grouped");
   try {
     if (m_impl->threads != threads) m_impl->make(std::max(1, threads));
   } catch (const dnnl::error& err) {

@@ -7,8 +7,10 @@
 // workspace, the weights into buffers of their own (once when they are stable).
 //
 // Threads: the convolution is cut into one piece per thread of the runtime's
-// pool (by images when the batch has one for each thread, else by output
-// channels or groups), each a single-threaded primitive. oneDNN's OpenMP team
+// pool (by images when the batch has one for each thread, by bands of output
+// rows for one image with held tensors where the weights are no bigger than
+// the output, else by output channels or groups), each a single-threaded
+// primitive. oneDNN's OpenMP team
 // stays at one, so libgomp starts no threads: its workers spin-wait after
 // each parallel region (OMP_WAIT_POLICY is read before main) and took the
 // cores from the pool's threads (MobileNetV2 at 2 threads 16.9 ms a step
@@ -32,18 +34,20 @@ struct ConvGeometry {
   int64_t oh = 0, ow = 0, group = 1;
 };
 
-// Which of a convolution's tensors are held in oneDNN's blocked layout
-// (nChw16c: [n][c / 16][h][w][16]) instead of NCHW: the executor keeps a
-// tensor so between convolutions on oneDNN (Executor's blocked-layout plan),
-// which then read and write it with no reorder.
+// Which of a convolution's tensors are held channels-last (NHWC) instead of
+// NCHW: the executor keeps a tensor so between convolutions on oneDNN
+// (Executor's blocked-layout plan), which then read and write it with no
+// reorder. NHWC is what oneDNN's AVX-512 convolutions (brgconv) pick for
+// fp32: held as nChw16c, ResNet-50 b1 at one thread reordered to it and back
+// around every conv (61.3 ms a step with every conv on oneDNN, 55.3 ms held NHWC).
 struct ConvLayouts {
   bool x = false, skip = false, y = false;
 };
 
-// g's tensors can be held blocked when cut for `threads`: ungrouped, channels
-// in whole blocks of 16 (the blocked tensor is then the NCHW one's size), and
-// each piece's part of x, skip and y contiguous (one image, or whole images a piece).
-bool blockedLayoutFits(const ConvGeometry& g, int threads);
+// g's tensors can be held channels-last: it is ungrouped. Every cut fits: a
+// piece's slice is seen with the whole tensor's strides, and one that writes
+// a strided block of channels writes a dense one reordered into place.
+bool blockedLayoutFits(const ConvGeometry& g);
 
 class OneDnnConv {
  public:
