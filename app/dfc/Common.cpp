@@ -70,7 +70,10 @@ void addConvAlgoFlag(ArgParser& p, const char* what) {
            "channels (a network's stem) on the NCHW stem kernel where the CPU has AVX-512, and, with weights no "
            "training step changes, a depthwise one (one input channel per group) on the direct depthwise kernel (NCHW "
            "loops, or 16 channels in AVX-512 lanes), and the rest, "
-           "grouped and dilated ones included, on oneDNN's convolution primitive), gemm (im2col + GEMM; grouped and "
+           "grouped and dilated ones included, on oneDNN's convolution primitive; then, with weights no training step "
+           "changes, one linked to convolutions on oneDNN (its input or output passing only between convolutions) "
+           "joins them there, the tensors between them held channels-last), "
+           "gemm (im2col + GEMM; grouped and "
            "dilated ones on the direct loop), winograd2, "
            "winograd4 or onednn (every forward convolution on oneDNN). Winograd runs only 3x3 stride-1 forward and "
            "input-gradient convolutions (others stay on GEMM); F(4x4) is refused above " +

@@ -15,17 +15,21 @@
 namespace dfc::runtime {
 
 // A convolution kernel and the values it reads and writes: x its input, skip
-// its residual (kNoValue: none), y its output after its epilogue.
+// its residual (kNoValue: none), y its output after its epilogue. tied: x
+// and y are held both or neither (a max pool between convolutions).
 struct ConvTensors {
   Kernel* kernel = nullptr;
   ir::ValueId x = ir::kNoValue, skip = ir::kNoValue, y = ir::kNoValue;
+  bool tied = false;
 };
 
 // Tells each kernel of `convs` which of its tensors to hold blocked, and
 // returns how many values are held so. A value is, when a convolution that
 // canHoldBlocked(request, threads) writes it, every node that reads it is
 // such a convolution reading it as its x or its skip, and it does not leave
-// the step (`leavesStep`: graph outputs and state-update sources).
+// the step (`leavesStep`: graph outputs and state-update sources). A tied
+// kernel (a max pool) holds x and y both or neither: one that could hold
+// only one side holds none, and the plan looks again at the values it touched.
 int planBlockedLayouts(const std::vector<ConvTensors>& convs, const std::vector<std::vector<ir::NodeId>>& users,
                        const std::vector<bool>& leavesStep, ConvAlgoRequest request, int threads);
 

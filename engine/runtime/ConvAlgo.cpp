@@ -234,10 +234,18 @@ std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& nod
   return s;
 }
 
-std::string describeConvAlgos(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, ConvAlgoRequest request) {
+ConvAlgoChoice explainConvAlgoOf(const ConvShape& s, ir::NodeId node, ConvAlgoRequest request,
+                                 const std::set<ir::NodeId>& joins) {
+  if (joins.count(node))
+    return {ConvAlgo::OneDnn, "auto: linked to convolutions on oneDNN, joins them (tensors held channels-last)"};
+  return explainConvAlgo(s, request);
+}
+
+std::string describeConvAlgos(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, ConvAlgoRequest request,
+                              const std::set<ir::NodeId>& joins) {
   std::map<ConvAlgo, int> counts;
   for (ir::NodeId id : nodes)
-    if (auto s = convShapeOf(graph, graph.node(id))) ++counts[chooseConvAlgo(*s, request)];
+    if (auto s = convShapeOf(graph, graph.node(id))) ++counts[explainConvAlgoOf(*s, id, request, joins).algo];
   if (counts.size() == 1) return std::string(convAlgoName(counts.begin()->first));
   std::string text;
   for (auto [algo, count] : counts)

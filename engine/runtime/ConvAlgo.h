@@ -10,6 +10,7 @@
 // function of the convolution's shape and the user's request, so the runtime,
 // `dfc inspect` and the run trace compute the same answer from the same PEF.
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,8 +99,15 @@ ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 // graph's value types; nullopt for other ops or malformed shapes.
 std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& node);
 
-// The algorithms the conv nodes among `nodes` run with: "" without convs,
-// "winograd4" when all agree, else "gemm x2, winograd4 x8" (in that order).
-std::string describeConvAlgos(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, ConvAlgoRequest request);
+// The algorithms the conv nodes among `nodes` run with, those in `joins`
+// (OneDnnJoins.h) on oneDNN: "" without convs, "winograd4" when all agree,
+// else "gemm x2, winograd4 x8" (in that order).
+std::string describeConvAlgos(const ir::Graph& graph, const std::vector<ir::NodeId>& nodes, ConvAlgoRequest request,
+                              const std::set<ir::NodeId>& joins = {});
+
+// A conv node's algorithm and why, for reports: explainConvAlgo on its shape,
+// or oneDNN where it is among `joins`.
+ConvAlgoChoice explainConvAlgoOf(const ConvShape& s, ir::NodeId node, ConvAlgoRequest request,
+                                 const std::set<ir::NodeId>& joins);
 
 }  // namespace dfc::runtime

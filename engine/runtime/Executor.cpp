@@ -14,6 +14,7 @@
 #include "runtime/FusedChain.h"
 #include "runtime/Kernels.h"
 #include "runtime/MemoryPlanner.h"
+#include "runtime/OneDnnJoins.h"
 #include "runtime/SideBySide.h"
 #include "runtime/StepFusion.h"
 #include "support/LibraryClock.h"
@@ -420,14 +421,21 @@ Status Executor::Impl::prepareKernels() {
   return {};
 }
 
-// Every forward convolution kernel, with the values it reads and writes, to
-// the blocked-layout plan (BlockedLayouts.h).
+// Every forward convolution and max pool kernel, with the values it reads and
+// writes, to the blocked-layout plan (BlockedLayouts.h).
 void Executor::Impl::planBlocked() {
   if (!blockedLayouts) return;
+  const std::set<ir::NodeId> joins = planOneDnnJoins(graph, groups, users, leavesStep, ctx.convAlgo());
+  fusion.oneDnnJoins = static_cast<int>(joins.size());
+  for (SectionRun& run : sections)
+    for (KernelPtr& k : run.kernels)
+      if (joins.count(k->node().id)) k->joinOneDnn();
   std::vector<ConvTensors> convs;
   for (SectionRun& run : sections)
     for (KernelPtr& k : run.kernels) {
       const ir::Node& node = k->node();
+      if (node.op == ir::OpKind::MaxPool2d)
+        convs.push_back({k.get(), node.inputs[0], ir::kNoValue, node.outputs[0], true});
       if (node.op != ir::OpKind::Conv2d && node.op != ir::OpKind::Conv) continue;
       auto it = convEpilogueTensors.find(k.get());
       convs.push_back(it != convEpilogueTensors.end()

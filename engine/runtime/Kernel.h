@@ -93,6 +93,9 @@ class Kernel {
   // run() reads its input x, reads its residual and writes its output in
   // channels-last (NHWC) where told, with no reorder to or from NCHW.
   virtual void holdBlocked(bool /*x*/, bool /*skip*/, bool /*y*/) {}
+  // Told once, before the first run and the blocked-layout plan: this
+  // convolution runs on oneDNN whatever auto picks for its shape (OneDnnJoins.h).
+  virtual void joinOneDnn() {}
 
  protected:
   // "conv2d 'conv1': <what>", for failures that depend on the data (a label out of range).

@@ -55,6 +55,7 @@ struct FusionStats {
   int attentionBackward = 0;
   int attentionLayoutOps = 0;  // transposes, slices, reshapes, slice_grads, adds a fused attention absorbs
   int sideBySide = 0;  // pairs of GEMMs run at once
+  int oneDnnJoins = 0;     // 1x1 convolutions moved onto oneDNN to keep its tensors channels-last
   int blockedTensors = 0;  // tensors kept channels-last between oneDNN convolutions (BlockedLayouts.h)
 };
 

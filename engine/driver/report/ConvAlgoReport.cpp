@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
+
+#include "runtime/OneDnnJoins.h"
 
 namespace dfc::driver {
 namespace {
@@ -33,12 +36,13 @@ std::string convLine(int sectionId, const ir::Node& node, const runtime::ConvSha
 std::vector<std::string> describeConvAlgorithms(const pef::Pef& pef, runtime::ConvAlgoRequest request) {
   std::vector<std::string> rows;
   std::map<runtime::ConvAlgo, int> counts;
+  const std::set<ir::NodeId> joins = runtime::planOneDnnJoins(pef.graph, pef.plan, request);
   for (const partition::Section& section : pef.plan.sections)
     for (ir::NodeId id : section.nodes) {
       const ir::Node& node = pef.graph.node(id);
       auto shape = runtime::convShapeOf(pef.graph, node);
       if (!shape) continue;
-      const runtime::ConvAlgoChoice choice = runtime::explainConvAlgo(*shape, request);
+      const runtime::ConvAlgoChoice choice = runtime::explainConvAlgoOf(*shape, id, request, joins);
       ++counts[choice.algo];
       rows.push_back(convLine(section.id, node, *shape, choice));
     }

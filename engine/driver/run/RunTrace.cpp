@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/OneDnnJoins.h"
 #include "support/JsonWriter.h"
 
 namespace dfc::driver {
@@ -29,8 +30,9 @@ RunTrace::RunTrace(const pef::Pef& pef, const std::string& runLabel, int rank) :
 
 void RunTrace::setConvAlgo(runtime::ConvAlgoRequest request) {
   m_convAlgos.clear();
+  const std::set<ir::NodeId> joins = runtime::planOneDnnJoins(m_pef.graph, m_pef.plan, request);
   for (const partition::Section& s : m_pef.plan.sections)
-    m_convAlgos.push_back(runtime::describeConvAlgos(m_pef.graph, s.nodes, request));
+    m_convAlgos.push_back(runtime::describeConvAlgos(m_pef.graph, s.nodes, request, joins));
 }
 
 // Layer 3 (final PCUs/PMUs after placement, min/max latency with DRAM) lives in

@@ -96,7 +96,7 @@ class ConvKernel final : public Kernel {
   Status run(ExecContext& ctx) override {
     DFC_TRY(compute(ctx));
     if ((m_act.activation == ConvActivation::None && !m_residual) || m_pass != ConvPass::Forward) return {};
-    const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
+    const ConvAlgo algo = algoFor(ctx.convAlgo());
     if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm || algo == ConvAlgo::Stem || algo == ConvAlgo::Pointwise)
       return {};
     float* y = m_y->data<float>();
@@ -129,7 +129,7 @@ class ConvKernel final : public Kernel {
 
   Status compute(ExecContext& ctx) {
     if (m_pass != ConvPass::GradWeight) {
-      const ConvAlgo algo = chooseConvAlgo(shape(), ctx.convAlgo());
+      const ConvAlgo algo = algoFor(ctx.convAlgo());
       if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
       if (algo == ConvAlgo::Stem) return runStem(ctx);
       if (algo == ConvAlgo::Pointwise) return runPointwise(ctx);
@@ -303,8 +303,14 @@ class ConvKernel final : public Kernel {
   }
 
   bool canHoldBlocked(ConvAlgoRequest request, int threads) const override {
-    return m_pass == ConvPass::Forward && chooseConvAlgo(shape(), request) == ConvAlgo::OneDnn &&
-           blockedLayoutFits(oneDnnGeometry());
+    return m_pass == ConvPass::Forward && algoFor(request) == ConvAlgo::OneDnn && blockedLayoutFits(oneDnnGeometry());
+  }
+
+  void joinOneDnn() override { m_joinsOneDnn = m_pass == ConvPass::Forward; }
+
+  // The algorithm a run takes: auto's per-shape choice, or oneDNN once joined.
+  ConvAlgo algoFor(ConvAlgoRequest request) const {
+    return m_joinsOneDnn ? ConvAlgo::OneDnn : chooseConvAlgo(shape(), request);
   }
 
   void holdBlocked(bool x, bool skip, bool y) override { m_layouts = {x, skip && m_residual, y}; }
@@ -378,7 +384,8 @@ class ConvKernel final : public Kernel {
   std::unique_ptr<WinogradConv> m_winograd;  // made on the first call that chooses Winograd
   std::unique_ptr<OneDnnConv> m_oneDnn;      // made on the first call that chooses oneDNN
   std::unique_ptr<PointwiseConv> m_pointwise;  // made on the first call that chooses the pointwise kernel
-  ConvLayouts m_layouts;                       // its tensors held blocked (holdBlocked)
+  ConvLayouts m_layouts;                       // its tensors held channels-last (holdBlocked)
+  bool m_joinsOneDnn = false;                  // runs on oneDNN whatever auto picks (joinOneDnn)
   bool m_stableWeights = false;              // the weight never changes (markStableInput)
   ConvEpilogue m_act;                        // its activation, set by takeActivationEpilogue
   ConvPass m_pass;

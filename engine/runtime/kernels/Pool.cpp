@@ -87,6 +87,29 @@ float* phaseBuffer(int64_t floats) {
   return buffer.data();
 }
 
+// Output row oy of one channels-last image: each window cell is a run of c
+// floats, in the reference's window order, its first in-bounds cell the
+// start (so a NaN there is kept, as the reference keeps it).
+void maxPoolRowChannelsLast(const float* x, const Window& g, int64_t oy, float* y) {
+  for (int64_t ox = 0; ox < g.ow; ++ox) {
+    float* out = y + ox * g.c;
+    bool first = true;
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const int64_t iy = oy * g.sh - g.ph + ky;
+      for (int64_t kx = 0; kx < g.kw && iy >= 0 && iy < g.h; ++kx) {
+        const int64_t ix = ox * g.sw - g.pw + kx;
+        if (ix < 0 || ix >= g.w) continue;
+        const float* cell = x + (iy * g.w + ix) * g.c;
+        if (first)
+          std::memcpy(out, cell, static_cast<size_t>(g.c) * sizeof(float));
+        else
+          takeGreater(out, cell, g.c);
+        first = false;
+      }
+    }
+  }
+}
+
 // maxpool2d (x) -> y, or maxpool2d_grad (dy, x) -> dx where overlapping windows accumulate.
 class MaxPoolKernel final : public Kernel {
  public:
@@ -94,7 +117,15 @@ class MaxPoolKernel final : public Kernel {
 
   MaxPoolKernel(const KernelArgs& a, bool grad, const Window& g)
       : Kernel(a.node), m_x(a.in[grad ? 1 : 0]), m_dy(grad ? a.in[0] : nullptr), m_y(a.out[0]), m_g(g) {}
+  // The forward reads and writes channels-last where the plan holds its
+  // input and output so, both or neither (ConvTensors::tied): a ResNet's
+  // stem conv and first block around it.
+  bool canHoldBlocked(ConvAlgoRequest, int) const override { return !m_dy; }
+  void holdBlocked(bool x, bool, bool y) override { m_held = {x, y}; }
+
   Status run(ExecContext& ctx) override {
+    if (m_held.first != m_held.second) return internalError("maxpool2d held channels-last on one side only");
+    if (m_held.first) return runChannelsLast(ctx);
     const Window& g = m_g;
     const int64_t inPlane = g.h * g.w, outPlane = g.oh * g.ow;
     return ctx.pool().parallelFor(0, g.n * g.c, grainOf(inPlane), [&](int64_t lo, int64_t hi) {
@@ -125,9 +156,22 @@ class MaxPoolKernel final : public Kernel {
   }
 
  private:
+  Status runChannelsLast(ExecContext& ctx) {
+    const Window& g = m_g;
+    const float* x = m_x->data<float>();
+    float* y = m_y->data<float>();
+    return ctx.pool().parallelFor(0, g.n * g.oh, grainOf(g.ow * g.c * g.kh * g.kw), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        const int64_t image = r / g.oh;
+        maxPoolRowChannelsLast(x + image * g.h * g.w * g.c, g, r % g.oh, y + r * g.ow * g.c);
+      }
+    });
+  }
+
   const ir::Tensor *m_x, *m_dy;
   ir::Tensor* m_y;
   Window m_g;
+  std::pair<bool, bool> m_held{false, false};  // x and y channels-last (holdBlocked)
 };
 
 void fillLoop(float* __restrict y, float v, int64_t n) {

@@ -3,11 +3,15 @@
 // condition it checks (read by a non-convolution, a graph output,
 // convolutions not on oneDNN, the option off), and that a step with them
 // gives the same bits as one without, at 1, 2, 3 and 5 threads, cut by
-// images, by blocks of channels (ragged ones too) and by bands of rows.
+// images, by blocks of channels (ragged ones too) and by bands of rows; a
+// max pool between them held on both sides or neither (NaN windows too); and
+// the convolutions that join oneDNN (OneDnnJoins.h) and those that do not.
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <limits>
 
 #include "RuntimeTestUtil.h"
+#include "runtime/ConvAlgo.h"
 #include "runtime/Executor.h"
 #include "runtime/Reference.h"
 
@@ -17,6 +21,28 @@ using ir::OpKind;
 using ir::ValueId;
 
 namespace {
+
+struct StepResult {
+  std::vector<ir::Tensor> outputs;
+  runtime::FusionStats stats;
+};
+
+// One inference step of g on one section.
+StepResult runStep(const ir::Graph& g, const std::map<ValueId, ir::Tensor>& feeds, int threads, bool blocked,
+                   runtime::ConvAlgoRequest algo = runtime::ConvAlgoRequest::Auto, bool fuse = true) {
+  runtime::ExecutorOptions options;
+  options.fuse = fuse;
+  options.threads = threads;
+  options.convAlgo = algo;
+  options.blockedLayouts = blocked;
+  auto ex = runtime::Executor::create(g, oneSectionPlan(g), options);
+  if (!ex) FAIL(ex.error().message());
+  for (const auto& [id, t] : feeds) REQUIRE(ex->setInput(id, t).ok());
+  REQUIRE(ex->step(true).ok());
+  StepResult r{{}, ex->fusionStats()};
+  for (ValueId v : g.outputs) r.outputs.push_back(ex->tensor(v).clone());
+  return r;
+}
 
 // A ResNet-like chain on `channels` channels: a = relu(conv(img) + b);
 // b = relu(conv(a) + b); c = relu(conv(b) + b + a) (a residual); outputs
@@ -55,18 +81,8 @@ struct Chain {
   };
 
   Result run(int threads, bool blocked, runtime::ConvAlgoRequest algo = runtime::ConvAlgoRequest::Auto) const {
-    runtime::ExecutorOptions options;
-    options.threads = threads;
-    options.convAlgo = algo;
-    options.blockedLayouts = blocked;
-    auto ex = runtime::Executor::create(g, oneSectionPlan(g), options);
-    if (!ex) FAIL(ex.error().message());
-    for (const auto& [id, t] : feeds) REQUIRE(ex->setInput(id, t).ok());
-    REQUIRE(ex->step(true).ok());
-    Result r;
-    for (ValueId v : g.outputs) r.outputs.push_back(ex->tensor(v).clone());
-    r.blocked = ex->fusionStats().blockedTensors;
-    return r;
+    StepResult r = runStep(g, feeds, threads, blocked, algo);
+    return {std::move(r.outputs), r.stats.blockedTensors};
   }
 };
 
@@ -76,9 +92,11 @@ bool sameBits(const ir::Tensor& a, const ir::Tensor& b) {
 
 }  // namespace
 
-TEST_CASE("tensors passing only between oneDNN convolutions are held blocked, with the same bits", "[conv][onednn]") {
+TEST_CASE("tensors passing only between oneDNN convolutions are held channels-last, with the same bits",
+          "[conv][onednn]") {
   std::mt19937 rng(61);
-  // Batch 1 cuts by output channels, batch 4 by images: both contiguous pieces.
+  // Batch 1 cuts by blocks of output channels (32 x 3 x 3 weights a channel
+  // over 144 pixels), batch 4 by images.
   for (int64_t batch : {1, 4})
     for (int threads : {1, 2, 3}) {
       INFO("batch " << batch << " at " << threads << " threads");
@@ -139,5 +157,209 @@ TEST_CASE("one image held channels-last is cut into bands of output rows with th
       CHECK(sameBits(held.outputs[i], plain.outputs[i]));
       CHECK(maxRelDiff(held.outputs[i], ref->at(chain.g.outputs[i])) < 1e-5);
     }
+  }
+}
+
+namespace {
+
+// A ResNet-50 bottleneck on a 12 x 12 image: u = relu(1x1(x) + b),
+// v = relu(3x3(u) + b), y = relu(1x1(v) + b + x), read by a pool. Auto runs
+// the 3x3 on oneDNN (too few Winograd tiles) and the 1x1s on a GEMM or the
+// pointwise kernel. lone: the 3x3 is a 1x1 too (no conv on oneDNN at all);
+// inputWeights: the first 1x1's weight is a graph input (not stable);
+// poolU: u is also read by a pool; exposeU: u is a graph output (either way
+// it cannot be held); shortcut: y is a 3x3 whose residual is 1x1(x) + b alone
+// (a ResNet's downsample, linked to oneDNN only as a residual).
+struct Variant {
+  bool lone = false, inputWeights = false, poolU = false, exposeU = false, shortcut = false;
+};
+
+ir::Graph bottleneck(int64_t batch, std::mt19937& rng, Variant var = {}) {
+  ir::Graph g;
+  const int64_t c = 32;
+  const ValueId x = g.addInput("x", {ir::DType::F32, {batch, c, 12, 12}});
+  auto conv = [&](const std::string& name, ValueId in, int64_t k, ValueId skip, bool input, bool relu = true) {
+    const ir::TensorType wt{ir::DType::F32, {c, c, k, k}};
+    const ValueId w =
+        input ? g.addInput(name + "_w", wt) : g.addParam(name + "_w", randomTensor(wt.shape, rng, -0.1f, 0.1f));
+    const ValueId b = g.addParam(name + "_b", randomTensor({c}, rng));
+    const int64_t pad = k / 2;
+    ValueId y = addOp(g, OpKind::Conv2d, name, {in, w},
+                      {{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{pad, pad}}});
+    y = addOp(g, OpKind::BiasAdd, name + "_bias", {y, b});
+    if (skip != ir::kNoValue) y = addOp(g, OpKind::Add, name + "_add", {y, skip});
+    return relu ? addOp(g, OpKind::Relu, name + "_relu", {y}) : y;
+  };
+  const ValueId u = conv("u", x, 1, ir::kNoValue, var.inputWeights);
+  const ValueId v = conv("v", u, var.lone ? 1 : 3, ir::kNoValue, false);
+  const ValueId skip = var.shortcut ? conv("s", x, 1, ir::kNoValue, false, false) : x;
+  g.outputs = {addOp(g, OpKind::GlobalAvgPool, "pool", {conv("y", v, var.shortcut ? 3 : 1, skip, false)})};
+  if (var.poolU) g.outputs.push_back(addOp(g, OpKind::GlobalAvgPool, "pool_u", {u}));
+  if (var.exposeU) g.outputs.push_back(u);
+  return g;
+}
+
+struct Joined {
+  ir::Tensor out;
+  runtime::FusionStats stats;
+};
+
+Joined runBottleneck(const ir::Graph& g, const std::map<ValueId, ir::Tensor>& feeds, int threads, bool blocked,
+                     runtime::ConvAlgoRequest algo = runtime::ConvAlgoRequest::Auto, bool fuse = true) {
+  StepResult r = runStep(g, feeds, threads, blocked, algo, fuse);
+  return {std::move(r.outputs[0]), r.stats};
+}
+
+std::map<ValueId, ir::Tensor> feedsFor(const ir::Graph& g, std::mt19937& rng) {
+  std::map<ValueId, ir::Tensor> feeds;
+  for (ValueId v : g.inputs) feeds[v] = randomTensor(g.value(v).type.shape, rng, -0.1f, 0.1f);
+  return feeds;
+}
+
+}  // namespace
+
+TEST_CASE("1x1 convolutions between oneDNN ones join them and hold their tensors channels-last", "[conv][onednn]") {
+  std::mt19937 rng(64);
+  // Batch 3: cut by images on 3 threads, across them on 2.
+  for (int64_t batch : {1, 3})
+    for (int threads : {1, 2, 3}) {
+      INFO("batch " << batch << " at " << threads << " threads");
+      const ir::Graph g = bottleneck(batch, rng);
+      const auto feeds = feedsFor(g, rng);
+      const Joined joined = runBottleneck(g, feeds, threads, true), alone = runBottleneck(g, feeds, threads, false);
+      CHECK(joined.stats.oneDnnJoins == 2);
+      CHECK(joined.stats.blockedTensors == 2);  // u and v: y is read by the pool
+      CHECK(alone.stats.oneDnnJoins == 0);
+      auto ref = runtime::referenceEvaluate(g, feeds);
+      REQUIRE(ref.ok());
+      CHECK(maxRelDiff(joined.out, ref->at(g.outputs[0])) < 1e-5);
+      CHECK(maxRelDiff(alone.out, ref->at(g.outputs[0])) < 1e-5);
+    }
+}
+
+TEST_CASE("a 1x1 shortcut joins the oneDNN convolution that adds it as its residual", "[conv][onednn]") {
+  std::mt19937 rng(66);
+  const ir::Graph g = bottleneck(1, rng, {.shortcut = true});
+  const auto feeds = feedsFor(g, rng);
+  for (int threads : {1, 2}) {
+    const Joined j = runBottleneck(g, feeds, threads, true);
+    CHECK(j.stats.oneDnnJoins == 2);     // u (feeding v) and s (y's residual)
+    CHECK(j.stats.blockedTensors == 3);  // u, v and s
+    auto ref = runtime::referenceEvaluate(g, feeds);
+    REQUIRE(ref.ok());
+    CHECK(maxRelDiff(j.out, ref->at(g.outputs[0])) < 1e-5);
+  }
+}
+
+TEST_CASE("1x1 convolutions stay put with no oneDNN convolution to join, changing weights or a forced algorithm",
+          "[conv][onednn]") {
+  std::mt19937 rng(65);
+  const ir::Graph lone = bottleneck(1, rng, {.lone = true});
+  const auto loneFeeds = feedsFor(lone, rng);
+  CHECK(runBottleneck(lone, loneFeeds, 1, true).stats.oneDnnJoins == 0);
+  // u's weight is fed each step: u stays on its GEMM; y still joins through v.
+  const ir::Graph fed = bottleneck(1, rng, {.inputWeights = true});
+  const auto fedFeeds = feedsFor(fed, rng);
+  const Joined f = runBottleneck(fed, fedFeeds, 2, true);
+  CHECK(f.stats.oneDnnJoins == 1);
+  CHECK(f.stats.blockedTensors == 1);  // v
+  auto ref = runtime::referenceEvaluate(fed, fedFeeds);
+  REQUIRE(ref.ok());
+  CHECK(maxRelDiff(f.out, ref->at(fed.outputs[0])) < 1e-5);
+  // u is also pooled, or a graph output: it stays on its GEMM, NCHW; y joins through v.
+  for (Variant var : {Variant{.poolU = true}, Variant{.exposeU = true}}) {
+    const ir::Graph held = bottleneck(1, rng, var);
+    const Joined p = runBottleneck(held, feedsFor(held, rng), 1, true);
+    CHECK(p.stats.oneDnnJoins == 1);
+    CHECK(p.stats.blockedTensors == 1);  // v
+  }
+  const ir::Graph g = bottleneck(1, rng);
+  const auto feeds = feedsFor(g, rng);
+  CHECK(runBottleneck(g, feeds, 1, true, runtime::ConvAlgoRequest::Gemm).stats.oneDnnJoins == 0);
+  // Unfused (-o0): each conv's output feeds a bias_add kernel, no tensor links two convs.
+  CHECK(runBottleneck(g, feeds, 1, true, runtime::ConvAlgoRequest::Auto, false).stats.oneDnnJoins == 0);
+}
+
+namespace {
+
+// img [1, 16, 24, 24] -> s = 3x3(img) + b (no relu, which would turn a NaN
+// into 0) -> maxpool 3x3 stride 2 pad 1
+// -> t = relu(3x3(.) + b) -> global_avg_pool; both convs on oneDNN (9 F(4x4)
+// tiles at most). poolTwice: the max pool's output is also pooled (read by a
+// non-convolution). nanAt: img pixel (row, column) of every channel is NaN.
+ir::Graph stemAndPool(std::mt19937& rng, bool poolTwice, std::map<ValueId, ir::Tensor>& feeds, int nanAt = -1) {
+  ir::Graph g;
+  const ValueId img = g.addInput("img", {ir::DType::F32, {1, 16, 24, 24}});
+  auto conv = [&](const std::string& name, ValueId x, bool relu) {
+    const ValueId w = g.addParam(name + "_w", randomTensor({16, 16, 3, 3}, rng, -0.1f, 0.1f));
+    const ValueId b = g.addParam(name + "_b", randomTensor({16}, rng));
+    ValueId y = addOp(g, OpKind::Conv2d, name, {x, w},
+                      {{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{1, 1}}});
+    y = addOp(g, OpKind::BiasAdd, name + "_bias", {y, b});
+    return relu ? addOp(g, OpKind::Relu, name + "_relu", {y}) : y;
+  };
+  const ValueId pooled = addOp(g, OpKind::MaxPool2d, "pool", {conv("s", img, false)},
+                               {{"kernel", std::vector<int64_t>{3, 3}},
+                                {"stride", std::vector<int64_t>{2, 2}},
+                                {"pad", std::vector<int64_t>{1, 1}}});
+  g.outputs = {addOp(g, OpKind::GlobalAvgPool, "gap", {conv("t", pooled, true)})};
+  if (poolTwice) g.outputs.push_back(addOp(g, OpKind::GlobalAvgPool, "gap_pool", {pooled}));
+  ir::Tensor x = randomTensor({1, 16, 24, 24}, rng);
+  if (nanAt >= 0)
+    for (int64_t c = 0; c < 16; ++c) x.data<float>()[c * 576 + nanAt] = std::numeric_limits<float>::quiet_NaN();
+  feeds[img] = std::move(x);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("a max pool between oneDNN convolutions reads and writes channels-last, bit for bit", "[conv][onednn]") {
+  std::mt19937 rng(67);
+  // NaN at pixel (5, 7): s is NaN around it; windows meet it first and later.
+  for (int nanAt : {-1, 5 * 24 + 7}) {
+    std::map<ValueId, ir::Tensor> feeds;
+    const ir::Graph g = stemAndPool(rng, false, feeds, nanAt);
+    for (int threads : {1, 2, 3}) {
+      INFO(threads << " threads, NaN at " << nanAt);
+      const StepResult held = runStep(g, feeds, threads, true), plain = runStep(g, feeds, threads, false);
+      CHECK(held.stats.blockedTensors == 2);  // s and the max pool's output
+      CHECK(sameBits(held.outputs[0], plain.outputs[0]));
+    }
+  }
+  // Its output also read by a pool: it cannot hold that side, so it holds neither, nor s.
+  std::map<ValueId, ir::Tensor> feeds;
+  const ir::Graph twice = stemAndPool(rng, true, feeds);
+  const StepResult held = runStep(twice, feeds, 2, true), plain = runStep(twice, feeds, 2, false);
+  CHECK(held.stats.blockedTensors == 0);
+  for (size_t i = 0; i < held.outputs.size(); ++i) CHECK(sameBits(held.outputs[i], plain.outputs[i]));
+}
+
+TEST_CASE("a Winograd 3x3 feeding a oneDNN convolution joins it", "[conv][onednn]") {
+  std::mt19937 rng(68);
+  // 32 channels on 48 x 48: 144 F(4x4) tiles, where auto picks Winograd for
+  // the stride-1 3x3; the stride-2 one after it runs on oneDNN.
+  ir::Graph g;
+  const ValueId img = g.addInput("img", {ir::DType::F32, {1, 32, 48, 48}});
+  ValueId x = img;
+  for (int64_t stride : {1, 2}) {
+    const std::string name = "c" + std::to_string(stride);
+    const ValueId w = g.addParam(name + "_w", randomTensor({32, 32, 3, 3}, rng, -0.1f, 0.1f));
+    x = addOp(g, OpKind::Conv2d, name, {x, w},
+              {{"stride", std::vector<int64_t>{stride, stride}}, {"pad", std::vector<int64_t>{1, 1}}});
+    x = addOp(g, OpKind::Relu, name + "_relu", {x});
+  }
+  g.outputs = {addOp(g, OpKind::GlobalAvgPool, "gap", {x})};
+  const auto feeds = feedsFor(g, rng);
+  auto ref = runtime::referenceEvaluate(g, feeds);
+  REQUIRE(ref.ok());
+  for (const ir::Node& n : g.nodes)  // the premise: auto alone runs c1 on Winograd
+    if (n.name == "c1")
+      CHECK(runtime::chooseConvAlgo(*runtime::convShapeOf(g, n), runtime::ConvAlgoRequest::Auto) ==
+            runtime::ConvAlgo::Winograd4);
+  for (int threads : {1, 2, 3}) {
+    const StepResult r = runStep(g, feeds, threads, true);
+    CHECK(r.stats.oneDnnJoins == 1);
+    CHECK(r.stats.blockedTensors == 1);
+    CHECK(maxRelDiff(r.outputs[0], ref->at(g.outputs[0])) < 1e-5);
   }
 }
