@@ -363,3 +363,36 @@ TEST_CASE("a Winograd 3x3 feeding a oneDNN convolution joins it", "[conv][onednn
     CHECK(maxRelDiff(r.outputs[0], ref->at(g.outputs[0])) < 1e-5);
   }
 }
+
+TEST_CASE("a 1x1 adding a held residual on a 16 x 16 plane reads it in place, at every cut", "[conv][onednn]") {
+  // x -> a = relu(3x3) -> s = 1x1(a) + b and u = relu(1x1(a) + b) -> y =
+  // relu(1x1(u) + b + s) -> z = relu(3x3(y)) -> pool: s, u and y join oneDNN,
+  // and y adds s, held, through a binary post-op (planes of 14 or more).
+  std::mt19937 rng(69);
+  ir::Graph g;
+  const int64_t c = 32;
+  const ValueId x = g.addInput("x", {ir::DType::F32, {1, c, 16, 16}});
+  auto conv = [&](const std::string& name, ValueId in, int64_t k, ValueId skip, bool relu) {
+    const ValueId w = g.addParam(name + "_w", randomTensor({c, c, k, k}, rng, -0.1f, 0.1f));
+    ValueId y = addOp(g, OpKind::Conv2d, name, {in, w},
+                      {{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{k / 2, k / 2}}});
+    y = addOp(g, OpKind::BiasAdd, name + "_bias", {y, g.addParam(name + "_b", randomTensor({c}, rng))});
+    if (skip != ir::kNoValue) y = addOp(g, OpKind::Add, name + "_add", {y, skip});
+    return relu ? addOp(g, OpKind::Relu, name + "_relu", {y}) : y;
+  };
+  const ValueId a = conv("a", x, 3, ir::kNoValue, true);
+  const ValueId s = conv("s", a, 1, ir::kNoValue, false), u = conv("u", a, 1, ir::kNoValue, true);
+  const ValueId y = conv("y", u, 1, s, true);
+  g.outputs = {addOp(g, OpKind::GlobalAvgPool, "pool", {conv("z", y, 3, ir::kNoValue, true)})};
+  const auto feeds = feedsFor(g, rng);
+  auto ref = runtime::referenceEvaluate(g, feeds);
+  REQUIRE(ref.ok());
+  // 1 thread; 2 and 3: bands of rows (32 weights a channel against 256 pixels).
+  for (int threads : {1, 2, 3}) {
+    INFO(threads << " threads");
+    const StepResult r = runStep(g, feeds, threads, true);
+    CHECK(r.stats.oneDnnJoins == 3);
+    CHECK(r.stats.blockedTensors == 4);  // a, s, u, y
+    CHECK(maxRelDiff(r.outputs[0], ref->at(g.outputs[0])) < 1e-5);
+  }
+}
