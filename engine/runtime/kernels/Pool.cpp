@@ -110,6 +110,57 @@ void maxPoolRowChannelsLast(const float* x, const Window& g, int64_t oy, float* 
   }
 }
 
+// Windows that tile the plane (stride = kernel, no padding: LeNet's 2x2):
+// each cell is in one window at most, so dx is dy at the window's first
+// maximum (0 + dy, as the reference's accumulation into zeros gives: -0 -> +0)
+// and zero elsewhere. One search a window, where the general path recomputes
+// each row's maxima and then looks for them.
+bool windowsTile(const Window& g) { return g.sh == g.kh && g.sw == g.kw && g.ph == 0 && g.pw == 0; }
+
+// One output row of 2 x 2 windows, without branches (the maximum's place in
+// random data is a coin toss for a branch): the first maximum in window order
+// (a, b on the top row, c, d below) gets the gradient, the other three cells 0.
+DFC_VECTOR_CLONES void maxPoolGradRow2x2(const float* __restrict top, const float* __restrict bottom,
+                                         const float* __restrict dy, int64_t ow, float* __restrict dxTop,
+                                         float* __restrict dxBottom) {
+  for (int64_t ox = 0; ox < ow; ++ox) {
+    const float a = top[2 * ox], b = top[2 * ox + 1], c = bottom[2 * ox], d = bottom[2 * ox + 1];
+    const bool pickB = b > a;
+    const float ab = pickB ? b : a;
+    const bool pickC = c > ab;
+    const float abc = pickC ? c : ab;
+    const bool pickD = d > abc;
+    const int at = pickD ? 3 : pickC ? 2 : pickB ? 1 : 0;
+    const float v = 0.0f + dy[ox];
+    dxTop[2 * ox] = at == 0 ? v : 0.0f;
+    dxTop[2 * ox + 1] = at == 1 ? v : 0.0f;
+    dxBottom[2 * ox] = at == 2 ? v : 0.0f;
+    dxBottom[2 * ox + 1] = at == 3 ? v : 0.0f;
+  }
+}
+
+void maxPoolGradTiled(const float* __restrict plane, const float* __restrict dy, const Window& g,
+                      float* __restrict dx) {
+  std::memset(dx, 0, static_cast<size_t>(g.h * g.w) * sizeof(float));
+  for (int64_t oy = 0; oy < g.oh; ++oy) {
+    if (g.kh == 2 && g.kw == 2) {
+      const int64_t row = 2 * oy * g.w;
+      maxPoolGradRow2x2(plane + row, plane + row + g.w, dy + oy * g.ow, g.ow, dx + row, dx + row + g.w);
+      continue;
+    }
+    for (int64_t ox = 0; ox < g.ow; ++ox) {
+      const int64_t corner = oy * g.kh * g.w + ox * g.kw;
+      int64_t best = corner;
+      for (int64_t ky = 0; ky < g.kh; ++ky)
+        for (int64_t kx = 0; kx < g.kw; ++kx) {
+          const int64_t at = corner + ky * g.w + kx;
+          best = plane[at] > plane[best] ? at : best;
+        }
+      dx[best] = 0.0f + dy[oy * g.ow + ox];
+    }
+  }
+}
+
 // maxpool2d (x) -> y, or maxpool2d_grad (dy, x) -> dx where overlapping windows accumulate.
 class MaxPoolKernel final : public Kernel {
  public:
@@ -142,6 +193,10 @@ class MaxPoolKernel final : public Kernel {
         }
         const float* grad = m_dy->data<float>() + p * outPlane;
         float* dst = m_y->data<float>() + p * inPlane;
+        if (windowsTile(g)) {
+          maxPoolGradTiled(plane, grad, g, dst);
+          continue;
+        }
         std::memset(dst, 0, static_cast<size_t>(inPlane) * sizeof(float));
         std::array<float, kSegment> max;  // a segment of an output row at a time, on the stack
         for (int64_t oy = 0; oy < g.oh; ++oy)

@@ -1,7 +1,7 @@
 // Every op's kernel against the reference interpreter, plus hand-checked cases.
 #include <catch2/catch.hpp>
-
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "RuntimeTestUtil.h"
@@ -234,6 +234,38 @@ TEST_CASE("maxpool gradient goes to the first maximum on ties", "[kernels][pool]
   auto ref = runtime::referenceEvaluate(g, feeds);
   REQUIRE(ref.ok());
   CHECK(maxRelDiff(r.outputs[0], ref->at(g.nodes[0].outputs[0])) == 0.0);
+}
+
+TEST_CASE("maxpool gradient over windows that tile the plane equals the reference bit for bit", "[kernels][pool]") {
+  // Stride = kernel, unpadded: 2x2 (its branch-free row) and 3x3; odd sizes
+  // leave a last row and column in no window (their gradient is 0); ties,
+  // NaNs in first and later cells, and -0 gradients (the reference's 0 + -0 is +0).
+  std::mt19937 rng(42);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  struct Case {
+    ir::Shape x;
+    int64_t k;
+  };
+  for (const Case& c : {Case{{2, 3, 9, 7}, 2}, Case{{1, 2, 8, 40}, 2}, Case{{1, 2, 10, 9}, 3}}) {
+    INFO("x " << c.x[2] << "x" << c.x[3] << " kernel " << c.k);
+    ir::Attributes attrs{{"kernel", std::vector<int64_t>{c.k, c.k}}, {"stride", std::vector<int64_t>{c.k, c.k}}};
+    ir::Tensor x = tiedTensor(c.x, rng);
+    auto xs = x.span<float>();
+    xs[0] = nan;                                // the first cell of the first window
+    xs[static_cast<size_t>(c.x[3] + 1)] = nan;  // a later cell of the same window (its second row)
+    xs[3] = nan;                                // 2x2: the second window's top right; 3x3: a first cell
+    const int64_t oh = c.x[2] / c.k, ow = c.x[3] / c.k;
+    ir::Tensor dy = randomTensor({c.x[0], c.x[1], oh, ow}, rng);
+    for (size_t i = 0; i < dy.span<float>().size(); i += 5) dy.span<float>()[i] = -0.0f;
+    std::map<ir::ValueId, ir::Tensor> feeds;
+    ir::Graph g = singleOpGraph(OpKind::MaxPool2dGrad, {dy, x}, attrs, feeds);
+    auto ref = runtime::referenceEvaluate(g, feeds);
+    REQUIRE(ref.ok());
+    OpRun got = runOp(g, {dy, x});
+    REQUIRE(got.status.ok());
+    const ir::Tensor& want = ref->at(g.nodes[0].outputs[0]);
+    CHECK(std::memcmp(got.outputs[0].bytes(), want.bytes(), want.byteSize()) == 0);
+  }
 }
 
 TEST_CASE("reshape and reduce_sum match the reference", "[kernels]") {
