@@ -5,6 +5,7 @@
 // factories live in kernels/, one per op, found through a table generated
 // from Ops.def (Kernels.cpp).
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,11 +31,15 @@ class ExecContext {
       : m_pool(&pool), m_communicator(communicator) {}
   support::ThreadPool& pool() const { return *m_pool; }
   dist::Communicator* communicator() const { return m_communicator; }  // null: a world of one
-  // At least `count` floats, reused across calls: grown, never shrunk, contents
-  // undefined. Take it before a parallel loop, not inside one.
+  // At least `count` floats on a 64-byte line (no AVX-512 vector straddles
+  // two; a large vector's own data sits 16 bytes past a page), reused across
+  // calls: grown, never shrunk, contents undefined. Take it before a parallel
+  // loop, not inside one.
   float* scratch(size_t count) {
-    if (m_scratch.size() < count) m_scratch.resize(count);
-    return m_scratch.data();
+    constexpr size_t kSlack = 64 / sizeof(float);
+    if (m_scratch.size() < count + kSlack) m_scratch.resize(count + kSlack);
+    const auto at = reinterpret_cast<uintptr_t>(m_scratch.data());
+    return m_scratch.data() + (64 - at % 64) % 64 / sizeof(float);
   }
   // A forward-only evaluation step of a training graph (batch_norm then uses its running statistics).
   bool evaluating() const { return m_evaluating; }

@@ -179,10 +179,9 @@ void outputPlane(const ConvGeometry& g, const ConvEpilogue& e, const Phases& ph,
 }
 
 // Per-thread buffers, grown on the first call and kept: the phase planes and the tile's sums.
-std::vector<float>& threadBuffer(int64_t floats) {
+float* threadBuffer(int64_t floats) {
   thread_local std::vector<float> buffer;
-  if (static_cast<int64_t>(buffer.size()) < floats) buffer.resize(static_cast<size_t>(floats));
-  return buffer;
+  return lineAligned(buffer, floats);
 }
 
 // bench_depthwise, one thread, the NCHW loops against 16 channels in the lanes
@@ -210,7 +209,7 @@ Status runDepthwise(support::ThreadPool& pool, const ConvGeometry& g, const Conv
   const int64_t tileFloats = std::max(kTileFloats, ph.pitch) + 16;
   // One task per input channel of an image: its phase planes, then its `multiplier` output planes.
   return pool.parallelFor(0, g.n * g.c, grainOf(g.oh * g.ow * g.kh * g.kw * multiplier), [&](int64_t lo, int64_t hi) {
-    float* phases = threadBuffer(phaseFloats + tileFloats).data();
+    float* phases = threadBuffer(phaseFloats + tileFloats);
     float* acc = phases + phaseFloats;
     std::fill(phases, phases + phaseFloats, 0.0f);  // the padding; fillPhase writes the image's part
     for (int64_t task = lo; task < hi; ++task) {

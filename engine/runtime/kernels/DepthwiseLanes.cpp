@@ -177,9 +177,8 @@ Block threadBlock(const ConvGeometry& g) {
   const int64_t padded = (g.h + g.padTop + g.padBottom) * b.wp * kLanes, out = g.oh * g.ow * kLanes;
   const int64_t total = padded + out + (g.kh * g.kw + 1) * kLanes;
   thread_local std::vector<float> buffer;
-  if (static_cast<int64_t>(buffer.size()) < total) buffer.resize(static_cast<size_t>(total));
-  std::fill(buffer.begin(), buffer.begin() + padded, 0.0f);
-  b.padded = buffer.data();
+  b.padded = lineAligned(buffer, total);
+  std::fill(b.padded, b.padded + padded, 0.0f);
   b.out = b.padded + padded;
   b.weights = b.out + out;
   b.bias = b.weights + g.kh * g.kw * kLanes;

@@ -83,8 +83,7 @@ int64_t firstMaximum(const float* __restrict plane, const Window& g, int64_t oy,
 // This thread's room for a row's column phases, kept between calls.
 float* phaseBuffer(int64_t floats) {
   thread_local std::vector<float> buffer;
-  if (static_cast<int64_t>(buffer.size()) < floats) buffer.resize(static_cast<size_t>(floats));
-  return buffer.data();
+  return lineAligned(buffer, floats);
 }
 
 // Output row oy of one channels-last image: each window cell is a run of c

@@ -8,6 +8,8 @@
 #include "ir/ShapeInference.h"
 #include "runtime/Kernels.h"
 #include "runtime/Reference.h"
+#include "runtime/kernels/KernelFamilies.h"
+#include "support/ThreadPool.h"
 
 using namespace dfc;
 using namespace dfc::runtime::test;
@@ -332,4 +334,22 @@ TEST_CASE("optimizer updates match the reference and their formulas", "[kernels]
   float vn = 0.9f * v.data<float>()[4] + (g.data<float>()[4] + 0.01f * p.data<float>()[4]);
   CHECK(m.outputs[1].data<float>()[4] == Approx(vn));
   CHECK(m.outputs[0].data<float>()[4] == Approx(p.data<float>()[4] - 0.1f * vn));
+}
+
+TEST_CASE("scratch buffers start on a 64-byte line and hold what was asked", "[kernels]") {
+  // malloc aligns to 16 bytes (a large vector's data sits 16 past a page):
+  // AVX-512 rows would straddle cache lines depending on the heap.
+  support::ThreadPool pool(1);
+  runtime::ExecContext ctx(pool);
+  for (size_t n : {size_t{1}, size_t{15}, size_t{16}, size_t{1000}, size_t{1} << 20}) {
+    float* p = ctx.scratch(n);
+    CHECK(reinterpret_cast<uintptr_t>(p) % 64 == 0);
+    p[0] = 1.0f, p[n - 1] = 2.0f;  // the whole range is the buffer's (ASan checks)
+  }
+  std::vector<float> buffer;
+  for (int64_t n : {1, 17, 40000}) {
+    float* p = runtime::kernels::lineAligned(buffer, n);
+    CHECK(reinterpret_cast<uintptr_t>(p) % 64 == 0);
+    CHECK(p + n <= buffer.data() + buffer.size());
+  }
 }
