@@ -73,6 +73,24 @@ DFC_WIDE_CLONES void siluLoopInPlace(float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = fastSilu(y[i]);
 }
 
+// SiLU on AVX-512 (the unary op, and a conv's SiLU epilogue in place):
+// silu512 (fastSilu's bits) with the tail as one masked vector of the same
+// steps. The compiler's vectorization of fastSilu ran 0.49 ns an element
+// against 0.36 (Zen 4), and its scalar tail 6.7 ns an element on a conv's
+// short rows (a 28-wide depthwise row).
+__attribute__((target("avx512f"))) void siluLoop512(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; i += 16) {
+    const auto m = static_cast<__mmask16>(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(y + i, m, silu512(_mm512_maskz_loadu_ps(m, x + i)));
+  }
+}
+
+void siluLoop(const float* x, float* y, int64_t n, double a, double b) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512) return siluLoop512(x, y, n);
+  floatLoop<fastSilu>(x, y, n, a, b);
+}
+
 struct NamedFast {
   std::string_view name;
   UnaryLoop loop;
@@ -84,20 +102,10 @@ const NamedFast kFastUnaryFns[] = {
     {"erf", &floatLoop<fastErf>},
     {"sigmoid", &floatLoop<fastSigmoid>},
     {"gelu_erf", &floatLoop<fastGeluErf>},
-    {"silu", &floatLoop<fastSilu>},
+    {"silu", &siluLoop},
     {"hard_sigmoid", &floatLoopAB<hardSigmoid>},
     {"hard_swish", &floatLoopAB<hardSwish>},
 };
-
-// A conv's SiLU epilogue runs on short rows (a 28-wide depthwise row), where
-// the cloned loop's scalar tail took 6.7 ns an element: on AVX-512 the tail
-// is one masked vector of the same steps.
-__attribute__((target("avx512f"))) void siluInPlace512(float* y, int64_t n) {
-  for (int64_t i = 0; i < n; i += 16) {
-    const auto m = static_cast<__mmask16>(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
-    _mm512_mask_storeu_ps(y + i, m, silu512(_mm512_maskz_loadu_ps(m, y + i)));
-  }
-}
 
 DFC_WIDE_CLONES void hardSwishLoopInPlace(float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = hardSwish(y[i], 0.0f, 0.0f);
@@ -109,7 +117,7 @@ void hardSwishInPlace(float* y, int64_t n) { hardSwishLoopInPlace(y, n); }
 
 void siluInPlace(float* y, int64_t n) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  if (avx512) return siluInPlace512(y, n);
+  if (avx512) return siluLoop512(y, y, n);
   siluLoopInPlace(y, n);
 }
 
