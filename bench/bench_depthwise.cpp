@@ -35,6 +35,7 @@ constexpr Layer kLayers[] = {
     {"mbv2 144@56 s2", 144, 56, 3, 2},    {"mbv2 192@28 s1", 192, 28, 3, 1},  {"mbv2 384@14 s1", 384, 14, 3, 1},
     {"mbv2 576@14 s2", 576, 14, 3, 2},    {"mbv2 960@7 s1", 960, 7, 3, 1},    {"effb0 240@28 k5", 240, 28, 5, 1},
     {"effb0 144@56 k5s2", 144, 56, 5, 2}, {"effb0 672@14 k5", 672, 14, 5, 1}, {"effb0 1152@7 k5", 1152, 7, 5, 1},
+    {"mbv3 16@112 s1", 16, 112, 3, 1},    {"mbv3 72@56 s1", 72, 56, 3, 1},
 };
 
 ConvGeometry geometryOf(const Layer& l) {
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
   const ConvEpilogue relu6{true, ConvActivation::Clip, 0.0f, 6.0f, false};
   std::printf("depthwise convolutions, batch 1, bias + relu6, %d thread(s), %d interleaved repeats, %s\n", threads,
               repeats, loadAverage().c_str());
-  std::printf("  %-18s %-28s %-28s %-8s %s\n", "layer", "depthwise kernel ms", "oneDNN ms", "speed-up", "kernel GB/s");
+  std::printf("  %-18s %-28s %-28s %-8s %s\n", "layer", "depthwise kernel ms", "oneDNN ms", "lanes ms", "");
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> uniform(-1, 1);
   for (const Layer& l : kLayers) {

@@ -185,15 +185,34 @@ float* threadBuffer(int64_t floats) {
 }
 
 // bench_depthwise, one thread, the NCHW loops against 16 channels in the lanes
-// (DepthwiseLanes.h): the lanes win on narrow planes (3x3 on 14x14 0.044 ms
-// against 0.067, on 7x7 0.035 against 0.107), at stride 2 (96@112: 0.415
-// against 0.480) and on 5x5 kernels (240@28: 0.230 against 0.235); the NCHW
-// loops on wide stride-1 3x3 planes (32@112: 0.232 against 0.335, 192@28:
-// 0.084 against 0.111), where the lanes' two transposes cost more than the
-// rows' ends.
-bool preferLanes(const ConvGeometry& g) {
-  const bool wideStrideOne3x3 = g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.ow >= 28;
-  return laneDepthwiseAvailable(g) && !wideStrideOne3x3;
+// (DepthwiseLanes.h). On Intel (Sapphire Rapids) the lanes win on narrow
+// planes (3x3 on 14x14 0.044 ms against 0.067, on 7x7 0.035 against 0.107),
+// at stride 2 (96@112: 0.415 against 0.480) and on 5x5 kernels (240@28: 0.230
+// against 0.235); the NCHW loops on wide stride-1 3x3 planes (32@112: 0.232
+// against 0.335, 192@28: 0.084 against 0.111), where the lanes' two
+// transposes cost more than the rows' ends. On AMD (Zen 4, whose AVX-512
+// runs as two 256-bit halves and pays for the NCHW loops' unaligned row
+// loads) the lanes win there too, in the network (per-node profile, one
+// thread: MobileNetV2's 144@56 0.22 against 0.30-0.34 ms, 192@28 0.08-0.09
+// against 0.10-0.14; MobileNetV3's 72@56 0.12 against 0.15), as long as a
+// block's padded input and output planes fit half the L2: on 112x112 planes
+// (1.6 MB a block) they lose (MobileNetV2's 32@112 0.31 against 0.27,
+// MobileNetV3's 16@112 0.19 against 0.14), though bench_depthwise, calling
+// one layer over and over, has them ahead. And not with fewer blocks of 16
+// channels than threads (72@56 on 2 threads: 5 blocks; 16@x on 2: one idle).
+constexpr int64_t kLaneBlockBytes = int64_t{512} << 10;
+
+bool wideStrideOne3x3(const ConvGeometry& g) { return g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.ow >= 28; }
+
+// The padded input plane of a 3x3 stride-1 convolution.
+int64_t paddedPlane(const ConvGeometry& g) { return (g.h + g.padTop + g.padBottom) * (g.w + g.padLeft + g.padRight); }
+
+bool preferLanes(const ConvGeometry& g, int threads) {
+  static const bool amd = __builtin_cpu_is("amd");
+  if (!laneDepthwiseAvailable(g)) return false;
+  if (!wideStrideOne3x3(g)) return true;
+  const int64_t blockBytes = 16 * (paddedPlane(g) + g.oh * g.ow) * int64_t{sizeof(float)};
+  return amd && blockBytes <= kLaneBlockBytes && g.n * ((g.c + 15) / 16) >= threads;
 }
 
 }  // namespace
@@ -203,7 +222,7 @@ bool depthwiseShape(const ConvGeometry& g) { return g.group == g.c && g.c > 0 &&
 Status runDepthwise(support::ThreadPool& pool, const ConvGeometry& g, const ConvEpilogue& e, const float* x,
                     const float* w, const float* bias, float* y) {
   if (!depthwiseShape(g)) return internalError("depthwise kernel given a convolution that is not depthwise");
-  if (preferLanes(g)) return runLaneDepthwise(pool, g, e, x, w, bias, y);
+  if (preferLanes(g, pool.threads())) return runLaneDepthwise(pool, g, e, x, w, bias, y);
   const Phases ph = phasesOf(g);
   const int64_t multiplier = g.o / g.c, phaseFloats = g.sh * g.sw * ph.plane;
   const int64_t tileFloats = std::max(kTileFloats, ph.pitch) + 16;
