@@ -62,8 +62,9 @@ void addConvAlgoFlag(ArgParser& p, const char* what) {
        1,
        std::string(what) +
            ": auto (the default: per convolution, a 1x1 stride-1 one as one GEMM on the input (with weights no "
-           "training step changes, on batches of at most 64 pixels or expanding at most 128 channels, planes of at "
-           "least 16 pixels, on the NCHW pointwise kernel where the CPU has AVX-512), an unpadded 1x1 strided one as "
+           "training step changes, on batches of at most 64 pixels or expanding at most 128 channels (on AMD CPUs, "
+           "any), planes of at least 16 pixels, on the NCHW pointwise kernel where the CPU has AVX-512), an unpadded "
+           "1x1 strided one as "
            "one GEMM on its subsampled input, a 3x3 stride-1 one "
            "with at least 128 F(4x4) tiles in the batch as F(2x2,3x3) or F(4x4,3x3) where the multiplies modelled "
            "from its shape, transforms included, are fewer than GEMM's, a 3x3 stride-2 one on at most 4 input "

@@ -90,10 +90,15 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 //   saves the most multiplies over tiles enough, and oneDNN for the rest
 //   (strided, 7x7, small 3x3: see ConvAlgo.cpp), the 1x1 ones on the
 //   pointwise kernel instead (AVX-512 only) on batches of at most 64 pixels
-//   or expanding at most 128 channels, planes of at least 16 pixels; without, as below;
+//   or expanding at most 128 channels (on AMD CPUs, any), planes of at least
+//   16 pixels; without, as below;
 // - otherwise GEMM when Winograd cannot run it; an explicit Winograd request
 //   (F(4x4) capped as above); auto: the crossover calibrated by bench_winograd.
 ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);
+
+// True on AMD CPUs, where the pointwise kernel beat the GEMM on projections
+// too and auto gives it every 1x1 plane of at least 16 pixels (ConvAlgo.cpp).
+bool pointwiseTakesEveryPlane();
 
 // A conv2d / conv2d_grad_input / conv2d_grad_weight node's shape from the
 // graph's value types; nullopt for other ops or malformed shapes.

@@ -200,10 +200,16 @@ TEST_CASE("conv2d 1x1 with a stride is one GEMM on the subsampled input, or oneD
 
 TEST_CASE("conv2d 1x1 stride 1 is one GEMM on the input", "[kernels][conv]") {
   std::mt19937 rng(34);
-  // A projection (fewer outputs than inputs) on 81 pixels: the GEMM under auto.
-  const Geometry pointwise{13, 6, 9, 9, 1, 1, 1, 1, {0, 0, 0, 0}};
-  for (bool bias : {false, true})
-    checkPath(OpKind::Conv2d, pointwise, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Gemm);
+  // A projection (fewer outputs than inputs) on 81 pixels: the GEMM under auto
+  // (on AMD the pointwise kernel, where there is AVX-512); on 9 pixels, under
+  // a vector, the GEMM on every CPU.
+  const Geometry pointwise{13, 6, 9, 9, 1, 1, 1, 1, {0, 0, 0, 0}}, nine{13, 6, 3, 3, 1, 1, 1, 1, {0, 0, 0, 0}};
+  const bool kernelTakes = pointwiseTakesEveryPlane() && kernels::pointwiseConvAvailable();
+  for (bool bias : {false, true}) {
+    checkPath(OpKind::Conv2d, pointwise, bias, rng, ConvAlgoRequest::Auto,
+              kernelTakes ? ConvAlgo::Pointwise : ConvAlgo::Gemm);
+    checkPath(OpKind::Conv2d, nine, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Gemm);
+  }
   // Under --conv-algo onednn the same conv runs on oneDNN.
   checkPath(OpKind::Conv2d, pointwise, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
 }
@@ -310,21 +316,23 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
     return s;
   };
   // 1x1 on the input: the pointwise kernel (AVX-512) on planes of at most 64
-  // pixels and for expansions from at most 128 channels, else the GEMM.
+  // pixels and for expansions from at most 128 channels, else the GEMM; on
+  // AMD, every plane of at least 16 pixels (`large`: what the rest would take).
   const ConvAlgo pointwise = kernels::pointwiseConvAvailable() ? ConvAlgo::Pointwise : ConvAlgo::Gemm;
-  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 64 -> 64 on 56 x 56
+  const ConvAlgo large = pointwiseTakesEveryPlane() ? pointwise : ConvAlgo::Gemm;
+  CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 0), auto_) == large);           // 64 -> 64 on 56 x 56
   CHECK(chooseConvAlgo(conv2d(512, 8, 1, 1, 0), auto_) == pointwise);       // 64 pixels
   ConvShape twoSmall = conv2d(512, 7, 1, 1, 0);
   twoSmall.n = 2;  // 98 pixels in the batch: the GEMM runs the images side by side
-  CHECK(chooseConvAlgo(twoSmall, auto_) == ConvAlgo::Gemm);
-  CHECK(chooseConvAlgo(conv2d(512, 9, 1, 1, 0), auto_) == ConvAlgo::Gemm);  // 81 pixels
+  CHECK(chooseConvAlgo(twoSmall, auto_) == large);
+  CHECK(chooseConvAlgo(conv2d(512, 9, 1, 1, 0), auto_) == large);           // 81 pixels
   CHECK(chooseConvAlgo(conv2d(16, 4, 1, 1, 0), auto_) == pointwise);        // 16 pixels
   CHECK(chooseConvAlgo(conv2d(16, 3, 1, 1, 0), auto_) == ConvAlgo::Gemm);   // 9 pixels: under a vector
   ConvShape expand = conv2d(128, 28, 1, 1, 0);
   expand.o = 129;
   CHECK(chooseConvAlgo(expand, auto_) == pointwise);
   expand.c = 129, expand.o = 1000;
-  CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);  // 129 input channels
+  CHECK(chooseConvAlgo(expand, auto_) == large);  // 129 input channels
   expand.stableWeights = false;
   expand.c = 16;
   CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);                   // training: the weights change every step
