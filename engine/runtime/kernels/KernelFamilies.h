@@ -53,18 +53,6 @@ constexpr int64_t kElementGrain = int64_t{1} << 16;
 // Grain in units of `unit` elements each (rows, planes), at least 1.
 inline int64_t grainOf(int64_t unit) { return unit > 0 ? std::max<int64_t>(1, kElementGrain / unit) : 1; }
 
-// `floats` floats of `buffer` (a thread's scratch, kept between calls)
-// starting on a 64-byte line, so that no AVX-512 vector straddles two: malloc
-// aligns to 16 only, and the kernels' speed then hung on where the heap put
-// them (MobileNetV3's lane depthwise convs 15% slower after unrelated
-// allocations moved it).
-inline float* lineAligned(std::vector<float>& buffer, int64_t floats) {
-  constexpr int64_t kSlack = 64 / sizeof(float);
-  if (static_cast<int64_t>(buffer.size()) < floats + kSlack) buffer.resize(static_cast<size_t>(floats + kSlack));
-  const auto at = reinterpret_cast<uintptr_t>(buffer.data());
-  return buffer.data() + (64 - at % 64) % 64 / sizeof(float);
-}
-
 // A float sum (global_avg_pool, batch_norm statistics) in 16 interleaved
 // lanes, lane l summing elements l, l + 16, ... in order, then the lanes and
 // the tail in a fixed order: vectorized, and the same bits on any CPU. In

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/Kernel.h"
 #include "support/LibraryClock.h"
 
 namespace dfc::runtime::kernels {
@@ -32,11 +33,6 @@ void holdOneDnnToOneThread() {
 
 // Floats, rounded up to a 64-byte line.
 int64_t floatsFor(const memory::desc& d) { return (static_cast<int64_t>(d.get_size()) / 4 + 15) / 16 * 16; }
-
-float* aligned(float* p) {
-  const auto at = reinterpret_cast<uintptr_t>(p);
-  return reinterpret_cast<float*>((at + 63) / 64 * 64);
-}
 
 // The part of the convolution one thread runs: images [n0, n0 + n), input
 // channels [c0, c0 + c), output channels [o0, o0 + o) in `group` groups, and
@@ -249,7 +245,7 @@ struct Piece {
   void execute(const float* x, const float* w, const float* b, float* y, float* workspace, bool stableWeights,
                const float* skip) {
     const Slice& s = slice;
-    float* base = aligned(workspace);
+    float* base = onLine(workspace);
     userSrc.set_data_handle(const_cast<float*>(x + srcOffset(layouts.x)));
     userDst.set_data_handle(y + dstOffset(layouts.y));
     if (reorderSrc) src.set_data_handle(base);

@@ -348,7 +348,7 @@ TEST_CASE("scratch buffers start on a 64-byte line and hold what was asked", "[k
   }
   std::vector<float> buffer;
   for (int64_t n : {1, 17, 40000}) {
-    float* p = runtime::kernels::lineAligned(buffer, n);
+    float* p = runtime::lineAligned(buffer, n);
     CHECK(reinterpret_cast<uintptr_t>(p) % 64 == 0);
     CHECK(p + n <= buffer.data() + buffer.size());
   }
