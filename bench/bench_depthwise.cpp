@@ -1,14 +1,15 @@
-// The depthwise kernel (kernels/Depthwise.h) against oneDNN's convolution
-// primitive on the depthwise convolutions of MobileNetV2 (3x3) and
-// EfficientNet-B0 (3x3 and 5x5), batch 1, bias and relu6 on the tile. Each
-// call reads an input that is not in L2 (the inputs rotate through buffers
-// larger than the caches), as in a network where the expand conv before it
-// wrote a plane larger than L2. Prints per layer the median [min - max] ms of
-// interleaved repeats, the speed-up over oneDNN, and GB/s of input + output.
+// The depthwise kernel as auto runs it (kernels/Depthwise.h) against oneDNN's
+// convolution primitive, the lane kernel and the row kernel (3x3 only) on the
+// depthwise convolutions of MobileNetV2 (3x3), EfficientNet-B0 (3x3 and 5x5)
+// and MobileNetV3, batch 1, bias and relu6 on the tile. Each call reads one
+// input, warm where it fits (as the conv before it just wrote it); with
+// --cold the inputs rotate through 64 MB, out of the caches. Prints per layer
+// and kernel the median [min - max] ms of interleaved repeats.
 //
-//   bench_depthwise [--threads N] [--repeats N]
+//   bench_depthwise [--threads N] [--repeats N] [--cold]
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "BenchSupport.h"
 #include "runtime/kernels/Depthwise.h"
 #include "runtime/kernels/DepthwiseLanes.h"
+#include "runtime/kernels/DepthwiseRows.h"
 #include "runtime/kernels/OneDnnConv.h"
 #include "support/ThreadPool.h"
 
@@ -64,7 +66,7 @@ int main(int argc, char** argv) {
   const ConvEpilogue relu6{true, ConvActivation::Clip, 0.0f, 6.0f, false};
   std::printf("depthwise convolutions, batch 1, bias + relu6, %d thread(s), %d interleaved repeats, %s\n", threads,
               repeats, loadAverage().c_str());
-  std::printf("  %-18s %-28s %-28s %-8s %s\n", "layer", "depthwise kernel ms", "oneDNN ms", "lanes ms", "");
+  std::printf("  %-18s %-25s %-25s %-25s %s\n", "layer", "auto (depthwise.h) ms", "oneDNN ms", "lanes ms", "rows ms");
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> uniform(-1, 1);
   for (const Layer& l : kLayers) {
@@ -81,27 +83,36 @@ int main(int argc, char** argv) {
     auto workspace = oneDnn.workspaceFloats(threads);
     if (!workspace) die(workspace.error().message());
     std::vector<float> scratch(static_cast<size_t>(*workspace) + 16);
-    std::vector<double> ours, theirs, lanes;
-    for (int r = 0; r < repeats + 1; ++r) {
-      const float* in = x.data() + (r % copies) * inFloats;
-      auto t0 = Clock::now();
-      if (Status st = runDepthwise(pool, g, relu6, in, w.data(), bias.data(), y.data()); !st) die(st.error().message());
-      const double a = msSince(t0);
-      in = x.data() + ((r + copies / 2) % copies) * inFloats;
-      t0 = Clock::now();
-      if (Status st = oneDnn.run(pool, threads, in, w.data(), bias.data(), y.data(), scratch.data(), true); !st)
-        die(st.error().message());
-      const double b = msSince(t0);
-      in = x.data() + ((r + copies / 3) % copies) * inFloats;
-      t0 = Clock::now();
-      if (Status st = runLaneDepthwise(pool, g, relu6, in, w.data(), bias.data(), y.data()); !st)
-        die(st.error().message());
-      const double c = msSince(t0);
-      if (r > 0) ours.push_back(a), theirs.push_back(b), lanes.push_back(c);  // the first call makes oneDNN's primitive
+    // The kernels side by side, each call on its own input buffer of the rotation.
+    using Runner = std::function<Status(const float*)>;
+    const std::pair<const char*, Runner> kernels[] = {
+        {"auto", [&](const float* in) { return runDepthwise(pool, g, relu6, in, w.data(), bias.data(), y.data()); }},
+        {"oneDNN",
+         [&](const float* in) {
+           return oneDnn.run(pool, threads, in, w.data(), bias.data(), y.data(), scratch.data(), true);
+         }},
+        {"lanes",
+         [&](const float* in) { return runLaneDepthwise(pool, g, relu6, in, w.data(), bias.data(), y.data()); }},
+        {"rows",
+         [&](const float* in) {
+           if (!rowDepthwiseAvailable(g)) return Status{};
+           return runRowDepthwise(pool, g, relu6, in, w.data(), bias.data(), y.data());
+         }},
+    };
+    std::vector<std::vector<double>> times(std::size(kernels));
+    for (int r = 0; r < repeats + 1; ++r)
+      for (size_t k = 0; k < std::size(kernels); ++k) {
+        const float* in = x.data() + ((r + static_cast<int64_t>(k) * copies / 4) % copies) * inFloats;
+        const auto t0 = Clock::now();
+        if (Status st = kernels[k].second(in); !st) die(st.error().message());
+        if (r > 0) times[k].push_back(msSince(t0));  // the first call makes oneDNN's primitive
+      }
+    std::printf("  %-18s", l.name);
+    for (const auto& t : times) {
+      const Spread s = spreadOf(t);
+      std::printf(" %7.3f [%6.3f - %6.3f]", s.median, s.min, s.max);
     }
-    const Spread a = spreadOf(ours), b = spreadOf(theirs), c = spreadOf(lanes);
-    std::printf("  %-18s %7.3f [%6.3f - %6.3f]   %7.3f [%6.3f - %6.3f]   %7.3f [%6.3f - %6.3f]\n", l.name, a.median,
-                a.min, a.max, b.median, b.min, b.max, c.median, c.min, c.max);
+    std::printf("%s\n", rowDepthwiseAvailable(g) ? "" : "  (rows: not taken)");
   }
   return 0;
 }

@@ -1,11 +1,14 @@
-// The two depthwise kernels behind --conv-algo auto's "depthwise": the NCHW
-// loops (kernels/Depthwise.h) and 16 channels in the lanes of a vector
-// (kernels/DepthwiseLanes.h, CPUs with AVX-512), each against a direct sum in
-// double, on every attribute value their loops branch on: 3x3 and 5x5 (the
-// one-pass tap loops) and any other kernel, stride 1, 2 and 3, dilation,
-// asymmetric pads, 16 channels (one full block), 17 (a one-lane tail) and 35,
-// planes of 1, 7 and 14 columns, and 30 and 40 (the NCHW tile and row loops),
-// a depth multiplier of 2, batches of 3 at 1, 2 and 3 threads.
+// The three depthwise kernels behind --conv-algo auto's "depthwise": the NCHW
+// loops (kernels/Depthwise.h), 16 channels in the lanes of a vector
+// (kernels/DepthwiseLanes.h) and 3x3 rows read in place (kernels/DepthwiseRows.h,
+// both on CPUs with AVX-512), each against a direct sum in double, on every
+// attribute value their loops branch on: 3x3 and 5x5 (the one-pass tap loops)
+// and any other kernel, stride 1, 2 and 3, dilation, asymmetric pads, no pads
+// and pads of 2, 16 channels (one full block), 17 (a one-lane tail) and 35,
+// planes of 1, 7 and 14 columns, 30 and 40 (the NCHW tile and row loops), 33,
+// 64 and 112 (the row kernel's full vectors and masked tails), odd and even
+// counts of output rows (the row kernel's pairs), a depth multiplier of 2,
+// batches of 3 at 1, 2 and 3 threads.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -14,6 +17,7 @@
 
 #include "runtime/kernels/Depthwise.h"
 #include "runtime/kernels/DepthwiseLanes.h"
+#include "runtime/kernels/DepthwiseRows.h"
 
 using namespace dfc;
 using namespace dfc::runtime::kernels;
@@ -82,7 +86,10 @@ void checkKernel(Kernel kernel, const ConvGeometry& g, std::mt19937& rng) {
       std::vector<float> y(want.size(), std::numeric_limits<float>::quiet_NaN());
       REQUIRE(kernel(pool, g, e, x.data(), w.data(), e.bias ? bias.data() : nullptr, y.data()).ok());
       double err = 0;
-      for (size_t i = 0; i < y.size(); ++i) err = std::max(err, std::abs(y[i] - want[i]));
+      for (size_t i = 0; i < y.size(); ++i) {
+        const double diff = std::abs(y[i] - want[i]);
+        err = std::isnan(diff) ? std::numeric_limits<double>::infinity() : std::max(err, diff);  // unwritten: NaN
+      }
       CHECK(err / scale < kTolerance);
     }
   }
@@ -113,6 +120,13 @@ std::vector<Case> cases() {
       {"3x3 stride 2 on 80 columns", geometry(3, 1, 9, 80, 3, 3, 2, 1, same1)},
       {"depth multiplier 2, 5x5 stride 2", geometry(4, 2, 13, 11, 5, 5, 2, 1, same2)},
       {"depth multiplier 2, 3x3 on 40 columns", geometry(3, 2, 6, 40, 3, 3, 1, 1, same1)},
+      {"3x3 on 112 columns: 7 full vectors, 5 output rows", geometry(2, 1, 5, 112, 3, 3, 1, 1, same1)},
+      {"3x3 stride 2 on 112 columns: 56 outputs, a masked tail", geometry(3, 1, 8, 112, 3, 3, 2, 1, same1)},
+      {"3x3 stride 2, 57 rows of 113 columns: odd both ways", geometry(2, 1, 113, 113, 3, 3, 2, 1, same1)},
+      {"3x3 on 33 columns, no padding", geometry(2, 1, 6, 33, 3, 3, 1, 1, none)},
+      {"3x3 stride 2 on 37 columns, pads of 2", geometry(2, 1, 7, 37, 3, 3, 2, 1, same2)},
+      {"3x3 stride 2 on 64 columns, pads only after (TensorFlow's same)",
+       geometry(3, 1, 10, 64, 3, 3, 2, 1, {0, 0, 1, 1})},
   };
 }
 
@@ -141,6 +155,26 @@ TEST_CASE("the lane depthwise kernel matches a direct sum, or refuses where it c
   }
 }
 
+TEST_CASE("the row depthwise kernel matches a direct sum, or refuses where it cannot run", "[kernels][conv]") {
+  std::mt19937 rng(54);
+  for (const Case& c : cases()) {
+    INFO(c.what);
+    if (rowDepthwiseAvailable(c.g)) {
+      checkKernel(runRowDepthwise, c.g, rng);
+      continue;
+    }
+    // Not a 3x3 of stride 1 or 2 undilated, a depth multiplier, or no AVX-512: an error, not a wrong answer.
+    CHECK((c.g.kh != 3 || c.g.kw != 3 || c.g.sh > 2 || c.g.dh != 1 || c.g.o != c.g.c ||
+           !__builtin_cpu_supports("avx512f")));
+    support::ThreadPool pool(1);
+    std::vector<float> buffer(4096);
+    CHECK_FALSE(runRowDepthwise(pool, c.g, {}, buffer.data(), buffer.data(), nullptr, buffer.data()).ok());
+  }
+  // A left padding past the 8 columns a padded row keeps: refused.
+  ConvGeometry wide = geometry(2, 1, 4, 4, 3, 3, 1, 1, {1, 9, 1, 9});
+  CHECK_FALSE(rowDepthwiseAvailable(wide));
+}
+
 TEST_CASE("depthwise relu and clip on the tile: exact values, NaN as the ops treat it", "[kernels][conv]") {
   // 16 channels of a 4x4 plane of ones, 3x3 weights of ones, pad 1, bias -5:
   // the sums are 4 at a corner, 6 on an edge, 9 inside, so before the activation
@@ -150,8 +184,9 @@ TEST_CASE("depthwise relu and clip on the tile: exact values, NaN as the ops tre
   std::vector<float> x(16 * 16, 1.0f), w(16 * 9, 1.0f), bias(16, -5.0f);
   x[3 * 16] = std::numeric_limits<float>::quiet_NaN();
   const ConvEpilogue relu{true, ConvActivation::Relu, 0, 0, false}, clip{true, ConvActivation::Clip, 0, 3, false};
-  for (Kernel kernel : {runDepthwise, runLaneDepthwise}) {
+  for (Kernel kernel : {runDepthwise, runLaneDepthwise, runRowDepthwise}) {
     if (kernel == runLaneDepthwise && !laneDepthwiseAvailable(g)) continue;
+    if (kernel == runRowDepthwise && !rowDepthwiseAvailable(g)) continue;
     support::ThreadPool pool(2);
     std::vector<float> y(16 * 16);
     REQUIRE(kernel(pool, g, relu, x.data(), w.data(), bias.data(), y.data()).ok());

@@ -15,6 +15,7 @@
 
 #include "runtime/kernels/Depthwise.h"
 #include "runtime/kernels/DepthwiseLanes.h"
+#include "runtime/kernels/DepthwiseRows.h"
 #include "runtime/kernels/FastUnary.h"
 #include "runtime/kernels/OneDnnConv.h"
 #include "runtime/kernels/Pointwise.h"
@@ -82,8 +83,9 @@ ConvGeometry depthwiseGeometry(int64_t c, int64_t side, int64_t k) {
 TEST_CASE("a SiLU or hard-swish on the depthwise kernels' tile has the unary op's bits", "[kernels][conv][silu]") {
   std::mt19937 rng(61);
   // 17 channels: a one-lane tail block. runDepthwise takes 3x3 planes of 30
-  // columns (its tile loop) and 40 (its row loop) itself and hands the rest to the lanes.
-  for (int64_t side : {7, 30, 40})
+  // columns (its tile loop) and 40 (its row loop) itself and hands the rest to
+  // the lanes; the row kernel takes the 3x3s (on AMD auto gives it 56 columns and more).
+  for (int64_t side : {7, 30, 40, 64})
     for (int64_t k : {3, 5}) {
       const ConvGeometry g = depthwiseGeometry(17, side, k);
       std::vector<float> x = uniform(static_cast<size_t>(g.n * g.c * side * side), rng, -40, 40);
@@ -98,6 +100,10 @@ TEST_CASE("a SiLU or hard-swish on the depthwise kernels' tile has the unary op'
         if (laneDepthwiseAvailable(g))
           expectUnaryBits(outputs, [&](const ConvEpilogue& e, float* y) {
             return runLaneDepthwise(pool, g, e, x.data(), w.data(), b.data(), y);
+          });
+        if (rowDepthwiseAvailable(g))
+          expectUnaryBits(outputs, [&](const ConvEpilogue& e, float* y) {
+            return runRowDepthwise(pool, g, e, x.data(), w.data(), b.data(), y);
           });
       }
     }
