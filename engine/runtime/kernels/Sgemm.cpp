@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "runtime/kernels/Gemv.h"
 #include "support/LibraryClock.h"
 #include "support/ThreadPool.h"
 
@@ -177,6 +178,8 @@ Status sgemmPanel(const GemmCall& call) {
       float* row = g.c + i * g.ldc;
       for (int64_t j = 0; j < g.n; ++j) row[j] = g.beta == 0.0f ? 0.0f : g.beta * row[j];
     }
+  } else if (gemmLibrary() == GemmLibrary::Auto && gemvShape(g)) {
+    gemv(g);
   } else {
     const GemmLibrary library = libraryFor(gemmLibrary(), g.ta, g.tb, g.m, g.n, g.k);
     DFC_TRY(library == GemmLibrary::OneDnn ? oneDnnSgemm(g) : openBlasSgemm(g));
