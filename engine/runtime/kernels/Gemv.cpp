@@ -27,7 +27,9 @@ DFC_AVX512 inline float horizontalSum(__m512 v) {
   return _mm512_cvtss_f32(v);
 }
 
-// y[r] = alpha * (rows[r] . x) + beta * y[r] for R rows ld apart, k long.
+// y[r] = alpha * (rows[r] . x) + beta * y[r] for R rows ld apart, k long,
+// the R rows after them prefetched into L2 (past the matrix's end a prefetch
+// is only a hint, never a fault).
 template <int R>
 DFC_AVX512 void dotRows(const float* rows, int64_t ld, const float* x, int64_t k, float alpha, float beta, float* y,
                         int64_t yStride) {
@@ -37,7 +39,10 @@ DFC_AVX512 void dotRows(const float* rows, int64_t ld, const float* x, int64_t k
   for (; c + 16 <= k; c += 16) {
     const __m512 xv = _mm512_loadu_ps(x + c);
 #pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) acc[r] = _mm512_fmadd_ps(xv, _mm512_loadu_ps(rows + r * ld + c), acc[r]);
+    for (int r = 0; r < R; ++r) {
+      _mm_prefetch(reinterpret_cast<const char*>(rows + (R + r) * ld + c), _MM_HINT_T1);
+      acc[r] = _mm512_fmadd_ps(xv, _mm512_loadu_ps(rows + r * ld + c), acc[r]);
+    }
   }
   if (c < k) {
     const __mmask16 tail = static_cast<__mmask16>((1u << (k - c)) - 1u);

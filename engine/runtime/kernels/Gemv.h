@@ -3,13 +3,16 @@
 // a classifier's matmul at batch 1, a squeeze-excite 1x1 conv. They stream
 // the whole matrix once and do two flops a float, so from memory their speed
 // is how many lines are in flight: 16 matrix rows at a time, each row a dot
-// product with 16 partial sums. bench_gemv on Zen 4, one thread, oneDNN's
-// sgemm against this: matrices from DRAM, 1280 -> 1000 336 against 244 us,
-// 960 -> 1280 347 against 245, 960 -> 240 64 against 45; in the caches it
-// is 5-10% behind (62 against 67 us). In the network (per-node profile) the
-// weights come from memory: MobileNetV3's two classifier layers 0.33-0.35 ->
-// 0.24 ms each, its squeeze-excite convs 10-16 us faster each. Each output is
-// one row's dot product, so the bits do not depend on how a split cuts the rows.
+// product with 16 partial sums, and the next 16 rows prefetched into L2 line
+// by line meanwhile (a squeeze-excite row is 1 KB, too short for the hardware
+// prefetcher to ramp up). bench_gemv on Zen 4, one thread, oneDNN's sgemm
+// against this, matrices from DRAM: 1280 -> 1000 323 against 211 us, 240 ->
+// 960 87 against 46, 960 -> 240 65 against 43; in the caches the prefetches
+// cost more than they bring (70 against 97 us), but in a network the
+// activations between two calls push the weights out: per-node profile,
+// MobileNetV3's classifier and squeeze-excite convs 1.23-1.29 ms a step on
+// oneDNN -> 0.71-0.77, MobileNetV2's classifier 0.33 -> 0.21-0.23. Each output
+// is one row's dot product, so the bits do not depend on how a split cuts the rows.
 #include "runtime/kernels/Sgemm.h"
 
 namespace dfc::runtime::kernels {
