@@ -1,8 +1,13 @@
 // MatMul and batch_matmul (Sgemm.h: oneDNN by default); linear is a
 // composite with no kernel. A batch with a matrix per thread or more splits
-// over the pool by matrix, else each GEMM splits over the pool itself.
+// over the pool by matrix, else each GEMM splits over the pool itself. A 2-D
+// matmul whose b never changes (inference weights) runs on oneDNN's matmul
+// primitive with b packed once (OneDnnMatmul.h).
+#include <memory>
+
 #include "ir/ShapeProduct.h"
 #include "runtime/kernels/KernelFamilies.h"
+#include "runtime/kernels/OneDnnMatmul.h"
 #include "runtime/kernels/Sgemm.h"
 #include "support/ThreadPool.h"
 
@@ -24,6 +29,7 @@ class GemmKernel final : public Kernel {
     if (m_g.m == 0 || m_g.n == 0) return {};
     support::ThreadPool& pool = ctx.pool();
     const int width = ctx.splitWidth();
+    if (prepacked()) return runPrepacked(pool, width);
     const bool small = m_g.batch * m_g.m * m_g.n * m_g.k < kMinSplitMacs;
     if (m_g.batch >= width && m_g.batch > 1 && !small)
       return pool.parallelFor(0, m_g.batch, 1, [&](int64_t i0, int64_t i1) -> Status {
@@ -37,6 +43,8 @@ class GemmKernel final : public Kernel {
   // A 2-D matmul [m, n] followed by bias_add(b[n]): the GEMM's epilogue
   // (Sgemm.h) writes the bias into each piece's rows and accumulates onto them,
   // one pass over the output instead of two.
+  void markStableInput(size_t k) override { m_stableB = m_stableB || k == 1; }
+
   bool takeBiasEpilogue(const ir::Tensor& bias, ir::Tensor& out) override {
     if (m_g.batch != 1 || bias.numElements() != m_g.n || out.numElements() != m_g.m * m_g.n) return false;
     if (bias.dtype() != ir::DType::F32 || out.dtype() != ir::DType::F32) return false;
@@ -46,6 +54,21 @@ class GemmKernel final : public Kernel {
   }
 
  private:
+  // b never changes and the product is a matrix's (not a vector's: Gemv.h):
+  // oneDNN's matmul primitive with b packed once, under --gemm auto.
+  bool prepacked() const {
+    return m_stableB && m_g.batch == 1 && !m_g.ta && m_g.m > 1 && m_g.k > 0 && gemmLibrary() == GemmLibrary::Auto &&
+           prepackedMatmulAvailable();
+  }
+
+  Status runPrepacked(support::ThreadPool& pool, int width) {
+    if (!m_matmul)
+      m_matmul = std::make_unique<OneDnnMatmul>(
+          MatmulShape{m_g.m, m_g.n, m_g.k, m_g.tb, m_g.lda, m_g.ldb, m_g.n, m_bias != nullptr});
+    return m_matmul->run(pool, width, m_a->data<float>(), m_b->data<float>(), m_bias ? m_bias->data<float>() : nullptr,
+                         m_y->data<float>());
+  }
+
   // Batch entry i's product.
   GemmCall call(int64_t i) const {
     return {m_g.ta, m_g.tb, m_g.m, m_g.n, m_g.k, 1.0f, m_a->data<float>() + i * m_g.aSize, m_g.lda,
@@ -57,6 +80,8 @@ class GemmKernel final : public Kernel {
   ir::Tensor* m_y;
   GemmShape m_g;
   const ir::Tensor* m_bias = nullptr;  // set by takeBiasEpilogue
+  bool m_stableB = false;              // b never changes (markStableInput)
+  std::unique_ptr<OneDnnMatmul> m_matmul;
 };
 
 }  // namespace

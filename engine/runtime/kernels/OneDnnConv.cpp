@@ -1,7 +1,5 @@
 #include "runtime/kernels/OneDnnConv.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <dnnl.hpp>
@@ -10,6 +8,7 @@
 #include <vector>
 
 #include "runtime/Kernel.h"
+#include "runtime/kernels/OneDnnThreads.h"
 #include "support/LibraryClock.h"
 
 namespace dfc::runtime::kernels {
@@ -18,18 +17,6 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
-
-// oneDNN's OpenMP team at one on this thread (OpenMP keeps it per thread):
-// a primitive then runs inline and libgomp starts no threads. Looked up, as
-// in Sgemm.cpp, so a oneDNN on another runtime simply has none.
-void holdOneDnnToOneThread() {
-  using SetThreads = void (*)(int);
-  static const auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  thread_local bool held = false;
-  if (held || !set) return;
-  set(1);
-  held = true;
-}
 
 // Floats, rounded up to a 64-byte line.
 int64_t floatsFor(const memory::desc& d) { return (static_cast<int64_t>(d.get_size()) / 4 + 15) / 16 * 16; }

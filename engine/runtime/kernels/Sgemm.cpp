@@ -1,7 +1,6 @@
 #include "runtime/kernels/Sgemm.h"
 
 #include <cblas.h>
-#include <dlfcn.h>
 #include <dnnl.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "runtime/kernels/Gemv.h"
+#include "runtime/kernels/OneDnnThreads.h"
 #include "support/LibraryClock.h"
 #include "support/ThreadPool.h"
 
@@ -49,18 +49,6 @@ void holdOpenBlasToOneThread() {
   std::call_once(once, [] {
     if (!std::getenv("OPENBLAS_NUM_THREADS") && !std::getenv("OMP_NUM_THREADS")) openblas_set_num_threads(1);
   });
-}
-
-// oneDNN's OpenMP team at one thread for this thread (OpenMP keeps the
-// setting per thread). Debian's oneDNN runs on libgomp; the function is looked
-// up rather than linked, so a oneDNN on another runtime simply has none.
-void holdOneDnnToOneThread() {
-  using SetThreads = void (*)(int);
-  static const auto setThreads = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  thread_local bool held = false;
-  if (held) return;
-  if (setThreads) setThreads(1);
-  held = true;
 }
 
 Status oneDnnSgemm(const GemmCall& g) {
