@@ -19,7 +19,8 @@ namespace dfc::runtime {
 // The joins for the executor's own fusion groups (one list per section);
 // `users` is graph.computeUsers(), `leavesStep[v]` marks graph outputs and
 // state-update sources. A conv joins when its request is auto, it is a
-// forward conv2d with stable weights that auto runs elsewhere than oneDNN,
+// forward conv2d with stable weights that auto runs elsewhere than oneDNN
+// (but not a Winograd one over at least 128 channels, which keeps Winograd),
 // and it is linked to a convolution auto runs on oneDNN
 // through values that could be held: written by one of these convolutions
 // (after its fused bias, residual add and activation), read only by such

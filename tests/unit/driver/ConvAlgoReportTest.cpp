@@ -15,11 +15,11 @@ using runtime::ConvAlgoRequest;
 
 namespace {
 
-pef::Pef compileSmallResnet(const test::ScratchDir& dir) {
+pef::Pef compileSmallResnet(const test::ScratchDir& dir, int64_t imageSize = 32, int64_t batch = 2) {
   driver::CompileOptions c;
   c.model = "resnet18";
-  c.modelParams = {{"image_size", 32}, {"num_classes", 10}};
-  c.batchSize = 2;
+  c.modelParams = {{"image_size", imageSize}, {"num_classes", 10}};
+  c.batchSize = batch;
   c.inference = true;
   c.outputFolder = dir / "out";
   c.dbPath = "-";
@@ -86,4 +86,26 @@ TEST_CASE("inspect and the trace name each convolution's algorithm, following --
   CHECK(all.find("gemm") != std::string::npos);
   for (const std::string& a : tracedAlgos(pef, ConvAlgoRequest::Gemm))
     CHECK((a.empty() || a == "gemm"));
+}
+
+TEST_CASE("a Winograd conv over 128 channels or more keeps Winograd, a narrower one joins oneDNN",
+          "[driver][winograd]") {
+  test::ScratchDir dir("conv-algo-keeps-winograd");
+  // 64x64, batch 32: layer 1's 3x3s (64 channels, 16x16: 512 F(4x4) tiles) and
+  // layer 2's stride-1 3x3s (128 channels, 8x8: 128 tiles) are F(4x4) by the
+  // model; both are linked to convs on oneDNN. Layer 1's join them, layer 2's three keep F(4x4).
+  const pef::Pef pef = compileSmallResnet(dir, 64, 32);
+  const auto lines = driver::describeConvAlgorithms(pef, ConvAlgoRequest::Auto);
+  REQUIRE(!lines.empty());
+  INFO(lines[0]);
+  CHECK(lines[0].find("(--conv-algo auto): 3 winograd4, 17 onednn") != std::string::npos);
+  int layer1Joins = 0, layer2Kept = 0;
+  for (const std::string& line : lines) {
+    const bool joins = line.find("onednn    auto: linked to convolutions on oneDNN, joins them") != std::string::npos;
+    const bool keeps = line.find("winograd4 auto: F(4x4) needs the fewest modelled multiplies") != std::string::npos;
+    layer1Joins += joins && line.find("x[32,64,16,16] w[64,64,3x3] s1") != std::string::npos;
+    layer2Kept += keeps && line.find("x[32,128,8,8] w[128,128,3x3] s1") != std::string::npos;
+  }
+  CHECK(layer1Joins == 4);
+  CHECK(layer2Kept == 3);
 }
