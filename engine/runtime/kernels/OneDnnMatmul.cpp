@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/kernels/OneDnnThreads.h"
+#include "runtime/kernels/Sgemm.h"
 #include "support/LibraryClock.h"
 
 namespace dfc::runtime::kernels {
@@ -69,11 +70,7 @@ struct Piece {
 
 }  // namespace
 
-bool prepackedMatmulAvailable() {
-  static const bool avx512 = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core &&
-                             dnnl::get_effective_cpu_isa() != dnnl::cpu_isa::all;
-  return avx512;
-}
+bool prepackedMatmulAvailable() { return oneDnnHasAvx512(); }
 
 struct OneDnnMatmul::Impl {
   MatmulShape s;

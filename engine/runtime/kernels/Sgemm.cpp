@@ -20,19 +20,6 @@ namespace {
 
 std::atomic<GemmLibrary> g_library{GemmLibrary::Auto};
 
-bool oneDnnHasAvx512() {
-  static const bool has = [] {
-    switch (dnnl_get_effective_cpu_isa()) {
-      case dnnl_cpu_isa_avx512_core:
-      case dnnl_cpu_isa_avx512_core_vnni:
-      case dnnl_cpu_isa_avx512_core_bf16:
-      case dnnl_cpu_isa_avx512_core_amx: return true;
-      default: return false;
-    }
-  }();
-  return has;
-}
-
 // A piece of a split GEMM keeps at least this many rows or columns.
 constexpr int64_t kMinPieceExtent = 32;
 // Where a split may cut: on whole blocks of the library kernels' unroll
@@ -94,6 +81,21 @@ GemmCall columns(const GemmCall& g, int64_t c0, int64_t c1) {
 }
 
 }  // namespace
+
+bool oneDnnHasAvx512() {
+  static const bool has = [] {
+    switch (dnnl_get_effective_cpu_isa()) {
+      case dnnl_cpu_isa_avx512_core:
+      case dnnl_cpu_isa_avx512_core_vnni:
+      case dnnl_cpu_isa_avx512_core_bf16:
+      case dnnl_cpu_isa_avx512_core_amx:
+        return true;
+      default:
+        return false;
+    }
+  }();
+  return has;
+}
 
 GemmLibrary gemmLibrary() { return g_library.load(std::memory_order_relaxed); }
 

@@ -29,6 +29,9 @@ namespace dfc::runtime::kernels {
 
 enum class GemmLibrary { Auto, OneDnn, OpenBlas };
 
+// oneDNN runs AVX-512 kernels on this CPU (its effective ISA, once).
+bool oneDnnHasAvx512();
+
 // Process-wide; the default is Auto.
 GemmLibrary gemmLibrary();
 void setGemmLibrary(GemmLibrary library);
