@@ -54,14 +54,15 @@ struct Operands {
   const ConvEpilogue* act;
 };
 
-// Output channels of block `block`, image b, row oy, columns 16v .. 16v + 15.
-__attribute__((target("avx512f"))) void tile(const StemGeometry& g, const Operands& a, int64_t block, int64_t b,
-                                             int64_t oy, int64_t v) {
+#define DFC_STEM_TARGET __attribute__((target("avx512f,prfchw")))
+
+// The 16 output channels' sums at image b, row oy, columns 16v .. 16v + 15.
+DFC_STEM_TARGET inline void sums(const StemGeometry& g, const Operands& a, int64_t block, int64_t b, int64_t oy,
+                                 int64_t v, __m512 (&acc)[kLanes]) {
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
   const int64_t q = pitch(g), rows = paddedRows(g);
   const float* wb = a.packed + block * g.c * 9 * kLanes;
-  __m512 acc[kLanes];
 #pragma GCC unroll 16
   for (int k = 0; k < kLanes; ++k) acc[k] = _mm512_set1_ps(a.bias[block * kLanes + k]);
   for (int64_t ch = 0; ch < g.c; ++ch)
@@ -78,14 +79,52 @@ __attribute__((target("avx512f"))) void tile(const StemGeometry& g, const Operan
         acc[k] = _mm512_fmadd_ps(_mm512_set1_ps(wk[2 * kLanes + k]), x2, acc[k]);
       }
     }
-  const int64_t columns = std::min(kLanes, g.ow - kLanes * v), channels = std::min(kLanes, g.o - block * kLanes);
-  const __mmask16 mask = static_cast<__mmask16>((1u << columns) - 1);
-  for (int64_t k = 0; k < channels; ++k) {
-    const int64_t at = ((b * g.o + block * kLanes + k) * g.oh + oy) * g.ow + kLanes * v;
-    __m512 out = acc[k];
-    if (a.skip) out = _mm512_add_ps(out, _mm512_maskz_loadu_ps(mask, a.skip + at));
-    _mm512_mask_storeu_ps(a.y + at, mask, activate512(*a.act, out));
+}
+
+// Output row oy of image b, channels of block `block`; the accumulators stay
+// in registers through the stores, and the next vector's output lines are
+// fetched for writing while this one's sums run (StemConv.h says why).
+template <ConvActivation kAct>
+DFC_STEM_TARGET void row(const StemGeometry& g, const Operands& a, int64_t block, int64_t b, int64_t oy) {
+  const int64_t nv = vectorsPerRow(g), channels = std::min(kLanes, g.o - block * kLanes);
+  const __m512 lo = _mm512_set1_ps(a.act->lo), hi = _mm512_set1_ps(a.act->hi);
+  float* y = a.y + ((b * g.o + block * kLanes) * g.oh + oy) * g.ow;
+  const float* skip = a.skip ? a.skip + (y - a.y) : nullptr;
+  const int64_t plane = g.oh * g.ow;
+  for (int64_t v = 0; v < nv; ++v) {
+    if (v + 1 < nv)
+      for (int64_t k = 0; k < channels; ++k) __builtin_prefetch(y + k * plane + kLanes * (v + 1), 1, 3);
+    __m512 acc[kLanes];
+    sums(g, a, block, b, oy, v, acc);
+    const int64_t columns = std::min(kLanes, g.ow - kLanes * v);
+    const __mmask16 mask = static_cast<__mmask16>((1u << columns) - 1);
+#pragma GCC unroll 16
+    for (int64_t k = 0; k < kLanes; ++k) {
+      if (k >= channels) break;
+      const int64_t at = k * plane + kLanes * v;
+      __m512 out = acc[k];
+      if (skip) out = _mm512_add_ps(out, _mm512_maskz_loadu_ps(mask, skip + at));
+      _mm512_mask_storeu_ps(y + at, mask, activate512(kAct, out, lo, hi));
+    }
   }
+}
+
+using RowFn = void (*)(const StemGeometry&, const Operands&, int64_t, int64_t, int64_t);
+
+RowFn rowFor(ConvActivation act) {
+  switch (act) {
+    case ConvActivation::Relu:
+      return row<ConvActivation::Relu>;
+    case ConvActivation::Clip:
+      return row<ConvActivation::Clip>;
+    case ConvActivation::Silu:
+      return row<ConvActivation::Silu>;
+    case ConvActivation::HardSwish:
+      return row<ConvActivation::HardSwish>;
+    case ConvActivation::None:
+      break;
+  }
+  return row<ConvActivation::None>;
 }
 
 }  // namespace
@@ -108,12 +147,12 @@ Status runStemConv(support::ThreadPool& pool, const StemGeometry& g, const ConvE
     for (int64_t p = p0; p < p1; ++p) padPlane(g, x, scratch, p);
   }));
   const Operands a{scratch, packed, packedBias, skip, y, &act};
-  const int64_t nv = vectorsPerRow(g), nb = blocks(g);
+  const int64_t nb = blocks(g);
+  const RowFn rowFn = rowFor(act.activation);
   // Rows of all images; each row runs every channel block while its input rows are in L1.
   return pool.parallelFor(0, g.n * g.oh, 4, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r)
-      for (int64_t block = 0; block < nb; ++block)
-        for (int64_t v = 0; v < nv; ++v) tile(g, a, block, r / g.oh, r % g.oh, v);
+      for (int64_t block = 0; block < nb; ++block) rowFn(g, a, block, r / g.oh, r % g.oh);
   });
 }
 
