@@ -53,7 +53,8 @@ int ThreadPool::defaultThreads() { return static_cast<int>(std::max(1u, std::thr
 ThreadPool::ThreadPool(int threads, std::chrono::microseconds spin)
     : m_threads(threads > 0 ? threads : defaultThreads()), m_spin(spin) {
   m_workers.reserve(static_cast<size_t>(m_threads - 1));
-  for (int i = 1; i < m_threads; ++i) m_workers.emplace_back([this] { workerLoop(); });
+  m_homes = std::make_unique<Home[]>(static_cast<size_t>(m_threads));
+  for (int i = 1; i < m_threads; ++i) m_workers.emplace_back([this, i] { workerLoop(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -88,11 +89,15 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
   job.libraryClock = libraryClockSink();
   {
     std::lock_guard lock(m_mutex);
+    for (int t = 0; t < m_threads; ++t) {
+      m_homes[t].next.store(chunks * t / m_threads);
+      m_homes[t].end = chunks * (t + 1) / m_threads;
+    }
     m_job = &job;
     ++m_generation;
   }
   m_wake.notify_all();
-  workOn(job);
+  workOn(job, 0);
   spinFor(m_spin, [&] { return job.done.load() == job.chunks && m_busy.load() == 0; });
   std::unique_lock lock(m_mutex);
   // The job lives on this stack: wait until every chunk is done and no worker still holds it.
@@ -102,22 +107,33 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
   return {};
 }
 
-void ThreadPool::workOn(Job& job) {
+// Thread `self` takes the chunks of its home range first, then those left in
+// the others' ranges. Home ranges are the same for every loop of a chunk
+// count, so a loop over channels reads, on each thread, the channels the loop
+// before it wrote there (in that core's cache): with chunks taken in one
+// shared order, MobileNetV2's 14x14 depthwise convs ran slower on 2 threads
+// (52 us) than on 1 (33 us), reading the other core's half.
+void ThreadPool::workOn(Job& job, int self) {
   InsideLoop inside;
   LibraryClockScope clock(job.libraryClock);
-  for (int c = job.next.fetch_add(1); c < job.chunks; c = job.next.fetch_add(1)) {
-    const int64_t b = job.begin + job.size * c / job.chunks, e = job.begin + job.size * (c + 1) / job.chunks;
-    Status st = callChunk(job.fn.obj, job.fn.call, b, e);
-    std::lock_guard lock(m_mutex);
-    if (!st && (job.errorChunk < 0 || c < job.errorChunk)) {
-      job.errorChunk = c;
-      job.error = st.error();
-    }
-    if (job.done.fetch_add(1) + 1 == job.chunks) m_idle.notify_all();
+  for (int k = 0; k < m_threads; ++k) {
+    Home& home = m_homes[(self + k) % m_threads];
+    for (int c = home.next.fetch_add(1); c < home.end; c = home.next.fetch_add(1)) runChunk(job, c);
   }
 }
 
-void ThreadPool::workerLoop() {
+void ThreadPool::runChunk(Job& job, int c) {
+  const int64_t b = job.begin + job.size * c / job.chunks, e = job.begin + job.size * (c + 1) / job.chunks;
+  Status st = callChunk(job.fn.obj, job.fn.call, b, e);
+  std::lock_guard lock(m_mutex);
+  if (!st && (job.errorChunk < 0 || c < job.errorChunk)) {
+    job.errorChunk = c;
+    job.error = st.error();
+  }
+  if (job.done.fetch_add(1) + 1 == job.chunks) m_idle.notify_all();
+}
+
+void ThreadPool::workerLoop(int self) {
   uint64_t seen = 0;
   for (;;) {
     Job* job = nullptr;
@@ -130,7 +146,7 @@ void ThreadPool::workerLoop() {
       job = m_job;
       ++m_busy;
     }
-    workOn(*job);
+    workOn(*job, self);
     {
       std::lock_guard lock(m_mutex);
       --m_busy;

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -42,13 +43,13 @@ class ThreadPool {
 
   // Calls fn(chunkBegin, chunkEnd) over contiguous chunks covering [begin, end)
   // exactly once, each chunk at least `grain` long, at most kChunksPerThread
-  // chunks per thread (taken as threads come free, so one that is late or
-  // descheduled holds back little). fn returns void or Status. Runs inline as one call fn(begin, end)
-  // when the range is shorter than two grains, the pool has one
-  // thread, or the call is nested in another parallelFor (of any pool) or meets
-  // the pool busy with another caller: nesting never deadlocks. Returns the
-  // error of the lowest failing chunk; an exception thrown by fn becomes an
-  // internal error.
+  // chunks per thread. Thread t (the caller is 0) first takes the chunks of
+  // its home range, [chunks * t / threads, chunks * (t + 1) / threads), then
+  // any left in the others', so one that is late or descheduled holds back
+  // little. fn returns void or Status. Runs inline as one call fn(begin, end)
+  // when the range is shorter than two grains, the pool has one thread, or the call is nested in another parallelFor
+  // (of any pool) or meets the pool busy with another caller: nesting never deadlocks. Returns the error of the lowest
+  // failing chunk; an exception thrown by fn becomes an internal error.
   template <typename Fn>
   Status parallelFor(int64_t begin, int64_t end, int64_t grain, Fn&& fn) {
     auto call = [](void* obj, int64_t b, int64_t e) -> Status {
@@ -72,7 +73,7 @@ class ThreadPool {
     ChunkFn fn;
     int64_t begin = 0, size = 0;
     int chunks = 0;
-    std::atomic<int> next{0}, done{0};
+    std::atomic<int> done{0};
     int errorChunk = -1;  // lowest failing chunk, guarded by m_mutex
     std::atomic<int64_t>* libraryClock = nullptr;  // the caller's (LibraryClock.h), for the workers
     Error error;
@@ -80,12 +81,20 @@ class ThreadPool {
 
   Status run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn);
   Status runInline(int64_t begin, int64_t end, ChunkFn fn);
-  void workOn(Job& job);
-  void workerLoop();
+  // A thread's home range of chunks in the current job, on its own cache line.
+  struct alignas(64) Home {
+    std::atomic<int> next{0};
+    int end = 0;
+  };
+
+  void workOn(Job& job, int self);
+  void runChunk(Job& job, int c);
+  void workerLoop(int self);
 
   int m_threads = 1;
   std::chrono::microseconds m_spin;
   std::vector<std::thread> m_workers;
+  std::unique_ptr<Home[]> m_homes;  // one per thread, set under m_mutex before a job is posted
   std::mutex m_submit;  // one caller at a time; a second caller runs inline
   std::mutex m_mutex;
   std::condition_variable m_wake;  // workers: a job was posted, or stop

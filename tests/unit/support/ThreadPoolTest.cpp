@@ -177,3 +177,63 @@ TEST_CASE("every chunk of a loop sees its caller's library clock, and the worker
   REQUIRE(pool.parallelFor(0, 64, 1, record).ok());  // a caller without a clock
   for (std::atomic<int64_t>* sink : seen) CHECK(sink == nullptr);
 }
+
+namespace {
+
+// Waits until `flag` is set, at most 10 s (a broken pool fails instead of hanging); true when it was set.
+bool awaitFlag(const std::atomic<bool>& flag) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!flag.load())
+    if (std::chrono::steady_clock::now() > end) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("each thread starts on its home range of chunks, and the others take what it leaves", "[threadpool]") {
+  // 2 threads, 16 chunks of 1: the caller's home is chunks 0-7, the worker's 8-15.
+  ThreadPool pool(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<bool> callerStarted{false}, workerStarted{false}, timedOut{false};
+  // Each thread's first chunk waits until the other thread has begun one, so
+  // neither can run out of its own range before the other starts.
+  const auto meet = [&](bool byCaller) {
+    (byCaller ? callerStarted : workerStarted) = true;
+    if (!awaitFlag(byCaller ? workerStarted : callerStarted)) timedOut = true;
+  };
+  SECTION("first chunks") {
+    std::mutex mutex;
+    std::vector<int64_t> callerOrder, workerOrder;
+    const auto record = [&](int64_t b, int64_t) {
+      const bool byCaller = std::this_thread::get_id() == caller;
+      meet(byCaller);
+      std::lock_guard lock(mutex);
+      (byCaller ? callerOrder : workerOrder).push_back(b);
+    };
+    REQUIRE(pool.parallelFor(0, 16, 1, record).ok());
+    REQUIRE_FALSE(timedOut.load());
+    REQUIRE(!callerOrder.empty());
+    REQUIRE(!workerOrder.empty());
+    CHECK(callerOrder.front() == 0);
+    CHECK(workerOrder.front() == 8);
+    CHECK(callerOrder.size() + workerOrder.size() == 16);
+  }
+  SECTION("a thread that is held up has its range taken") {
+    // The worker's first chunk then waits until the caller has run chunk 15,
+    // the last of the worker's home: the caller must take it.
+    std::atomic<bool> lastDone{false};
+    std::atomic<int> byCaller{0};
+    const auto holdUpWorker = [&](int64_t b, int64_t) {
+      if (std::this_thread::get_id() == caller) {
+        if (byCaller++ == 0) meet(true);
+        if (b == 15) lastDone = true;
+      } else {
+        workerStarted = true;
+        if (!awaitFlag(lastDone)) timedOut = true;
+      }
+    };
+    REQUIRE(pool.parallelFor(0, 16, 1, holdUpWorker).ok());
+    CHECK_FALSE(timedOut.load());
+    CHECK(byCaller.load() == 15);  // all but the worker's first
+  }
+}
