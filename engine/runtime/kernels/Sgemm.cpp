@@ -205,7 +205,9 @@ Status sgemm(support::ThreadPool& pool, const GemmCall& g, int splitWidth) {
   const bool byRows = g.m >= g.n;
   const int64_t extent = byRows ? g.m : g.n, align = byRows ? kRowAlign : kColumnAlign;
   const int64_t minPiece = std::max(kMinPieceExtent, align);
-  if (threads <= 1 || g.m * g.n * g.k < kMinSplitMacs || extent < 2 * minPiece) return sgemmOnThisThread(g);
+  const bool vector = gemmLibrary() == GemmLibrary::Auto && gemvShape(g);
+  const int64_t minMacs = vector ? kMinSplitGemvMacs : kMinSplitMacs;
+  if (threads <= 1 || g.m * g.n * g.k < minMacs || extent < 2 * minPiece) return sgemmOnThisThread(g);
   // One piece per thread: each piece packs the whole of the operand it does
   // not cut, so more pieces pack it more often. Two per thread (to let a free
   // thread take more when the machine holds the other back) made the GPT-2

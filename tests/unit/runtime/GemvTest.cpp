@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "runtime/kernels/Gemv.h"
@@ -110,33 +111,33 @@ TEST_CASE("gemv equals a double-precision product: rows and columns, 16-row grou
 TEST_CASE("a GEMV through sgemm: the bias epilogue, and the same bits unsplit or split on any pool",
           "[runtime][gemm][threads]") {
   support::ThreadPool one(1), two(2), three(3);
-  for (bool row : {true, false}) {
-    INFO((row ? "one output row" : "one output column"));
-    Product p(row, false, 1000, 1280);
-    const std::vector<float> bias = [&] {
-      std::vector<float> v(1000);
-      for (size_t i = 0; i < v.size(); ++i) v[i] = 0.001f * static_cast<float>(i);
-      return v;
-    }();
-    GemmCall call = p.call(1.0f, 0.0f);
-    (row ? call.columnBias : call.rowBias) = bias.data();
-    std::fill(p.c.begin(), p.c.end(), std::numeric_limits<float>::quiet_NaN());  // old c unread
-    REQUIRE(sgemmOnThisThread(call).ok());
-    const std::vector<float> unsplit = p.c;
-    double worst = 0;
-    for (int64_t i = 0; i < 1000; ++i) {
-      const double want = bias[static_cast<size_t>(i)] + p.dot(i);
-      const double err = std::abs(unsplit[static_cast<size_t>(row ? i : i * 2)] - want) / (1 + std::abs(want));
-      worst = std::isnan(err) ? 1e30 : std::max(worst, err);
-    }
-    CHECK(worst < 1e-5);
-    for (support::ThreadPool* pool : {&one, &two, &three}) {
-      std::fill(p.c.begin(), p.c.end(), std::numeric_limits<float>::quiet_NaN());
-      REQUIRE(sgemm(*pool, call).ok());
-      for (int64_t i = 0; i < 1000; ++i) {
-        const size_t at = static_cast<size_t>(row ? i : i * 2);
-        CHECK(std::memcmp(&p.c[at], &unsplit[at], sizeof(float)) == 0);
+  // 1000 x 1280 (a classifier), and 200 x 328, 65,600 multiply-adds: just past
+  // kMinSplitGemvMacs, where a GEMV splits and a GEMM of that size does not.
+  for (auto [outputs, depth] : {std::pair<int64_t, int64_t>{1000, 1280}, {200, 328}})
+    for (bool row : {true, false}) {
+      INFO((row ? "one output row" : "one output column") << ", " << outputs << " x " << depth);
+      Product p(row, false, outputs, depth);
+      std::vector<float> bias(static_cast<size_t>(outputs));
+      for (size_t i = 0; i < bias.size(); ++i) bias[i] = 0.001f * static_cast<float>(i);
+      GemmCall call = p.call(1.0f, 0.0f);
+      (row ? call.columnBias : call.rowBias) = bias.data();
+      std::fill(p.c.begin(), p.c.end(), std::numeric_limits<float>::quiet_NaN());  // old c unread
+      REQUIRE(sgemmOnThisThread(call).ok());
+      const std::vector<float> unsplit = p.c;
+      double worst = 0;
+      for (int64_t i = 0; i < outputs; ++i) {
+        const double want = bias[static_cast<size_t>(i)] + p.dot(i);
+        const double err = std::abs(unsplit[static_cast<size_t>(row ? i : i * 2)] - want) / (1 + std::abs(want));
+        worst = std::isnan(err) ? 1e30 : std::max(worst, err);
+      }
+      CHECK(worst < 1e-5);
+      for (support::ThreadPool* pool : {&one, &two, &three}) {
+        std::fill(p.c.begin(), p.c.end(), std::numeric_limits<float>::quiet_NaN());
+        REQUIRE(sgemm(*pool, call).ok());
+        for (int64_t i = 0; i < outputs; ++i) {
+          const size_t at = static_cast<size_t>(row ? i : i * 2);
+          CHECK(std::memcmp(&p.c[at], &unsplit[at], sizeof(float)) == 0);
+        }
       }
     }
-  }
 }
