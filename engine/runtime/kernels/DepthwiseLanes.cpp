@@ -177,8 +177,18 @@ Block threadBlock(const ConvGeometry& g) {
   const int64_t padded = (g.h + g.padTop + g.padBottom) * b.wp * kLanes, out = g.oh * g.ow * kLanes;
   const int64_t total = padded + out + (g.kh * g.kw + 1) * kLanes;
   thread_local std::vector<float> buffer;
+  // The padded plane whose border is zero now: a thread runs several chunks of
+  // one conv (8 at 2 threads), and zeroing 16 KB each time took a tenth of a 14x14 conv.
+  thread_local struct {
+    const float* at = nullptr;
+    int64_t h = 0, w = 0, top = 0, bottom = 0, left = 0, right = 0;
+  } zeroed;
   b.padded = lineAligned(buffer, total);
-  std::fill(b.padded, b.padded + padded, 0.0f);
+  if (zeroed.at != b.padded || zeroed.h != g.h || zeroed.w != g.w || zeroed.top != g.padTop ||
+      zeroed.bottom != g.padBottom || zeroed.left != g.padLeft || zeroed.right != g.padRight) {
+    std::fill(b.padded, b.padded + padded, 0.0f);
+    zeroed = {b.padded, g.h, g.w, g.padTop, g.padBottom, g.padLeft, g.padRight};
+  }
   b.out = b.padded + padded;
   b.weights = b.out + out;
   b.bias = b.weights + g.kh * g.kw * kLanes;

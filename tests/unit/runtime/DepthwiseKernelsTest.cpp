@@ -202,3 +202,20 @@ TEST_CASE("depthwise relu and clip on the tile: exact values, NaN as the ops tre
     CHECK(y[3 * 16 + 15] == 0.0f);     // far from the NaN: the corner again
   }
 }
+
+TEST_CASE("the lane depthwise kernel re-zeroes its padding after a conv that filled the same buffer",
+          "[kernels][conv]") {
+  // Each takes the same 16 x 16 buffer a thread: 14x14 with pads of 1; 14x14
+  // padded after only, whose image covers the first one's top and left border;
+  // 16x16 unpadded, which covers all of it.
+  const ConvGeometry padded = geometry(16, 1, 14, 14, 3, 3, 1, 1, {1, 1, 1, 1});
+  const ConvGeometry after = geometry(16, 1, 14, 14, 3, 3, 1, 1, {0, 0, 2, 2});
+  const ConvGeometry filled = geometry(16, 1, 16, 16, 3, 3, 1, 1, {0, 0, 0, 0});
+  if (!laneDepthwiseAvailable(padded)) {
+    WARN("no AVX-512F: the lane depthwise kernel does not run here");
+    return;
+  }
+  std::mt19937 rng(54);
+  for (const ConvGeometry* g : {&padded, &after, &padded, &filled, &padded, &padded})
+    checkKernel(runLaneDepthwise, *g, rng);
+}
