@@ -213,18 +213,21 @@ int64_t laneBlockBytes(const ConvGeometry& g) {
 
 enum class Loops { Nchw, Lanes, Rows };
 
-// On AMD, a 3x3 at least 56 outputs wide goes to the row kernel
+// On AMD, a 3x3 at least 56 outputs wide (28 at stride 2) goes to the row kernel
 // (DepthwiseRows.h), which reads each input row once from where it lies, two
 // output rows at a time: bench_depthwise on Zen 4, one thread, rows against
 // lanes (and the NCHW loops): 32@112 s1 0.115 against 0.167 (0.233) ms,
 // 16@112 s1 0.056 against 0.085 (0.106), 96@112 s2 0.198 against 0.233,
 // 144@56 s1 0.156 against 0.167, 72@56 s1 0.078 against 0.091. On narrower
-// outputs the lanes win (144@56 s2, 28 wide: 0.074 against 0.083; 960@7 0.025
-// against 0.063: the row kernel pays per row).
+// outputs the lanes win (192@28 s1 0.056 against 0.084; 960@7 0.025 against
+// 0.063: the row kernel pays per row), but at stride 2 not in a network: there
+// 144@56 s2 (28 wide) reads its input from L2 or further, where the lanes'
+// transposes cost more (per-node, MobileNetV2: 103 -> 92 us at one thread,
+// 59-67 -> 48-49 at two; alone and warm the lanes win, 0.074 against 0.083).
 Loops loopsFor(const ConvGeometry& g, int threads) {
   static const bool amd = __builtin_cpu_is("amd");
   const bool blockFits = laneBlockBytes(g) <= kLaneBlockBytes;
-  if (amd && g.ow >= 56 && rowDepthwiseAvailable(g)) return Loops::Rows;
+  if (amd && g.ow >= (g.sw == 2 ? 28 : 56) && rowDepthwiseAvailable(g)) return Loops::Rows;
   if (!laneDepthwiseAvailable(g)) return Loops::Nchw;
   if (!wideStrideOne3x3(g)) return Loops::Lanes;
   return amd && blockFits && g.n * ((g.c + 15) / 16) >= threads ? Loops::Lanes : Loops::Nchw;

@@ -125,6 +125,7 @@ std::vector<Case> cases() {
       {"3x3 stride 2, 57 rows of 113 columns: odd both ways", geometry(2, 1, 113, 113, 3, 3, 2, 1, same1)},
       {"3x3 on 33 columns, no padding", geometry(2, 1, 6, 33, 3, 3, 1, 1, none)},
       {"3x3 stride 2 on 37 columns, pads of 2", geometry(2, 1, 7, 37, 3, 3, 2, 1, same2)},
+      {"3x3 stride 2 on 56 columns: 28 outputs, a vector and a masked 12", geometry(18, 1, 9, 56, 3, 3, 2, 1, same1)},
       {"3x3 stride 2 on 64 columns, pads only after (TensorFlow's same)",
        geometry(3, 1, 10, 64, 3, 3, 2, 1, {0, 0, 1, 1})},
   };
