@@ -70,7 +70,7 @@ void addConvAlgoFlag(ArgParser& p, const char* what) {
            "from its shape, transforms included, are fewer than GEMM's, a 3x3 stride-2 one on at most 4 input "
            "channels (a network's stem) on the NCHW stem kernel where the CPU has AVX-512, and, with weights no "
            "training step changes, a depthwise one (one input channel per group) on the direct depthwise kernel (NCHW "
-           "loops, 16 channels in AVX-512 lanes, or on AMD CPUs 3x3 rows at least 56 outputs wide read in place), "
+           "loops, 16 channels in AVX-512 lanes, or on AMD CPUs 3x3 rows at least 56 outputs wide (28 at stride 2) read in place), "
            "and the rest, "
            "grouped and dilated ones included, on oneDNN's convolution primitive; then, with weights no training step "
            "changes, one linked to convolutions on oneDNN (its input or output passing only between convolutions) "
