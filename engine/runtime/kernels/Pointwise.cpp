@@ -99,13 +99,15 @@ __attribute__((target("avx512f,fma"))) void columns(const PointwiseGeometry& g, 
   alignas(32) float out[kMaxColumns][kRows];
   for (int j = 0; j < kMaxColumns; ++j)
     _mm256_store_ps(out[j], _mm256_add_ps(_mm256_add_ps(acc[j][0], acc[j][1]), _mm256_add_ps(acc[j][2], acc[j][3])));
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < count; ++j) {
-      const int64_t at = (b * g.o + panel * kRows + r) * stride + p0 + j;
-      float v = out[j][r] + (a.skip ? a.skip[at] : 0.0f);
-      applyActivation(*a.act, &v, 1);
-      a.y[at] = v;
-    }
+  // A column's 8 outputs through the activation in one call (one a value cost
+  // a call each: MobileNetV2's 7x7 and 14x14 1x1s spent 3% of the step here).
+  for (int64_t j = 0; j < count; ++j) {
+    const int64_t at = (b * g.o + panel * kRows) * stride + p0 + j;
+    if (a.skip)
+      for (int64_t r = 0; r < rows; ++r) out[j][r] += a.skip[at + r * stride];
+    applyActivation(*a.act, out[j], rows);
+    for (int64_t r = 0; r < rows; ++r) a.y[at + r * stride] = out[j][r];
+  }
 }
 
 // Pixels [p0, p1) of image b for one panel: whole 48-pixel tiles, then the

@@ -118,8 +118,9 @@ TEST_CASE("a SiLU or hard-swish in the pointwise and stem kernels' registers has
   std::mt19937 rng(62);
   // Pointwise 1 -> 9 channels, weight 1 for channel 0: its outputs are the
   // inputs plus bias, so the planted specials reach the SiLU; 150 pixels a
-  // plane: three 48-pixel tiles and a 6-pixel masked tail.
-  const PointwiseGeometry pg{3, 1, 9, 150};
+  // plane: three 48-pixel tiles and a 6-pixel masked tail; 148: the last 4
+  // pixels by columns (8 channels a vector).
+  const PointwiseGeometry pg{3, 1, 9, 150}, pgColumns{3, 1, 9, 148};
   std::vector<float> px = uniform(static_cast<size_t>(pg.n * pg.pixels), rng, -100, 100);
   plantSpecials(px);
   std::vector<float> pw = uniform(9, rng, -2, 2), pb(9, 0.0f);
@@ -130,10 +131,13 @@ TEST_CASE("a SiLU or hard-swish in the pointwise and stem kernels' registers has
   for (int threads : {1, 2, 3}) {
     INFO(threads << " threads");
     support::ThreadPool pool(threads);
-    PointwiseConv pointwise(pg);
-    expectUnaryBits(static_cast<size_t>(pg.n * pg.o * pg.pixels), [&](const ConvEpilogue& e, float* y) {
-      return pointwise.run(pool, e, px.data(), pw.data(), pb.data(), nullptr, y, true);
-    });
+    for (const PointwiseGeometry& geometry : {pg, pgColumns}) {
+      PointwiseConv pointwise(geometry);
+      expectUnaryBits(static_cast<size_t>(geometry.n * geometry.o * geometry.pixels),
+                      [&](const ConvEpilogue& e, float* y) {
+                        return pointwise.run(pool, e, px.data(), pw.data(), pb.data(), nullptr, y, true);
+                      });
+    }
     std::vector<float> scratch(static_cast<size_t>(stemScratchFloats(sg)));
     expectUnaryBits(static_cast<size_t>(sg.n * sg.o * sg.oh * sg.ow), [&](const ConvEpilogue& e, float* y) {
       return runStemConv(pool, sg, e, sx.data(), sw.data(), sb.data(), nullptr, y, scratch.data());
