@@ -47,9 +47,10 @@ class ThreadPool {
   // its home range, [chunks * t / threads, chunks * (t + 1) / threads), then
   // any left in the others', so one that is late or descheduled holds back
   // little. fn returns void or Status. Runs inline as one call fn(begin, end)
-  // when the range is shorter than two grains, the pool has one thread, or the call is nested in another parallelFor
-  // (of any pool) or meets the pool busy with another caller: nesting never deadlocks. Returns the error of the lowest
-  // failing chunk; an exception thrown by fn becomes an internal error.
+  // when the range is shorter than two grains, the pool has one thread, or
+  // the call is nested in another parallelFor (of any pool) or meets the pool
+  // busy with another caller: nesting never deadlocks. Returns the error of the
+  // lowest failing chunk; an exception thrown by fn becomes an internal error.
   template <typename Fn>
   Status parallelFor(int64_t begin, int64_t end, int64_t grain, Fn&& fn) {
     auto call = [](void* obj, int64_t b, int64_t e) -> Status {
