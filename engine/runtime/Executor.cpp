@@ -66,6 +66,7 @@ struct Executor::Impl {
   int accumulationSteps = 1;
   int updatesInPlace = 0;  // state updates whose new value shares its target's bytes  // gradient accumulation: the optimizer runs every this many training steps
   int64_t trainingSteps = 0;
+  bool warmed[2] = {false, false};  // a training step, a forward-only step has run
   bool fuse;
   bool fuseAttention;
   std::vector<std::vector<FusionGroup>> groups;  // per section: how its nodes run
@@ -510,6 +511,11 @@ Status Executor::setInput(ir::ValueId id, const ir::Tensor& tensor) {
 
 Status Executor::step(bool forwardOnly, const std::function<void(const SectionCall&)>& onSection) {
   m_impl->ctx.setEvaluating(forwardOnly);
+  // The first step of each kind runs every thread's share of every loop on
+  // that thread (ThreadPool::setHomesOnly), so that later steps allocate nothing.
+  bool& warmed = m_impl->warmed[forwardOnly ? 1 : 0];
+  m_impl->pool.setHomesOnly(!warmed);
+  warmed = true;
   // With gradient accumulation, optimizer sections run on every accumulationSteps-th training step only.
   const bool optimizerStep = !forwardOnly && (m_impl->trainingSteps + 1) % m_impl->accumulationSteps == 0;
   for (size_t s : m_impl->schedule) {

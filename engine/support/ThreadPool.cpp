@@ -87,6 +87,7 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
   job.size = size;
   job.chunks = chunks;
   job.libraryClock = libraryClockSink();
+  job.homesOnly = m_homesOnly;
   {
     std::lock_guard lock(m_mutex);
     for (int t = 0; t < m_threads; ++t) {
@@ -116,7 +117,7 @@ Status ThreadPool::run(int64_t begin, int64_t end, int64_t grain, ChunkFn fn) {
 void ThreadPool::workOn(Job& job, int self) {
   InsideLoop inside;
   LibraryClockScope clock(job.libraryClock);
-  for (int k = 0; k < m_threads; ++k) {
+  for (int k = 0; k < (job.homesOnly ? 1 : m_threads); ++k) {
     Home& home = m_homes[(self + k) % m_threads];
     for (int c = home.next.fetch_add(1); c < home.end; c = home.next.fetch_add(1)) runChunk(job, c);
   }

@@ -51,6 +51,13 @@ class ThreadPool {
   // the call is nested in another parallelFor (of any pool) or meets the pool
   // busy with another caller: nesting never deadlocks. Returns the error of the
   // lowest failing chunk; an exception thrown by fn becomes an internal error.
+  // While set, each thread runs exactly its home range and takes none of the
+  // others' chunks, waiting for a late one. A warm-up step run so has every
+  // thread run its share of every loop once, growing its scratch (kernels'
+  // thread-local buffers, oneDNN's per-thread state) then, so later steps
+  // allocate nothing whichever thread takes which chunk.
+  void setHomesOnly(bool on) { m_homesOnly = on; }
+
   template <typename Fn>
   Status parallelFor(int64_t begin, int64_t end, int64_t grain, Fn&& fn) {
     auto call = [](void* obj, int64_t b, int64_t e) -> Status {
@@ -74,6 +81,7 @@ class ThreadPool {
     ChunkFn fn;
     int64_t begin = 0, size = 0;
     int chunks = 0;
+    bool homesOnly = false;  // setHomesOnly when the job was posted
     std::atomic<int> done{0};
     int errorChunk = -1;  // lowest failing chunk, guarded by m_mutex
     std::atomic<int64_t>* libraryClock = nullptr;  // the caller's (LibraryClock.h), for the workers
@@ -96,6 +104,7 @@ class ThreadPool {
   std::chrono::microseconds m_spin;
   std::vector<std::thread> m_workers;
   std::unique_ptr<Home[]> m_homes;  // one per thread, set under m_mutex before a job is posted
+  bool m_homesOnly = false;         // the caller's: copied into each job
   std::mutex m_submit;  // one caller at a time; a second caller runs inline
   std::mutex m_mutex;
   std::condition_variable m_wake;  // workers: a job was posted, or stop

@@ -1,4 +1,5 @@
 // The runtime's thread pool: coverage, chunking, inline runs, nesting, errors.
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -236,4 +237,29 @@ TEST_CASE("each thread starts on its home range of chunks, and the others take w
     CHECK_FALSE(timedOut.load());
     CHECK(byCaller.load() == 15);  // all but the worker's first
   }
+}
+
+TEST_CASE("with homes only, each thread runs exactly its home range, waiting for a late one", "[threadpool]") {
+  // The worker is held back 50 ms in its first chunk; the caller must not take its range.
+  ThreadPool pool(2);
+  pool.setHomesOnly(true);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::mutex mutex;
+  std::vector<int64_t> byCaller, byWorker;
+  const auto record = [&](int64_t b, int64_t) {
+    const bool mine = std::this_thread::get_id() == caller;
+    if (!mine && byWorker.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::lock_guard lock(mutex);
+    (mine ? byCaller : byWorker).push_back(b);
+  };
+  REQUIRE(pool.parallelFor(0, 16, 1, record).ok());
+  std::sort(byCaller.begin(), byCaller.end());
+  std::sort(byWorker.begin(), byWorker.end());
+  CHECK(byCaller == std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(byWorker == std::vector<int64_t>{8, 9, 10, 11, 12, 13, 14, 15});
+  // Off again: the caller takes what the held-back worker leaves.
+  pool.setHomesOnly(false);
+  byCaller.clear(), byWorker.clear();
+  REQUIRE(pool.parallelFor(0, 16, 1, record).ok());
+  CHECK(byCaller.size() > 8);
 }
