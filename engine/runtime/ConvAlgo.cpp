@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 
+#include "runtime/kernels/OneDnnConv.h"
 #include "runtime/kernels/Pointwise.h"
 #include "runtime/kernels/StemConv.h"
 
@@ -16,8 +17,8 @@ bool pointwiseTakesEveryPlane() {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kAlgoNames{"gemm",   "winograd2", "winograd4", "onednn",
-                                                     "direct", "depthwise", "stem",      "pointwise"};
+constexpr std::array<std::string_view, 9> kAlgoNames{"gemm",      "winograd2", "winograd4", "onednn",         "direct",
+                                                     "depthwise", "stem",      "pointwise", "onednn-winograd"};
 
 // The crossover, modelled: each algorithm's multiplies per pair of channels
 // (GEMM 9 per output pixel; F(m x m) (m+2)^2 per m x m tile, edge tiles
@@ -119,6 +120,8 @@ constexpr int64_t kWinogradMinTiles = 128;
 // the model above picks it; the rest (strided, 7x7, few tiles) runs on oneDNN's direct convolution, faster than im2col
 // + GEMM on every ResNet-18 layer (all convs on oneDNN 25 ms a step at batch 1 against 33 ms on GEMM).
 ConvAlgoChoice autoForward(const ConvShape& s) {
+  if (oneDnnWinogradWins(s))
+    return {ConvAlgo::OneDnnWinograd, "auto: 3x3 stride 1 on 16+ channels, oneDNN's Winograd (F(2x2) or F(4x4))"};
   if (pointwise(s) && kernels::pointwiseConvAvailable() && pointwiseKernelWins(s))
     return {ConvAlgo::Pointwise, "auto: 1x1, the NCHW pointwise kernel (weights packed once)"};
   if (pointwise(s)) return {ConvAlgo::Gemm, "auto: 1x1, one GEMM on the input (no im2col)"};
@@ -132,6 +135,25 @@ ConvAlgoChoice autoForward(const ConvShape& s) {
 }
 
 }  // namespace
+
+// oneDNN's Winograd (jit_wino_4x3 / jit_fp32_wino_2x3, AVX-512) against its
+// direct conv (brgconv), one thread, ms: ResNet's 3x3s at batch 1 64@56 1.02
+// against 1.95, 128@28 0.57 against 1.88, 256@14 0.91 against 1.89, 512@7
+// 1.18 against 1.73 (at batch 8 5.6-6.7 against 13.3-15.8, where ours took
+// 9.8-16.4); it lost on 3 -> 16 channels at 112 x 112 (0.47 against 0.11),
+// 8@56 (0.095 against 0.067) and 512@2 (0.30 against 0.12), and won from
+// 16 channels (16@56 0.11 against 0.13) and 4 x 4 planes (256@4 0.081
+// against 0.115). Its error against double sums stayed under 2.2e-6 of the
+// output's magnitude up to 2048 channels. It takes pads of 0 or 1 only, and
+// ReLU as its only activation post-op (the kernel applies the others after
+// it, kernels/Conv.cpp).
+constexpr int64_t kOneDnnWinogradMinChannels = 16, kOneDnnWinogradMinSide = 4;
+bool oneDnnWinogradWins(const ConvShape& s) {
+  if (s.pass != ConvPassKind::Forward || !s.stableWeights || generalConvReason(s) || winogradIneligibility(s))
+    return false;
+  if (s.ph > 1 || s.pw > 1 || s.c < kOneDnnWinogradMinChannels) return false;
+  return s.oh >= kOneDnnWinogradMinSide && s.ow >= kOneDnnWinogradMinSide && kernels::oneDnnWinogradAvailable();
+}
 
 std::string_view convAlgoName(ConvAlgo algo) { return kAlgoNames[static_cast<size_t>(algo)]; }
 
@@ -248,7 +270,7 @@ std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& nod
 
 ConvAlgoChoice explainConvAlgoOf(const ConvShape& s, ir::NodeId node, ConvAlgoRequest request,
                                  const std::set<ir::NodeId>& joins) {
-  if (joins.count(node))
+  if (joins.count(node) && !oneDnnWinogradWins(s))
     return {ConvAlgo::OneDnn, "auto: linked to convolutions on oneDNN, joins them (tensors held channels-last)"};
   return explainConvAlgo(s, request);
 }

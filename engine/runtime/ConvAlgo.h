@@ -20,12 +20,14 @@
 
 namespace dfc::runtime {
 
-enum class ConvAlgo { Gemm, Winograd2, Winograd4, OneDnn, Direct, Depthwise, Stem, Pointwise };
+enum class ConvAlgo { Gemm, Winograd2, Winograd4, OneDnn, Direct, Depthwise, Stem, Pointwise, OneDnnWinograd };
+// Runs on oneDNN's convolution primitive (direct or Winograd).
+inline bool onOneDnn(ConvAlgo algo) { return algo == ConvAlgo::OneDnn || algo == ConvAlgo::OneDnnWinograd; }
 // What `dfc run --conv-algo` asks for; Auto takes the calibrated crossover.
 // Request k (k >= 1) asks for ConvAlgo k - 1.
 enum class ConvAlgoRequest { Auto, Gemm, Winograd2, Winograd4, OneDnn };
 
-// "gemm", "winograd2", "winograd4", "onednn", "direct", "depthwise", "stem", "pointwise"
+// "gemm", "winograd2", "winograd4", "onednn", "direct", "depthwise", "stem", "pointwise", "onednn-winograd"
 std::string_view convAlgoName(ConvAlgo algo);
 std::string_view convAlgoRequestName(ConvAlgoRequest r);  // "auto" or an algorithm's name
 // "auto|gemm|winograd2|winograd4|onednn"; errors name `flag` and list the choices.
@@ -86,6 +88,8 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 //   kStemMaxChannels input channels: the stem kernel where the CPU has
 //   AVX-512 (its only form), else as below;
 // - a forward conv2d: oneDNN when asked for; under auto with stable weights,
+//   oneDNN's Winograd for 3x3 stride-1 ones on at least 16 input channels and
+//   output planes at least 4 x 4 where oneDNN has it (oneDnnWinogradWins),
 //   one GEMM on the input for 1x1 stride-1 unpadded ones, Winograd where it
 //   saves the most multiplies over tiles enough, and oneDNN for the rest
 //   (strided, 7x7, small 3x3: see ConvAlgo.cpp), the 1x1 ones on the
@@ -95,6 +99,10 @@ ConvAlgoChoice explainConvAlgo(const ConvShape& s, ConvAlgoRequest request);
 // - otherwise GEMM when Winograd cannot run it; an explicit Winograd request
 //   (F(4x4) capped as above); auto: the crossover calibrated by bench_winograd.
 ConvAlgo chooseConvAlgo(const ConvShape& s, ConvAlgoRequest request);
+
+// A forward 3x3 stride-1 conv that oneDNN's Winograd runs faster than its
+// direct conv and than ours (auto, stable weights; see ConvAlgo.cpp).
+bool oneDnnWinogradWins(const ConvShape& s);
 
 // True on AMD CPUs, where the pointwise kernel beat the GEMM on projections
 // too and auto gives it every 1x1 plane of at least 16 pixels (ConvAlgo.cpp).

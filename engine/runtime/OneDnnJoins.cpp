@@ -35,7 +35,7 @@ Role roleOf(const ir::Graph& graph, const ir::Node& node, ConvAlgoRequest reques
   const auto s = convShapeOf(graph, node);
   if (!s || s->pass != ConvPassKind::Forward) return Role::Other;
   const ConvAlgo algo = chooseConvAlgo(*s, request);
-  if (algo == ConvAlgo::OneDnn) return s->group <= 1 ? Role::OnOneDnn : Role::Other;
+  if (onOneDnn(algo)) return s->group <= 1 ? Role::OnOneDnn : Role::Other;
   const bool joinable =
       node.op == ir::OpKind::Conv2d && request == ConvAlgoRequest::Auto && s->stableWeights && !keepsWinograd(*s, algo);
   return joinable ? Role::Joinable : Role::Other;

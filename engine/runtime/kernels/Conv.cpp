@@ -97,10 +97,11 @@ class ConvKernel final : public Kernel {
     DFC_TRY(compute(ctx));
     if ((m_act.activation == ConvActivation::None && !m_residual) || m_pass != ConvPass::Forward) return {};
     const ConvAlgo algo = algoFor(ctx.convAlgo());
-    if (algo == ConvAlgo::OneDnn || algo == ConvAlgo::Gemm || algo == ConvAlgo::Stem || algo == ConvAlgo::Pointwise)
-      return {};
+    if (algo == ConvAlgo::Gemm || algo == ConvAlgo::Stem || algo == ConvAlgo::Pointwise) return {};
+    if (onOneDnn(algo) && !activationAfterOneDnn(algo)) return {};
     float* y = m_y->data<float>();
-    const float* skip = m_residual ? m_residual->data<float>() : nullptr;
+    // oneDNN added the residual (a sum post-op) before an activation it left.
+    const float* skip = m_residual && !onOneDnn(algo) ? m_residual->data<float>() : nullptr;
     return ctx.pool().parallelFor(0, m_y->numElements(), kElementGrain, [&](int64_t lo, int64_t hi) {
       if (skip) addResidual(y + lo, skip + lo, hi - lo);
       applyActivation(m_act, y + lo, hi - lo);
@@ -130,7 +131,7 @@ class ConvKernel final : public Kernel {
   Status compute(ExecContext& ctx) {
     if (m_pass != ConvPass::GradWeight) {
       const ConvAlgo algo = algoFor(ctx.convAlgo());
-      if (algo == ConvAlgo::OneDnn) return runOneDnn(ctx);
+      if (onOneDnn(algo)) return runOneDnn(ctx, algo);
       if (algo == ConvAlgo::Stem) return runStem(ctx);
       if (algo == ConvAlgo::Pointwise) return runPointwise(ctx);
       if (algo != ConvAlgo::Gemm) return runWinograd(ctx, algo);
@@ -297,30 +298,57 @@ class ConvKernel final : public Kernel {
     return m_g.kh == 1 && m_g.kw == 1 && m_g.sh == 1 && m_g.sw == 1 && m_g.ph == 0 && m_g.pw == 0;
   }
 
-  ConvGeometry oneDnnGeometry() const {
+  ConvGeometry oneDnnGeometry(ConvAlgo algo = ConvAlgo::OneDnn) const {
     const Window& g = m_g;
-    return {g.n, g.c, g.h, g.w, m_o, g.kh, g.kw, g.sh, g.sw, 1, 1, g.ph, g.pw, g.ph, g.pw, g.oh, g.ow, 1};
+    return {g.n,
+            g.c,
+            g.h,
+            g.w,
+            m_o,
+            g.kh,
+            g.kw,
+            g.sh,
+            g.sw,
+            1,
+            1,
+            g.ph,
+            g.pw,
+            g.ph,
+            g.pw,
+            g.oh,
+            g.ow,
+            1,
+            algo == ConvAlgo::OneDnnWinograd};
+  }
+
+  // oneDNN's Winograd takes no activation post-op but ReLU: this kernel applies the others on its output.
+  bool activationAfterOneDnn(ConvAlgo algo) const {
+    return algo == ConvAlgo::OneDnnWinograd && m_act.activation != ConvActivation::None &&
+           m_act.activation != ConvActivation::Relu;
   }
 
   bool canHoldBlocked(ConvAlgoRequest request, int threads) const override {
-    return m_pass == ConvPass::Forward && algoFor(request) == ConvAlgo::OneDnn && blockedLayoutFits(oneDnnGeometry());
+    return m_pass == ConvPass::Forward && onOneDnn(algoFor(request)) && blockedLayoutFits(oneDnnGeometry());
   }
 
   void joinOneDnn() override { m_joinsOneDnn = m_pass == ConvPass::Forward; }
 
-  // The algorithm a run takes: auto's per-shape choice, or oneDNN once joined.
+  // The algorithm a run takes: auto's per-shape choice, or oneDNN once joined
+  // (its Winograd where that was the choice).
   ConvAlgo algoFor(ConvAlgoRequest request) const {
-    return m_joinsOneDnn ? ConvAlgo::OneDnn : chooseConvAlgo(shape(), request);
+    const ConvAlgo own = chooseConvAlgo(shape(), request);
+    return m_joinsOneDnn && own != ConvAlgo::OneDnnWinograd ? ConvAlgo::OneDnn : own;
   }
 
   void holdBlocked(bool x, bool skip, bool y) override { m_layouts = {x, skip && m_residual, y}; }
 
-  Status runOneDnn(ExecContext& ctx) {
+  Status runOneDnn(ExecContext& ctx, ConvAlgo algo) {
     const int threads = ctx.splitWidth();
     if (!m_oneDnn) {
+      const ConvActivation act = activationAfterOneDnn(algo) ? ConvActivation::None : m_act.activation;
       m_oneDnn = std::make_unique<OneDnnConv>(
-          oneDnnGeometry(),
-          ConvEpilogue{m_bias != nullptr, m_act.activation, m_act.lo, m_act.hi, m_residual != nullptr}, m_layouts);
+          oneDnnGeometry(algo), ConvEpilogue{m_bias != nullptr, act, m_act.lo, m_act.hi, m_residual != nullptr},
+          m_layouts);
     }
     const Expected<int64_t> floats = m_oneDnn->workspaceFloats(threads);
     if (!floats) return floats.error();

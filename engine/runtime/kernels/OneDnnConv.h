@@ -32,7 +32,15 @@ struct ConvGeometry {
   int64_t sh = 1, sw = 1, dh = 1, dw = 1;
   int64_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
   int64_t oh = 0, ow = 0, group = 1;
+  // oneDNN's Winograd algorithm instead of its direct one (3x3, stride 1,
+  // ungrouped, undilated): it picks F(2x2,3x3) or F(4x4,3x3) itself and runs
+  // in its own blocked layout, so a held tensor is reordered to it and back.
+  bool winograd = false;
 };
+
+// oneDNN has a Winograd convolution for this CPU (AVX-512: it made a
+// 16-channel 3x3 one with a bias, a sum and a ReLU, its forms in a network).
+bool oneDnnWinogradAvailable();
 
 // Which of a convolution's tensors are held channels-last (NHWC) instead of
 // NCHW: the executor keeps a tensor so between convolutions on oneDNN

@@ -9,6 +9,7 @@
 #include "driver/report/ConvAlgoReport.h"
 #include "driver/run/RunTrace.h"
 #include "e2e/TestEnv.h"
+#include "runtime/kernels/OneDnnConv.h"
 
 using namespace dfc;
 using runtime::ConvAlgoRequest;
@@ -58,14 +59,18 @@ std::vector<std::string> tracedAlgos(const pef::Pef& pef, ConvAlgoRequest reques
 TEST_CASE("inspect and the trace name each convolution's algorithm, following --conv-algo", "[driver][winograd]") {
   test::ScratchDir dir("conv-algo-report");
   const pef::Pef pef = compileSmallResnet(dir);
-  // 32x32, batch 2: at most 2 x 2 x 2 F(4x4) tiles a conv, too few for Winograd under auto, so the
-  // stem, the strided and the 3x3 stride-1 convs run on oneDNN; the three 1x1 stride-2 shortcuts,
+  // 32x32, batch 2: at most 2 x 2 x 2 F(4x4) tiles a conv, too few for our Winograd under auto, so
+  // the stem, the strided and the 3x3 stride-1 convs run on oneDNN: the stride-1 ones on 8 x 8 and
+  // 4 x 4 planes (layers 1-2) on its Winograd where it has one; the three 1x1 stride-2 shortcuts,
   // one GEMM over their subsampled input by shape, read and feed only those: they join them.
   const auto lines = driver::describeConvAlgorithms(pef, ConvAlgoRequest::Auto);
   REQUIRE(lines.size() == 2 + 20);  // summary, header, ResNet-18's 20 convolutions
   INFO(lines[0]);
-  CHECK(lines[0].find("(--conv-algo auto): 20 onednn") != std::string::npos);
-  CHECK(countContaining(lines, "onednn    auto: oneDNN direct") == 17);
+  const bool oneDnnWino = runtime::kernels::oneDnnWinogradAvailable();
+  CHECK(lines[0].find(oneDnnWino ? "(--conv-algo auto): 13 onednn, 7 onednn-winograd"
+                                 : "(--conv-algo auto): 20 onednn") != std::string::npos);
+  CHECK(countContaining(lines, "onednn    auto: oneDNN direct") == (oneDnnWino ? 10 : 17));
+  CHECK(countContaining(lines, "onednn-winograd auto: 3x3 stride 1 on 16+ channels") == (oneDnnWino ? 7 : 0));
   CHECK(countContaining(lines, "onednn    auto: linked to convolutions on oneDNN, joins them") == 3);
   // Asked for F(4x4): the 13 3x3 stride-1 convs take it, the rest stay on GEMM, saying why.
   const auto wino = driver::describeConvAlgorithms(pef, ConvAlgoRequest::Winograd4);
@@ -77,7 +82,7 @@ TEST_CASE("inspect and the trace name each convolution's algorithm, following --
 
   std::string autoAlgos;  // -o3: one section holds all 20 convs
   for (const std::string& a : tracedAlgos(pef, ConvAlgoRequest::Auto)) autoAlgos += a;
-  CHECK(autoAlgos == "onednn");
+  CHECK(autoAlgos == (oneDnnWino ? "onednn x13, onednn-winograd x7" : "onednn"));
   const auto algos = tracedAlgos(pef, ConvAlgoRequest::Winograd4);
   REQUIRE(algos.size() == pef.plan.sections.size());
   std::string all;
@@ -94,10 +99,16 @@ TEST_CASE("a Winograd conv over 128 channels or more keeps Winograd, a narrower 
   // 64x64, batch 32: layer 1's 3x3s (64 channels, 16x16: 512 F(4x4) tiles) and
   // layer 2's stride-1 3x3s (128 channels, 8x8: 128 tiles) are F(4x4) by the
   // model; both are linked to convs on oneDNN. Layer 1's join them, layer 2's three keep F(4x4).
+  // Where oneDNN has a Winograd conv, every 3x3 stride-1 conv on 4 x 4 planes or more (layers 1-3) takes
+  // it instead, and this rule only applies elsewhere.
   const pef::Pef pef = compileSmallResnet(dir, 64, 32);
   const auto lines = driver::describeConvAlgorithms(pef, ConvAlgoRequest::Auto);
   REQUIRE(!lines.empty());
   INFO(lines[0]);
+  if (runtime::kernels::oneDnnWinogradAvailable()) {
+    CHECK(lines[0].find("(--conv-algo auto): 10 onednn, 10 onednn-winograd") != std::string::npos);
+    return;
+  }
   CHECK(lines[0].find("(--conv-algo auto): 3 winograd4, 17 onednn") != std::string::npos);
   int layer1Joins = 0, layer2Kept = 0;
   for (const std::string& line : lines) {

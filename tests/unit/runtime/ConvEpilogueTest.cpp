@@ -8,6 +8,7 @@
 #include "RuntimeTestUtil.h"
 #include "runtime/Executor.h"
 #include "runtime/Reference.h"
+#include "runtime/kernels/OneDnnConv.h"
 #include "runtime/kernels/Pointwise.h"
 #include "runtime/kernels/StemConv.h"
 
@@ -139,6 +140,61 @@ TEST_CASE("a conv, its bias_add, a residual add and a relu or none run as one ke
               std::vector<std::string>{withRelu ? "conv2d + bias_add + add + relu" : "conv2d + bias_add + add"});
         for (size_t i = 0; i < g.outputs.size(); ++i) CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
       }
+  }
+}
+
+TEST_CASE("oneDNN's Winograd adds bias and residual with relu as post-ops, and silu, clip, hard_swish after",
+          "[fusion][conv][onednn]") {
+  if (!runtime::kernels::oneDnnWinogradAvailable()) {
+    WARN("oneDNN has no Winograd convolution on this CPU");
+    return;
+  }
+  const ir::Attributes same{{"stride", std::vector<int64_t>{1, 1}}, {"pad", std::vector<int64_t>{1, 1}}};
+  const std::vector<std::pair<std::string, ir::Attributes>> activations{
+      {"relu", {}},
+      {"silu", {{"fn", std::string("silu")}}},
+      {"hard_swish", {{"fn", std::string("hard_swish")}}},
+      {"clip", clip(-0.5, 0.75)}};
+  for (int64_t n : {5, 1}) {  // 1: cut by blocks of output channels
+    std::mt19937 rng(46);
+    ir::Graph g;
+    std::map<ValueId, ir::Tensor> feeds;
+    const ValueId img = g.addInput("img", {ir::DType::F32, {n, 16, 10, 12}});
+    const ValueId skip = g.addInput("skip", {ir::DType::F32, {n, 24, 10, 12}});
+    feeds[img] = randomTensor({n, 16, 10, 12}, rng);
+    feeds[skip] = randomTensor({n, 24, 10, 12}, rng);
+    for (bool residual : {false, true})
+      for (const auto& [name, attrs] : activations) {
+        const std::string id = name + (residual ? "_res" : "");
+        const ValueId w = g.addParam(id + "_w", randomTensor({24, 16, 3, 3}, rng, -0.2f, 0.2f));
+        ValueId y =
+            addOp(g, OpKind::BiasAdd, id + "_b",
+                  {addOp(g, OpKind::Conv2d, id, {img, w}, same), g.addParam(id + "_bias", randomTensor({24}, rng))});
+        if (residual) y = addOp(g, OpKind::Add, id + "_add", {y, skip});
+        g.outputs.push_back(addOp(g, name == "relu" ? OpKind::Relu : OpKind::Unary, id + "_act", {y}, attrs));
+      }
+    for (const ir::Node& node : g.nodes)  // the premise: every conv takes oneDNN's Winograd
+      if (node.op == OpKind::Conv2d)
+        CHECK(runtime::chooseConvAlgo(*runtime::convShapeOf(g, node), runtime::ConvAlgoRequest::Auto) ==
+              runtime::ConvAlgo::OneDnnWinograd);
+    auto ref = runtime::referenceEvaluate(g, feeds);
+    REQUIRE(ref.ok());
+    for (int threads : {1, 2, 3}) {
+      INFO("batch " << n << " at " << threads << " threads");
+      const Run fused = runOnce(g, feeds, true, threads, runtime::ConvAlgoRequest::Auto);
+      std::string labels;
+      for (const std::string& l : fused.labels) labels += l + "; ";
+      INFO(labels);
+      // silu fuses from 1.5 MB of output on only: its conv keeps bias (and add).
+      CHECK(fused.stats.convEpilogues == 7);
+      for (const char* label : {"conv2d + bias_add + add + relu", "conv2d + bias_add + clip",
+                                "conv2d + bias_add + add + hard_swish", "conv2d + bias_add + add"})
+        CHECK(std::count(fused.labels.begin(), fused.labels.end(), label) == 1);
+      for (size_t i = 0; i < g.outputs.size(); ++i) {
+        INFO(g.value(g.outputs[i]).name);
+        CHECK(maxRelDiff(fused.outputs[i], ref->at(g.outputs[i])) < 1e-5);
+      }
+    }
   }
 }
 

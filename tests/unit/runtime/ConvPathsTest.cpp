@@ -11,6 +11,7 @@
 #include "runtime/ConvAlgo.h"
 #include "runtime/Kernels.h"
 #include "runtime/Reference.h"
+#include "runtime/kernels/OneDnnConv.h"
 #include "runtime/kernels/Pointwise.h"
 #include "runtime/kernels/StemConv.h"
 
@@ -121,6 +122,16 @@ void checkPath(OpKind op, const Geometry& g, bool bias, std::mt19937& rng, ConvA
   }
 }
 
+// Each conv2d geometry, without and with a bias, through checkPath under auto.
+void checkAutoPaths(std::initializer_list<Geometry> geometries, std::mt19937& rng, ConvAlgo algo) {
+  for (const Geometry& g : geometries)
+    for (bool bias : {false, true}) {
+      INFO(g.c << " -> " << g.o << " on " << g.h << " x " << g.w << ", " << g.k << "x" << g.k << " stride " << g.stride
+               << " pad " << g.pads[0] << " bias " << bias);
+      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, algo);
+    }
+}
+
 // The general op's shapes, one per attribute value the chooser tells apart.
 const Geometry kDepthwise{12, 12, 9, 11, 3, 1, 1, 12, {1, 1, 1, 1}};
 const Geometry kDepthwiseStrided{8, 16, 10, 7, 3, 2, 1, 8, {1, 1, 1, 1}};  // two outputs per channel
@@ -175,11 +186,23 @@ TEST_CASE("conv2d strided and 7x7 run on oneDNN with the bias epilogue", "[kerne
   const Geometry stem7x7{3, 8, 17, 16, 7, 2, 1, 1, {3, 3, 3, 3}};
   // 40 outputs: three 16-channel blocks, the last ragged, cut 1 + 2 at 2 threads, 1 + 1 + 1 at 3.
   const Geometry strided3x3Wide{6, 40, 9, 9, 3, 2, 1, 1, {1, 1, 1, 1}};
-  for (const Geometry& g : {strided3x3, stem7x7, strided3x3Wide})
-    for (bool bias : {false, true}) {
-      INFO("k " << g.k << " stride " << g.stride << " bias " << bias);
-      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::OneDnn);
-    }
+  checkAutoPaths({strided3x3, stem7x7, strided3x3Wide}, rng, ConvAlgo::OneDnn);
+}
+
+TEST_CASE("conv2d 3x3 stride 1 on 16 channels or more runs on oneDNN's Winograd with the bias epilogue",
+          "[kernels][conv][onednn]") {
+  // Exactly 16 input channels, pad 1, on a plane no tile size divides;
+  // 40 outputs cut by 16-channel blocks, the last ragged; pad 0; 4 x 4 outputs
+  // from many channels (F(4x4) or F(2x2), as oneDNN picks).
+  const std::initializer_list<Geometry> shapes{{16, 24, 9, 13, 3, 1, 1, 1, {1, 1, 1, 1}},
+                                               {20, 40, 11, 10, 3, 1, 1, 1, {1, 1, 1, 1}},
+                                               {24, 32, 10, 9, 3, 1, 1, 1, {0, 0, 0, 0}},
+                                               {160, 144, 6, 6, 3, 1, 1, 1, {0, 0, 0, 0}}};
+  std::mt19937 rng(39);
+  if (kernels::oneDnnWinogradAvailable())
+    checkAutoPaths(shapes, rng, ConvAlgo::OneDnnWinograd);
+  else
+    WARN("oneDNN has no Winograd convolution on this CPU");
 }
 
 TEST_CASE("conv2d 1x1 with a stride is one GEMM on the subsampled input, or oneDNN when asked", "[kernels][conv]") {
@@ -256,11 +279,7 @@ TEST_CASE("conv2d 3x3 stride 2 on at most 4 channels runs on the stem kernel", "
   const Geometry oneRow{4, 16, 6, 32, 3, 2, 1, 1, {1, 1, 1, 1}};
   const Geometry unpadded{1, 40, 37, 40, 3, 2, 1, 1, {0, 0, 0, 0}};
   const Geometry wide{2, 17, 9, 70, 3, 2, 1, 1, {1, 1, 1, 1}};
-  for (const Geometry& g : {rgb, oneRow, unpadded, wide})
-    for (bool bias : {false, true}) {
-      INFO("c " << g.c << " o " << g.o << " h " << g.h << " w " << g.w << " pad " << g.pads[0] << " bias " << bias);
-      checkPath(OpKind::Conv2d, g, bias, rng, ConvAlgoRequest::Auto, ConvAlgo::Stem);
-    }
+  checkAutoPaths({rgb, oneRow, unpadded, wide}, rng, ConvAlgo::Stem);
   // Under --conv-algo onednn and gemm the same conv runs there.
   checkPath(OpKind::Conv2d, rgb, true, rng, ConvAlgoRequest::OneDnn, ConvAlgo::OneDnn);
   checkPath(OpKind::Conv2d, rgb, true, rng, ConvAlgoRequest::Gemm, ConvAlgo::Gemm);
@@ -338,11 +357,26 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   CHECK(chooseConvAlgo(expand, auto_) == ConvAlgo::Gemm);                   // training: the weights change every step
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 2, 0), auto_) == ConvAlgo::Gemm);  // 1x1 stride 2: subsample + GEMM
   CHECK(chooseConvAlgo(conv2d(64, 56, 1, 1, 1), auto_) == ConvAlgo::OneDnn);     // 1x1 padded
-  CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), auto_) == ConvAlgo::Winograd4);  // 196 F(4x4) tiles
-  CHECK(chooseConvAlgo(conv2d(64, 44, 3, 1, 1), auto_) == ConvAlgo::OneDnn);     // 121 tiles: too few
+  // A 3x3 stride-1 one: oneDNN's Winograd where the CPU has it, from 16
+  // input channels, 4 x 4 outputs, pads of at most 1; else ours with 128
+  // F(4x4) tiles or more, else oneDNN's direct conv.
+  const bool oneDnnWino = kernels::oneDnnWinogradAvailable();
+  auto or_ = [&](ConvAlgo otherwise) { return oneDnnWino ? ConvAlgo::OneDnnWinograd : otherwise; };
+  CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), auto_) == or_(ConvAlgo::Winograd4));  // 196 F(4x4) tiles
+  CHECK(chooseConvAlgo(conv2d(64, 44, 3, 1, 1), auto_) == or_(ConvAlgo::OneDnn));     // 121 tiles: too few
   ConvShape twoImages = conv2d(64, 32, 3, 1, 1);
   twoImages.n = 2;  // 2 x 8 x 8: exactly kWinogradMinTiles
-  CHECK(chooseConvAlgo(twoImages, auto_) == ConvAlgo::Winograd4);
+  CHECK(chooseConvAlgo(twoImages, auto_) == or_(ConvAlgo::Winograd4));
+  CHECK(chooseConvAlgo(conv2d(16, 20, 3, 1, 1), auto_) == or_(ConvAlgo::OneDnn));     // 16 channels
+  CHECK(chooseConvAlgo(conv2d(15, 20, 3, 1, 1), auto_) == ConvAlgo::OneDnn);          // 15: oneDNN's direct conv
+  CHECK(chooseConvAlgo(conv2d(15, 56, 3, 1, 1), auto_) == ConvAlgo::Winograd4);       // 15, 196 tiles: ours
+  CHECK(chooseConvAlgo(conv2d(64, 4, 3, 1, 1), auto_) == or_(ConvAlgo::OneDnn));      // 4 x 4 outputs
+  CHECK(chooseConvAlgo(conv2d(64, 3, 3, 1, 1), auto_) == ConvAlgo::OneDnn);           // 3 x 3
+  CHECK(chooseConvAlgo(conv2d(64, 58, 3, 1, 0), auto_) == or_(ConvAlgo::Winograd4));  // pad 0, 56 x 56
+  CHECK(chooseConvAlgo(conv2d(64, 54, 3, 1, 2), auto_) == ConvAlgo::Winograd4);       // pad 2: ours
+  ConvShape wide = conv2d(64, 56, 3, 1, 1);
+  wide.w = wide.ow = 3;  // 56 x 3 outputs
+  CHECK(chooseConvAlgo(wide, auto_) != ConvAlgo::OneDnnWinograd);
   CHECK(chooseConvAlgo(conv2d(64, 56, 3, 2, 1), auto_) == ConvAlgo::OneDnn);
   CHECK(chooseConvAlgo(conv2d(3, 224, 7, 2, 3), auto_) == ConvAlgo::OneDnn);
   // The stem kernel: 3x3, stride 2, pad 0 or 1, at most 4 input channels, an AVX-512 CPU.
@@ -364,6 +398,7 @@ TEST_CASE("the conv chooser branches on group, dilation, pads, kernel, stride an
   training.stableWeights = false;
   CHECK(chooseConvAlgo(training, auto_) == ConvAlgo::Winograd4);
   CHECK(chooseConvAlgo(training, ConvAlgoRequest::OneDnn) == ConvAlgo::OneDnn);
+  CHECK(chooseConvAlgo(conv2d(64, 56, 3, 1, 1), ConvAlgoRequest::Winograd2) == ConvAlgo::Winograd2);
   ConvShape gradInput = conv2d(64, 56, 3, 2, 1);
   gradInput.pass = ConvPassKind::GradInput;
   CHECK(chooseConvAlgo(gradInput, ConvAlgoRequest::OneDnn) == ConvAlgo::Gemm);  // oneDNN: forward only
