@@ -6,15 +6,17 @@
 //  2. Numeric error of each algorithm against a double-precision direct conv
 //     for growing channel counts and input magnitudes (max abs error, and max
 //     abs error relative to the output's largest magnitude).
-//  3. The ResNet-18 b8 inference step (the bench_runtime case, -o3) with
+//  3. oneDNN's Winograd against its direct conv (WinogradOneDnn.h): ResNet's
+//     layers at batch 1 and 8, the probes behind auto's rule, and its error.
+//  4. The ResNet-18 b8 inference step (the bench_runtime case, -o3) with
 //     --conv-algo gemm (before) and auto (after), interleaved.
 //
 //   bench_winograd [--threads N] [--repeats N] [--no-layers] [--no-error] [--no-model]
 #include <spdlog/spdlog.h>
 
 #include <cmath>
-#include <initializer_list>
 #include <cstdio>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <tuple>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "BenchSupport.h"
+#include "WinogradOneDnn.h"
 #include "runtime/ConvAlgo.h"
 #include "runtime/Kernels.h"
 #include "runtime/kernels/Winograd.h"
@@ -224,7 +227,8 @@ int main(int argc, char** argv) {
     layers(args, "\nCrossover probes (few channels, small images)",
            {{"8@56", 8, 56}, {"16@56", 16, 56}, {"32@28", 32, 28}, {"256@4", 256, 4}, {"512@2", 512, 2}});
   }
-  if (args.error) error();
+  if (args.layers) oneDnnWinogradLayers(args.threads, args.repeats);
+  if (args.error) error(), oneDnnWinogradError();
   if (args.model) model(args);
   return 0;
 }

@@ -136,14 +136,14 @@ ConvAlgoChoice autoForward(const ConvShape& s) {
 
 }  // namespace
 
-// oneDNN's Winograd (jit_wino_4x3 / jit_fp32_wino_2x3, AVX-512) against its
+// oneDNN's Winograd (jit_wino_4x3 / jit_fp32_wino_2x3, AVX-512; bench_winograd) against its
 // direct conv (brgconv), one thread, ms: ResNet's 3x3s at batch 1 64@56 1.02
 // against 1.95, 128@28 0.57 against 1.88, 256@14 0.91 against 1.89, 512@7
 // 1.18 against 1.73 (at batch 8 5.6-6.7 against 13.3-15.8, where ours took
 // 9.8-16.4); it lost on 3 -> 16 channels at 112 x 112 (0.47 against 0.11),
 // 8@56 (0.095 against 0.067) and 512@2 (0.30 against 0.12), and won from
 // 16 channels (16@56 0.11 against 0.13) and 4 x 4 planes (256@4 0.081
-// against 0.115). Its error against double sums stayed under 2.2e-6 of the
+// against 0.115). Its error against double sums stayed under 2.7e-6 of the
 // output's magnitude up to 2048 channels. It takes pads of 0 or 1 only, and
 // ReLU as its only activation post-op (the kernel applies the others after
 // it, kernels/Conv.cpp).
