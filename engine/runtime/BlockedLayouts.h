@@ -30,7 +30,11 @@ struct ConvTensors {
 // the step (`leavesStep`: graph outputs and state-update sources). A tied
 // kernel (a max pool) holds x and y both or neither: one that could hold
 // only one side holds none, and the plan looks again at the values it touched.
+// Of those, a value whose every kernel prefersBlocked16 (oneDNN's Winograd
+// on whole 16-channel blocks) is held nChw16c instead (holdBlocked16);
+// `held16Count` gets how many.
 int planBlockedLayouts(const std::vector<ConvTensors>& convs, const std::vector<std::vector<ir::NodeId>>& users,
-                       const std::vector<bool>& leavesStep, ConvAlgoRequest request, int threads);
+                       const std::vector<bool>& leavesStep, ConvAlgoRequest request, int threads,
+                       int* held16Count = nullptr);
 
 }  // namespace dfc::runtime

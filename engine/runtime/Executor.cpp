@@ -443,7 +443,8 @@ void Executor::Impl::planBlocked() {
                           ? it->second
                           : ConvTensors{k.get(), node.inputs[0], ir::kNoValue, node.outputs[0]});
     }
-  fusion.blockedTensors = planBlockedLayouts(convs, users, leavesStep, ctx.convAlgo(), ctx.splitWidth());
+  fusion.blockedTensors =
+      planBlockedLayouts(convs, users, leavesStep, ctx.convAlgo(), ctx.splitWidth(), &fusion.blocked16Tensors);
 }
 
 size_t Executor::Impl::labelFor(const std::string& label, std::string_view family) {

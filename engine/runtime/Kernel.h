@@ -110,6 +110,11 @@ class Kernel {
   // run() reads its input x, reads its residual and writes its output in
   // channels-last (NHWC) where told, with no reorder to or from NCHW.
   virtual void holdBlocked(bool /*x*/, bool /*skip*/, bool /*y*/) {}
+  // A convolution on oneDNN's Winograd over whole 16-channel blocks: a held
+  // tensor it shares only with others that say so is held nChw16c, its layout.
+  virtual bool prefersBlocked16(ConvAlgoRequest /*request*/, int /*threads*/) const { return false; }
+  // Told after holdBlocked: which of its held tensors are nChw16c.
+  virtual void holdBlocked16(bool /*x*/, bool /*skip*/, bool /*y*/) {}
   // Told once, before the first run and the blocked-layout plan: this
   // convolution runs on oneDNN whatever auto picks for its shape (OneDnnJoins.h).
   virtual void joinOneDnn() {}

@@ -57,6 +57,7 @@ struct FusionStats {
   int sideBySide = 0;  // pairs of GEMMs run at once
   int oneDnnJoins = 0;     // 1x1 convolutions moved onto oneDNN to keep its tensors channels-last
   int blockedTensors = 0;  // tensors kept channels-last between oneDNN convolutions (BlockedLayouts.h)
+  int blocked16Tensors = 0;  // of those, kept nChw16c between oneDNN Winograd convolutions
 };
 
 // The groups of one section's nodes (given in section order), covering each

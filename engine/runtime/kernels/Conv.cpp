@@ -342,6 +342,15 @@ class ConvKernel final : public Kernel {
 
   void holdBlocked(bool x, bool skip, bool y) override { m_layouts = {x, skip && m_residual, y}; }
 
+  bool prefersBlocked16(ConvAlgoRequest request, int threads) const override {
+    return canHoldBlocked(request, threads) && algoFor(request) == ConvAlgo::OneDnnWinograd && m_g.c % 16 == 0 &&
+           m_o % 16 == 0;
+  }
+
+  void holdBlocked16(bool x, bool skip, bool y) override {
+    m_layouts.x16 = x && m_layouts.x, m_layouts.skip16 = skip && m_layouts.skip, m_layouts.y16 = y && m_layouts.y;
+  }
+
   Status runOneDnn(ExecContext& ctx, ConvAlgo algo) {
     const int threads = ctx.splitWidth();
     if (!m_oneDnn) {

@@ -144,6 +144,7 @@ struct Piece {
   dnnl::reorder toSrc, toWeights, fromDst, skipToDst;
   bool reorderSrc = false, reorderWeights = false, reorderDst = false, weightsReady = false;
   int64_t srcFloats = 0, dstFloats = 0, padFloats = 0;
+  int64_t xAt = 0, yAt = 0, skipAt = 0;  // where the slice starts in the caller's x, y and skip
   std::string implementation;
   // The residual read by a binary-add post-op instead of copied into dst
   // first for the sum post-op (see useBinaryResidual).
@@ -180,6 +181,22 @@ struct Piece {
   int64_t dstOffset(bool held) const {
     const Slice& s = slice;
     return held ? (s.n0 * g.oh + s.oy0) * g.ow * g.o + s.o0 : ((s.n0 * g.o + s.o0) * g.oh + s.oy0) * g.ow;
+  }
+
+  // Part [at, at + part) of a held nChw16c tensor `whole`: a dense desc and
+  // the offset of its start where it is one run of the tensor (whole images,
+  // or blocks of one image's channels), else a sub-memory of it (offset 0).
+  static std::pair<memory::desc, int64_t> blocked16(const memory::dims& whole, const memory::dims& part,
+                                                    const memory::dims& at) {
+    const bool run = part[2] == whole[2] && (part[1] == whole[1] || part[0] == 1);
+    if (run) return {memory::desc(part, kF32, Tag::nChw16c), (at[0] * whole[1] + at[1]) * whole[2] * whole[3]};
+    return {memory::desc(whole, kF32, Tag::nChw16c).submemory_desc(part, at), 0};
+  }
+  std::pair<memory::desc, int64_t> src16() const {
+    return blocked16({g.n, g.c, g.h, g.w}, {slice.n, slice.c, slice.ih, g.w}, {slice.n0, slice.c0, slice.iy0, 0});
+  }
+  std::pair<memory::desc, int64_t> dst16() const {
+    return blocked16({g.n, g.o, g.oh, g.ow}, {slice.n, slice.o, slice.oh, g.ow}, {slice.n0, slice.o0, slice.oy0, 0});
   }
 
   memory::dims weightDims() const {
@@ -247,11 +264,17 @@ struct Piece {
     const memory::desc srcPlain({s.n, s.c, s.ih, g.w}, kF32, {g.c * g.h * g.w, g.h * g.w, g.w, 1});
     const memory::desc dstPlain({s.n, s.o, s.oh, g.ow}, kF32, {g.o * g.oh * g.ow, g.oh * g.ow, g.ow, 1});
     const memory::desc srcBlocked = srcHeld(), dstBlocked = dstHeld();
-    userSrc = memory(layouts.x ? srcBlocked : srcPlain, engine, DNNL_MEMORY_NONE);
-    userDst = memory(layouts.y ? dstBlocked : dstPlain, engine, DNNL_MEMORY_NONE);
+    // Only for held nChw16c tensors: whole 16-channel blocks.
+    const auto [srcWino, srcWinoAt] = layouts.x16 ? src16() : std::pair{srcPlain, int64_t{0}};
+    const auto [dstWino, dstWinoAt] = layouts.y16 || layouts.skip16 ? dst16() : std::pair{dstPlain, int64_t{0}};
+    userSrc = memory(layouts.x16 ? srcWino : layouts.x ? srcBlocked : srcPlain, engine, DNNL_MEMORY_NONE);
+    userDst = memory(layouts.y16 ? dstWino : layouts.y ? dstBlocked : dstPlain, engine, DNNL_MEMORY_NONE);
+    xAt = layouts.x16 ? srcWinoAt : srcOffset(layouts.x);
+    yAt = layouts.y16 ? dstWinoAt : dstOffset(layouts.y);
+    skipAt = layouts.skip16 ? dstWinoAt : dstOffset(layouts.skip);
     userWeights = memory({weightDims(), kF32, s.group > 1 ? Tag::goihw : Tag::oihw}, engine, DNNL_MEMORY_NONE);
     bias = memory({{s.o}, kF32, Tag::x}, engine, DNNL_MEMORY_NONE);
-    userSkip = memory(layouts.skip ? dstBlocked : dstPlain, engine, DNNL_MEMORY_NONE);
+    userSkip = memory(layouts.skip16 ? dstWino : layouts.skip ? dstBlocked : dstPlain, engine, DNNL_MEMORY_NONE);
     reorderSrc = pd.src_desc() != userSrc.get_desc();
     reorderDst = pd.dst_desc() != userDst.get_desc();
     reorderWeights = pd.weights_desc() != userWeights.get_desc();
@@ -274,8 +297,8 @@ struct Piece {
                const float* skip) {
     const Slice& s = slice;
     float* base = onLine(workspace);
-    userSrc.set_data_handle(const_cast<float*>(x + srcOffset(layouts.x)));
-    userDst.set_data_handle(y + dstOffset(layouts.y));
+    userSrc.set_data_handle(const_cast<float*>(x + xAt));
+    userDst.set_data_handle(y + yAt);
     if (reorderSrc) src.set_data_handle(base);
     if (reorderDst) dst.set_data_handle(base + srcFloats);
     scratchpad.set_data_handle(base + srcFloats + dstFloats);
@@ -283,7 +306,7 @@ struct Piece {
     if (reorderWeights && !(stableWeights && weightsReady)) toWeights.execute(stream, userWeights, weights);
     weightsReady = true;
     if (reorderSrc) toSrc.execute(stream, userSrc, src);
-    if (e.residual) userSkip.set_data_handle(const_cast<float*>(skip + dstOffset(layouts.skip)));
+    if (e.residual) userSkip.set_data_handle(const_cast<float*>(skip + skipAt));
     if (e.residual && !binaryResidual) skipToDst.execute(stream, userSkip, dst);
     std::unordered_map<int, memory> args{
         {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}, {DNNL_ARG_SCRATCHPAD, scratchpad}};

@@ -48,8 +48,12 @@ bool oneDnnWinogradAvailable();
 // reorder. NHWC is what oneDNN's AVX-512 convolutions (brgconv) pick for
 // fp32: held as nChw16c, ResNet-50 b1 at one thread reordered to it and back
 // around every conv (61.3 ms a step with every conv on oneDNN, 55.3 ms held NHWC).
+// A held tensor shared only by convolutions on oneDNN's Winograd is held in
+// its layout instead, nChw16c (x16, skip16, y16; whole 16-channel blocks):
+// ResNet-18's chains of 3x3s pass with no reorder.
 struct ConvLayouts {
   bool x = false, skip = false, y = false;
+  bool x16 = false, skip16 = false, y16 = false;
 };
 
 // g's tensors can be held channels-last: it is ungrouped. Every cut fits: a

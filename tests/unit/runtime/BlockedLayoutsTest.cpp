@@ -14,6 +14,7 @@
 #include "runtime/ConvAlgo.h"
 #include "runtime/Executor.h"
 #include "runtime/Reference.h"
+#include "runtime/kernels/OneDnnConv.h"
 
 using namespace dfc;
 using namespace dfc::runtime::test;
@@ -48,8 +49,9 @@ StepResult runStep(const ir::Graph& g, const std::map<ValueId, ir::Tensor>& feed
 // b = relu(conv(a) + b); c = relu(conv(b) + b + a) (a residual); outputs
 // conv(c) with stride 2 and global_avg_pool(c). a and b pass only between
 // convolutions; c is also read by the pool, the strided conv's output is a
-// graph output. 3x3 convs on 12 x 12 planes: too few Winograd tiles, so auto
-// runs them on oneDNN.
+// graph output. 3x3 convs on 12 x 12 planes: too few Winograd tiles for ours,
+// so auto runs them on oneDNN, the stride-1 ones on its Winograd where it has
+// one (then a and b, on whole 16-channel blocks, are held nChw16c).
 struct Chain {
   ir::Graph g;
   std::map<ValueId, ir::Tensor> feeds;
@@ -77,14 +79,16 @@ struct Chain {
 
   struct Result {
     std::vector<ir::Tensor> outputs;
-    int blocked = 0;
+    int blocked = 0, blocked16 = 0;
   };
 
   Result run(int threads, bool blocked, runtime::ConvAlgoRequest algo = runtime::ConvAlgoRequest::Auto) const {
     StepResult r = runStep(g, feeds, threads, blocked, algo);
-    return {std::move(r.outputs), r.stats.blockedTensors};
+    return {std::move(r.outputs), r.stats.blockedTensors, r.stats.blocked16Tensors};
   }
 };
+
+const bool kOneDnnWino = runtime::kernels::oneDnnWinogradAvailable();
 
 bool sameBits(const ir::Tensor& a, const ir::Tensor& b) {
   return a.byteSize() == b.byteSize() && std::memcmp(a.bytes(), b.bytes(), a.byteSize()) == 0;
@@ -103,7 +107,9 @@ TEST_CASE("tensors passing only between oneDNN convolutions are held channels-la
       const Chain chain(batch, 32, rng);
       const auto held = chain.run(threads, true), plain = chain.run(threads, false);
       CHECK(held.blocked == 2);  // a and b: c is read by the pool, d is an output
+      CHECK(held.blocked16 == (kOneDnnWino ? 2 : 0));
       CHECK(plain.blocked == 0);
+      CHECK(plain.blocked16 == 0);
       for (size_t i = 0; i < held.outputs.size(); ++i) CHECK(sameBits(held.outputs[i], plain.outputs[i]));
       auto ref = runtime::referenceEvaluate(chain.g, chain.feeds);
       REQUIRE(ref.ok());
@@ -119,17 +125,20 @@ TEST_CASE("tensors are held channels-last at every cut, and not where they leave
   const Chain two(2, 32, rng);
   const auto t3 = two.run(3, true);
   CHECK(t3.blocked == 2);
+  CHECK(t3.blocked16 == (kOneDnnWino ? 2 : 0));  // a slice of both images: a sub-memory of the nChw16c tensor
   for (size_t i = 0; i < t3.outputs.size(); ++i) CHECK(sameBits(t3.outputs[i], two.run(3, false).outputs[i]));
   CHECK(two.run(2, true).blocked == 2);  // by images: one each
   // 24 channels: the last block of 16 is partial.
   const Chain ragged(1, 24, rng);
   const auto r = ragged.run(2, true);
   CHECK(r.blocked == 2);
+  CHECK(r.blocked16 == 0);  // not whole 16-channel blocks: NHWC
   for (size_t i = 0; i < r.outputs.size(); ++i) CHECK(sameBits(r.outputs[i], ragged.run(2, false).outputs[i]));
   // b is also a graph output: only a is held.
   const Chain exposed(1, 32, rng, true);
   const auto e = exposed.run(1, true), ePlain = exposed.run(1, false);
   CHECK(e.blocked == 1);
+  CHECK(e.blocked16 == (kOneDnnWino ? 1 : 0));
   for (size_t i = 0; i < e.outputs.size(); ++i) CHECK(sameBits(e.outputs[i], ePlain.outputs[i]));
   // b as a conv + bias_add with no activation: its output is the bias_add's.
   const Chain biasOnly(1, 32, rng, false, false);
