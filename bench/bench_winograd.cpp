@@ -181,7 +181,7 @@ void error() {
               "  %-6s %-16s  %-22s  %-22s  %-22s\n",
               "C", "x in", "gemm", "F(2x2,3x3)", "F(4x4,3x3)");
   support::ThreadPool pool(1);
-  for (int64_t c : {4, 16, 64, 256, 1024, 2048, 4096})
+  for (int64_t c : {4, 16, 64, 128, 256, 512, 1024, 2048, 4096})
     for (auto [lo, hi] : {std::pair{-1.0f, 1.0f}, std::pair{-1e4f, 1e4f}, std::pair{0.0f, 1.0f}, std::pair{100.0f, 101.0f}})
       errorRow(c, lo, hi, pool);
   std::printf("  the runtime refuses F(4x4) (runs F(2x2)) above %lld input channels (bound: %.0e of max |y|)\n",

@@ -60,14 +60,16 @@ const char* generalConvReason(const ConvShape& s);
 // F(4x4,3x3)'s error is about ten times F(2x2)'s and grows with the
 // reduction length (input channels x 9 taps). Measured by bench_winograd
 // against a double-precision direct conv, its max error relative to the
-// output's largest magnitude is 1.4-2.4e-6 at 4 channels, 5-6e-6 at 1024,
-// 6-7e-6 at 2048 and 8.4-8.8e-6 at 4096 (GEMM and F(2x2): 1-9e-7 throughout).
-// The bound is kWinograd4ErrorBound; F(4x4) is refused above
-// kWinograd4MaxChannels input channels of the convolution that runs (the
-// output gradient's for GradInput), where it comes within reach of the bound,
-// and F(2x2) runs instead, even when F(4x4) is asked for.
+// output's largest magnitude is 1.3-2.1e-6 at 4 channels, 5.2-7.0e-6 at 64,
+// 5.4-5.7e-6 at 128, then 1.02-1.14e-5 at 256, 0.72-1.12e-5 at 512 and
+// 1.07-1.14e-5 at 1024 (GEMM and F(2x2): 1-9e-7 throughout). The bound is
+// kWinograd4ErrorBound; F(4x4) is refused above kWinograd4MaxChannels input
+// channels of the convolution that runs (the output gradient's for
+// GradInput), past which it reaches the bound, and F(2x2) runs instead, even
+// when F(4x4) is asked for. (Inference 3x3s from 16 channels run on oneDNN's
+// Winograd instead, under 2.7e-6: oneDnnWinogradWins.)
 constexpr double kWinograd4ErrorBound = 1e-5;
-constexpr int64_t kWinograd4MaxChannels = 2048;
+constexpr int64_t kWinograd4MaxChannels = 128;
 
 // Winograd runs 3x3, stride-1 convolutions (forward and input gradient; the
 // input gradient only with padding <= 2). Why not, or null when it can.

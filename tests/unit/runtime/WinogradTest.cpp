@@ -147,10 +147,13 @@ TEST_CASE("the conv algorithm follows the shape, the request and the F(4x4) erro
   const auto fwd = ConvPassKind::Forward, gi = ConvPassKind::GradInput;
   // ResNet-18's 3x3 stride-1 layers.
   CHECK(chooseConvAlgo(shape(fwd, 64, 64, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
-  CHECK(chooseConvAlgo(shape(fwd, 512, 512, 7, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
+  CHECK(chooseConvAlgo(shape(fwd, 128, 128, 28, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
+  // 256 and 512 channels: past F(4x4)'s error bound, F(2x2).
+  CHECK(chooseConvAlgo(shape(fwd, 512, 512, 7, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd2);
   // A 2x2 output is one F(2x2) tile: F(4x4) would compute 16 pixels for 4.
   CHECK(chooseConvAlgo(shape(fwd, 512, 512, 2, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd2);
-  CHECK(chooseConvAlgo(shape(gi, 256, 256, 14, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
+  CHECK(chooseConvAlgo(shape(gi, 256, 256, 14, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd2);
+  CHECK(chooseConvAlgo(shape(gi, 64, 128, 28, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Winograd4);
   // Few channels (the transforms dominate), a 1x1 output: GEMM.
   CHECK(chooseConvAlgo(shape(fwd, 3, 64, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Gemm);
   CHECK(chooseConvAlgo(shape(fwd, 8, 8, 56, 3, 1, 1), ConvAlgoRequest::Auto) == ConvAlgo::Gemm);
