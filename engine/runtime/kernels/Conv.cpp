@@ -300,25 +300,9 @@ class ConvKernel final : public Kernel {
 
   ConvGeometry oneDnnGeometry(ConvAlgo algo = ConvAlgo::OneDnn) const {
     const Window& g = m_g;
-    return {g.n,
-            g.c,
-            g.h,
-            g.w,
-            m_o,
-            g.kh,
-            g.kw,
-            g.sh,
-            g.sw,
-            1,
-            1,
-            g.ph,
-            g.pw,
-            g.ph,
-            g.pw,
-            g.oh,
-            g.ow,
-            1,
-            algo == ConvAlgo::OneDnnWinograd};
+    ConvGeometry geometry{g.n, g.c, g.h, g.w, m_o, g.kh, g.kw, g.sh, g.sw, 1, 1, g.ph, g.pw, g.ph, g.pw, g.oh, g.ow, 1};
+    geometry.winograd = algo == ConvAlgo::OneDnnWinograd;
+    return geometry;
   }
 
   // oneDNN's Winograd takes no activation post-op but ReLU: this kernel applies the others on its output.
