@@ -270,7 +270,7 @@ std::optional<ConvShape> convShapeOf(const ir::Graph& graph, const ir::Node& nod
 
 ConvAlgoChoice explainConvAlgoOf(const ConvShape& s, ir::NodeId node, ConvAlgoRequest request,
                                  const std::set<ir::NodeId>& joins) {
-  if (joins.count(node) && !oneDnnWinogradWins(s))
+  if (joins.count(node))
     return {ConvAlgo::OneDnn, "auto: linked to convolutions on oneDNN, joins them (tensors held channels-last)"};
   return explainConvAlgo(s, request);
 }

@@ -318,10 +318,9 @@ class ConvKernel final : public Kernel {
   void joinOneDnn() override { m_joinsOneDnn = m_pass == ConvPass::Forward; }
 
   // The algorithm a run takes: auto's per-shape choice, or oneDNN once joined
-  // (its Winograd where that was the choice).
+  // (only convs not already on oneDNN join: OneDnnJoins.h).
   ConvAlgo algoFor(ConvAlgoRequest request) const {
-    const ConvAlgo own = chooseConvAlgo(shape(), request);
-    return m_joinsOneDnn && own != ConvAlgo::OneDnnWinograd ? ConvAlgo::OneDnn : own;
+    return m_joinsOneDnn ? ConvAlgo::OneDnn : chooseConvAlgo(shape(), request);
   }
 
   void holdBlocked(bool x, bool skip, bool y) override { m_layouts = {x, skip && m_residual, y}; }
